@@ -1,0 +1,67 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { type RouterContextProvider, redirect } from "react-router";
+import { Authenticator } from "remix-auth";
+import { FormStrategy } from "remix-auth-form";
+import { parseForm } from "~/lib/forms";
+import { safeRedirect } from "~/lib/safe-redirect";
+import { loginSchema } from "~/lib/schemas/account";
+import { clientAddress } from "./http";
+import { getSessionId, getUser, setSessionId } from "./session";
+import { authenticate } from "./store/accounts";
+import { hitRateLimit, RATE_LIMITS, resetRateLimit } from "./store/rate-limits";
+import { createSession, revokeSession } from "./store/sessions";
+
+type LoginOutcome = { ok: true; userId: number; redirectTo: string } | { ok: false; reply: SubmissionResult<string[]>; status: number };
+
+const WRONG_CREDENTIALS = "Email atau Kata Sandi salah.";
+
+/** remix-auth with the form strategy; it only checks credentials — the session is ours (DESIGN §2). */
+export const authenticator = new Authenticator<LoginOutcome>();
+
+authenticator.use(
+  new FormStrategy(async ({ form, request }) => {
+    const submission = parseForm(form, loginSchema);
+    if (submission.status !== "success") {
+      return { ok: false, reply: submission.reply({ hideFields: ["password"] }), status: 400 };
+    }
+    const { email, password, redirect: target } = submission.value;
+    const address = clientAddress(request);
+    const limited = await hitRateLimit(RATE_LIMITS.login, `${address}|${email}`);
+    if (!limited.allowed) {
+      const minutes = Math.ceil(limited.retryAfterSeconds / 60);
+      return { ok: false, status: 429, reply: submission.reply({ formErrors: [`Terlalu banyak percobaan masuk. Coba lagi dalam ${minutes} menit.`], hideFields: ["password"] }) };
+    }
+    const user = await authenticate(email, password);
+    if (!user) {
+      return { ok: false, status: 400, reply: submission.reply({ formErrors: [WRONG_CREDENTIALS], hideFields: ["password"] }) };
+    }
+    await resetRateLimit(RATE_LIMITS.login, `${address}|${email}`);
+    return { ok: true, userId: user.id, redirectTo: safeRedirect(target, "/home") };
+  }),
+  "form",
+);
+
+/** Signs the user in with a fresh session id (rotation), ending the session the browser had. */
+export async function startSession(context: Readonly<RouterContextProvider>, userId: number) {
+  const previous = getSessionId(context);
+  if (previous) await revokeSession(previous);
+  setSessionId(context, await createSession(userId));
+}
+
+export async function endSession(context: Readonly<RouterContextProvider>) {
+  const sid = getSessionId(context);
+  if (sid) await revokeSession(sid);
+  setSessionId(context, null);
+}
+
+/** For loaders and actions of guarded routes: the signed-in user (the guard has already checked). */
+export function requireUser(context: Readonly<RouterContextProvider>) {
+  const user = getUser(context);
+  if (!user) throw redirect("/authrequired");
+  return user;
+}
+
+/** Spec §6: a signed-in user cannot open /login (or the other auth screens). */
+export function requireAnonymous(context: Readonly<RouterContextProvider>) {
+  if (getUser(context)) throw redirect("/home");
+}

@@ -1,0 +1,85 @@
+import { sql } from "drizzle-orm";
+import { getDistricts, getProvinces, getRegencies, getVillages } from "idn-area-data";
+import type { Db } from "./client";
+import { companies, orderStatuses, paymentMethods } from "./schema";
+
+/** The companies of the PLN group whose employees may register. */
+export const PLN_GROUP_COMPANIES = [
+  "PT PLN (Persero)",
+  "PT PLN Indonesia Power",
+  "PT PLN Nusantara Power",
+  "PT PLN Energi Primer Indonesia",
+  "PT PLN Icon Plus",
+  "PT PLN Enjiniring",
+  "PT PLN Batam",
+  "PT PLN Tarakan",
+  "PT PLN Nusa Daya",
+  "PT Haleyora Power",
+  "PT PLN Pusat Pemeliharaan Ketenagalistrikan",
+  "PT PLN Mobile Energi",
+];
+
+/** Order statuses; the ids are fixed by the spec (see DESIGN §6). */
+export const ORDER_STATUSES = [
+  { id: 1, name: "Dibatalkan" },
+  { id: 2, name: "Kedaluwarsa / Ditolak" },
+  { id: 100, name: "Menunggu Verifikasi Insentif" },
+  { id: 200, name: "Menunggu Pembayaran" },
+  { id: 300, name: "Pembayaran Diterima" },
+  { id: 301, name: "Menunggu Persetujuan Cicilan" },
+  { id: 302, name: "Verifikasi Bukti Transfer" },
+  { id: 400, name: "Dalam Pengiriman" },
+  { id: 500, name: "Selesai" },
+];
+
+export const PAYMENT_METHODS: (typeof paymentMethods.$inferInsert)[] = [
+  { code: "BNI-VA", name: "BNI Virtual Account", type: "virtual_account", groupName: "Virtual Account", imageUrl: "/images/payment/bni.svg", fee: 4000, position: 1 },
+  { code: "BRI-VA", name: "BRI Virtual Account", type: "virtual_account", groupName: "Virtual Account", imageUrl: "/images/payment/bri.svg", fee: 4000, position: 2 },
+  { code: "MANDIRI-VA", name: "Mandiri Virtual Account", type: "virtual_account", groupName: "Virtual Account", imageUrl: "/images/payment/mandiri.svg", fee: 4000, position: 3 },
+  { code: "MANUAL-BNI", name: "Transfer Bank BNI (Manual)", type: "bank_transfer", groupName: "Manual", imageUrl: "/images/payment/bni.svg", fee: 0, position: 4 },
+  { code: "BNI-INSTALLMENT", name: "Cicilan Kartu Kredit BNI", type: "installment", groupName: "Cicilan", imageUrl: "/images/payment/bni.svg", fee: 0, applyUrl: "https://www.bni.co.id/id-id/personal/kartu-kredit", position: 5 },
+  { code: "BRI-CERIA", name: "BRI Ceria (Paylater)", type: "paylater", groupName: "Lainnya", imageUrl: "/images/payment/bri.svg", fee: 0, position: 6 },
+];
+
+/**
+ * Loads the reference data every database needs. Safe to run at every start: rows are upserted and
+ * the administrative areas are loaded only into empty tables.
+ */
+export async function seedReferenceData(db: Db) {
+  await db
+    .insert(companies)
+    .values(PLN_GROUP_COMPANIES.map((name) => ({ name })))
+    .onConflictDoNothing();
+  for (const status of ORDER_STATUSES) {
+    await db.insert(orderStatuses).values(status).onConflictDoUpdate({ target: orderStatuses.id, set: { name: status.name } });
+  }
+  await db.insert(paymentMethods).values(PAYMENT_METHODS).onConflictDoNothing();
+  await seedAreas(db);
+}
+
+async function seedAreas(db: Db) {
+  const [{ count }] = (await db.execute(sql`select count(*)::int as count from villages`)).rows as { count: number }[];
+  if (count > 0) return;
+  // One statement per level, with the rows passed as arrays: fast on PGlite and PostgreSQL alike.
+  const provinces = await getProvinces();
+  await db.execute(
+    sql`insert into provinces (code, name) select * from unnest(${pgArray(provinces.map((p) => p.code))}::text[], ${pgArray(provinces.map((p) => p.name))}::text[]) on conflict do nothing`,
+  );
+  const regencies = await getRegencies({ transform: true } as never) as unknown as { code: string; provinceCode: string; name: string }[];
+  await db.execute(
+    sql`insert into regencies (code, province_code, name) select * from unnest(${pgArray(regencies.map((r) => r.code))}::text[], ${pgArray(regencies.map((r) => r.provinceCode))}::text[], ${pgArray(regencies.map((r) => r.name))}::text[]) on conflict do nothing`,
+  );
+  const districts = await getDistricts({ transform: true } as never) as unknown as { code: string; regencyCode: string; name: string }[];
+  await db.execute(
+    sql`insert into districts (code, regency_code, name) select * from unnest(${pgArray(districts.map((d) => d.code))}::text[], ${pgArray(districts.map((d) => d.regencyCode))}::text[], ${pgArray(districts.map((d) => d.name))}::text[]) on conflict do nothing`,
+  );
+  const villages = await getVillages({ transform: true } as never) as unknown as { code: string; districtCode: string; name: string }[];
+  await db.execute(
+    sql`insert into villages (code, district_code, name) select * from unnest(${pgArray(villages.map((v) => v.code))}::text[], ${pgArray(villages.map((v) => v.districtCode))}::text[], ${pgArray(villages.map((v) => v.name))}::text[]) on conflict do nothing`,
+  );
+}
+
+/** A PostgreSQL array literal, sent as one text parameter (both drivers accept it for ::text[]). */
+function pgArray(values: string[]) {
+  return `{${values.map((v) => `"${v.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`).join(",")}}`;
+}

@@ -1,0 +1,60 @@
+import { boolean, index, integer, pgTable, serial, text } from "drizzle-orm/pg-core";
+
+export const companies = pgTable("companies", {
+  id: serial("id").primaryKey(),
+  name: text("name").notNull().unique(),
+});
+
+export const orderStatuses = pgTable("order_statuses", {
+  id: integer("id").primaryKey(),
+  name: text("name").notNull(),
+});
+
+export const paymentMethods = pgTable("payment_methods", {
+  id: serial("id").primaryKey(),
+  code: text("code").notNull().unique(),
+  name: text("name").notNull(),
+  type: text("type", { enum: ["virtual_account", "bank_transfer", "installment", "paylater"] }).notNull(),
+  groupName: text("group_name", { enum: ["Virtual Account", "Manual", "Cicilan", "Lainnya"] }).notNull(),
+  imageUrl: text("image_url").notNull(),
+  fee: integer("fee").notNull().default(0),
+  applyUrl: text("apply_url"),
+  position: integer("position").notNull(),
+  active: boolean("active").notNull().default(true),
+});
+
+// Indonesian administrative areas (idn-area-data, ODbL). Codes are the official ones, e.g. "11.01".
+export const provinces = pgTable("provinces", {
+  code: text("code").primaryKey(),
+  name: text("name").notNull(),
+});
+
+export const regencies = pgTable(
+  "regencies",
+  {
+    code: text("code").primaryKey(),
+    provinceCode: text("province_code").notNull(),
+    name: text("name").notNull(),
+  },
+  (t) => [index("regencies_province_idx").on(t.provinceCode)],
+);
+
+export const districts = pgTable(
+  "districts",
+  {
+    code: text("code").primaryKey(),
+    regencyCode: text("regency_code").notNull(),
+    name: text("name").notNull(),
+  },
+  (t) => [index("districts_regency_idx").on(t.regencyCode)],
+);
+
+export const villages = pgTable(
+  "villages",
+  {
+    code: text("code").primaryKey(),
+    districtCode: text("district_code").notNull(),
+    name: text("name").notNull(),
+  },
+  (t) => [index("villages_district_idx").on(t.districtCode)],
+);

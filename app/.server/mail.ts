@@ -1,0 +1,72 @@
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { env } from "./env";
+
+export type MailMessage = { to: string; subject: string; text: string; html: string };
+export type OutboxEntry = MailMessage & { id: string; sentAt: string };
+
+let transport: { sendMail(m: MailMessage & { from: string }): Promise<unknown> } | undefined;
+
+/**
+ * Sends an e-mail over SMTP_URL. Without SMTP_URL the message is written to the outbox in DATA_DIR
+ * (shown at /outbox) and its first link is logged, so the demo works without a mail server.
+ */
+export async function sendMail(message: MailMessage): Promise<void> {
+  const e = env();
+  if (e.smtpUrl) {
+    if (!transport) {
+      const nodemailer = await import("nodemailer");
+      transport = nodemailer.createTransport(e.smtpUrl);
+    }
+    await transport.sendMail({ from: e.mailFrom, ...message });
+    return;
+  }
+  const dir = outboxDir();
+  await fs.mkdir(dir, { recursive: true });
+  const sentAt = new Date().toISOString();
+  const id = `${sentAt.replace(/[-:.TZ]/g, "")}-${crypto.randomBytes(4).toString("hex")}`;
+  const entry: OutboxEntry = { id, sentAt, ...message };
+  await fs.writeFile(path.join(dir, `${id}.json`), JSON.stringify(entry, null, 2));
+  const link = message.text.match(/https?:\/\/\S+/)?.[0];
+  console.log(`[outbox] to ${message.to}: ${message.subject}${link ? ` — ${link}` : ""}`);
+}
+
+function outboxDir() {
+  return path.join(env().dataDir, "outbox");
+}
+
+/** True when mail goes to the on-disk outbox (no SMTP_URL). */
+export function usesOutbox() {
+  return !env().smtpUrl;
+}
+
+/** The newest outbox messages first. */
+export async function readOutbox(limit = 50): Promise<OutboxEntry[]> {
+  let files: string[];
+  try {
+    files = (await fs.readdir(outboxDir())).filter((f) => f.endsWith(".json"));
+  } catch {
+    return [];
+  }
+  files.sort().reverse();
+  const entries = await Promise.all(
+    files.slice(0, limit).map(async (f) => JSON.parse(await fs.readFile(path.join(outboxDir(), f), "utf8")) as OutboxEntry),
+  );
+  return entries;
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A plain Indonesian e-mail with one button-like link; the text part carries the same link. */
+export function linkEmail(options: { to: string; subject: string; greeting: string; lines: string[]; linkLabel: string; link: string; footer: string }): MailMessage {
+  const text = [options.greeting, "", ...options.lines, "", `${options.linkLabel}: ${options.link}`, "", options.footer, "", "Toko Pegawai PLN"].join("\n");
+  const html = `<!doctype html><html lang="id"><body style="font-family:Arial,sans-serif;color:#1f2937;max-width:520px;margin:auto">
+<p>${escapeHtml(options.greeting)}</p>
+${options.lines.map((l) => `<p>${escapeHtml(l)}</p>`).join("\n")}
+<p><a href="${escapeHtml(options.link)}" style="display:inline-block;background:#0e7bbf;color:#fff;padding:12px 20px;border-radius:8px;text-decoration:none">${escapeHtml(options.linkLabel)}</a></p>
+<p style="font-size:12px;color:#6b7280">Jika tombol tidak berfungsi, salin tautan ini ke peramban Anda: ${escapeHtml(options.link)}</p>
+<p style="font-size:12px;color:#6b7280">${escapeHtml(options.footer)}</p>
+<p>Toko Pegawai PLN</p></body></html>`;
+  return { to: options.to, subject: options.subject, text, html };
+}

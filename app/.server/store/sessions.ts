@@ -1,0 +1,76 @@
+import crypto from "node:crypto";
+import { and, eq, gt, isNull, ne } from "drizzle-orm";
+import { getDb } from "../db/client";
+import { companies, sessions, users } from "../db/schema";
+
+const SESSION_DAYS = 30;
+
+export type SessionUser = {
+  id: number;
+  fullname: string;
+  email: string;
+  phoneNo: string;
+  nip: string;
+  companyName: string;
+  verified: boolean;
+  resendAvailableAt: Date | null;
+};
+
+export function hashToken(raw: string) {
+  return crypto.createHash("sha256").update(raw).digest("hex");
+}
+
+export function randomToken() {
+  return crypto.randomBytes(32).toString("base64url");
+}
+
+/** Creates a session row and returns the raw id for the cookie (only its hash is stored). */
+export async function createSession(userId: number): Promise<string> {
+  const db = await getDb();
+  const raw = randomToken();
+  await db.insert(sessions).values({
+    idHash: hashToken(raw),
+    userId,
+    expiresAt: new Date(Date.now() + SESSION_DAYS * 24 * 3600 * 1000),
+  });
+  return raw;
+}
+
+/** The signed-in user for a raw session id, or null when unknown, expired or revoked. */
+export async function getSessionUser(raw: string): Promise<SessionUser | null> {
+  if (typeof raw !== "string" || raw.length > 100) return null;
+  const db = await getDb();
+  const rows = await db
+    .select({
+      id: users.id,
+      fullname: users.fullname,
+      email: users.email,
+      phoneNo: users.phoneNo,
+      nip: users.nip,
+      companyName: companies.name,
+      verifiedAt: users.verifiedAt,
+      resendAvailableAt: users.resendAvailableAt,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .innerJoin(companies, eq(companies.id, users.companyId))
+    .where(and(eq(sessions.idHash, hashToken(raw)), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())))
+    .limit(1);
+  const row = rows[0];
+  if (!row) return null;
+  const { verifiedAt, ...rest } = row;
+  return { ...rest, verified: verifiedAt !== null };
+}
+
+export async function revokeSession(raw: string) {
+  const db = await getDb();
+  await db.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.idHash, hashToken(raw)), isNull(sessions.revokedAt)));
+}
+
+/** Ends every session of a user, except the one given (used after a password reset). */
+export async function revokeAllSessions(userId: number, exceptRaw?: string) {
+  const db = await getDb();
+  const conditions = [eq(sessions.userId, userId), isNull(sessions.revokedAt)];
+  if (exceptRaw) conditions.push(ne(sessions.idHash, hashToken(exceptRaw)));
+  await db.update(sessions).set({ revokedAt: new Date() }).where(and(...conditions));
+}

@@ -1,0 +1,54 @@
+import { useEffect, useState } from "react";
+import { Link, Outlet } from "react-router";
+import { ActivationBanner } from "~/components/activation-banner";
+import { BottomTabs } from "~/components/bottom-tabs";
+import { BellIcon, SearchIcon } from "~/components/icons";
+import { useRootData } from "~/root";
+
+/** Spec §2 main layout: logo, Login or bell, search box that opens /search, activation banner, tabs. */
+export default function MainLayout() {
+  const root = useRootData();
+  const user = root?.user ?? null;
+  const scrolled = useScrolledPast(100);
+  return (
+    <div className="app-shell with-tabs">
+      <header className={`main-header${scrolled ? " is-scrolled" : ""}`}>
+        <div className="main-header-row">
+          <Link to="/home" className="logo" aria-label="Toko Pegawai PLN — Beranda">
+            <img src="/images/logo.svg" alt="Toko Pegawai PLN" width="132" height="34" />
+          </Link>
+          {user ? (
+            <span className="icon-button" aria-label="Notifikasi" role="img">
+              <BellIcon />
+            </span>
+          ) : (
+            <Link to="/login" className="btn btn-primary btn-small">
+              Login
+            </Link>
+          )}
+        </div>
+        <Link to="/search" className="search-box" role="search">
+          <SearchIcon size={18} />
+          <span>Cari produk di Toko Pegawai</span>
+        </Link>
+      </header>
+      {user && !user.verified ? <ActivationBanner resendAvailableAt={user.resendAvailableAt} renderedAt={root!.now} /> : null}
+      <main className="page">
+        <Outlet />
+      </main>
+      <BottomTabs />
+    </div>
+  );
+}
+
+/** True once the page is scrolled more than `px` (spec §9: the scrolled flag at 100 px). */
+function useScrolledPast(px: number) {
+  const [scrolled, setScrolled] = useState(false);
+  useEffect(() => {
+    const update = () => setScrolled(window.scrollY > px);
+    update();
+    window.addEventListener("scroll", update, { passive: true });
+    return () => window.removeEventListener("scroll", update);
+  }, [px]);
+  return scrolled;
+}

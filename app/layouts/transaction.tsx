@@ -1,0 +1,16 @@
+import { Outlet } from "react-router";
+import { BottomTabs } from "~/components/bottom-tabs";
+import { TopBar } from "~/components/top-bar";
+
+/** Spec §2 transaction layout: back to /home, bottom tabs. */
+export default function TransactionLayout() {
+  return (
+    <div className="app-shell with-tabs">
+      <TopBar title="Transaksi" back="/home" />
+      <main className="page">
+        <Outlet />
+      </main>
+      <BottomTabs />
+    </div>
+  );
+}

@@ -1,0 +1,23 @@
+import type { UIMatch } from "react-router";
+
+/** What a route tells its layout: the title bar text (spec: "title taken from route meta") and where back goes. */
+export type RouteHandle = { title?: string; back?: string };
+
+export const STORE_NAME = "Toko Pegawai PLN";
+
+/** The title of the deepest route that names one. */
+export function titleOf(matches: UIMatch[]): string | undefined {
+  for (let i = matches.length - 1; i >= 0; i--) {
+    const title = (matches[i]!.handle as RouteHandle | undefined)?.title;
+    if (title) return title;
+  }
+  return undefined;
+}
+
+export function backOf(matches: UIMatch[]): string | undefined {
+  for (let i = matches.length - 1; i >= 0; i--) {
+    const back = (matches[i]!.handle as RouteHandle | undefined)?.back;
+    if (back) return back;
+  }
+  return undefined;
+}

@@ -1,0 +1,21 @@
+const FALLBACK = "/home";
+
+/**
+ * Returns `target` only when it is a path on this site ("/transaction?x=1"), else the fallback.
+ * Refuses protocol-relative ("//evil", "/\\evil"), absolute and scripted URLs, and control characters
+ * that browsers strip before parsing.
+ */
+export function safeRedirect(target: unknown, fallback: string = FALLBACK): string {
+  if (typeof target !== "string" || target.length === 0 || target.length > 2000) return fallback;
+  if (!target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) return fallback;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f\\]/.test(target)) return fallback;
+  try {
+    const base = "http://same.invalid";
+    const url = new URL(target, base);
+    if (url.origin !== base) return fallback;
+    return url.pathname + url.search + url.hash;
+  } catch {
+    return fallback;
+  }
+}

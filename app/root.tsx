@@ -1,0 +1,137 @@
+import { useEffect, useState } from "react";
+import {
+  data,
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLoaderData,
+  useRouteLoaderData,
+} from "react-router";
+import type { Route } from "./+types/root";
+import { sameOriginMiddleware } from "./.server/http";
+import { getUser, sessionMiddleware, takeFlash } from "./.server/session";
+import stylesUrl from "./styles.css?url";
+import { useNonce } from "./lib/nonce";
+import { TOAST_HIDE_MS, type Toast } from "./lib/toast";
+import { STORE_NAME, titleOf } from "./lib/route-handle";
+
+export const middleware: Route.MiddlewareFunction[] = [sameOriginMiddleware, sessionMiddleware];
+
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: stylesUrl },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const user = getUser(context);
+  return data({
+    // Read from the database on every request, so `verified` is always fresh (spec §4).
+    user: user && {
+      fullname: user.fullname,
+      verified: user.verified,
+      resendAvailableAt: user.resendAvailableAt?.toISOString() ?? null,
+    },
+    toast: takeFlash(context, "toast") ?? null,
+    // Countdowns start from the server's clock so the first render matches on both sides.
+    now: new Date().toISOString(),
+  });
+}
+
+export type RootData = Awaited<ReturnType<typeof loader>>["data"];
+
+/** The root loader's data (signed-in user, toast), from any route. */
+export function useRootData() {
+  return useRouteLoaderData<typeof loader>("root");
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
+  return (
+    <html lang="id">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
+        <meta name="theme-color" content="#0b6fb0" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const { toast } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <Outlet />
+      <ToastRegion toast={toast} />
+    </>
+  );
+}
+
+/** Spec §9: bottom, success by default, hidden after 30 s (with JS; without JS it stays on this page). */
+export function ToastRegion({ toast }: { toast: Toast | null }) {
+  const [visible, setVisible] = useState<Toast | null>(toast);
+  useEffect(() => {
+    setVisible(toast);
+    if (!toast) return;
+    const timer = setTimeout(() => setVisible(null), TOAST_HIDE_MS);
+    return () => clearTimeout(timer);
+  }, [toast]);
+  return (
+    <div className="toast-region" role="status" aria-live="polite">
+      {visible ? (
+        <div className={`toast toast-${visible.type}`} data-testid="toast">
+          <span>{visible.message}</span>
+          <button type="button" className="toast-close" aria-label="Tutup" onClick={() => setVisible(null)}>
+            ×
+          </button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const forbidden = isRouteErrorResponse(error) && error.status === 403;
+  // Users never see stack traces; the server logs them (entry.server handleError).
+  return (
+    <main className="page error-page">
+      <img src="/images/logo.svg" alt="Toko Pegawai PLN" width="140" height="36" />
+      {notFound ? (
+        <>
+          <h1>Page Not Found</h1>
+          <p>Halaman yang Anda cari tidak ditemukan.</p>
+        </>
+      ) : forbidden ? (
+        <>
+          <h1>Akses Ditolak</h1>
+          <p>{typeof error.data === "string" ? error.data : "Permintaan ditolak."}</p>
+        </>
+      ) : (
+        <>
+          <h1>Kesalahan Sistem!</h1>
+          <p>Maaf, terjadi kesalahan pada sistem. Silakan coba beberapa saat lagi.</p>
+        </>
+      )}
+      <a className="btn btn-primary" href="/home">
+        Kembali ke Beranda
+      </a>
+    </main>
+  );
+}
+
+// Routes name their title in `handle.title`; the document title follows it (child routes export no meta).
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const title = titleOf(matches.filter(Boolean) as never);
+  return [{ title: title ? `${title} · ${STORE_NAME}` : STORE_NAME }, { name: "description", content: "Toko online khusus pegawai PLN Group: kendaraan listrik, peralatan rumah, dan aksesori dengan harga pegawai." }];
+};

@@ -1,0 +1,51 @@
+import { index, layout, route, type RouteConfig } from "@react-router/dev/routes";
+
+// The spec's route table (§2), one line per route, grouped by layout. Routes under
+// layouts/guard.tsx need a signed-in user (guard rule: anonymous → /authrequired?redirect=…).
+export default [
+  index("routes/index.tsx"),
+  route("auth", "routes/auth.tsx"),
+  route("healthz", "routes/healthz.ts"),
+  route("logout", "routes/logout.ts"),
+  route("resend-verification", "routes/resend-verification.ts"),
+  route("outbox", "routes/outbox.tsx"),
+
+  layout("layouts/main.tsx", [route("home", "routes/home.tsx")]),
+
+  layout("layouts/search.tsx", [route("search", "routes/search.tsx"), route("res-search", "routes/res-search.tsx")]),
+
+  layout("layouts/store.tsx", [route("detail/:id", "routes/detail.tsx")]),
+
+  layout("layouts/auth.tsx", [
+    route("login", "routes/login.tsx"),
+    route("register", "routes/register.tsx"),
+    route("send-email", "routes/send-email.tsx"),
+    route("forgot-password", "routes/forgot-password.tsx"),
+  ]),
+
+  layout("layouts/default.tsx", [
+    route("authrequired", "routes/authrequired.tsx"),
+    route("system-error", "routes/system-error.tsx"),
+  ]),
+
+  layout("layouts/guard.tsx", [
+    layout("layouts/default.tsx", { id: "layouts/default-guarded" }, [
+      route("checkout", "routes/checkout.tsx"),
+      route("address", "routes/address.tsx"),
+      route("paymentmethod", "routes/paymentmethod.tsx"),
+      route("paymentmethodlist", "routes/paymentmethodlist.tsx"),
+      route("tenorlist", "routes/tenorlist.tsx"),
+      route("otp", "routes/otp.tsx"),
+      route("history-balance", "routes/history-balance.tsx"),
+      route("edit-profile", "routes/edit-profile.tsx"),
+      route("payment/:id", "routes/payment.tsx"),
+      route("transaction-done", "routes/transaction-done.tsx"),
+    ]),
+    layout("layouts/transaction.tsx", [route("transaction", "routes/transaction.tsx")]),
+    layout("layouts/transaction-detail.tsx", [route("transaction-detail/:id", "routes/transaction-detail.tsx")]),
+    layout("layouts/invoice.tsx", [route("transaction-invoice/:id", "routes/transaction-invoice.tsx")]),
+    layout("layouts/profile.tsx", [route("profile", "routes/profile.tsx")]),
+  ]),
+
+  route("*", "routes/not-found.tsx"),
+] satisfies RouteConfig;

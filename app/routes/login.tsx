@@ -1,0 +1,57 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/login";
+import { authenticator, requireAnonymous, startSession } from "~/.server/auth";
+import { flash } from "~/.server/session";
+import { Field, FormError } from "~/components/field";
+import { parseForm } from "~/lib/forms";
+import type { RouteHandle } from "~/lib/route-handle";
+import { safeRedirect } from "~/lib/safe-redirect";
+import { loginSchema } from "~/lib/schemas/account";
+
+export const handle: RouteHandle = { title: "Login" };
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  requireAnonymous(context);
+  const target = new URL(request.url).searchParams.get("redirect");
+  return { redirect: target ? safeRedirect(target) : "" };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  requireAnonymous(context);
+  const outcome = await authenticator.authenticate("form", request);
+  if (!outcome.ok) return data({ reply: outcome.reply }, { status: outcome.status });
+  await startSession(context, outcome.userId);
+  flash(context, "toast", { type: "success", message: "Login berhasil. Selamat datang!" });
+  return redirect(outcome.redirectTo);
+}
+
+export default function Login({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    lastResult: actionData?.reply,
+    onValidate: ({ formData }) => parseForm(formData, loginSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <section className="auth-card">
+      <h2>Masuk ke Akun Anda</h2>
+      <Form method="post" {...getFormProps(form)}>
+        <FormError id={form.errorId} errors={form.errors} />
+        <input type="hidden" name="redirect" value={loaderData.redirect} />
+        <Field meta={fields.email} label="Email" type="email" autoComplete="username" inputMode="email" placeholder="nama@pln.co.id" />
+        <Field meta={fields.password} label="Kata Sandi" type="password" autoComplete="current-password" />
+        <p className="align-end">
+          <Link to="/send-email">Lupa Kata Sandi?</Link>
+        </p>
+        <button type="submit" className="btn btn-primary btn-block" disabled={navigation.state === "submitting"}>
+          Login
+        </button>
+      </Form>
+      <p className="muted center">
+        Belum punya akun? <Link to="/register">Daftar</Link>
+      </p>
+    </section>
+  );
+}

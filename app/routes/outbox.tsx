@@ -1,0 +1,55 @@
+import { data } from "react-router";
+import type { Route } from "./+types/outbox";
+import { readOutbox, usesOutbox } from "~/.server/mail";
+import type { RouteHandle } from "~/lib/route-handle";
+
+export const handle: RouteHandle = { title: "Kotak Keluar Email (demo)" };
+
+/**
+ * Demo mailbox: without SMTP_URL, e-mails are kept on disk and listed here so that `npm start` alone
+ * lets a person register and verify. With SMTP_URL set this page does not exist.
+ */
+export async function loader() {
+  if (!usesOutbox()) throw data("Not Found", { status: 404 });
+  const messages = await readOutbox(30);
+  return { messages: messages.map(({ id, to, subject, text, sentAt }) => ({ id, to, subject, text, sentAt })) };
+}
+
+export default function Outbox({ loaderData }: Route.ComponentProps) {
+  return (
+    <div className="app-shell">
+      <main className="page">
+        <h1>Kotak Keluar Email (demo)</h1>
+        <p className="muted">Email yang dikirim toko ini ketika SMTP belum diatur. Terbaru di atas.</p>
+        {loaderData.messages.length === 0 ? <p>Belum ada email.</p> : null}
+        {loaderData.messages.map((m) => (
+          <article key={m.id} className="card outbox-message" data-testid="outbox-message">
+            <p className="muted">
+              Kepada: <span data-testid="outbox-to">{m.to}</span> · {new Date(m.sentAt).toLocaleString("id-ID", { timeZone: "Asia/Jakarta" })} WIB
+            </p>
+            <h2>{m.subject}</h2>
+            <Linkified text={m.text} />
+          </article>
+        ))}
+      </main>
+    </div>
+  );
+}
+
+/** Shows the e-mail text with its http(s) links clickable. */
+function Linkified({ text }: { text: string }) {
+  const parts = text.split(/(https?:\/\/\S+)/g);
+  return (
+    <pre className="outbox-text">
+      {parts.map((part, i) =>
+        /^https?:\/\//.test(part) ? (
+          <a key={i} href={part} rel="noopener noreferrer">
+            {part}
+          </a>
+        ) : (
+          part
+        ),
+      )}
+    </pre>
+  );
+}

@@ -1,0 +1,9 @@
+import { NotAvailable } from "~/components/not-available";
+import type { RouteHandle } from "~/lib/route-handle";
+
+export const handle: RouteHandle = { title: "Metode Pembayaran", back: "/paymentmethod" };
+
+// Built by a later issue; until then the guarded screen exists and says it is not available yet.
+export default function Screen() {
+  return <NotAvailable what="Pilih Metode Pembayaran" />;
+}

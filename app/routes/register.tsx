@@ -1,0 +1,4 @@
+// Placeholder while this screen is being built.
+export default function Screen() {
+  return <p>register</p>;
+}

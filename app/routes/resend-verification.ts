@@ -1,0 +1,25 @@
+import { redirect } from "react-router";
+import type { Route } from "./+types/resend-verification";
+import { clientAddress } from "~/.server/http";
+import { flash, getUser } from "~/.server/session";
+import { resendVerification } from "~/.server/store/accounts";
+import { hitRateLimit, RATE_LIMITS } from "~/.server/store/rate-limits";
+import { safeRedirect } from "~/lib/safe-redirect";
+
+/** 'Kirim Ulang' on the activation banner: sends a new verification e-mail, then back to the page. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const back = safeRedirect(form.get("redirectTo"), "/home");
+  const user = getUser(context);
+  if (!user) return redirect(`/authrequired?redirect=${encodeURIComponent(back)}`);
+  const limited = await hitRateLimit(RATE_LIMITS.resend, `${clientAddress(request)}|${user.id}`);
+  if (!limited.allowed) {
+    flash(context, "toast", { type: "danger", message: "Terlalu banyak permintaan. Coba lagi nanti." });
+    return redirect(back);
+  }
+  const result = await resendVerification(user.id);
+  flash(context, "toast", result.ok ? { type: "success", message: "Email aktivasi telah dikirim ulang. Silakan periksa email Anda." } : { type: "danger", message: result.message });
+  return redirect(back);
+}
+
+export const loader = () => redirect("/home");

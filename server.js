@@ -1,0 +1,50 @@
+// Production server: serves the built app (npm run serve, the container). Plain Node + Express:
+// static assets with long caching, compression, the React Router request handler, migrations before
+// listening, and a clean database shutdown on SIGTERM/SIGINT.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+// Set before React loads (imported below), so React and React DOM agree on the production build.
+process.env.NODE_ENV ??= "production";
+const { createRequestHandler } = await import("@react-router/express");
+const { default: compression } = await import("compression");
+const { default: express } = await import("express");
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+const build = await import(path.join(root, "build/server/index.js"));
+const { startServer, stopServer } = build.entry.module;
+
+// Opens the database, applies migrations and loads reference (and demo) data before serving.
+const config = await startServer();
+
+const app = express();
+app.disable("x-powered-by");
+app.set("trust proxy", process.env.TRUST_PROXY === "1");
+app.use(compression());
+app.use((req, res, next) => {
+  // The only client address the app trusts (rate limits): set here, never taken from the client.
+  req.headers["x-client-address"] = req.ip ?? req.socket.remoteAddress ?? "unknown";
+  next();
+});
+app.use("/assets", express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y", index: false }));
+app.use(express.static(path.join(root, "build/client"), { maxAge: "1h", index: false }));
+app.all("*", createRequestHandler({ build }));
+
+const server = app.listen(config.port, () => {
+  console.log(`Toko Pegawai PLN: ${config.appUrl} (port ${config.port})`);
+});
+
+let stopping = false;
+async function shutdown(signal) {
+  if (stopping) return;
+  stopping = true;
+  console.log(`${signal}: closing`);
+  server.close();
+  server.closeIdleConnections?.();
+  const force = setTimeout(() => process.exit(1), 10_000);
+  force.unref();
+  await stopServer();
+  process.exit(0);
+}
+process.on("SIGTERM", () => shutdown("SIGTERM"));
+process.on("SIGINT", () => shutdown("SIGINT"));
