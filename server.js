@@ -11,7 +11,8 @@ const { default: compression } = await import("compression");
 const { default: express } = await import("express");
 
 const root = path.dirname(fileURLToPath(import.meta.url));
-const build = await import(path.join(root, "build/server/index.js"));
+const buildDir = path.resolve(root, process.env.BUILD_DIR ?? "build");
+const build = await import(path.join(buildDir, "server/index.js"));
 const { startServer, stopServer } = build.entry.module;
 
 // Opens the database, applies migrations and loads reference (and demo) data before serving.
@@ -26,8 +27,8 @@ app.use((req, res, next) => {
   req.headers["x-client-address"] = req.ip ?? req.socket.remoteAddress ?? "unknown";
   next();
 });
-app.use("/assets", express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y", index: false }));
-app.use(express.static(path.join(root, "build/client"), { maxAge: "1h", index: false }));
+app.use("/assets", express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y", index: false }));
+app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false }));
 app.all("*", createRequestHandler({ build }));
 
 const server = app.listen(config.port, () => {

@@ -35,6 +35,8 @@ export async function loader({ context }: Route.LoaderArgs) {
       resendAvailableAt: user.resendAvailableAt?.toISOString() ?? null,
     },
     toast: takeFlash(context, "toast") ?? null,
+    // A one-shot modal set by an action before its redirect (e.g. "account activated").
+    modal: takeFlash(context, "modal") ?? null,
     // Countdowns start from the server's clock so the first render matches on both sides.
     now: new Date().toISOString(),
   });

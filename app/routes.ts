@@ -8,6 +8,7 @@ export default [
   route("healthz", "routes/healthz.ts"),
   route("logout", "routes/logout.ts"),
   route("resend-verification", "routes/resend-verification.ts"),
+  route("verify-account", "routes/verify-account.ts"),
   route("outbox", "routes/outbox.tsx"),
 
   layout("layouts/main.tsx", [route("home", "routes/home.tsx")]),

@@ -1,4 +1,20 @@
-// Placeholder while this screen is being built.
-export default function Screen() {
-  return <p>home</p>;
+import type { Route } from "./+types/home";
+import { AccountActivatedModal, VerificationPrompt } from "~/components/account-verification";
+import { useRootData } from "~/root";
+
+// Placeholder while the catalogue (issue 3) is built; keeps the verification flow of issue 2.
+export function loader({ request }: Route.LoaderArgs) {
+  const code = new URL(request.url).searchParams.get("verificationCode");
+  return { verificationCode: code && code.length <= 200 ? code : null };
+}
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const root = useRootData();
+  return (
+    <>
+      <p>Beranda</p>
+      {loaderData.verificationCode ? <VerificationPrompt code={loaderData.verificationCode} /> : null}
+      {root?.modal === "account-activated" ? <AccountActivatedModal /> : null}
+    </>
+  );
 }

@@ -1,0 +1,34 @@
+import { Form } from "react-router";
+import { Modal } from "./modal";
+
+/**
+ * What /home shows for `?verificationCode=…`: a confirmation step that posts the code (spec §2 Home,
+ * DESIGN §9: one-time links act on POST), and, after success, the activation modal.
+ */
+export function VerificationPrompt({ code }: { code: string }) {
+  return (
+    <div className="modal-backdrop">
+      <div className="modal" role="dialog" aria-modal="true" aria-labelledby="verify-title">
+        <h2 id="verify-title">Aktivasi Akun</h2>
+        <p>Tekan tombol di bawah untuk mengaktifkan akun Anda.</p>
+        <Form method="post" action="/verify-account" replace>
+          <input type="hidden" name="verificationCode" value={code} />
+          <button type="submit" className="btn btn-primary btn-block">
+            Aktifkan Akun
+          </button>
+        </Form>
+        <a className="btn btn-outline btn-block" href="/home">
+          Nanti Saja
+        </a>
+      </div>
+    </div>
+  );
+}
+
+export function AccountActivatedModal() {
+  return (
+    <Modal title="Akun berhasil diaktivasi!" closeLabel="Mulai Belanja" closeHref="/home">
+      <p>Sekarang Anda dapat mulai bertransaksi di Toko Pegawai PLN.</p>
+    </Modal>
+  );
+}

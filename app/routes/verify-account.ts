@@ -1,0 +1,20 @@
+import { redirect } from "react-router";
+import type { Route } from "./+types/verify-account";
+import { flash } from "~/.server/session";
+import { verifyAccount } from "~/.server/store/accounts";
+
+/**
+ * The confirmation step of the e-mail link (/home?verificationCode=…) posts here: links act only on
+ * POST because mail scanners open them. Success: the 'Akun berhasil diaktivasi!' modal on a clean
+ * /home; failure: a danger toast with the server's message.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const code = form.get("verificationCode");
+  const result = await verifyAccount(typeof code === "string" ? code : "");
+  if (result.ok) flash(context, "modal", "account-activated");
+  else flash(context, "toast", { type: "danger", message: result.message });
+  return redirect("/home");
+}
+
+export const loader = () => redirect("/home");

@@ -1,0 +1,29 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeEach, vi } from "vitest";
+
+// Each test file gets its own PGlite data directory (unless DATABASE_URL points at a PostgreSQL
+// server, as in CI's second run), and mail goes to that directory's outbox.
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "store-test-"));
+process.env.DATA_DIR = dataDir;
+process.env.NODE_ENV = "test";
+delete process.env.SMTP_URL;
+delete process.env.DEMO_DATA;
+
+// console.error in a test is a failure: it means something went wrong that no assertion saw.
+let errors: unknown[][] = [];
+beforeEach(() => {
+  errors = [];
+  vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void errors.push(args));
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  if (errors.length) throw new Error(`console.error was called: ${errors.map((a) => a.map(String).join(" ")).join("\n")}`);
+});
+
+afterAll(async () => {
+  const { closeDb } = await import("~/.server/db/client");
+  await closeDb();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
