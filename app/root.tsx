@@ -14,6 +14,7 @@ import type { Route } from "./+types/root";
 import { sameOriginMiddleware } from "./.server/http";
 import { getUser, sessionMiddleware, takeFlash } from "./.server/session";
 import stylesUrl from "./styles.css?url";
+import { FlashModal } from "./components/flash-modal";
 import { useNonce } from "./lib/nonce";
 import { TOAST_HIDE_MS, type Toast } from "./lib/toast";
 import { STORE_NAME, titleOf } from "./lib/route-handle";
@@ -70,10 +71,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
-  const { toast } = useLoaderData<typeof loader>();
+  const { toast, modal } = useLoaderData<typeof loader>();
   return (
     <>
       <Outlet />
+      <FlashModal name={modal} />
       <ToastRegion toast={toast} />
     </>
   );

@@ -1,6 +1,5 @@
 import type { Route } from "./+types/home";
-import { AccountActivatedModal, VerificationPrompt } from "~/components/account-verification";
-import { useRootData } from "~/root";
+import { VerificationPrompt } from "~/components/account-verification";
 
 // Placeholder while the catalogue (issue 3) is built; keeps the verification flow of issue 2.
 export function loader({ request }: Route.LoaderArgs) {
@@ -9,12 +8,10 @@ export function loader({ request }: Route.LoaderArgs) {
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const root = useRootData();
   return (
     <>
       <p>Beranda</p>
       {loaderData.verificationCode ? <VerificationPrompt code={loaderData.verificationCode} /> : null}
-      {root?.modal === "account-activated" ? <AccountActivatedModal /> : null}
     </>
   );
 }
