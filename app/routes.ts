@@ -10,6 +10,7 @@ export default [
   route("resend-verification", "routes/resend-verification.ts"),
   route("verify-account", "routes/verify-account.ts"),
   route("outbox", "routes/outbox.tsx"),
+  route("media/:file", "routes/media.ts"),
 
   layout("layouts/main.tsx", [route("home", "routes/home.tsx")]),
 

@@ -41,6 +41,31 @@ authenticator.use(
   "form",
 );
 
+/**
+ * The submitted form, or an empty one when the body is not a form at all (JSON, text, a broken
+ * multipart body): the action then answers 400 with the form's "tidak boleh kosong" messages
+ * instead of failing with a 500.
+ */
+export async function readForm(request: Request): Promise<FormData> {
+  try {
+    return await request.formData();
+  } catch {
+    return new FormData();
+  }
+}
+
+/**
+ * Checks a login form through remix-auth. The strategy reads the body itself, so it is handed a
+ * copy whose body is always a well-formed form (see readForm).
+ */
+export async function login(request: Request): Promise<LoginOutcome> {
+  const form = await readForm(request);
+  const headers = new Headers(request.headers);
+  headers.delete("content-type");
+  headers.delete("content-length");
+  return authenticator.authenticate("form", new Request(request.url, { method: "POST", headers, body: form }));
+}
+
 /** Signs the user in with a fresh session id (rotation), ending the session the browser had. */
 export async function startSession(context: Readonly<RouterContextProvider>, userId: number) {
   const previous = getSessionId(context);

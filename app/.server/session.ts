@@ -36,7 +36,7 @@ function sessionStorage() {
 }
 
 /** SESSION_SECRET, or a secret generated once and kept in DATA_DIR so restarts keep sessions. */
-function sessionSecrets(): string[] {
+export function sessionSecrets(): string[] {
   const e = env();
   if (e.sessionSecrets.length) return e.sessionSecrets;
   const file = path.join(e.dataDir, "session-secret");

@@ -32,3 +32,12 @@ export function AccountActivatedModal() {
     </Modal>
   );
 }
+
+/** Spec §4: registration ends in a modal telling the user to activate the account by e-mail. */
+export function RegisteredModal() {
+  return (
+    <Modal title="Registrasi Berhasil!" closeLabel="OK" closeHref="/home">
+      <p>Silakan cek email Anda untuk aktivasi akun. Setelah akun aktif, Anda dapat mulai bertransaksi.</p>
+    </Modal>
+  );
+}

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Form, useLocation } from "react-router";
 import { Countdown } from "./countdown";
+import { formatClockWib } from "~/lib/time";
 
 /**
  * Spec §1: shown to a signed-in user whose account is not verified yet. 'Kirim Ulang' posts a resend;
@@ -16,6 +17,8 @@ export function ActivationBanner({ resendAvailableAt, renderedAt }: { resendAvai
       {waiting ? (
         <p className="activation-wait">
           Kirim ulang dalam <Countdown until={resendAvailableAt!} renderedAt={renderedAt} onDone={() => setWaitOver(true)} />
+          {/* Without JavaScript the countdown stands still; the clock time still tells when. */}
+          <span className="activation-at"> (pukul {formatClockWib(new Date(resendAvailableAt!))})</span>
         </p>
       ) : (
         <Form method="post" action="/resend-verification">

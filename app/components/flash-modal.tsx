@@ -1,4 +1,5 @@
-import { AccountActivatedModal } from "./account-verification";
+import { AccountActivatedModal, RegisteredModal } from "./account-verification";
+import { Modal } from "./modal";
 
 /**
  * Modals announced by an action before its redirect (flash "modal"), shown by the root on the page
@@ -8,7 +9,20 @@ export function FlashModal({ name }: { name: string | null }) {
   switch (name) {
     case "account-activated":
       return <AccountActivatedModal />;
+    case "registered":
+      return <RegisteredModal />;
+    case "password-reset":
+      return <PasswordResetModal />;
     default:
       return null;
   }
+}
+
+/** After a password reset (spec §2: reset password ends in a success modal), on /login. */
+function PasswordResetModal() {
+  return (
+    <Modal title="Kata Sandi Berhasil Diubah" closeLabel="Login" closeHref="/login">
+      <p>Kata sandi Anda telah diperbarui. Silakan login dengan kata sandi baru Anda.</p>
+    </Modal>
+  );
 }

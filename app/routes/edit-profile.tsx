@@ -1,4 +1,53 @@
-// Placeholder while this screen is being built.
-export default function Screen() {
-  return <p>edit-profile</p>;
+import { getFormProps, useForm } from "@conform-to/react";
+import { data, Form, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/edit-profile";
+import { readForm, requireUser } from "~/.server/auth";
+import { flash } from "~/.server/session";
+import { getProfile, updateProfile } from "~/.server/store/accounts";
+import { Field, FormError } from "~/components/field";
+import { parseForm } from "~/lib/forms";
+import type { RouteHandle } from "~/lib/route-handle";
+import { editProfileSchema, keepDigitsOnly } from "~/lib/schemas/account";
+
+export const handle: RouteHandle = { title: "Ubah Profil", back: "/profile" };
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const user = requireUser(context);
+  const profile = await getProfile(user.id);
+  if (!profile) throw data("Not Found", { status: 404 });
+  return { fullname: profile.fullname, phoneNo: profile.phoneNo };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireUser(context);
+  const submission = parseForm(await readForm(request), editProfileSchema);
+  if (submission.status !== "success") {
+    return data({ reply: submission.reply() }, { status: 400 });
+  }
+  await updateProfile(user.id, submission.value);
+  flash(context, "toast", { type: "success", message: "Profil berhasil diperbarui." });
+  return redirect("/profile");
+}
+
+export default function EditProfile({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    lastResult: actionData?.reply,
+    defaultValue: loaderData,
+    onValidate: ({ formData }) => parseForm(formData, editProfileSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <section className="card">
+      <Form method="post" {...getFormProps(form)}>
+        <FormError id={form.errorId} errors={form.errors} />
+        <Field meta={fields.fullname} label="Nama Lengkap" autoComplete="name" />
+        <Field meta={fields.phoneNo} label="Nomor HP" type="tel" inputMode="numeric" autoComplete="tel" onInput={keepDigitsOnly} />
+        <button type="submit" className="btn btn-primary btn-block" disabled={navigation.state === "submitting"}>
+          Simpan
+        </button>
+      </Form>
+    </section>
+  );
 }

@@ -1,4 +1,88 @@
-// Placeholder while this screen is being built.
-export default function Screen() {
-  return <p>forgot-password</p>;
+import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/forgot-password";
+import { endSession, readForm } from "~/.server/auth";
+import { flash } from "~/.server/session";
+import { checkResetSecret, resetPassword } from "~/.server/store/accounts";
+import { Field, FormError } from "~/components/field";
+import { parseForm } from "~/lib/forms";
+import type { RouteHandle } from "~/lib/route-handle";
+import { resetPasswordSchema } from "~/lib/schemas/account";
+
+export const handle: RouteHandle = { title: "Atur Ulang Kata Sandi", back: "/login" };
+
+const HIDDEN_FIELDS = ["password", "matchPassword"];
+
+/** The link from the e-mail: /forgot-password?secretCode=…. Looking does not use the link up. */
+export async function loader({ request }: Route.LoaderArgs) {
+  const secretCode = new URL(request.url).searchParams.get("secretCode") ?? "";
+  const owner = await checkResetSecret(secretCode);
+  if (!owner) return data({ valid: false as const }, { status: 400 });
+  return { valid: true as const, email: owner.email, secretCode };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const submission = parseForm(await readForm(request), resetPasswordSchema);
+  if (submission.status !== "success") {
+    return data({ reply: submission.reply({ hideFields: HIDDEN_FIELDS }) }, { status: 400 });
+  }
+  const result = await resetPassword(submission.value.secretCode, submission.value.password);
+  if (!result.ok) {
+    // Used or expired meanwhile: the loader now renders the 'INVALID!' page.
+    return data({ reply: submission.reply({ formErrors: [result.message], hideFields: HIDDEN_FIELDS }) }, { status: 400 });
+  }
+  // Every session of the account has ended; this browser starts over at the login page too.
+  await endSession(context);
+  flash(context, "modal", "password-reset");
+  return redirect("/login");
+}
+
+export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
+  if (!loaderData.valid) return <InvalidLink />;
+  return <ResetForm email={loaderData.email} secretCode={loaderData.secretCode} reply={actionData?.reply} />;
+}
+
+function ResetForm({ email, secretCode, reply }: { email: string; secretCode: string; reply?: SubmissionResult<string[]> }) {
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    lastResult: reply,
+    onValidate: ({ formData }) => parseForm(formData, resetPasswordSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <section className="auth-card">
+      <h2>Atur Ulang Kata Sandi</h2>
+      <p className="muted">
+        Buat kata sandi baru untuk <strong data-testid="reset-email">{email}</strong>.
+      </p>
+      <Form method="post" {...getFormProps(form)}>
+        <FormError id={form.errorId} errors={form.errors} />
+        <input type="hidden" name="secretCode" value={secretCode} />
+        {/* Lets password managers store the new password for the right account. */}
+        <input type="email" name="username" value={email} autoComplete="username" readOnly hidden />
+        <Field meta={fields.password} label="Kata Sandi" type="password" autoComplete="new-password" />
+        <Field meta={fields.matchPassword} label="Konfirmasi Kata Sandi" type="password" autoComplete="new-password" />
+        <button type="submit" className="btn btn-primary btn-block" disabled={navigation.state === "submitting"}>
+          Simpan Kata Sandi
+        </button>
+      </Form>
+    </section>
+  );
+}
+
+/** Spec §8: a bad, used or expired reset link. */
+function InvalidLink() {
+  return (
+    <section className="center-panel">
+      <h2 className="invalid-title">INVALID!</h2>
+      <p>Mohon maaf, link reset password anda tidak valid.</p>
+      <Link className="btn btn-primary btn-block" to="/send-email">
+        Kirim Ulang Tautan
+      </Link>
+      <Link className="btn btn-outline btn-block" to="/login">
+        Kembali ke Login
+      </Link>
+    </section>
+  );
 }

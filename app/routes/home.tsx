@@ -1,16 +1,34 @@
 import type { Route } from "./+types/home";
+import { listBanners, listProductPages } from "~/.server/store/catalogue";
 import { VerificationPrompt } from "~/components/account-verification";
+import { BannerCarousel } from "~/components/banner-carousel";
+import { ProductGrid } from "~/components/product-grid";
+import { readPage } from "~/lib/paging";
+import type { RouteHandle } from "~/lib/route-handle";
 
-// Placeholder while the catalogue (issue 3) is built; keeps the verification flow of issue 2.
-export function loader({ request }: Route.LoaderArgs) {
-  const code = new URL(request.url).searchParams.get("verificationCode");
-  return { verificationCode: code && code.length <= 200 ? code : null };
+export const handle: RouteHandle = { title: "Beranda" };
+
+/** Spec §2 Home: banners and the first product page (pages 0..N after 'Muat lebih banyak'). */
+export async function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const { page, only } = readPage(url);
+  const pages = await listProductPages({}, page, { only });
+  // A script appending the next page needs only the products.
+  if (only) return { pages, banners: [], verificationCode: null };
+  const code = url.searchParams.get("verificationCode");
+  return {
+    pages,
+    banners: await listBanners(),
+    verificationCode: code && code.length <= 200 ? code : null,
+  };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   return (
     <>
-      <p>Beranda</p>
+      <BannerCarousel banners={loaderData.banners} />
+      <h2 className="section-title">Produk Pilihan</h2>
+      <ProductGrid pages={loaderData.pages} />
       {loaderData.verificationCode ? <VerificationPrompt code={loaderData.verificationCode} /> : null}
     </>
   );

@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/login";
-import { authenticator, requireAnonymous, startSession } from "~/.server/auth";
+import { login, requireAnonymous, startSession } from "~/.server/auth";
 import { flash } from "~/.server/session";
 import { Field, FormError } from "~/components/field";
 import { parseForm } from "~/lib/forms";
@@ -19,7 +19,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   requireAnonymous(context);
-  const outcome = await authenticator.authenticate("form", request);
+  const outcome = await login(request);
   if (!outcome.ok) return data({ reply: outcome.reply }, { status: outcome.status });
   await startSession(context, outcome.userId);
   flash(context, "toast", { type: "success", message: "Login berhasil. Selamat datang!" });

@@ -1,4 +1,94 @@
-// Placeholder while this screen is being built.
-export default function Screen() {
-  return <p>register</p>;
+import { getFormProps, useForm } from "@conform-to/react";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/register";
+import { readForm, requireAnonymous, startSession } from "~/.server/auth";
+import { clientAddress } from "~/.server/http";
+import { flash } from "~/.server/session";
+import { listCompanies, registerUser } from "~/.server/store/accounts";
+import { hitRateLimit, RATE_LIMITS } from "~/.server/store/rate-limits";
+import { Field, FormError, SelectField } from "~/components/field";
+import { parseForm } from "~/lib/forms";
+import type { RouteHandle } from "~/lib/route-handle";
+import { keepDigitsOnly, registerSchema } from "~/lib/schemas/account";
+
+export const handle: RouteHandle = { title: "Daftar", back: "/login" };
+
+// Passwords are never sent back to the browser.
+const HIDDEN_FIELDS = ["password", "matchPassword"];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  requireAnonymous(context);
+  const companies = await listCompanies();
+  return { companies: companies.map((c) => ({ value: String(c.id), label: c.name })) };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  requireAnonymous(context);
+  const submission = parseForm(await readForm(request), registerSchema);
+  if (submission.status !== "success") {
+    return data({ reply: submission.reply({ hideFields: HIDDEN_FIELDS }) }, { status: 400 });
+  }
+  // Counted per client address, and only for complete forms: typing mistakes cost nothing.
+  const limited = await hitRateLimit(RATE_LIMITS.register, clientAddress(request));
+  if (!limited.allowed) {
+    const minutes = Math.ceil(limited.retryAfterSeconds / 60);
+    return data(
+      { reply: submission.reply({ formErrors: [`Terlalu banyak pendaftaran dari perangkat ini. Coba lagi dalam ${minutes} menit.`], hideFields: HIDDEN_FIELDS }) },
+      { status: 429 },
+    );
+  }
+  const { companyId, ...account } = submission.value;
+  const result = await registerUser({ ...account, companyId: Number(companyId) });
+  if (!result.ok) {
+    return data({ reply: submission.reply({ fieldErrors: { [result.field ?? ""]: [result.message] }, hideFields: HIDDEN_FIELDS }) }, { status: 400 });
+  }
+  // Signed in at once, unverified; /home shows the "check your e-mail" modal and the banner.
+  await startSession(context, result.value.userId);
+  flash(context, "modal", "registered");
+  return redirect("/home");
+}
+
+export default function Register({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    lastResult: actionData?.reply,
+    onValidate: ({ formData }) => parseForm(formData, registerSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <section className="auth-card">
+      <h2>Buat Akun Baru</h2>
+      <p className="muted">Khusus pegawai PLN Group.</p>
+      <Form method="post" {...getFormProps(form)}>
+        <FormError id={form.errorId} errors={form.errors} />
+        <Field meta={fields.fullname} label="Nama Lengkap" autoComplete="name" />
+        <Field
+          meta={fields.phoneNo}
+          label="Nomor HP"
+          type="tel"
+          inputMode="numeric"
+          autoComplete="tel"
+          placeholder="08xxxxxxxxxx"
+          onInput={keepDigitsOnly}
+        />
+        <Field
+          meta={fields.nip}
+          label="NIP"
+          autoComplete="off"
+          hint="Pastikan NIP yang Anda masukkan benar. NIP hanya dapat diubah oleh admin."
+        />
+        <SelectField meta={fields.companyId} label="Perusahaan" placeholder="Pilih perusahaan" options={loaderData.companies} />
+        <Field meta={fields.email} label="Email" type="email" autoComplete="email" inputMode="email" placeholder="nama@pln.co.id" />
+        <Field meta={fields.password} label="Kata Sandi" type="password" autoComplete="new-password" />
+        <Field meta={fields.matchPassword} label="Konfirmasi Kata Sandi" type="password" autoComplete="new-password" />
+        <button type="submit" className="btn btn-primary btn-block" disabled={navigation.state === "submitting"}>
+          Daftar
+        </button>
+      </Form>
+      <p className="muted center">
+        Sudah punya akun? <Link to="/login">Login</Link>
+      </p>
+    </section>
+  );
 }

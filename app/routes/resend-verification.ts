@@ -1,5 +1,6 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/resend-verification";
+import { readForm } from "~/.server/auth";
 import { clientAddress } from "~/.server/http";
 import { flash, getUser } from "~/.server/session";
 import { resendVerification } from "~/.server/store/accounts";
@@ -8,7 +9,7 @@ import { safeRedirect } from "~/lib/safe-redirect";
 
 /** 'Kirim Ulang' on the activation banner: sends a new verification e-mail, then back to the page. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const back = safeRedirect(form.get("redirectTo"), "/home");
   const user = getUser(context);
   if (!user) return redirect(`/authrequired?redirect=${encodeURIComponent(back)}`);

@@ -1,4 +1,61 @@
-// Placeholder while this screen is being built.
-export default function Screen() {
-  return <p>send-email</p>;
+import { getFormProps, useForm } from "@conform-to/react";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/send-email";
+import { readForm } from "~/.server/auth";
+import { clientAddress } from "~/.server/http";
+import { flash } from "~/.server/session";
+import { requestPasswordReset } from "~/.server/store/accounts";
+import { hitRateLimit, RATE_LIMITS } from "~/.server/store/rate-limits";
+import { Field, FormError } from "~/components/field";
+import { parseForm } from "~/lib/forms";
+import type { RouteHandle } from "~/lib/route-handle";
+import { forgotPasswordSchema } from "~/lib/schemas/account";
+
+export const handle: RouteHandle = { title: "Lupa Kata Sandi", back: "/login" };
+
+/** The one answer for known and unknown addresses alike (DESIGN §9). */
+const RESET_LINK_SENT = "Jika email Anda terdaftar, tautan untuk mengatur ulang kata sandi telah dikirim ke email Anda.";
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const submission = parseForm(await readForm(request), forgotPasswordSchema);
+  if (submission.status !== "success") {
+    return data({ reply: submission.reply() }, { status: 400 });
+  }
+  const { email } = submission.value;
+  const limited = await hitRateLimit(RATE_LIMITS.forgotPassword, `${clientAddress(request)}|${email}`);
+  if (!limited.allowed) {
+    const minutes = Math.ceil(limited.retryAfterSeconds / 60);
+    return data({ reply: submission.reply({ formErrors: [`Terlalu banyak permintaan. Coba lagi dalam ${minutes} menit.`] }) }, { status: 429 });
+  }
+  // Not awaited: sending mail to a known address takes longer than doing nothing for an unknown
+  // one, and that difference must not tell who has an account.
+  requestPasswordReset(email).catch((error: unknown) => console.error("Password reset e-mail failed:", error));
+  flash(context, "toast", { type: "success", message: RESET_LINK_SENT });
+  return redirect("/login");
+}
+
+export default function SendEmail({ actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    lastResult: actionData?.reply,
+    onValidate: ({ formData }) => parseForm(formData, forgotPasswordSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <section className="auth-card">
+      <h2>Lupa Kata Sandi?</h2>
+      <p className="muted">Masukkan email akun Anda. Kami akan mengirimkan tautan untuk mengatur ulang kata sandi.</p>
+      <Form method="post" {...getFormProps(form)}>
+        <FormError id={form.errorId} errors={form.errors} />
+        <Field meta={fields.email} label="Email" type="email" autoComplete="email" inputMode="email" placeholder="nama@pln.co.id" />
+        <button type="submit" className="btn btn-primary btn-block" disabled={navigation.state === "submitting"}>
+          Kirim
+        </button>
+      </Form>
+      <p className="muted center">
+        Ingat kata sandi Anda? <Link to="/login">Login</Link>
+      </p>
+    </section>
+  );
 }

@@ -1,5 +1,6 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/verify-account";
+import { readForm } from "~/.server/auth";
 import { flash } from "~/.server/session";
 import { verifyAccount } from "~/.server/store/accounts";
 
@@ -9,7 +10,7 @@ import { verifyAccount } from "~/.server/store/accounts";
  * /home; failure: a danger toast with the server's message.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const code = form.get("verificationCode");
   const result = await verifyAccount(typeof code === "string" ? code : "");
   if (result.ok) flash(context, "modal", "account-activated");

@@ -16,6 +16,7 @@ export const DEMO_ACCOUNT = {
 /** Demo data (DEMO_DATA=1). Idempotent: safe at every start. */
 export async function seedDemoData(db: Db) {
   await seedDemoAccount(db);
+  await (await import("./demo-catalogue")).seedDemoCatalogue(db);
 }
 
 async function seedDemoAccount(db: Db) {

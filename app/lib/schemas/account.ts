@@ -37,6 +37,13 @@ export function phoneNumber(prefix = "Nomor HP") {
   );
 }
 
+/** The browser half of the phone rule (spec §5: non-digits are stripped as the number is typed). */
+export function keepDigitsOnly(event: { currentTarget: HTMLInputElement }) {
+  const input = event.currentTarget;
+  const digits = input.value.replace(/\D/g, "");
+  if (digits !== input.value) input.value = digits;
+}
+
 export const loginSchema = z.object({
   email: email(),
   password: password(),

@@ -87,15 +87,19 @@ CREATE TABLE "users" (
 --> statement-breakpoint
 CREATE TABLE "banners" (
 	"id" serial PRIMARY KEY NOT NULL,
+	"code" text,
+	"title" text DEFAULT '' NOT NULL,
 	"image_url" text NOT NULL,
 	"width" integer NOT NULL,
 	"height" integer NOT NULL,
-	"position" integer DEFAULT 0 NOT NULL
+	"position" integer DEFAULT 0 NOT NULL,
+	CONSTRAINT "banners_code_unique" UNIQUE("code")
 );
 --> statement-breakpoint
 CREATE TABLE "categories" (
 	"id" serial PRIMARY KEY NOT NULL,
 	"title" text NOT NULL,
+	"position" integer DEFAULT 0 NOT NULL,
 	CONSTRAINT "categories_title_unique" UNIQUE("title")
 );
 --> statement-breakpoint
@@ -125,6 +129,7 @@ CREATE TABLE "product_promos" (
 --> statement-breakpoint
 CREATE TABLE "products" (
 	"id" serial PRIMARY KEY NOT NULL,
+	"sku" text,
 	"title" text,
 	"description" text DEFAULT '' NOT NULL,
 	"price" integer,
@@ -139,16 +144,19 @@ CREATE TABLE "products" (
 	"weight_gram" integer DEFAULT 0 NOT NULL,
 	"minimum_purchase" integer DEFAULT 1 NOT NULL,
 	"orderable" integer DEFAULT 1 NOT NULL,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "products_sku_unique" UNIQUE("sku")
 );
 --> statement-breakpoint
 CREATE TABLE "promos" (
 	"id" serial PRIMARY KEY NOT NULL,
+	"code" text,
 	"title" text NOT NULL,
 	"discount_type" text NOT NULL,
 	"discount" integer NOT NULL,
 	"description" text DEFAULT '' NOT NULL,
-	"incentive" integer DEFAULT 0 NOT NULL
+	"incentive" integer DEFAULT 0 NOT NULL,
+	CONSTRAINT "promos_code_unique" UNIQUE("code")
 );
 --> statement-breakpoint
 CREATE TABLE "search_history" (
@@ -174,5 +182,7 @@ CREATE INDEX "account_tokens_user_idx" ON "account_tokens" USING btree ("user_id
 CREATE INDEX "sessions_user_idx" ON "sessions" USING btree ("user_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "users_email_key" ON "users" USING btree (lower("email"));--> statement-breakpoint
 CREATE INDEX "product_images_product_idx" ON "product_images" USING btree ("product_id","position");--> statement-breakpoint
+CREATE INDEX "product_promos_promo_idx" ON "product_promos" USING btree ("promo_id");--> statement-breakpoint
 CREATE INDEX "products_category_idx" ON "products" USING btree ("category_id");--> statement-breakpoint
+CREATE INDEX "products_city_idx" ON "products" USING btree ("city_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "search_history_user_keyword_key" ON "search_history" USING btree ("user_id",lower("keyword"));

@@ -5,6 +5,7 @@ import { users } from "./accounts";
 export const categories = pgTable("categories", {
   id: serial("id").primaryKey(),
   title: text("title").notNull().unique(),
+  position: integer("position").notNull().default(0),
 });
 
 export const cities = pgTable("cities", {
@@ -16,6 +17,8 @@ export const products = pgTable(
   "products",
   {
     id: serial("id").primaryKey(),
+    // A stable external key (demo seed, imports): lets seeding run at every start without duplicates.
+    sku: text("sku").unique(),
     title: text("title"),
     description: text("description").notNull().default(""),
     price: integer("price"),
@@ -32,7 +35,7 @@ export const products = pgTable(
     orderable: integer("orderable").notNull().default(1),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("products_category_idx").on(t.categoryId)],
+  (t) => [index("products_category_idx").on(t.categoryId), index("products_city_idx").on(t.cityId)],
 );
 
 /** Images come in two sizes: a card thumbnail and a detail image, both with their dimensions. */
@@ -56,11 +59,14 @@ export const productImages = pgTable(
 
 export const promos = pgTable("promos", {
   id: serial("id").primaryKey(),
+  code: text("code").unique(),
   title: text("title").notNull(),
   discountType: text("discount_type", { enum: ["v", "%"] }).notNull(),
   discount: integer("discount").notNull(),
   description: text("description").notNull().default(""),
-  // Incentive promos (government EV incentive, employee promo) carry a badge; ordinary promos do not.
+  // 1 for the government electric-vehicle purchase incentive (the checkout asks for an identity card).
+  // The employee promo ('pln', fixed 1,000,000) and 'icp' (fixed 250,000) are known by their amounts
+  // (spec §9); together with this flag they choose the product's badge artwork (incentive-badges.tsx).
   incentive: integer("incentive").notNull().default(0),
 });
 
@@ -74,11 +80,13 @@ export const productPromos = pgTable(
       .notNull()
       .references(() => promos.id, { onDelete: "cascade" }),
   },
-  (t) => [primaryKey({ columns: [t.productId, t.promoId] })],
+  (t) => [primaryKey({ columns: [t.productId, t.promoId] }), index("product_promos_promo_idx").on(t.promoId)],
 );
 
 export const banners = pgTable("banners", {
   id: serial("id").primaryKey(),
+  code: text("code").unique(),
+  title: text("title").notNull().default(""),
   imageUrl: text("image_url").notNull(),
   width: integer("width").notNull(),
   height: integer("height").notNull(),

@@ -1,0 +1,41 @@
+# Toko Pegawai PLN: one image, configured by environment variables (README.md → Configuration).
+#   docker build -t employee-store .
+#   docker run -p 3000:3000 -v store-data:/data employee-store
+# Stages: deps (all dependencies) → build (react-router build) → prod-deps (runtime dependencies
+# only) → runtime (non-root, the build, the migrations, the ops CLI).
+
+FROM node:24-bookworm-slim AS base
+WORKDIR /app
+ENV NPM_CONFIG_UPDATE_NOTIFIER=false NPM_CONFIG_FUND=false NPM_CONFIG_AUDIT=false
+
+FROM base AS deps
+COPY package.json package-lock.json ./
+RUN npm ci
+
+FROM deps AS build
+COPY react-router.config.ts vite.config.ts tsconfig.json ./
+COPY public ./public
+COPY app ./app
+RUN npm run build
+
+FROM base AS prod-deps
+COPY package.json package-lock.json ./
+# tsx is a runtime dependency: the ops CLI (npm run ops) runs TypeScript sources.
+RUN npm ci --omit=dev && npm cache clean --force
+
+FROM base AS runtime
+ENV NODE_ENV=production DATA_DIR=/data PORT=3000
+COPY --from=prod-deps /app/node_modules ./node_modules
+COPY --from=build /app/build ./build
+COPY package.json server.js tsconfig.json ./
+# The server applies ./app/.server/db/migrations (relative to the working directory) at start; the
+# rest of app/ is the source the ops CLI imports.
+COPY app ./app
+COPY scripts/ops.ts ./scripts/ops.ts
+RUN mkdir -p /data && chown node:node /data
+VOLUME ["/data"]
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT || 3000}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+CMD ["node", "server.js"]

@@ -1,0 +1,37 @@
+import { useRef } from "react";
+import type { Banner } from "~/.server/store/catalogue";
+import { FadeInImage } from "./fade-in-image";
+import { useSwiper } from "./use-swiper";
+
+/**
+ * Spec §2 Home banner carousel: slides at least 70% wide and 150 px high, a grey placeholder where
+ * an image fails. The server renders a CSS scroll-snap strip (works without JavaScript); Swiper
+ * takes over after hydration (autoplay only when the reader does not prefer reduced motion). The
+ * first image loads eagerly with its dimensions (it is the largest thing on screen), the rest lazily.
+ */
+export function BannerCarousel({ banners }: { banners: Banner[] }) {
+  const container = useRef<HTMLElement>(null);
+  useSwiper(container, ({ Autoplay, A11y }, reducedMotion) => ({
+    modules: reducedMotion ? [A11y] : [Autoplay, A11y],
+    slidesPerView: "auto",
+    spaceBetween: 8,
+    // The same 16 px inset as the native strip, so nothing moves when Swiper takes over.
+    slidesOffsetBefore: 16,
+    slidesOffsetAfter: 16,
+    speed: reducedMotion ? 0 : 400,
+    autoplay: reducedMotion ? false : { delay: 5000, disableOnInteraction: true, pauseOnMouseEnter: true },
+    a11y: { slideLabelMessage: "{{index}} dari {{slidesLength}}" },
+  }));
+  if (!banners.length) return null;
+  return (
+    <section ref={container} className="banner-carousel swiper" aria-label="Promo" aria-roledescription="carousel" data-testid="banner-carousel">
+      <ul className="banner-track swiper-wrapper">
+        {banners.map((banner, index) => (
+          <li key={banner.id} className="banner-slide swiper-slide" aria-roledescription="slide" aria-label={`${index + 1} dari ${banners.length}`}>
+            <FadeInImage src={banner.imageUrl} width={banner.width} height={banner.height} alt={banner.title} eager={index === 0} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,46 @@
+import { useRef } from "react";
+import type { ProductImage } from "~/.server/store/catalogue";
+import { FadeInImage } from "./fade-in-image";
+import { useSwiper } from "./use-swiper";
+
+/**
+ * Spec §2 detail image slider: one slide per view with the fraction 'x dari y'. Each slide carries
+ * its own fraction label, so the count is right while scrolling the plain scroll-snap strip without
+ * JavaScript too; Swiper takes over after hydration. No images: a placeholder picture.
+ */
+export function ImageSlider({ images, title }: { images: ProductImage[]; title: string }) {
+  const container = useRef<HTMLElement>(null);
+  useSwiper(container, ({ A11y, Keyboard }, reducedMotion) => ({
+    modules: [A11y, Keyboard],
+    slidesPerView: 1,
+    speed: reducedMotion ? 0 : 300,
+    keyboard: { enabled: true, onlyInViewport: true },
+    a11y: { slideLabelMessage: "{{index}} dari {{slidesLength}}" },
+  }));
+  if (!images.length) {
+    return (
+      <div className="image-slider image-slider-empty" role="img" aria-label="Foto produk belum tersedia">
+        <svg viewBox="0 0 24 24" width="72" height="72" fill="none" stroke="currentColor" strokeWidth="1.5" aria-hidden="true">
+          <rect x="3" y="5" width="18" height="14" rx="2" />
+          <circle cx="9" cy="10" r="2" />
+          <path d="M21 16l-5-5-9 8" />
+        </svg>
+        <span>Foto belum tersedia</span>
+      </div>
+    );
+  }
+  return (
+    <section ref={container} className="image-slider swiper" aria-label="Foto produk" aria-roledescription="carousel" data-testid="image-slider">
+      <ul className="image-track swiper-wrapper">
+        {images.map((image, index) => (
+          <li key={image.url} className="image-slide swiper-slide" aria-roledescription="slide">
+            <FadeInImage src={image.url} width={image.width} height={image.height} alt={`${title} — foto ${index + 1}`} eager={index === 0} />
+            <span className="slide-fraction">
+              {index + 1} dari {images.length}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

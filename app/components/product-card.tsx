@@ -1,0 +1,53 @@
+import { Link } from "react-router";
+import type { ProductListItem } from "~/.server/store/catalogue";
+import { displayTitle, formatCount, formatRating } from "~/lib/display";
+import { formatPrice } from "~/lib/money";
+import { applyDiscount, isDiscounted } from "~/lib/pricing";
+import { StarIcon } from "./icons";
+import { FadeInImage } from "./fade-in-image";
+
+/**
+ * Spec §2 product card and §5 display rules: image on a grey placeholder (fixed square, so nothing
+ * moves when it loads; it stays grey when the image fails), title truncated to 20 characters ('-'
+ * when absent), price after the product's own discount ('-' when absent) with the original struck
+ * through, rating 0-5 with a star only when rated, 'N terjual' only when sold, city. Opens the detail.
+ */
+export function ProductCard({ product, eager = false, anchor }: { product: ProductListItem; eager?: boolean; anchor?: string }) {
+  const { price } = product;
+  const discounted = isDiscounted(price, product);
+  const rating = formatRating(product.ratingPercentage);
+  const fullTitle = product.title?.trim() || undefined;
+  return (
+    <li className="product-card" id={anchor} data-testid="product-card" data-product-id={product.id}>
+      <Link to={`/detail/${product.id}`} className="product-card-link" title={fullTitle}>
+        <div className="product-card-media">
+          {product.imageUrl ? (
+            <FadeInImage src={product.imageUrl} width={product.imageWidth ?? 360} height={product.imageHeight ?? 360} eager={eager} />
+          ) : null}
+        </div>
+        <div className="product-card-body">
+          <h3 className="product-card-title">{displayTitle(product.title, 20)}</h3>
+          <p className="product-card-price">{formatPrice(price === null ? null : applyDiscount(price, product))}</p>
+          {discounted ? (
+            <p className="product-card-original">
+              <s aria-label={`Harga awal ${formatPrice(price)}`}>{formatPrice(price)}</s>
+              {product.discountType === "%" && product.discount > 0 ? <span className="discount-badge">-{Math.min(100, product.discount)}%</span> : null}
+            </p>
+          ) : null}
+          {rating !== null || product.sellCount > 0 ? (
+            <p className="product-card-meta">
+              {rating !== null ? (
+                <span className="product-card-rating" aria-label={`Rating ${rating} dari 5`}>
+                  <StarIcon size={12} /> {rating}
+                </span>
+              ) : null}
+              {rating !== null && product.sellCount > 0 ? <span aria-hidden="true"> · </span> : null}
+              {product.sellCount > 0 ? <span>{formatCount(product.sellCount)} terjual</span> : null}
+            </p>
+          ) : null}
+          {product.cityName ? <p className="product-card-city">{product.cityName}</p> : null}
+        </div>
+      </Link>
+    </li>
+  );
+}

@@ -1,0 +1,144 @@
+/**
+ * The endless two-column product grid (spec §2 Home, §4 product paging; DESIGN §5).
+ *
+ * How a route uses it (/home and /res-search do exactly this):
+ *
+ *   // loader
+ *   const { page, only } = readPage(url);                        // ~/lib/paging
+ *   const pages = await listProductPages(filters, page, { only }); // ~/.server/store/catalogue
+ *   return { pages, ...whatever else the route needs (skip it when `only`) };
+ *
+ *   // component
+ *   <ProductGrid pages={loaderData.pages} />
+ *
+ * The loader's data must carry the pages under the key `pages`. Without JavaScript the document
+ * shows pages 0..N and a real link 'Muat lebih banyak' to the same address with page=N+1, so the
+ * reader keeps scrolling one page. With JavaScript an IntersectionObserver (100 px before the end)
+ * loads the next page through a fetcher from the same route with `append=1` (the loader then returns
+ * only that page), appends it, and writes the page into the address with history.replaceState so
+ * the address stays shareable. One load at a time; nothing more after `isLastPage`.
+ * `hrefForPage` overrides how a page's address is built (default: this address with page=n).
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useFetcher, useLocation } from "react-router";
+import type { ProductListItem, ProductPage } from "~/.server/store/catalogue";
+import { APPEND_PARAM, pageHref } from "~/lib/paging";
+import { ProductCard } from "./product-card";
+
+const pageAnchor = (page: number) => `halaman-${page}`;
+
+type Props = {
+  pages: ProductPage[];
+  hrefForPage?: (page: number) => string;
+  /** Shown when there is no product at all. */
+  emptyText?: string;
+  /** Images of the first cards load eagerly (they are on screen at once). */
+  eagerImages?: number;
+};
+
+export function ProductGrid({ pages, hrefForPage, emptyText = "Produk tidak ditemukan.", eagerImages = 4 }: Props) {
+  const location = useLocation();
+  const href = useCallback((page: number) => (hrefForPage ? hrefForPage(page) : pageHref(location.pathname, location.search, page)), [hrefForPage, location.pathname, location.search]);
+
+  // Pages appended by scrolling; forgotten when the list itself changes (other filters or keyword).
+  const [appended, setAppended] = useState<ProductPage[]>([]);
+  const listKey = href(0);
+  const [appendedFor, setAppendedFor] = useState(listKey);
+  if (appendedFor !== listKey) {
+    setAppendedFor(listKey);
+    setAppended([]);
+  }
+
+  const allPages = useMemo(() => {
+    const byNumber = new Map<number, ProductPage>();
+    for (const page of appended) byNumber.set(page.page, page);
+    for (const page of pages) byNumber.set(page.page, page); // the loader's copy wins
+    return [...byNumber.values()].sort((a, b) => a.page - b.page);
+  }, [pages, appended]);
+
+  const { items, pageStarts } = useMemo(() => {
+    // A product inserted between two loads could shift one into the next page: show it once.
+    const seen = new Set<number>();
+    const list: ProductListItem[] = [];
+    // The first card of each later page is an anchor, so the no-JS link lands where the new page starts.
+    const starts = new Map<number, number>();
+    for (const page of allPages) {
+      for (const item of page.content) {
+        if (seen.has(item.id)) continue;
+        if (page.page > 0 && !starts.has(page.page)) starts.set(page.page, item.id);
+        seen.add(item.id);
+        list.push(item);
+      }
+    }
+    return { items: list, pageStarts: new Map([...starts].map(([page, id]) => [id, page])) };
+  }, [allPages]);
+
+  const lastLoaded = allPages[allPages.length - 1];
+  const nextPage = lastLoaded ? lastLoaded.page + 1 : 0;
+  const done = !lastLoaded || lastLoaded.isLastPage;
+
+  const fetcher = useFetcher<{ pages?: ProductPage[] }>();
+  const loading = fetcher.state !== "idle";
+  const requested = useRef<number | null>(null);
+
+  const loadNext = useCallback(() => {
+    // Spec §4: skipped while a load runs or once the last page is reached.
+    if (done || loading || requested.current === nextPage) return;
+    requested.current = nextPage;
+    const url = new URL(href(nextPage), window.location.href);
+    url.searchParams.set(APPEND_PARAM, "1");
+    fetcher.load(url.pathname + url.search);
+  }, [done, loading, nextPage, href, fetcher]);
+
+  useEffect(() => {
+    const received = fetcher.data?.pages;
+    if (fetcher.state !== "idle" || !received?.length) return;
+    setAppended((current) => [...current.filter((p) => !received.some((r) => r.page === p.page)), ...received]);
+    const newest = received[received.length - 1]!;
+    // The address names the furthest page, so reloading or sharing it shows the same list.
+    const url = new URL(window.location.href);
+    if (newest.page > 0) url.searchParams.set("page", String(newest.page));
+    window.history.replaceState(window.history.state, "", url);
+  }, [fetcher.data, fetcher.state]);
+
+  const sentinel = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const target = sentinel.current;
+    if (!target || done || loading || typeof IntersectionObserver === "undefined") return;
+    // Re-created after every load, so a page too short to scroll still fills up.
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && loadNext(), { rootMargin: "0px 0px 100px 0px" });
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [done, loading, loadNext]);
+
+  if (!items.length) return <p className="product-grid-empty">{emptyText}</p>;
+
+  return (
+    <section className="product-list" aria-label="Daftar produk">
+      <ul className="product-grid">
+        {items.map((product, index) => (
+          <ProductCard key={product.id} product={product} eager={index < eagerImages} anchor={pageStarts.has(product.id) ? pageAnchor(pageStarts.get(product.id)!) : undefined} />
+        ))}
+      </ul>
+      <div ref={sentinel} className="product-grid-end">
+        {loading ? (
+          <p className="product-grid-loading" role="status">
+            <span className="spinner" aria-hidden="true" /> Memuat…
+          </p>
+        ) : !done ? (
+          <a
+            className="btn btn-outline btn-block"
+            href={`${href(nextPage)}#${pageAnchor(nextPage)}`}
+            onClick={(event) => {
+              event.preventDefault();
+              requested.current = null; // a tap retries a load that failed
+              loadNext();
+            }}
+          >
+            Muat lebih banyak
+          </a>
+        ) : null}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,58 @@
+// Prices (spec §9 "Price after discount"). Runs on both sides: the card, the detail page and the
+// checkout show the same numbers the server charges. Amounts are whole rupiah; every percentage step
+// is rounded to a whole rupiah, and no step goes below 0.
+
+export type DiscountType = "v" | "%";
+/** A discount as the spec stores it: 'v' a fixed value in rupiah, '%' a percentage. */
+export type Discount = { discount: number; discountType: DiscountType };
+
+const clampPercent = (percent: number) => Math.min(100, Math.max(0, percent));
+const nonNegative = (amount: number) => (Number.isFinite(amount) && amount > 0 ? amount : 0);
+
+/** `amount` minus `percent`% of it, the cut rounded to whole rupiah. */
+export function takePercent(amount: number, percent: number): number {
+  const base = Math.round(nonNegative(amount));
+  return base - Math.round((base * clampPercent(nonNegative(percent))) / 100);
+}
+
+/**
+ * The price after the product's own discount (what the card, sort and price filters use).
+ * The SQL in app/.server/store/catalogue.ts (`discountedPriceSql`) computes the same number.
+ */
+export function applyDiscount(price: number, { discount, discountType }: Discount): number {
+  const base = Math.round(nonNegative(price));
+  if (discountType === "%") return takePercent(base, discount);
+  return Math.max(0, base - Math.round(nonNegative(discount)));
+}
+
+export type PriceInput = Discount & { price: number; promos?: readonly Discount[]; quantity?: number };
+
+/**
+ * Spec §9: apply the product's own discount (percent or fixed value); subtract each promo's fixed
+ * values; take each promo's percentages off the running total; multiply by quantity.
+ */
+export function priceAfterDiscount({ price, discount, discountType, promos = [], quantity = 1 }: PriceInput): number {
+  let unit = applyDiscount(price, { discount, discountType });
+  for (const promo of promos) if (promo.discountType === "v") unit = Math.max(0, unit - Math.round(nonNegative(promo.discount)));
+  for (const promo of promos) if (promo.discountType === "%") unit = takePercent(unit, promo.discount);
+  return unit * Math.max(0, Math.trunc(quantity));
+}
+
+/** The rupiah a promo takes off at its step of the calculation, for price breakdowns. */
+export function priceBreakdown(input: PriceInput) {
+  const quantity = Math.max(0, Math.trunc(input.quantity ?? 1));
+  const original = Math.round(nonNegative(input.price));
+  const afterOwnDiscount = applyDiscount(original, input);
+  const total = priceAfterDiscount(input);
+  return {
+    original: original * quantity,
+    productDiscount: (original - afterOwnDiscount) * quantity,
+    promoDiscount: afterOwnDiscount * quantity - total,
+    total,
+  };
+}
+
+/** True when the product's own discount changes its price (the card then strikes the original through). */
+export function isDiscounted(price: number | null, own: Discount): price is number {
+  return price !== null && applyDiscount(price, own) < Math.round(nonNegative(price));
+}

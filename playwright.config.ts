@@ -1,0 +1,66 @@
+import fs from "node:fs";
+import { defineConfig } from "@playwright/test";
+
+/**
+ * End-to-end tests against the PRODUCTION server (`node server.js`) serving an existing build.
+ * This config does not build: run `npx react-router build` (or `npm test`, which does) first.
+ *
+ * Every spec runs twice: project `js` (a normal browser) and project `nojs` (JavaScript disabled),
+ * because every screen must work as plain HTML.
+ *
+ * Environment: BUILD_DIR (default build), PORT (default 3456), PLAYWRIGHT_CHROMIUM (a Chromium
+ * binary; default /usr/bin/chromium when it exists, else Playwright's own browser), CI (retries).
+ */
+const port = Number(process.env.PORT ?? 3456);
+const buildDir = process.env.BUILD_DIR ?? "build";
+const baseURL = `http://localhost:${port}`;
+
+const systemChromium = [process.env.PLAYWRIGHT_CHROMIUM, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
+  (file): file is string => !!file && fs.existsSync(file),
+);
+
+// Mobile first: the store is used on 390 px wide phones.
+const mobile = { viewport: { width: 390, height: 844 } };
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  fullyParallel: false,
+  forbidOnly: !!process.env.CI,
+  retries: process.env.CI ? 1 : 0,
+  workers: 2,
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  reporter: "list",
+  use: {
+    baseURL,
+    locale: "id-ID",
+    timezoneId: "Asia/Jakarta",
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: systemChromium,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    },
+  },
+  projects: [
+    { name: "js", use: { ...mobile } },
+    { name: "nojs", use: { ...mobile, javaScriptEnabled: false } },
+  ],
+  webServer: {
+    // scripts/e2e-server.mjs wipes the data directory, then runs server.js in the same process.
+    command: "node scripts/e2e-server.mjs",
+    url: `${baseURL}/healthz`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
+    env: {
+      BUILD_DIR: buildDir,
+      PORT: String(port),
+      DATA_DIR: `/tmp/store-e2e-${port}`,
+      DEMO_DATA: "1",
+      NODE_ENV: "production",
+      APP_URL: baseURL,
+    },
+  },
+});

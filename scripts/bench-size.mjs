@@ -1,0 +1,169 @@
+// npm run bench:size — what a phone downloads on a first visit (DESIGN §8 budgets).
+//
+// Builds the app into build-bench/ (BUILD_DIR), starts the production server on a free port with a
+// temporary DATA_DIR and the demo data, and for /home, /search, /res-search?keyword=motor and the
+// first product's /detail/{id} measures:
+//   - first-load JavaScript: every <script src> and <link rel=modulepreload> the document names,
+//     plus its inline scripts (raw, gzip and brotli);
+//   - CSS: every <link rel=stylesheet> (gzip);
+//   - the HTML itself (raw, gzip and brotli).
+// Each is printed against its budget (/home: JS ≤ 130 KB gzip, HTML ≤ 14 KB compressed). It reports
+// and always exits 0 (budgets are read by people and CI logs, not enforced by timing-free asserts);
+// it stops the server and removes the temporary data directory.
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import zlib from "node:zlib";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const buildDir = "build-bench";
+const KB = 1024;
+const BUDGETS = { "/home": { jsGzip: 130 * KB, htmlCompressed: 14 * KB } };
+
+const gzip = (buffer) => zlib.gzipSync(buffer, { level: 9 }).length;
+const brotli = (buffer) => zlib.brotliCompressSync(buffer, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+const kb = (bytes) => `${(bytes / KB).toFixed(1)} KB`;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHealth(base, server, timeoutMs = 180_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`the server exited with code ${server.exitCode}`);
+    try {
+      const response = await fetch(`${base}/healthz`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error("the server did not become healthy in time");
+}
+
+async function getRaw(url) {
+  // identity: the bytes as built; compression is measured here, the same way for every file.
+  const response = await fetch(url, { headers: { "Accept-Encoding": "identity", "User-Agent": "bench-size" } });
+  return { status: response.status, body: Buffer.from(await response.arrayBuffer()) };
+}
+
+const attr = (tag, name) => tag.match(new RegExp(`\\s${name}="([^"]*)"`, "i"))?.[1];
+
+/** The first-load resources a document names. */
+function resourcesOf(html) {
+  const scripts = new Set();
+  const styles = new Set();
+  const inline = [];
+  for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+    const src = attr(match[1], "src");
+    if (src) scripts.add(src);
+    else if (match[2].trim()) inline.push(match[2]);
+  }
+  for (const [tag] of html.matchAll(/<link\b[^>]*>/gi)) {
+    const rel = attr(tag, "rel")?.toLowerCase();
+    const href = attr(tag, "href");
+    if (!href) continue;
+    if (rel === "modulepreload") scripts.add(href);
+    if (rel === "stylesheet") styles.add(href);
+  }
+  return { scripts: [...scripts], styles: [...styles], inline };
+}
+
+async function measure(base, route) {
+  const page = await getRaw(base + route);
+  const html = page.body.toString("utf8");
+  const { scripts, styles, inline } = resourcesOf(html);
+  const js = { raw: 0, gzip: 0, brotli: 0, files: scripts.length };
+  let swiperInFirstLoad = false;
+  for (const src of scripts) {
+    const { body } = await getRaw(new URL(src, base).href);
+    // Swiper's core names this class; it must arrive only after hydration (dynamic import).
+    if (body.includes("swiper-slide-active")) swiperInFirstLoad = true;
+    js.raw += body.length;
+    js.gzip += gzip(body);
+    js.brotli += brotli(body);
+  }
+  for (const code of inline) {
+    const body = Buffer.from(code);
+    js.raw += body.length;
+    js.gzip += gzip(body);
+    js.brotli += brotli(body);
+  }
+  let cssGzip = 0;
+  for (const href of styles) cssGzip += gzip((await getRaw(new URL(href, base).href)).body);
+  return {
+    route,
+    status: page.status,
+    js,
+    cssGzip,
+    html: { raw: page.body.length, gzip: gzip(page.body), brotli: brotli(page.body) },
+    swiperInFirstLoad,
+  };
+}
+
+function report(result) {
+  const budget = BUDGETS[result.route];
+  const check = (value, limit) => (limit === undefined ? "" : value <= limit ? `  ✓ ≤ ${kb(limit)}` : `  ✗ OVER ${kb(limit)}`);
+  const htmlCompressed = Math.min(result.html.gzip, result.html.brotli);
+  console.log(`\n${result.route}  (HTTP ${result.status})`);
+  console.log(`  first-load JS  ${result.js.files} files + inline: ${kb(result.js.raw)} raw, ${kb(result.js.gzip)} gzip, ${kb(result.js.brotli)} brotli${check(result.js.gzip, budget?.jsGzip)}`);
+  console.log(`  Swiper in first load: ${result.swiperInFirstLoad ? "YES" : "no"}`);
+  console.log(`  CSS            ${kb(result.cssGzip)} gzip`);
+  console.log(`  HTML           ${kb(result.html.raw)} raw, ${kb(result.html.gzip)} gzip, ${kb(result.html.brotli)} brotli${check(htmlCompressed, budget?.htmlCompressed)}`);
+}
+
+async function main() {
+  console.log(`Building into ${buildDir}/ …`);
+  const build = spawnSync(process.execPath, [path.join(root, "node_modules/@react-router/dev/bin.js"), "build"], {
+    cwd: root,
+    env: { ...process.env, BUILD_DIR: buildDir, NODE_ENV: "production" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  if (build.status !== 0) {
+    console.log("bench:size: the build failed; nothing measured.");
+    return;
+  }
+
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-size-"));
+  const base = `http://127.0.0.1:${port}`;
+  const server = spawn(process.execPath, [path.join(root, "server.js")], {
+    cwd: root,
+    env: { ...process.env, BUILD_DIR: buildDir, PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: "1", NODE_ENV: "production", APP_URL: base, DATABASE_URL: "" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  try {
+    await waitForHealth(base, server);
+    const home = (await getRaw(`${base}/home`)).body.toString("utf8");
+    const firstId = home.match(/href="\/detail\/(\d+)"/)?.[1];
+    const routes = ["/home", "/search", "/res-search?keyword=motor", firstId ? `/detail/${firstId}` : null].filter(Boolean);
+    console.log(`Server on ${base}; gzip level 9, brotli quality 11.`);
+    for (const route of routes) report(await measure(base, route));
+  } catch (error) {
+    console.log(`bench:size: ${error.message}`);
+  } finally {
+    server.kill("SIGTERM");
+    await new Promise((resolve) => {
+      if (server.exitCode !== null) return resolve();
+      const force = setTimeout(() => server.kill("SIGKILL"), 10_000);
+      server.on("exit", () => (clearTimeout(force), resolve()));
+    });
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
+process.exit(0);

@@ -1,0 +1,55 @@
+// Shared by scripts/test.mjs and scripts/start.mjs: run a command, install dependencies when needed.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/** Runs a command in the project's root with the terminal attached; returns its exit code. */
+export function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", shell: process.platform === "win32", ...options });
+  if (result.error) {
+    console.error(`${command}: ${result.error.message}`);
+    return 127;
+  }
+  return result.status ?? 1;
+}
+
+/** A binary of an installed package (node_modules/.bin), so no `npx` lookup is needed. */
+export const bin = (name) => path.join(root, "node_modules", ".bin", process.platform === "win32" ? `${name}.cmd` : name);
+
+const mtime = (file) => {
+  try {
+    return fs.statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
+};
+
+/** node_modules is missing, or older than package-lock.json (npm writes node_modules/.package-lock.json). */
+export function needsInstall() {
+  const installed = mtime(path.join(root, "node_modules", ".package-lock.json"));
+  return installed === 0 || installed < mtime(path.join(root, "package-lock.json"));
+}
+
+/** The newest modification time of a file or of any file below a directory. */
+export function newestMtime(target) {
+  let stat;
+  try {
+    stat = fs.statSync(target);
+  } catch {
+    return 0;
+  }
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of fs.readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  return newest;
+}
+
+export { mtime };
+
+export function formatSeconds(ms) {
+  const s = ms / 1000;
+  return s < 60 ? `${s.toFixed(1)} s` : `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
+}
