@@ -8,8 +8,10 @@ import {
   Scripts,
   ScrollRestoration,
   useLoaderData,
+  useMatches,
   useRouteLoaderData,
 } from "react-router";
+import type { UIMatch } from "react-router";
 import type { Route } from "./+types/root";
 import { sameOriginMiddleware } from "./.server/http";
 import { getUser, sessionMiddleware, takeFlash } from "./.server/session";
@@ -43,6 +45,11 @@ export async function loader({ context }: Route.LoaderArgs) {
   });
 }
 
+function documentTitle(matches: UIMatch[]) {
+  const title = titleOf(matches);
+  return title ? `${title} · ${STORE_NAME}` : STORE_NAME;
+}
+
 export type RootData = Awaited<ReturnType<typeof loader>>["data"];
 
 /** The root loader's data (signed-in user, toast), from any route. */
@@ -52,12 +59,15 @@ export function useRootData() {
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
+  const matches = useMatches();
   return (
     <html lang="id">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
         <meta name="theme-color" content="#0b6fb0" />
+        {/* Routes name their title in `handle.title` (also shown by the layouts' title bars). */}
+        <title>{documentTitle(matches)}</title>
         <Meta />
         <Links />
       </head>
@@ -134,8 +144,6 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   );
 }
 
-// Routes name their title in `handle.title`; the document title follows it (child routes export no meta).
-export const meta: Route.MetaFunction = ({ matches }) => {
-  const title = titleOf(matches.filter(Boolean) as never);
-  return [{ title: title ? `${title} · ${STORE_NAME}` : STORE_NAME }, { name: "description", content: "Toko online khusus pegawai PLN Group: kendaraan listrik, peralatan rumah, dan aksesori dengan harga pegawai." }];
-};
+export const meta: Route.MetaFunction = () => [
+  { name: "description", content: "Toko online khusus pegawai PLN Group: kendaraan listrik, peralatan rumah, dan aksesori dengan harga pegawai." },
+];

@@ -8,7 +8,7 @@ import type { ZodMiniType } from "zod/mini";
  * all values stay strings, and schemas convert what they need.
  */
 export function parseForm<Schema extends ZodMiniType>(formData: FormData | URLSearchParams, schema: Schema): Submission<unknown, string[], Schema["_zod"]["output"]> {
-  return parse(formData, {
+  return parse(clipLongValues(formData), {
     resolve(payload) {
       const result = schema.safeParse(withoutEmpty(payload));
       if (result.success) return { value: result.data };
@@ -30,4 +30,17 @@ function withoutEmpty(value: unknown): unknown {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutEmpty(v)]));
   }
   return value;
+}
+
+/** Longer than any field the store accepts: validation still refuses it, and the re-rendered form
+ * does not echo a megabyte back to the phone. */
+const MAX_ECHOED_CHARS = 10_000;
+
+function clipLongValues(formData: FormData | URLSearchParams): FormData | URLSearchParams {
+  const clipped = formData instanceof URLSearchParams ? new URLSearchParams() : new FormData();
+  for (const [name, value] of formData.entries()) {
+    const kept = typeof value === "string" && value.length > MAX_ECHOED_CHARS ? value.slice(0, MAX_ECHOED_CHARS) : value;
+    (clipped as FormData).append(name, kept as string | Blob);
+  }
+  return clipped;
 }

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { getDistricts, getProvinces, getRegencies, getVillages } from "idn-area-data";
 import type { Db } from "./client";
+import { queryRows } from "./query-rows";
 import { companies, orderStatuses, paymentMethods } from "./schema";
 
 /** The companies of the PLN group whose employees may register. */
@@ -58,7 +59,7 @@ export async function seedReferenceData(db: Db) {
 }
 
 async function seedAreas(db: Db) {
-  const [{ count }] = (await db.execute(sql`select count(*)::int as count from villages`)).rows as { count: number }[];
+  const [{ count }] = await queryRows<{ count: number }>(db, sql`select count(*)::int as count from villages`);
   if (count > 0) return;
   // One statement per level, with the rows passed as arrays: fast on PGlite and PostgreSQL alike.
   const provinces = await getProvinces();

@@ -1,12 +1,14 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "../db/client";
+import { queryRows } from "../db/query-rows";
 
 export type RateLimitRule = { name: string; limit: number; windowSeconds: number };
 
 /** Limits of DESIGN §9; keyed by client address and, where it makes sense, by the e-mail asked for. */
 export const RATE_LIMITS = {
   login: { name: "login", limit: 10, windowSeconds: 15 * 60 },
-  register: { name: "register", limit: 5, windowSeconds: 60 * 60 },
+  // Per address: a whole office may register from one NAT address on its first day.
+  register: { name: "register", limit: 20, windowSeconds: 60 * 60 },
   resend: { name: "resend", limit: 3, windowSeconds: 60 * 60 },
   forgotPassword: { name: "forgot", limit: 5, windowSeconds: 60 * 60 },
   otp: { name: "otp", limit: 5, windowSeconds: 15 * 60 },
@@ -20,13 +22,12 @@ export async function hitRateLimit(rule: RateLimitRule, subject: string): Promis
   const db = await getDb();
   const key = `${rule.name}:${subject.toLowerCase().slice(0, 200)}`;
   const window = `${rule.windowSeconds} seconds`;
-  const result = await db.execute(sql`
+  const [row] = await queryRows<{ count: number; retry_after: number }>(db, sql`
     insert into rate_limits (key, window_start, count) values (${key}, now(), 1)
     on conflict (key) do update set
       count = case when rate_limits.window_start < now() - ${window}::interval then 1 else rate_limits.count + 1 end,
       window_start = case when rate_limits.window_start < now() - ${window}::interval then now() else rate_limits.window_start end
     returning count, extract(epoch from (window_start + ${window}::interval - now()))::int as retry_after`);
-  const row = result.rows[0] as { count: number; retry_after: number };
   return { allowed: Number(row.count) <= rule.limit, retryAfterSeconds: Math.max(1, Number(row.retry_after)) };
 }
 
