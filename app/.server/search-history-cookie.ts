@@ -1,6 +1,5 @@
 import { createCookie, type RouterContextProvider } from "react-router";
-import { env } from "./env";
-import { getUser, sessionSecrets } from "./session";
+import { getUser, signedCookieOptions } from "./session";
 import { cleanHistory, clearSearchHistory, listSearchHistory, mergeSearchHistory, pushKeyword, recordSearch } from "./store/search-history";
 
 /**
@@ -12,18 +11,9 @@ import { cleanHistory, clearSearchHistory, listSearchHistory, mergeSearchHistory
 let cookie: ReturnType<typeof createCookie> | undefined;
 
 function historyCookie() {
-  if (cookie) return cookie;
-  const e = env();
-  const secure = e.isProduction && e.appUrl.startsWith("https://");
-  cookie = createCookie(secure ? "__Host-search_history" : "search_history", {
-    httpOnly: true,
-    sameSite: "lax",
-    secure,
-    path: "/",
-    // Signed like the session, so a guest's page never shows keywords someone else planted.
-    secrets: sessionSecrets(),
-    maxAge: 60 * 60 * 24 * 365,
-  });
+  // Signed like the session, so a guest's page never shows keywords someone else planted.
+  const { name, ...options } = signedCookieOptions("search_history", 60 * 60 * 24 * 365);
+  cookie ??= createCookie(name, options);
   return cookie;
 }
 

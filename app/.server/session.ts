@@ -16,27 +16,32 @@ type FlashData = { toast: Toast; errorMessage: string; modal: string };
 
 let storage: ReturnType<typeof createCookieSessionStorage<SessionData, FlashData>> | undefined;
 
-function sessionStorage() {
-  if (storage) return storage;
+/** Options for the store's signed cookies (session, guest search history). */
+export function signedCookieOptions(name: string, maxAgeSeconds: number) {
   const e = env();
   const secure = e.isProduction && e.appUrl.startsWith("https://");
+  return {
+    // The __Host- prefix pins the cookie to this host over HTTPS; browsers reject it on plain HTTP.
+    name: secure ? `__Host-${name}` : name,
+    httpOnly: true,
+    sameSite: "lax" as const,
+    secure,
+    path: "/",
+    secrets: sessionSecrets(),
+    maxAge: maxAgeSeconds,
+  };
+}
+
+function sessionStorage() {
+  if (storage) return storage;
   storage = createCookieSessionStorage<SessionData, FlashData>({
-    cookie: {
-      // The __Host- prefix pins the cookie to this host over HTTPS; browsers reject it on plain HTTP.
-      name: secure ? "__Host-store_session" : "store_session",
-      httpOnly: true,
-      sameSite: "lax",
-      secure,
-      path: "/",
-      secrets: sessionSecrets(),
-      maxAge: 60 * 60 * 24 * 30,
-    },
+    cookie: signedCookieOptions("store_session", 60 * 60 * 24 * 30),
   });
   return storage;
 }
 
 /** SESSION_SECRET, or a secret generated once and kept in DATA_DIR so restarts keep sessions. */
-export function sessionSecrets(): string[] {
+function sessionSecrets(): string[] {
   const e = env();
   if (e.sessionSecrets.length) return e.sessionSecrets;
   const file = path.join(e.dataDir, "session-secret");

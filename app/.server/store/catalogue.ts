@@ -88,20 +88,22 @@ async function countProducts(where: SQL | undefined) {
   return row?.total ?? 0;
 }
 
+/** The product columns of a list item (spec §3), also the start of the detail. */
+const listItemColumns = {
+  id: products.id,
+  title: products.title,
+  price: products.price,
+  discount: products.discount,
+  discountType: products.discountType,
+  ratingPercentage: products.ratingPercentage,
+  sellCount: products.sellCount,
+};
+
 /** The list items of `limit` products from `offset`, with their first image, city and promos. */
 async function selectListItems(where: SQL | undefined, sort: ProductQuery["sort"], offset: number, limit: number): Promise<ProductListItem[]> {
   const db = await getDb();
   const rows = await db
-    .select({
-      id: products.id,
-      title: products.title,
-      price: products.price,
-      discount: products.discount,
-      discountType: products.discountType,
-      ratingPercentage: products.ratingPercentage,
-      sellCount: products.sellCount,
-      cityName: cities.name,
-    })
+    .select({ ...listItemColumns, cityName: cities.name })
     .from(products)
     .leftJoin(cities, eq(cities.id, products.cityId))
     .where(where)
@@ -214,13 +216,7 @@ export async function getProductDetail(id: number): Promise<ProductDetail | null
   const db = await getDb();
   const [row] = await db
     .select({
-      id: products.id,
-      title: products.title,
-      price: products.price,
-      discount: products.discount,
-      discountType: products.discountType,
-      ratingPercentage: products.ratingPercentage,
-      sellCount: products.sellCount,
+      ...listItemColumns,
       viewCount: products.viewCount,
       cityName: cities.name,
       categoryId: products.categoryId,
