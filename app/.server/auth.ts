@@ -5,7 +5,7 @@ import { FormStrategy } from "remix-auth-form";
 import { parseForm } from "~/lib/forms";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { loginSchema } from "~/lib/schemas/account";
-import { clientAddress } from "./http";
+import { clientAddress, readForm } from "./http";
 import { getSessionId, getUser, setSessionId } from "./session";
 import { authenticate } from "./store/accounts";
 import { hitRateLimit, RATE_LIMITS, resetRateLimit } from "./store/rate-limits";
@@ -40,19 +40,6 @@ authenticator.use(
   }),
   "form",
 );
-
-/**
- * The submitted form, or an empty one when the body is not a form at all (JSON, text, a broken
- * multipart body): the action then answers 400 with the form's "tidak boleh kosong" messages
- * instead of failing with a 500.
- */
-export async function readForm(request: Request): Promise<FormData> {
-  try {
-    return await request.formData();
-  } catch {
-    return new FormData();
-  }
-}
 
 /**
  * Checks a login form through remix-auth. The strategy reads the body itself, so it is handed a

@@ -52,3 +52,16 @@ export function contentSecurityPolicy(nonce: string, isProduction: boolean) {
     "object-src 'none'",
   ].join("; ");
 }
+
+/**
+ * The submitted form, or an empty one when the body is not a form at all (JSON, text, a broken
+ * multipart body): the action then answers 400 with the form's "tidak boleh kosong" messages
+ * instead of failing with a 500.
+ */
+export async function readForm(request: Request): Promise<FormData> {
+  try {
+    return await request.formData();
+  } catch {
+    return new FormData();
+  }
+}

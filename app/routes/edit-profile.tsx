@@ -1,7 +1,8 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/edit-profile";
-import { readForm, requireUser } from "~/.server/auth";
+import { requireUser } from "~/.server/auth";
+import { readForm } from "~/.server/http";
 import { flash } from "~/.server/session";
 import { getProfile, updateProfile } from "~/.server/store/accounts";
 import { Field, FormError } from "~/components/field";

@@ -1,7 +1,8 @@
 import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/forgot-password";
-import { endSession, readForm } from "~/.server/auth";
+import { endSession } from "~/.server/auth";
+import { readForm } from "~/.server/http";
 import { flash } from "~/.server/session";
 import { checkResetSecret, resetPassword } from "~/.server/store/accounts";
 import { Field, FormError } from "~/components/field";

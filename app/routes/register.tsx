@@ -1,8 +1,8 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/register";
-import { readForm, requireAnonymous, startSession } from "~/.server/auth";
-import { clientAddress } from "~/.server/http";
+import { requireAnonymous, startSession } from "~/.server/auth";
+import { clientAddress, readForm } from "~/.server/http";
 import { flash } from "~/.server/session";
 import { listCompanies, registerUser } from "~/.server/store/accounts";
 import { hitRateLimit, RATE_LIMITS } from "~/.server/store/rate-limits";

@@ -1,7 +1,6 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/resend-verification";
-import { readForm } from "~/.server/auth";
-import { clientAddress } from "~/.server/http";
+import { clientAddress, readForm } from "~/.server/http";
 import { flash, getUser } from "~/.server/session";
 import { resendVerification } from "~/.server/store/accounts";
 import { hitRateLimit, RATE_LIMITS } from "~/.server/store/rate-limits";

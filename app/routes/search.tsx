@@ -1,6 +1,6 @@
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/search";
-import { readForm } from "~/.server/auth";
+import { readForm } from "~/.server/http";
 import { clearVisitorSearchHistory, loadSearchHistory } from "~/.server/search-history-cookie";
 import { SearchField } from "~/components/search-field";
 import type { RouteHandle } from "~/lib/route-handle";

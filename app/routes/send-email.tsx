@@ -1,8 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/send-email";
-import { readForm } from "~/.server/auth";
-import { clientAddress } from "~/.server/http";
+import { clientAddress, readForm } from "~/.server/http";
 import { flash } from "~/.server/session";
 import { requestPasswordReset } from "~/.server/store/accounts";
 import { hitRateLimit, RATE_LIMITS } from "~/.server/store/rate-limits";

@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/verify-account";
-import { readForm } from "~/.server/auth";
+import { readForm } from "~/.server/http";
 import { flash } from "~/.server/session";
 import { verifyAccount } from "~/.server/store/accounts";
 
