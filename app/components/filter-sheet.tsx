@@ -100,23 +100,11 @@ export function FilterSheet({ filters, categories, closeHref, onClose }: Props) 
           <fieldset className="filter-group">
             <legend>Harga</legend>
             <div className="price-range">
-              <label className="price-input">
-                <span>Harga Minimum</span>
-                <span className="price-input-box">
-                  <span aria-hidden="true">Rp</span>
-                  <input type="number" name="pmin" min={0} max={2147483647} step={1} inputMode="numeric" placeholder="0" defaultValue={filters.pmin ?? ""} />
-                </span>
-              </label>
+              <PriceInput label="Harga Minimum" name="pmin" placeholder="0" value={filters.pmin} />
               <span className="price-range-dash" aria-hidden="true">
                 –
               </span>
-              <label className="price-input">
-                <span>Harga Maksimum</span>
-                <span className="price-input-box">
-                  <span aria-hidden="true">Rp</span>
-                  <input type="number" name="pmax" min={0} max={2147483647} step={1} inputMode="numeric" placeholder="Tanpa batas" defaultValue={filters.pmax ?? ""} />
-                </span>
-              </label>
+              <PriceInput label="Harga Maksimum" name="pmax" placeholder="Tanpa batas" value={filters.pmax} />
             </div>
           </fieldset>
 
@@ -132,5 +120,18 @@ export function FilterSheet({ filters, categories, closeHref, onClose }: Props) 
         </form>
       </section>
     </div>
+  );
+}
+
+/** One end of the Harga range: a whole-rupiah number with the 'Rp' prefix. */
+function PriceInput({ label, name, placeholder, value }: { label: string; name: "pmin" | "pmax"; placeholder: string; value: number | undefined }) {
+  return (
+    <label className="price-input">
+      <span>{label}</span>
+      <span className="price-input-box">
+        <span aria-hidden="true">Rp</span>
+        <input type="number" name={name} min={0} max={2147483647} step={1} inputMode="numeric" placeholder={placeholder} defaultValue={value ?? ""} />
+      </span>
+    </label>
   );
 }

@@ -1,4 +1,4 @@
-import { parse, type Submission } from "@conform-to/react";
+import { parse, type Submission, type SubmissionResult, useForm } from "@conform-to/react";
 import type { ZodMiniType } from "zod/mini";
 
 /**
@@ -20,6 +20,25 @@ export function parseForm<Schema extends ZodMiniType>(formData: FormData | URLSe
       return { error };
     },
   }) as Submission<unknown, string[], Schema["_zod"]["output"]>;
+}
+
+/**
+ * Conform's form state for one schema, set up the same way on every form of the store: the server's
+ * reply (`lastResult`) shows its messages, and in the browser the same schema checks a field when it
+ * loses focus, then again on each keystroke once it has shown a message.
+ */
+export function useSchemaForm<Schema extends ZodMiniType>(
+  schema: Schema,
+  options: { lastResult?: SubmissionResult<string[]>; defaultValue?: Record<string, string | null | undefined> },
+) {
+  // Fields are strings in the form (see parseForm); the schema's output is what the action receives.
+  return useForm<Record<string, string | undefined>, Schema["_zod"]["output"]>({
+    lastResult: options.lastResult,
+    defaultValue: options.defaultValue,
+    onValidate: ({ formData }) => parseForm(formData, schema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
 }
 
 function withoutEmpty(value: unknown): unknown {

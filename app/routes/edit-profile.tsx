@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/edit-profile";
 import { requireUser } from "~/.server/auth";
@@ -6,7 +6,7 @@ import { readForm } from "~/.server/http";
 import { flash } from "~/.server/session";
 import { getProfile, updateProfile } from "~/.server/store/accounts";
 import { Field, FormError } from "~/components/field";
-import { parseForm } from "~/lib/forms";
+import { parseForm, useSchemaForm } from "~/lib/forms";
 import type { RouteHandle } from "~/lib/route-handle";
 import { editProfileSchema, keepDigitsOnly } from "~/lib/schemas/account";
 
@@ -32,13 +32,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function EditProfile({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
-  const [form, fields] = useForm({
-    lastResult: actionData?.reply,
-    defaultValue: loaderData,
-    onValidate: ({ formData }) => parseForm(formData, editProfileSchema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(editProfileSchema, { lastResult: actionData?.reply, defaultValue: loaderData });
   return (
     <section className="card">
       <Form method="post" {...getFormProps(form)}>

@@ -1,4 +1,4 @@
-import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/forgot-password";
 import { endSession } from "~/.server/auth";
@@ -6,7 +6,7 @@ import { readForm } from "~/.server/http";
 import { flash } from "~/.server/session";
 import { checkResetSecret, resetPassword } from "~/.server/store/accounts";
 import { Field, FormError } from "~/components/field";
-import { parseForm } from "~/lib/forms";
+import { parseForm, useSchemaForm } from "~/lib/forms";
 import type { RouteHandle } from "~/lib/route-handle";
 import { resetPasswordSchema } from "~/lib/schemas/account";
 
@@ -45,12 +45,7 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
 
 function ResetForm({ email, secretCode, reply }: { email: string; secretCode: string; reply?: SubmissionResult<string[]> }) {
   const navigation = useNavigation();
-  const [form, fields] = useForm({
-    lastResult: reply,
-    onValidate: ({ formData }) => parseForm(formData, resetPasswordSchema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(resetPasswordSchema, { lastResult: reply });
   return (
     <section className="auth-card">
       <h2>Atur Ulang Kata Sandi</h2>

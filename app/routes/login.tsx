@@ -1,10 +1,10 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/login";
 import { login, requireAnonymous, startSession } from "~/.server/auth";
 import { flash } from "~/.server/session";
 import { Field, FormError } from "~/components/field";
-import { parseForm } from "~/lib/forms";
+import { useSchemaForm } from "~/lib/forms";
 import type { RouteHandle } from "~/lib/route-handle";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { loginSchema } from "~/lib/schemas/account";
@@ -28,12 +28,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
-  const [form, fields] = useForm({
-    lastResult: actionData?.reply,
-    onValidate: ({ formData }) => parseForm(formData, loginSchema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(loginSchema, { lastResult: actionData?.reply });
   return (
     <section className="auth-card">
       <h2>Masuk ke Akun Anda</h2>

@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/register";
 import { requireAnonymous, startSession } from "~/.server/auth";
@@ -7,7 +7,7 @@ import { flash } from "~/.server/session";
 import { listCompanies, registerUser } from "~/.server/store/accounts";
 import { hitRateLimit, RATE_LIMITS } from "~/.server/store/rate-limits";
 import { Field, FormError, SelectField } from "~/components/field";
-import { parseForm } from "~/lib/forms";
+import { parseForm, useSchemaForm } from "~/lib/forms";
 import type { RouteHandle } from "~/lib/route-handle";
 import { keepDigitsOnly, registerSchema } from "~/lib/schemas/account";
 
@@ -50,12 +50,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function Register({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
-  const [form, fields] = useForm({
-    lastResult: actionData?.reply,
-    onValidate: ({ formData }) => parseForm(formData, registerSchema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(registerSchema, { lastResult: actionData?.reply });
   return (
     <section className="auth-card">
       <h2>Buat Akun Baru</h2>

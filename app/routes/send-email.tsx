@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/send-email";
 import { clientAddress, readForm } from "~/.server/http";
@@ -6,7 +6,7 @@ import { flash } from "~/.server/session";
 import { requestPasswordReset } from "~/.server/store/accounts";
 import { hitRateLimit, RATE_LIMITS } from "~/.server/store/rate-limits";
 import { Field, FormError } from "~/components/field";
-import { parseForm } from "~/lib/forms";
+import { parseForm, useSchemaForm } from "~/lib/forms";
 import type { RouteHandle } from "~/lib/route-handle";
 import { forgotPasswordSchema } from "~/lib/schemas/account";
 
@@ -35,12 +35,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function SendEmail({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
-  const [form, fields] = useForm({
-    lastResult: actionData?.reply,
-    onValidate: ({ formData }) => parseForm(formData, forgotPasswordSchema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm(forgotPasswordSchema, { lastResult: actionData?.reply });
   return (
     <section className="auth-card">
       <h2>Lupa Kata Sandi?</h2>
