@@ -33,6 +33,8 @@ export const products = pgTable(
     weightGram: integer("weight_gram").notNull().default(0),
     minimumPurchase: integer("minimum_purchase").notNull().default(1),
     orderable: integer("orderable").notNull().default(1),
+    // Units that can still be ordered; an order reserves one with a conditional update (never < 0).
+    stock: integer("stock").notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("products_category_idx").on(t.categoryId), index("products_city_idx").on(t.cityId)],

@@ -1,3 +1,4 @@
 export * from "./reference";
 export * from "./accounts";
 export * from "./catalogue";
+export * from "./orders";

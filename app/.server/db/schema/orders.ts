@@ -1,0 +1,200 @@
+import { sql } from "drizzle-orm";
+import { boolean, customType, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { users } from "./accounts";
+import { products } from "./catalogue";
+import { orderStatuses, paymentMethods } from "./reference";
+
+/** Raw bytes (PostgreSQL bytea); both drivers hand them over as a Buffer/Uint8Array. */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => "bytea" });
+
+/**
+ * Files users upload (KTP photo, transfer proof, delivery proof), kept in the database so that every
+ * instance on one PostgreSQL serves them and a backup holds them (DESIGN §6, §9). The id is random
+ * and unguessable, but ownership is what protects them: only `ownerId` may read a file.
+ */
+export const uploads = pgTable(
+  "uploads",
+  {
+    id: text("id").primaryKey(),
+    ownerId: integer("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    purpose: text("purpose", { enum: ["ktp", "transfer-proof", "delivery-proof"] }).notNull(),
+    contentType: text("content_type", { enum: ["image/jpeg", "image/png", "application/pdf"] }).notNull(),
+    size: integer("size").notNull(),
+    bytes: bytea("bytes").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("uploads_owner_idx").on(t.ownerId)],
+);
+
+/** A delivery address as the forms post it (area codes from idn-area-data). */
+export type AddressInput = {
+  fullAddress: string;
+  provinsiId: string;
+  kotaId: string;
+  kecamatanId: string;
+  kelurahanId: string;
+  kodePos: string;
+};
+
+/** What the checkout form holds between visits (spec §3 "Checkout state"), all as typed. */
+export type CheckoutDraftValues = Partial<{
+  note: string;
+  buyerName: string;
+  buyerPhoneNumber: string;
+  buyerEmail: string;
+  buyerNik: string;
+  buyerNip: string;
+  buyerDadName: string;
+  insentif: boolean;
+  ajukanInsentifPegawai: boolean;
+  nikValidation: boolean;
+  bbnValidation: boolean;
+  domisiliValidation: boolean;
+}>;
+
+/**
+ * The one open checkout of a user (DESIGN §4: replaces the spec's local-storage dataCheckout,
+ * detail_produk, address, methodPayment, tenor…). 'Beli Sekarang' creates or replaces it; it
+ * survives the trip to /address and a visit tomorrow, and is cleared when the order is made.
+ */
+export const checkoutDrafts = pgTable("checkout_drafts", {
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  productId: integer("product_id")
+    .notNull()
+    .references(() => products.id, { onDelete: "cascade" }),
+  values: jsonb("values").$type<CheckoutDraftValues>().notNull().default({}),
+  ktpUploadId: text("ktp_upload_id").references(() => uploads.id, { onDelete: "set null" }),
+  address: jsonb("address").$type<AddressInput>(),
+  // Chosen on the payment screens (payment issue).
+  paymentMethodId: integer("payment_method_id").references(() => paymentMethods.id),
+  tenor: integer("tenor"),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** The address the user saved last, prefilled on their next /address (one row per user). */
+export const savedAddresses = pgTable("saved_addresses", {
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  address: jsonb("address").$type<AddressInput>().notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Statuses that no longer hold a unit of stock, an incentive or an employee promo (DESIGN §6). */
+export const RELEASED_STATUSES = [1, 2] as const;
+
+/**
+ * Orders (DESIGN §6). The buyer data and the address are snapshots: later profile or catalogue
+ * changes never rewrite an order. The status changes only through app/.server/store/orders.ts, one
+ * conditional update plus an `order_events` row per transition.
+ */
+export const orders = pgTable(
+  "orders",
+  {
+    id: serial("id").primaryKey(),
+    invoiceId: text("invoice_id").notNull().unique(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    // A hidden key per checkout render: a double submit finds the first order instead of a second.
+    idempotencyKey: text("idempotency_key").notNull(),
+    // Quantity is always 1 (spec §9): one product per order, kept here for the per-product rules.
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id),
+    statusId: integer("status_id")
+      .notNull()
+      .references(() => orderStatuses.id),
+    statusChangedAt: timestamp("status_changed_at", { withTimezone: true }).notNull().defaultNow(),
+    buyerName: text("buyer_name").notNull(),
+    buyerPhoneNumber: text("buyer_phone_number").notNull(),
+    buyerEmail: text("buyer_email").notNull(),
+    buyerNik: text("buyer_nik").notNull(),
+    buyerNip: text("buyer_nip"),
+    buyerDadName: text("buyer_dad_name"),
+    note: text("note").notNull().default(""),
+    fullAddress: text("full_address").notNull(),
+    provinsiId: text("provinsi_id").notNull(),
+    provinsi: text("provinsi").notNull(),
+    kotaId: text("kota_id").notNull(),
+    kota: text("kota").notNull(),
+    kecamatanId: text("kecamatan_id").notNull(),
+    kecamatan: text("kecamatan").notNull(),
+    kelurahanId: text("kelurahan_id").notNull(),
+    kelurahan: text("kelurahan").notNull(),
+    kodePos: text("kode_pos").notNull(),
+    ktpUploadId: text("ktp_upload_id").references(() => uploads.id),
+    // Government EV incentive (needs the KTP) and the employee promo, with the amounts granted.
+    insentif: boolean("insentif").notNull().default(false),
+    insentifValue: integer("insentif_value").notNull().default(0),
+    promoPegawai: boolean("promo_pegawai").notNull().default(false),
+    promoPegawaiValue: integer("promo_pegawai_value").notNull().default(0),
+    // Rupiah: the list price, the price of the goods after every discount, and what is to be paid.
+    priceOri: integer("price_ori").notNull(),
+    amount: integer("amount").notNull(),
+    totalAmount: integer("total_amount").notNull(),
+    paymentMethodId: integer("payment_method_id").references(() => paymentMethods.id),
+    tenor: integer("tenor"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("orders_user_idempotency_key").on(t.userId, t.idempotencyKey),
+    index("orders_user_created_idx").on(t.userId, t.createdAt),
+    index("orders_status_idx").on(t.statusId),
+    // One NIK, one incentive unit, enforced by the database even under concurrent submits.
+    uniqueIndex("orders_live_incentive_nik_key")
+      .on(t.buyerNik)
+      .where(sql`${t.insentif} and ${t.statusId} not in (1, 2)`),
+    // One employee promo per employee per product.
+    uniqueIndex("orders_live_employee_promo_key")
+      .on(t.userId, t.productId)
+      .where(sql`${t.promoPegawai} and ${t.statusId} not in (1, 2)`),
+  ],
+);
+
+/** The promo lines of an order product, as applied at checkout (spec §3 order detail promo). */
+export type AppliedPromo = { title: string; value: number; discountType: "v" | "%" };
+
+export const orderProducts = pgTable(
+  "order_products",
+  {
+    id: serial("id").primaryKey(),
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id),
+    qty: integer("qty").notNull().default(1),
+    title: text("title").notNull(),
+    imageUrl: text("image_url"),
+    price: integer("price").notNull(),
+    priceOri: integer("price_ori").notNull(),
+    totalDiscount: integer("total_discount").notNull(),
+    promo: jsonb("promo").$type<AppliedPromo[]>().notNull().default([]),
+  },
+  (t) => [index("order_products_order_idx").on(t.orderId)],
+);
+
+/** Every status change of an order, who or what caused it ('buyer:12', 'ops', 'gateway', 'system'). */
+export const orderEvents = pgTable(
+  "order_events",
+  {
+    id: serial("id").primaryKey(),
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    fromStatus: integer("from_status"),
+    toStatus: integer("to_status").notNull(),
+    actor: text("actor").notNull(),
+    note: text("note"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("order_events_order_idx").on(t.orderId, t.id)],
+);
