@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import { defineConfig } from "@playwright/test";
 
@@ -14,6 +15,10 @@ import { defineConfig } from "@playwright/test";
 const port = Number(process.env.PORT ?? 3456);
 const buildDir = process.env.BUILD_DIR ?? "build";
 const baseURL = `http://localhost:${port}`;
+
+// The key that opens the demo outbox for requests that do not come straight from this machine (the
+// specs send X-Forwarded-For, as through a proxy). Set once here; the test workers inherit it.
+process.env.OUTBOX_KEY ??= randomBytes(18).toString("base64url");
 
 const systemChromium = [process.env.PLAYWRIGHT_CHROMIUM, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
   (file): file is string => !!file && fs.existsSync(file),
@@ -61,6 +66,9 @@ export default defineConfig({
       DEMO_DATA: "1",
       NODE_ENV: "production",
       APP_URL: baseURL,
+      // As behind one reverse proxy: X-Forwarded-For's last entry is the client (decision 0006).
+      TRUST_PROXY: "1",
+      OUTBOX_KEY: process.env.OUTBOX_KEY,
     },
   },
 });

@@ -1,6 +1,6 @@
 // Production server: serves the built app (npm run serve, the container). Plain Node + Express:
-// static assets with long caching, compression, the React Router request handler, migrations before
-// listening, and a clean database shutdown on SIGTERM/SIGINT.
+// request guards (app/.server/request-guards.ts), static assets with long caching, compression, the
+// React Router request handler, migrations before listening, and a clean database shutdown.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -13,20 +13,17 @@ const { default: express } = await import("express");
 const root = path.dirname(fileURLToPath(import.meta.url));
 const buildDir = path.resolve(root, process.env.BUILD_DIR ?? "build");
 const build = await import(path.join(buildDir, "server/index.js"));
-const { startServer, stopServer } = build.entry.module;
+const { startServer, stopServer, installRequestGuards } = build.entry.module;
 
 // Opens the database, applies migrations and loads reference (and demo) data before serving.
 const config = await startServer();
 
 const app = express();
 app.disable("x-powered-by");
-app.set("trust proxy", process.env.TRUST_PROXY === "1");
+// Before anything else: methods, body limits, client address and protocol (TRUST_PROXY hops),
+// security headers on every response (app/.server/request-guards.ts).
+installRequestGuards(app);
 app.use(compression());
-app.use((req, res, next) => {
-  // The only client address the app trusts (rate limits): set here, never taken from the client.
-  req.headers["x-client-address"] = req.ip ?? req.socket.remoteAddress ?? "unknown";
-  next();
-});
 app.use("/assets", express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y", index: false }));
 app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false }));
 app.all("*", createRequestHandler({ build }));

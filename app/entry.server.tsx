@@ -3,10 +3,12 @@ import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { type EntryContext, type RouterContextProvider, ServerRouter } from "react-router";
+import { type EntryContext, isRouteErrorResponse, type RouterContextProvider, ServerRouter } from "react-router";
 import { closeDb, getDb } from "./.server/db/client";
 import { env } from "./.server/env";
 import { contentSecurityPolicy, SECURITY_HEADERS } from "./.server/http";
+import { outboxWarning } from "./.server/mail";
+import { PERSONAL_CACHE_CONTROL } from "./.server/request-guards";
 import { NonceContext } from "./lib/nonce";
 
 export const streamTimeout = 5_000;
@@ -22,7 +24,7 @@ export default function handleRequest(
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce, env().isProduction));
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) responseHeaders.set(name, value);
-  if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "no-store");
+  if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", PERSONAL_CACHE_CONTROL);
 
   // Crawlers and browsers without JavaScript get the whole document at once; others stream.
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || routerContext.isSpaMode;
@@ -54,16 +56,25 @@ export default function handleRequest(
   });
 }
 
+/**
+ * The one place a server error is logged, with its stack, once. Expected answers (404, 405, a
+ * refused post, a bad form: React Router hands some of them here as error responses) are not
+ * errors and write nothing.
+ */
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
+  if (isRouteErrorResponse(error) && error.status < 500) return;
   console.error(error);
 }
+
+// server.js puts these in front of React Router (the server build is what server.js can import).
+export { installRequestGuards } from "./.server/request-guards";
 
 /** Called by server.js before it listens: validates the configuration and prepares the database. */
 export async function startServer() {
   const e = env();
   await getDb();
-  if (e.isProduction && !e.smtpUrl) console.warn("SMTP_URL is not set: e-mails go to the outbox at /outbox (demo only).");
+  if (e.isProduction && !e.smtpUrl) console.warn(outboxWarning());
   return { port: e.port, appUrl: e.appUrl };
 }
 

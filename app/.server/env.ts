@@ -15,6 +15,8 @@ const schema = z.object({
   PAYMENT_WEBHOOK_SECRET: z.string().min(16).optional(),
   DEMO_DATA: z.enum(["0", "1", ""]).default("0"),
   ADMIN_PHONE: z.string().default("+62 811-1000-123"),
+  TRUST_PROXY: z.string().regex(/^\d{1,2}$/, "must be the number of reverse proxies in front of the app (0, 1, 2 …)").default("0"),
+  OUTBOX_KEY: z.string().min(16).optional(),
 });
 
 export type Env = {
@@ -31,6 +33,10 @@ export type Env = {
   paymentWebhookSecret: string | undefined;
   demoData: boolean;
   adminPhone: string;
+  /** Reverse proxies in front of the app; their X-Forwarded-* entries (and only theirs) are believed. */
+  trustProxyHops: number;
+  /** Opens the demo outbox from other machines (/outbox?key=…); absent: a new one each start. */
+  outboxKey: string | undefined;
 };
 
 function readEnv(source: NodeJS.ProcessEnv): Env {
@@ -61,6 +67,8 @@ function readEnv(source: NodeJS.ProcessEnv): Env {
     paymentWebhookSecret: e.PAYMENT_WEBHOOK_SECRET,
     demoData: e.DEMO_DATA === "1",
     adminPhone: e.ADMIN_PHONE,
+    trustProxyHops: Number(e.TRUST_PROXY),
+    outboxKey: e.OUTBOX_KEY,
   };
 }
 

@@ -1,11 +1,17 @@
 import type { MiddlewareFunction } from "react-router";
 
 /**
- * The client's address, for rate limits. server.js sets this header itself (from the socket, or
- * from X-Forwarded-For when TRUST_PROXY=1) after dropping any value the client sent.
+ * The client's address, for rate limits. server.js sets this header itself (request-guards.ts: the
+ * socket's address, or the X-Forwarded-For entry written by the outermost of TRUST_PROXY proxies)
+ * after dropping any value the client sent.
  */
 export function clientAddress(request: Request): string {
   return request.headers.get("x-client-address")?.slice(0, 64) || "local";
+}
+
+/** A request made on this machine straight to the app (set by request-guards.ts, never by clients). */
+export function isLoopbackRequest(request: Request): boolean {
+  return request.headers.get("x-client-loopback") === "1";
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -14,16 +20,24 @@ const EXEMPT_PATHS = ["/webhooks/"];
 
 /**
  * Refuses cross-site form posts (CSRF): a browser says where a request comes from in
- * Sec-Fetch-Site and Origin; a post from another site is answered 403 before any action runs.
+ * Sec-Fetch-Site and Origin; a post from another site is answered 403 ('Akses Ditolak', the root
+ * error page) before any action runs. `Origin: null` (sandboxed frames, some redirects, file pages)
+ * is another site too. React Router's own origin check is switched off in react-router.config.ts
+ * (allowedActionOrigins) so that this one check answers, with one page and one log line.
  */
+export function isCrossSite(request: Request): boolean {
+  const site = request.headers.get("sec-fetch-site");
+  const origin = request.headers.get("origin");
+  if (site !== null && site !== "same-origin" && site !== "none") return true;
+  return origin !== null && origin !== new URL(request.url).origin;
+}
+
 export const sameOriginMiddleware: MiddlewareFunction<Response> = async ({ request }, next) => {
   if (SAFE_METHODS.has(request.method)) return next();
   const url = new URL(request.url);
   if (EXEMPT_PATHS.some((p) => url.pathname.startsWith(p))) return next();
-  const site = request.headers.get("sec-fetch-site");
-  const origin = request.headers.get("origin");
-  const crossSite = (site !== null && site !== "same-origin" && site !== "none") || (origin !== null && origin !== "null" && origin !== url.origin);
-  if (crossSite) {
+  if (isCrossSite(request)) {
+    console.warn(`403 cross-site ${request.method} ${url.pathname} (origin ${(request.headers.get("origin") ?? "-").slice(0, 100)}, site ${request.headers.get("sec-fetch-site") ?? "-"})`);
     throw new Response("Permintaan ditolak: formulir harus dikirim dari situs ini.", { status: 403 });
   }
   return next();

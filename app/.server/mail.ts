@@ -41,6 +41,58 @@ export function usesOutbox() {
   return !env().smtpUrl;
 }
 
+let generatedOutboxKey: string | undefined;
+
+/** The key that opens /outbox from another machine: OUTBOX_KEY, else a new random one per start. */
+export function outboxKey(): string {
+  generatedOutboxKey ??= env().outboxKey ?? crypto.randomBytes(18).toString("base64url");
+  return generatedOutboxKey;
+}
+
+/** The /outbox page exists only for the demo (or development) and only while there is no SMTP_URL. */
+export function outboxPageEnabled(): boolean {
+  const e = env();
+  return usesOutbox() && (e.demoData || !e.isProduction);
+}
+
+/**
+ * Decision 0005: the outbox holds working verification and reset links of every account, so the
+ * page answers only (a) requests made on this machine straight to the app (the socket is loopback,
+ * no proxy in between, a loopback Host: set by request-guards.ts from the socket, never from a
+ * header the client controls), or (b) requests carrying the outbox key from the server's log. In
+ * development (`react-router dev`, local by default) it is open.
+ */
+export function mayReadOutbox(request: Request, isLoopback: boolean): boolean {
+  if (!outboxPageEnabled()) return false;
+  if (!env().isProduction || isLoopback) return true;
+  const given = new URL(request.url).searchParams.get("key") ?? "";
+  const expected = outboxKey();
+  return given.length === expected.length && crypto.timingSafeEqual(Buffer.from(given), Buffer.from(expected));
+}
+
+/** The start-up warning when mail is not delivered (production without SMTP_URL): loud, several lines. */
+export function outboxWarning(): string {
+  const e = env();
+  const bar = "!".repeat(78);
+  const lines = [
+    bar,
+    "!! E-MAIL IS NOT DELIVERED: SMTP_URL is not set.",
+    "!! Account activation and password-reset e-mails reach nobody; they are only written to",
+    `!!   ${path.join(e.dataDir, "outbox")} (and their links to this log).`,
+  ];
+  if (outboxPageEnabled()) {
+    lines.push(
+      "!! Demo outbox page (DEMO_DATA=1): from this machine only, or from anywhere with the key:",
+      `!!   ${e.appUrl}/outbox   (this machine)`,
+      `!!   ${e.appUrl}/outbox?key=${outboxKey()}   (keep it secret: it opens every account)`,
+    );
+  } else {
+    lines.push("!! The /outbox page is off (it exists only with DEMO_DATA=1).");
+  }
+  lines.push("!! Set SMTP_URL=smtp://user:password@host:587 (or smtps://…) to send real e-mail.", bar);
+  return lines.join("\n");
+}
+
 /** The newest outbox messages first. */
 export async function readOutbox(limit = 50): Promise<OutboxEntry[]> {
   let files: string[];

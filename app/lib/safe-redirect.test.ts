@@ -7,7 +7,7 @@ describe("safeRedirect", () => {
     expect(safeRedirect("/detail/12#promo")).toBe("/detail/12#promo");
   });
 
-  it.each(["//evil.example", "/\\evil.example", "https://evil.example", "javascript:alert(1)", "/\t/evil.example", "evil", "", "/%0a/evil"])(
+  it.each(["//evil.example", "/\\evil.example", "https://evil.example", "javascript:alert(1)", "/\t/evil.example", "evil", "", "/%0a/evil", "/.//evil.com", "/..//evil.com", "/%2e%2e//evil.com", "/%2E//evil.com", "/a/..//evil.com", "/./\\evil.com"])(
     "refuses %j",
     (target) => {
       const result = safeRedirect(target);
@@ -25,5 +25,6 @@ describe("safeRedirect", () => {
     expect(safeRedirect(null)).toBe("/home");
     expect(safeRedirect(["/a"])).toBe("/home");
     expect(safeRedirect("/" + "a".repeat(5000))).toBe("/home");
+    for (const target of ["/.//evil.com", "/..//evil.com", "/%2e%2e//evil.com"]) expect(safeRedirect(target)).toBe("/home");
   });
 });

@@ -2,8 +2,8 @@ const FALLBACK = "/home";
 
 /**
  * Returns `target` only when it is a path on this site ("/transaction?x=1"), else the fallback.
- * Refuses protocol-relative ("//evil", "/\\evil"), absolute and scripted URLs, and control characters
- * that browsers strip before parsing.
+ * Refuses protocol-relative ("//evil", "/\\evil", also once dot segments are resolved: "/.//evil"),
+ * absolute and scripted URLs, and control characters that browsers strip before parsing.
  */
 export function safeRedirect(target: unknown, fallback: string = FALLBACK): string {
   if (typeof target !== "string" || target.length === 0 || target.length > 2000) return fallback;
@@ -14,7 +14,11 @@ export function safeRedirect(target: unknown, fallback: string = FALLBACK): stri
     const base = "http://same.invalid";
     const url = new URL(target, base);
     if (url.origin !== base) return fallback;
-    return url.pathname + url.search + url.hash;
+    // Checked again after normalising, as the browser will: "/.//evil", "/..//evil" and
+    // "/%2e%2e//evil" resolve to "//evil", which is another site.
+    const path = url.pathname + url.search + url.hash;
+    if (path.startsWith("//") || path.startsWith("/\\")) return fallback;
+    return path;
   } catch {
     return fallback;
   }

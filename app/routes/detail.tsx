@@ -2,7 +2,9 @@ import { useState } from "react";
 import { data, Form, Link, redirect, useLocation } from "react-router";
 import type { Route } from "./+types/detail";
 import { getProductDetail, recordProductView } from "~/.server/store/catalogue";
+import { readForm } from "~/.server/http";
 import { getUser } from "~/.server/session";
+import { countView } from "~/.server/viewed-products-cookie";
 import { ImageSlider } from "~/components/image-slider";
 import { IncentiveBadges } from "~/components/incentive-badges";
 import { StarIcon } from "~/components/icons";
@@ -36,11 +38,13 @@ function orderStateOf(user: { verified: boolean } | null, product: { orderable: 
 
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   const id = productIdOf(params.id);
-  await recordProductView(id);
+  // Once per visitor and product, never on HEAD (viewed-products-cookie.ts).
+  const view = countView(request, id);
+  if (view.count) await recordProductView(id);
   const product = await getProductDetail(id);
   if (!product) throw data("Not Found", { status: 404 });
   const sheetOpen = new URL(request.url).searchParams.get("sheet") === TERMS_SHEET;
-  return { product, order: orderStateOf(getUser(context), product), sheetOpen };
+  return data({ product, order: orderStateOf(getUser(context), product), sheetOpen }, { headers: view.setCookie ? { "Set-Cookie": view.setCookie } : undefined });
 }
 
 /** 'Beli Sekarang' (intent 'order'): log in first, then an active account, then the checkout. */
@@ -48,7 +52,7 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   const id = productIdOf(params.id);
   const product = await getProductDetail(id);
   if (!product) throw data("Not Found", { status: 404 });
-  const form = await request.formData();
+  const form = await readForm(request);
   if (form.get("intent") !== "order") return data({ error: "Permintaan tidak dikenal." }, { status: 400 });
   const user = getUser(context);
   if (!user) throw redirect(`/authrequired?redirect=${encodeURIComponent(`/detail/${id}`)}`);

@@ -1,16 +1,19 @@
 import { data } from "react-router";
 import type { Route } from "./+types/outbox";
-import { readOutbox, usesOutbox } from "~/.server/mail";
+import { isLoopbackRequest } from "~/.server/http";
+import { mayReadOutbox, readOutbox } from "~/.server/mail";
 import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle: RouteHandle = { title: "Kotak Keluar Email (demo)" };
 
 /**
  * Demo mailbox: without SMTP_URL, e-mails are kept on disk and listed here so that `npm start` alone
- * lets a person register and verify. With SMTP_URL set this page does not exist.
+ * lets a person register and verify. It holds working links of every account, so it exists only
+ * for the demo, and only for this machine or the key in the server's log (decision 0005); to
+ * anyone else it does not exist (404).
  */
-export async function loader() {
-  if (!usesOutbox()) throw data("Not Found", { status: 404 });
+export async function loader({ request }: Route.LoaderArgs) {
+  if (!mayReadOutbox(request, isLoopbackRequest(request))) throw data("Not Found", { status: 404 });
   const messages = await readOutbox(30);
   return { messages: messages.map(({ id, to, subject, text, sentAt }) => ({ id, to, subject, text, sentAt })) };
 }

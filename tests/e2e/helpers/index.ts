@@ -36,6 +36,9 @@ export async function fillLogin(page: Page, email: string, password: string) {
 
 export type Email = { to: string; subject: string; text: string; link: string | null };
 
+/** The demo outbox page as a test may read it: with the per-run key (decision 0005, playwright.config.ts). */
+export const OUTBOX_PATH = `/outbox?key=${encodeURIComponent(process.env.OUTBOX_KEY ?? "")}`;
+
 /**
  * The newest e-mail sent to `to`, read from the demo outbox page `/outbox` (where mail goes when
  * SMTP_URL is not set). Waits up to `timeout` ms for one to arrive. `link` is the first http(s) link
@@ -48,7 +51,7 @@ export async function readLatestEmail(source: Page | APIRequestContext, to: stri
   await expect
     .poll(
       async () => {
-        const response = await request.get("/outbox");
+        const response = await request.get(OUTBOX_PATH);
         expect(response.status(), "GET /outbox").toBe(200);
         found = parseOutbox(await response.text()).find((m) => m.to.toLowerCase() === to.toLowerCase());
         return found !== undefined;
