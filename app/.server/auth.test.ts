@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import * as editProfileRoute from "~/routes/edit-profile";
 import * as resetRoute from "~/routes/forgot-password";
 import * as loginRoute from "~/routes/login";
@@ -15,11 +15,18 @@ import * as verifyRoute from "~/routes/verify-account";
 import { startSession } from "./auth";
 import { getDb } from "./db/client";
 import { users } from "./db/schema";
+import { settleJobs } from "./jobs";
 import type { OutboxEntry } from "./mail";
 import { getSessionId, getUser, sessionMiddleware, takeFlash } from "./session";
-import { authenticate, getProfile, listCompanies, registerUser } from "./store/accounts";
+import { authenticate, getProfile, listCompanies, registerUser, requestPasswordReset } from "./store/accounts";
 import { RATE_LIMITS } from "./store/rate-limits";
 import { getSessionUser } from "./store/sessions";
+
+// The real store, with the reset lookup watched: it must run after the answer, not during it.
+vi.mock("./store/accounts", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("./store/accounts")>();
+  return { ...actual, requestPasswordReset: vi.fn(actual.requestPasswordReset) };
+});
 
 // The account routes as a browser meets them: each request runs through the real session
 // middleware and the route's own loader or action, on this file's database (PGlite, or the shared
@@ -112,7 +119,7 @@ const registration = (overrides: Record<string, string | string[]> = {}) => ({
 async function registeredAccount() {
   const input = { fullname: "Siti Rahma", phoneNo: "081234567890", nip: "9012345678", companyId: Number(companyId), email: uniqueEmail(), password: "rahasia123" };
   const result = await registerUser(input);
-  if (!result.ok) throw new Error(result.message);
+  if (!result.ok || result.value.userId === null) throw new Error(`could not register ${input.email}`);
   return { ...input, userId: result.value.userId };
 }
 
@@ -237,6 +244,22 @@ describe("rate limits", () => {
     expect((await browser.post(action(loginRoute), "/login", { email, password })).status).toBe(302);
   });
 
+  it("refuse logins from an address after 50 failures over any e-mails (one password sprayed over many accounts)", async () => {
+    const { email, password } = await registeredAccount();
+    const sprayer = new Browser();
+    for (let n = 1; n <= 50; n++) {
+      expect((await sprayer.post(action(loginRoute), "/login", { email: uniqueEmail("semprot"), password: "Rahasia123!" })).status).toBe(400);
+    }
+    const refused = await sprayer.post(action(loginRoute), "/login", { email, password });
+    expect(refused.status).toBe(429);
+    expect(refused.data.reply!.error![""]![0]).toMatch(/^Terlalu banyak percobaan masuk\. Coba lagi dalam \d+ menit\.$/);
+    expect((await sprayer.session()).user).toBeNull();
+    // Other addresses are not affected; the window passes.
+    expect((await new Browser().post(action(loginRoute), "/login", { email, password })).status).toBe(302);
+    await backdateWindow("login-failed", sprayer.address, 15 * 60 + 1);
+    expect((await sprayer.post(action(loginRoute), "/login", { email, password })).status).toBe(302);
+  });
+
   it("refuses registrations past the limit from one address (incomplete forms do not count)", async () => {
     const browser = new Browser();
     expect((await browser.post(action(registerRoute), "/register", registration({ fullname: "" }))).status).toBe(400);
@@ -285,14 +308,21 @@ describe("register", () => {
     expect(data.companies).toContainEqual({ value: "1", label: "PT PLN (Persero)" });
   });
 
-  it("refuses an e-mail that is registered already, keeping what was typed except the passwords", async () => {
-    const { email } = await registeredAccount();
-    const outcome = await new Browser().post(action(registerRoute), "/register", registration({ email: email.toUpperCase(), fullname: "Orang Lain" }));
-    expect(outcome.status).toBe(400);
-    expect(outcome.data.reply!.error).toEqual({ email: ["Email sudah terdaftar."] });
-    expect(outcome.data.reply!.initialValue).toMatchObject({ fullname: "Orang Lain", email: email.toUpperCase(), nip: "9012345678" });
-    expect(outcome.data.reply!.initialValue).not.toHaveProperty("password");
-    expect(outcome.data.reply!.initialValue).not.toHaveProperty("matchPassword");
+  it("answers an e-mail that has an account exactly as a new one (same redirect and modal), creates nothing and tells the owner by e-mail", async () => {
+    const { email, userId } = await registeredAccount();
+    const newcomer = new Browser();
+    const intruder = new Browser();
+    const fresh = await newcomer.post(action(registerRoute), "/register", registration());
+    const taken = await intruder.post(action(registerRoute), "/register", registration({ email: email.toUpperCase(), fullname: "Orang Lain", password: "sandi-lain-1", matchPassword: "sandi-lain-1" }));
+    expect(taken).toEqual(fresh);
+    expect(taken).toEqual({ status: 302, location: "/home", data: {} });
+    expect(await intruder.flashed()).toEqual(await newcomer.flashed());
+    // No account and no session for the intruder; the owner's account is unchanged.
+    expect((await intruder.session()).user).toBeNull();
+    expect(await authenticate(email, "sandi-lain-1")).toBeNull();
+    expect(await authenticate(email, "rahasia123")).toEqual({ id: userId });
+    const mail = await newestMailTo(email, "Email Anda Sudah Terdaftar di Toko Pegawai PLN");
+    expect(mail!.text).toContain("Halo Siti Rahma,");
   });
 
   const bad: [string, Record<string, string | string[]>, Record<string, string[]>][] = [
@@ -336,6 +366,27 @@ describe("forgot and reset password", () => {
     });
     expect(await newestMailTo(email, RESET_SUBJECT)).not.toBeNull();
     expect(await newestMailTo(unknown, undefined, 300)).toBeNull();
+  });
+
+  it("looks the e-mail up and mails only after answering, so the answer takes as long for a known e-mail as for an unknown one", async () => {
+    const { email } = await registeredAccount();
+    const lookup = vi.mocked(requestPasswordReset);
+    lookup.mockClear();
+    let lookupsWhileAnswering = -1;
+    const outcome = await new Browser().post(
+      async (args) => {
+        const answer = await action(sendEmailRoute)(args);
+        lookupsWhileAnswering = lookup.mock.calls.length;
+        return answer;
+      },
+      "/send-email",
+      { email },
+    );
+    expect(outcome).toMatchObject({ status: 302, location: "/login" });
+    expect(lookupsWhileAnswering).toBe(0);
+    await settleJobs();
+    expect(lookup).toHaveBeenCalledWith(email);
+    expect(await newestMailTo(email, RESET_SUBJECT)).not.toBeNull();
   });
 
   it("asks for a valid e-mail", async () => {

@@ -8,7 +8,7 @@ import { loginSchema } from "~/lib/schemas/account";
 import { clientAddress, readForm } from "./http";
 import { getSessionId, getUser, setSessionId } from "./session";
 import { authenticate } from "./store/accounts";
-import { hitRateLimit, RATE_LIMITS, resetRateLimit } from "./store/rate-limits";
+import { checkRateLimit, hitRateLimit, RATE_LIMITS, resetRateLimit } from "./store/rate-limits";
 import { createSession, revokeSession } from "./store/sessions";
 
 type LoginOutcome = { ok: true; userId: number; redirectTo: string } | { ok: false; reply: SubmissionResult<string[]>; status: number };
@@ -26,13 +26,17 @@ authenticator.use(
     }
     const { email, password, redirect: target } = submission.value;
     const address = clientAddress(request);
-    const limited = await hitRateLimit(RATE_LIMITS.login, `${address}|${email}`);
+    // Two limits: attempts per address and e-mail (guessing one account's password), and failures
+    // per address over every e-mail (one password tried on many accounts).
+    const sprayed = await checkRateLimit(RATE_LIMITS.loginFailures, address);
+    const limited = sprayed.allowed ? await hitRateLimit(RATE_LIMITS.login, `${address}|${email}`) : sprayed;
     if (!limited.allowed) {
       const minutes = Math.ceil(limited.retryAfterSeconds / 60);
       return { ok: false, status: 429, reply: submission.reply({ formErrors: [`Terlalu banyak percobaan masuk. Coba lagi dalam ${minutes} menit.`], hideFields: ["password"] }) };
     }
     const user = await authenticate(email, password);
     if (!user) {
+      await hitRateLimit(RATE_LIMITS.loginFailures, address);
       return { ok: false, status: 400, reply: submission.reply({ formErrors: [WRONG_CREDENTIALS], hideFields: ["password"] }) };
     }
     await resetRateLimit(RATE_LIMITS.login, `${address}|${email}`);

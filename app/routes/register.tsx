@@ -42,8 +42,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!result.ok) {
     return data({ reply: submission.reply({ fieldErrors: { [result.field ?? ""]: [result.message] }, hideFields: HIDDEN_FIELDS }) }, { status: 400 });
   }
-  // Signed in at once, unverified; /home shows the "check your e-mail" modal and the banner.
-  await startSession(context, result.value.userId);
+  // Signed in at once, unverified; /home shows the "check your e-mail" modal and the banner. An
+  // e-mail with an account already gets the same modal and redirect, and a mail saying so (store).
+  if (result.value.userId !== null) await startSession(context, result.value.userId);
   flash(context, "modal", "registered");
   return redirect("/home");
 }

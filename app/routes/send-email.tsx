@@ -2,6 +2,7 @@ import { getFormProps } from "@conform-to/react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/send-email";
 import { clientAddress, readForm } from "~/.server/http";
+import { runAfterResponse } from "~/.server/jobs";
 import { flash } from "~/.server/session";
 import { requestPasswordReset } from "~/.server/store/accounts";
 import { hitRateLimit, RATE_LIMITS } from "~/.server/store/rate-limits";
@@ -26,9 +27,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     const minutes = Math.ceil(limited.retryAfterSeconds / 60);
     return data({ reply: submission.reply({ formErrors: [`Terlalu banyak permintaan. Coba lagi dalam ${minutes} menit.`] }) }, { status: 429 });
   }
-  // Not awaited: sending mail to a known address takes longer than doing nothing for an unknown
-  // one, and that difference must not tell who has an account.
-  requestPasswordReset(email).catch((error: unknown) => console.error("Password reset e-mail failed:", error));
+  // After answering, lookup included: looking up and mailing a known address takes longer than
+  // nothing for an unknown one, and that difference must not tell who has an account.
+  runAfterResponse("password-reset e-mail", () => requestPasswordReset(email));
   flash(context, "toast", { type: "success", message: RESET_LINK_SENT });
   return redirect("/login");
 }

@@ -5,6 +5,7 @@ import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../db/client";
 import { accountTokens, users } from "../db/schema";
+import { settleJobs } from "../jobs";
 import type { OutboxEntry } from "../mail";
 import {
   authenticate,
@@ -39,6 +40,8 @@ async function register(overrides: Partial<RegisterInput> = {}) {
   const input = registration(overrides);
   const result = await registerUser(input);
   if (!result.ok) throw new Error(result.message);
+  if (result.value.userId === null) throw new Error(`${input.email} has an account already`);
+  await settleJobs(); // the activation e-mail is sent after answering
   return { ...input, userId: result.value.userId };
 }
 
@@ -79,9 +82,18 @@ describe("registration", () => {
     expect((await mailsTo(email))[0]!.subject).toBe("Aktivasi Akun Toko Pegawai PLN");
   });
 
-  it("refuses an e-mail that is already registered, whatever its case", async () => {
-    const { email } = await register();
-    expect(await registerUser(registration({ email: email.toUpperCase() }))).toEqual({ ok: false, field: "email", message: "Email sudah terdaftar." });
+  it("creates nothing for an e-mail that is already registered (whatever its case), answers as for a new one and tells its owner by e-mail", async () => {
+    const { email, userId } = await register();
+    expect(await registerUser(registration({ email: email.toUpperCase(), fullname: "Penyusup", password: "sandi-lain-1" }))).toEqual({ ok: true, value: { userId: null } });
+    await settleJobs();
+    const db = await getDb();
+    const rows = await db.select({ id: users.id, fullname: users.fullname }).from(users).where(eq(sql`lower(${users.email})`, email.toLowerCase()));
+    expect(rows).toEqual([{ id: userId, fullname: "Siti Rahma" }]);
+    expect(await authenticate(email, "sandi-lain-1")).toBeNull();
+    const [mail] = await mailsTo(email);
+    expect(mail!.subject).toBe("Email Anda Sudah Terdaftar di Toko Pegawai PLN");
+    expect(mail!.text).toContain("Halo Siti Rahma,");
+    expect(mail!.text).not.toMatch(/verificationCode|secretCode/);
   });
 
   it("refuses a company that does not exist", async () => {

@@ -3,6 +3,7 @@ import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
 import { getDb } from "../db/client";
 import { accountTokens, companies, users } from "../db/schema";
 import { env } from "../env";
+import { runAfterResponse } from "../jobs";
 import { linkEmail, sendMail } from "../mail";
 import { hashToken, randomToken, revokeAllSessions } from "./sessions";
 
@@ -33,16 +34,23 @@ export function usernameFromEmail(email: string) {
 
 export type RegisterInput = { fullname: string; phoneNo: string; nip: string; companyId: number; email: string; password: string };
 
-export async function registerUser(input: RegisterInput): Promise<Result<{ userId: number }>> {
+/**
+ * Creates an unverified account and queues its activation e-mail. For an e-mail that has an account
+ * already, nothing is created: that address gets a "you already have an account" e-mail instead and
+ * the caller answers exactly as for a new account (`userId: null`), so registering does not tell
+ * who has an account (issue 11). Both paths hash the password: they take the same time.
+ */
+export async function registerUser(input: RegisterInput): Promise<Result<{ userId: number | null }>> {
   const db = await getDb();
   const company = await db.select({ id: companies.id }).from(companies).where(eq(companies.id, input.companyId)).limit(1);
   if (!company.length) return { ok: false, field: "companyId", message: "Perusahaan tidak boleh kosong." };
   const email = normaliseEmail(input.email);
+  const fullname = input.fullname.trim();
   const passwordHash = await hashPassword(input.password);
   const inserted = await db
     .insert(users)
     .values({
-      fullname: input.fullname.trim(),
+      fullname,
       username: usernameFromEmail(email),
       email,
       phoneNo: input.phoneNo,
@@ -54,9 +62,32 @@ export async function registerUser(input: RegisterInput): Promise<Result<{ userI
     .onConflictDoNothing()
     .returning({ id: users.id });
   const user = inserted[0];
-  if (!user) return { ok: false, field: "email", message: "Email sudah terdaftar." };
-  await sendVerificationEmail(user.id, email, input.fullname.trim());
+  if (!user) {
+    runAfterResponse("already-registered e-mail", () => sendAlreadyRegisteredEmail(email));
+    return { ok: true, value: { userId: null } };
+  }
+  runAfterResponse("verification e-mail", () => sendVerificationEmail(user.id, email, fullname));
   return { ok: true, value: { userId: user.id } };
+}
+
+async function sendAlreadyRegisteredEmail(email: string) {
+  const db = await getDb();
+  const [user] = await db.select({ email: users.email, fullname: users.fullname }).from(users).where(eq(sql`lower(${users.email})`, email)).limit(1);
+  if (!user) return;
+  await sendMail(
+    linkEmail({
+      to: user.email,
+      subject: "Email Anda Sudah Terdaftar di Toko Pegawai PLN",
+      greeting: `Halo ${user.fullname},`,
+      lines: [
+        "Seseorang (mungkin Anda) mencoba mendaftar di Toko Pegawai PLN dengan email ini, padahal email ini sudah memiliki akun.",
+        "Silakan login dengan akun Anda. Jika lupa kata sandi, pilih 'Lupa Kata Sandi?' di halaman login.",
+      ],
+      linkLabel: "Login",
+      link: `${env().appUrl}/login`,
+      footer: "Jika bukan Anda yang mencoba mendaftar, abaikan e-mail ini: akun Anda tidak berubah.",
+    }),
+  );
 }
 
 async function issueToken(userId: number, purpose: "verify" | "reset", hours: number) {
@@ -134,7 +165,10 @@ export async function authenticate(email: string, password: string): Promise<{ i
   return ok ? { id: user.id } : null;
 }
 
-/** Sends a reset link when the account exists; the caller answers the same either way. */
+/**
+ * Sends a reset link when the account exists. The caller answers the same either way and runs this
+ * after answering (jobs.ts), so neither the answer nor its timing tells whether the account exists.
+ */
 export async function requestPasswordReset(email: string): Promise<void> {
   const db = await getDb();
   const [user] = await db.select({ id: users.id, email: users.email, fullname: users.fullname }).from(users).where(eq(sql`lower(${users.email})`, normaliseEmail(email))).limit(1);

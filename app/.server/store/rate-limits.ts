@@ -7,6 +7,9 @@ export type RateLimitRule = { name: string; limit: number; windowSeconds: number
 /** Limits of DESIGN §9; keyed by client address and, where it makes sense, by the e-mail asked for. */
 export const RATE_LIMITS = {
   login: { name: "login", limit: 10, windowSeconds: 15 * 60 },
+  // Failed logins per address over all e-mails: one password sprayed over many accounts. Generous,
+  // as a whole office may sign in from one NAT address.
+  loginFailures: { name: "login-failed", limit: 50, windowSeconds: 15 * 60 },
   // Per address: a whole office may register from one NAT address on its first day.
   register: { name: "register", limit: 20, windowSeconds: 60 * 60 },
   resend: { name: "resend", limit: 3, windowSeconds: 60 * 60 },
@@ -29,6 +32,18 @@ export async function hitRateLimit(rule: RateLimitRule, subject: string): Promis
       window_start = case when rate_limits.window_start < now() - ${window}::interval then now() else rate_limits.window_start end
     returning count, extract(epoch from (window_start + ${window}::interval - now()))::int as retry_after`);
   return { allowed: Number(row.count) <= rule.limit, retryAfterSeconds: Math.max(1, Number(row.retry_after)) };
+}
+
+/** Whether a subject is over its limit now, without counting an attempt (for limits on failures only). */
+export async function checkRateLimit(rule: RateLimitRule, subject: string): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+  const db = await getDb();
+  const key = `${rule.name}:${subject.toLowerCase().slice(0, 200)}`;
+  const window = `${rule.windowSeconds} seconds`;
+  const [row] = await queryRows<{ count: number; retry_after: number }>(db, sql`
+    select count, extract(epoch from (window_start + ${window}::interval - now()))::int as retry_after
+    from rate_limits where key = ${key} and window_start >= now() - ${window}::interval`);
+  if (!row) return { allowed: true, retryAfterSeconds: 0 };
+  return { allowed: Number(row.count) < rule.limit, retryAfterSeconds: Math.max(1, Number(row.retry_after)) };
 }
 
 /** Clears a subject's counter (e.g. after a successful login). */
