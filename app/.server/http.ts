@@ -43,6 +43,23 @@ export const sameOriginMiddleware: MiddlewareFunction<Response> = async ({ reque
   return next();
 };
 
+/**
+ * Whether a GET comes from this site's own pages (a form, a link, a script) or from the user typing
+ * or bookmarking the address — not from a link on another site. Browsers say so in Sec-Fetch-Site;
+ * older ones only in Referer (absent or from this site counts as ours).
+ */
+export function isOwnNavigation(request: Request): boolean {
+  const site = request.headers.get("sec-fetch-site");
+  if (site !== null) return site === "same-origin" || site === "none";
+  const referer = request.headers.get("referer");
+  if (referer === null) return true;
+  try {
+    return new URL(referer).origin === new URL(request.url).origin;
+  } catch {
+    return false;
+  }
+}
+
 /** Headers for every response of the app (documents get their CSP in entry.server). */
 export const SECURITY_HEADERS: Record<string, string> = {
   "X-Content-Type-Options": "nosniff",

@@ -1,6 +1,7 @@
 import { useCallback, useState } from "react";
 import { data, Link, redirect, type ShouldRevalidateFunctionArgs, useLocation, useNavigate } from "react-router";
 import type { Route } from "./+types/res-search";
+import { isOwnNavigation } from "~/.server/http";
 import { addToSearchHistory } from "~/.server/search-history-cookie";
 import { listCategories, listCities, listProductPages } from "~/.server/store/catalogue";
 import { FilterSheet } from "~/components/filter-sheet";
@@ -20,7 +21,9 @@ export const handle: RouteHandle = { title: "Hasil Pencarian" };
  * The keyword goes into the history here, on GET: the search form is a GET form (the results get a
  * real address and the back button works), and recording is idempotent — the keyword moves to the
  * top, never twice — so a reload, a filter change or a tap on a history entry records nothing new.
- * A script appending a page (`append=1`) records nothing.
+ * A script appending a page (`append=1`) records nothing, and neither does a link from another site
+ * (a page elsewhere must not write into the signed-in user's history): only this site's own
+ * navigations record (isOwnNavigation).
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -38,7 +41,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { keyword, categories: categoryIds, pmin, pmax, sort, location } = filters;
   const [pages, recorded] = await Promise.all([
     listProductPages({ keyword, categories: categoryIds, pmin, pmax, sort, location }, page, { only }),
-    only ? null : addToSearchHistory({ request, context }, keyword),
+    only || !isOwnNavigation(request) ? null : addToSearchHistory({ request, context }, keyword),
   ]);
   return data(
     { pages, filters, categories, page: pages[pages.length - 1]?.page ?? 0, total: pages[0]?.total ?? 0 },
