@@ -179,13 +179,24 @@ test.describe("product detail", () => {
     await expect(page).toHaveURL(`/detail/${id}`);
   });
 
-  test("counts a view each time the page is opened", async ({ page, request }) => {
-    const id = await productId(request, "Teko Listrik Stainless 1,7 L");
-    const views = async () => Number((await page.getByTestId("detail-views").textContent())!.replace(/\D/g, ""));
+  test("counts a view once per visitor (a reload does not count again), never on HEAD", async ({ page, request, browser, baseURL }, testInfo) => {
+    // One product per project: the two projects run side by side.
+    const id = await productId(request, testInfo.project.name === "js" ? "Teko Listrik Stainless 1,7 L" : "Pemanas Air Listrik 15 L");
+    const views = async (p: Page) => Number((await p.getByTestId("detail-views").textContent())!.replace(/\D/g, ""));
     await page.goto(`/detail/${id}`);
-    const first = await views();
-    await page.goto(`/detail/${id}`);
-    expect(await views()).toBeGreaterThan(first);
+    const first = await views(page);
+    await page.reload();
+    expect(await views(page)).toBe(first);
+    // A link checker's HEAD requests count nothing (each without cookies, as a fresh visitor).
+    for (let n = 0; n < 3; n++) expect((await request.head(`/detail/${id}`, { headers: { cookie: "" } })).status()).toBe(200);
+    await page.reload();
+    expect(await views(page)).toBe(first);
+    // Another visitor is counted.
+    const other = await browser.newContext({ baseURL });
+    const otherPage = await other.newPage();
+    await otherPage.goto(`/detail/${id}`);
+    expect(await views(otherPage)).toBe(first + 1);
+    await other.close();
   });
 
   test("a product without pictures shows a placeholder, without rating 'Belum ada rating'", async ({ page, request }) => {
