@@ -56,3 +56,46 @@ export function priceBreakdown(input: PriceInput) {
 export function isDiscounted(price: number | null, own: Discount): price is number {
   return price !== null && applyDiscount(price, own) < Math.round(nonNegative(price));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Checkout (spec §3 "Order product", §4 "Checkout flow", §9). Ordinary promos always apply; the
+// government incentive and the employee promo only when the buyer applied for them and was accepted.
+
+/** The fixed amount of the employee promo (spec §6, §9: 'pln' badge). */
+export const EMPLOYEE_PROMO_AMOUNT = 1_000_000;
+
+export type CheckoutPromoKind = "ordinary" | "incentive" | "employee";
+export type CheckoutPromo = Discount & { id: number; title: string; kind: CheckoutPromoKind };
+export type CheckoutPricingInput = Discount & { price: number; promos: CheckoutPromo[] };
+export type CheckoutPricing = {
+  /** List price. */
+  priceOri: number;
+  /** The product's own discount, in rupiah. */
+  productDiscount: number;
+  /** Ordinary promos (always applied): rupiah each takes off. */
+  promoLines: { title: string; amount: number }[];
+  /** 'Insentif Pemerintah', 0 unless applied. */
+  insentifValue: number;
+  /** 'Promo Pegawai', 0 unless applied. */
+  promoPegawaiValue: number;
+  /** After the own discount and the ordinary promos (shown as the product price). */
+  price: number;
+  /** What is to be paid for the goods. */
+  total: number;
+};
+
+/**
+ * Which kind a promo is: the incentive flag marks the government incentive; a fixed 1,000,000 is the
+ * employee promo (spec §6); everything else (the 250,000 'icp' included) is ordinary.
+ */
+export function promoKind(promo: Discount & { incentive: boolean | number }): CheckoutPromoKind {
+  if (promo.incentive === true || promo.incentive === 1) return "incentive";
+  if (promo.discountType === "v" && promo.discount === EMPLOYEE_PROMO_AMOUNT) return "employee";
+  return "ordinary";
+}
+
+export function checkoutPricing(input: CheckoutPricingInput, applied: { insentif: boolean; promoPegawai: boolean }): CheckoutPricing {
+  void input;
+  void applied;
+  throw new Error("not implemented");
+}
