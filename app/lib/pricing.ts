@@ -94,8 +94,39 @@ export function promoKind(promo: Discount & { incentive: boolean | number }): Ch
   return "ordinary";
 }
 
+/**
+ * The checkout's price breakdown. The product price follows spec §9 with the ordinary promos (own
+ * discount, then every fixed promo, then every percentage on the running total). The government
+ * incentive and the employee promo come off that price afterwards, only when applied, so the shown
+ * product price does not change when a box is ticked. Nothing goes below 0.
+ */
 export function checkoutPricing(input: CheckoutPricingInput, applied: { insentif: boolean; promoPegawai: boolean }): CheckoutPricing {
-  void input;
-  void applied;
-  throw new Error("not implemented");
+  const priceOri = Math.round(nonNegative(input.price));
+  const afterOwn = applyDiscount(priceOri, input);
+  const ordinary = input.promos.filter((p) => p.kind === "ordinary");
+  const promoLines: CheckoutPricing["promoLines"] = [];
+  let price = afterOwn;
+  for (const promo of ordinary.filter((p) => p.discountType === "v")) {
+    const next = Math.max(0, price - Math.round(nonNegative(promo.discount)));
+    promoLines.push({ title: promo.title, amount: price - next });
+    price = next;
+  }
+  for (const promo of ordinary.filter((p) => p.discountType === "%")) {
+    const next = takePercent(price, promo.discount);
+    promoLines.push({ title: promo.title, amount: price - next });
+    price = next;
+  }
+  let total = price;
+  /** Takes the first promo of `kind` off the running total; the rupiah actually taken off. */
+  const take = (kind: CheckoutPromoKind) => {
+    const promo = input.promos.find((p) => p.kind === kind);
+    if (!promo) return 0;
+    const next = promo.discountType === "%" ? takePercent(total, promo.discount) : Math.max(0, total - Math.round(nonNegative(promo.discount)));
+    const amount = total - next;
+    total = next;
+    return amount;
+  };
+  const insentifValue = applied.insentif ? take("incentive") : 0;
+  const promoPegawaiValue = applied.promoPegawai ? take("employee") : 0;
+  return { priceOri, productDiscount: priceOri - afterOwn, promoLines, insentifValue, promoPegawaiValue, price, total };
 }
