@@ -1,7 +1,9 @@
 import { useState } from "react";
 import { data, Form, Link, redirect, useLocation } from "react-router";
 import type { Route } from "./+types/detail";
+import { readForm } from "~/.server/http";
 import { getProductDetail, recordProductView } from "~/.server/store/catalogue";
+import { startCheckout } from "~/.server/store/checkout";
 import { getUser } from "~/.server/session";
 import { ImageSlider } from "~/components/image-slider";
 import { IncentiveBadges } from "~/components/incentive-badges";
@@ -17,6 +19,7 @@ export const handle: RouteHandle = { title: "Detail Produk" };
 
 const NOT_VERIFIED = "Aktivasi akun Anda terlebih dahulu untuk mulai bertransaksi.";
 const NOT_ORDERABLE = "Produk ini belum dapat dipesan.";
+const OUT_OF_STOCK = "Stok produk habis.";
 const TERMS_SHEET = "syarat";
 
 /** The product id from the address; anything but a plain positive number is an unknown product. */
@@ -28,8 +31,9 @@ function productIdOf(param: string | undefined): number {
 type OrderState = { allowed: true } | { allowed: false; reason: string };
 
 /** Whether this reader may order: anonymous readers may press (and are asked to log in). */
-function orderStateOf(user: { verified: boolean } | null, product: { orderable: boolean; price: number | null }): OrderState {
+function orderStateOf(user: { verified: boolean } | null, product: { orderable: boolean; price: number | null; stock: number }): OrderState {
   if (!product.orderable || product.price === null) return { allowed: false, reason: NOT_ORDERABLE };
+  if (product.stock <= 0) return { allowed: false, reason: OUT_OF_STOCK };
   if (user && !user.verified) return { allowed: false, reason: NOT_VERIFIED };
   return { allowed: true };
 }
@@ -43,18 +47,24 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   return { product, order: orderStateOf(getUser(context), product), sheetOpen };
 }
 
-/** 'Beli Sekarang' (intent 'order'): log in first, then an active account, then the checkout. */
+/**
+ * 'Beli Sekarang' (intent 'order'): log in first, then an active account, then the user's one
+ * checkout draft is started (or replaced) for this product and the checkout opens. The store checks
+ * again (stock may run out between the page and the press) and its refusal is shown here.
+ */
 export async function action({ params, context, request }: Route.ActionArgs) {
   const id = productIdOf(params.id);
   const product = await getProductDetail(id);
   if (!product) throw data("Not Found", { status: 404 });
-  const form = await request.formData();
+  const form = await readForm(request);
   if (form.get("intent") !== "order") return data({ error: "Permintaan tidak dikenal." }, { status: 400 });
   const user = getUser(context);
   if (!user) throw redirect(`/authrequired?redirect=${encodeURIComponent(`/detail/${id}`)}`);
   const order = orderStateOf(user, product);
   if (!order.allowed) return data({ error: order.reason }, { status: 403 });
-  throw redirect(`/checkout?productId=${id}`);
+  const started = await startCheckout(user, id);
+  if (!started.ok) return data({ error: started.message }, { status: 409 });
+  throw redirect("/checkout");
 }
 
 export default function ProductDetailScreen({ loaderData, actionData }: Route.ComponentProps) {

@@ -136,8 +136,10 @@ export const ADDRESS_MESSAGES = {
 
 export const FULL_ADDRESS_MAX = 500;
 
-/** An area code from idn-area-data ("32", "32.73", "32.73.01", "32.73.01.1001"). */
-const areaCode = (required: string) => z.string({ error: required }).check(z.trim(), z.regex(/^[\d.]{1,20}$/, ADDRESS_MESSAGES.areaUnknown));
+/** An area code from idn-area-data ("32", "32.73", "32.73.01", "32.73.01.1001"); anything else is
+ * never looked up. */
+export const AREA_CODE = /^\d{2}(\.\d{2}){0,2}(\.\d{4})?$/;
+const areaCode = (required: string) => z.string({ error: required }).check(z.trim(), z.regex(AREA_CODE, ADDRESS_MESSAGES.areaUnknown));
 
 /** 'Simpan' on /address: every field required; the chain itself (city in province …) is checked on
  * the server against the area tables. */
@@ -149,3 +151,7 @@ export const addressSchema = z.object({
   kelurahanId: areaCode(ADDRESS_MESSAGES.kelurahanId),
   kodePos: z.string({ error: ADDRESS_MESSAGES.kodePos }).check(z.trim(), z.regex(/^\d{5}$/, ADDRESS_MESSAGES.kodePosFormat)),
 });
+
+/** Searches narrow a level's list from this many characters on (the store's AREA_SEARCH_MIN). */
+export const AREA_SEARCH_MIN_CHARS = 3;
+export const isAreaLevel = (value: unknown): value is AreaLevel => typeof value === "string" && (AREA_LEVELS as readonly string[]).includes(value);
