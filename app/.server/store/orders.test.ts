@@ -138,6 +138,8 @@ describe("createOrderFromDraft", () => {
     const again = await createOrderFromDraft(user.id, formKey, submission(user), { statusId: 200 });
     expect(first).toMatchObject({ ok: true, created: true });
     expect(again).toEqual({ ok: true, orderId: (first as { orderId: number }).orderId, created: false });
+    // Even when the repeat's form differs (a re-render in between), the key decides.
+    expect(await createOrderFromDraft(user.id, formKey, submission(user, { insentif: true }), { statusId: 100 })).toEqual(again);
 
     const racer = await buyerWithDraft(product);
     const raceKey = key();

@@ -159,12 +159,13 @@ export async function createOrderFromDraft(
   if (!isId(userId)) return { ok: false, field: "product", message: NO_DRAFT };
   const key = typeof idempotencyKey === "string" ? idempotencyKey.trim().slice(0, 100) : "";
   if (!key) return { ok: false, field: "product", message: NO_DRAFT };
-  // An incentive order waits for the incentive check (100); only an incentive order may.
-  if ((options.statusId === 100) !== submission.insentif) return { ok: false, field: "insentif", message: NO_INCENTIVE };
   const db = await getDb();
 
+  // A repeat of an earlier submit gets that order back, whatever else it carries.
   const earlier = await findByKey(db, userId, key);
   if (earlier) return { ok: true, orderId: earlier, created: false };
+  // An incentive order waits for the incentive check (100); only an incentive order may.
+  if ((options.statusId === 100) !== submission.insentif) return { ok: false, field: "insentif", message: NO_INCENTIVE };
 
   try {
     return await db.transaction(async (tx) => {
