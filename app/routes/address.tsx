@@ -298,10 +298,11 @@ function AreaPicker({ level, parent, value, onChoose, serverParent, serverList, 
   const loading = fetcher.state === "loading";
   const disabled = needsParent && !parent;
   const searchId = `${level}-search`;
+  const nextLevel = AREA_LEVELS[AREA_LEVELS.indexOf(level) + 1] ?? level;
   const errorId = `${level}-error`;
 
   return (
-    <fieldset className="area-picker" aria-busy={loading || undefined}>
+    <fieldset className="area-picker" id={`${level}-picker`} aria-busy={loading || undefined}>
       <legend>{text.label}</legend>
       <div className="area-search">
         <label htmlFor={searchId} className="sr-only">
@@ -317,13 +318,14 @@ function AreaPicker({ level, parent, value, onChoose, serverParent, serverList, 
             // With JavaScript the list follows the typing; Enter must not submit the form.
             if (hydrated && event.key === "Enter") event.preventDefault();
           }}
-          placeholder={`Cari ${text.label.toLowerCase()} (min. ${AREA_SEARCH_MIN_CHARS} huruf)`}
+          placeholder={`Cari ${text.label.toLowerCase()}`}
           aria-describedby={`${level}-search-hint`}
           disabled={disabled}
           autoComplete="off"
         />
         {hydrated ? null : (
-          <button type="submit" name="intent" value="cari" className="btn btn-outline btn-small" disabled={disabled}>
+          // The page comes back scrolled to this level (the fragment of the form's target).
+          <button type="submit" name="intent" value="cari" formAction={`/address#${level}-picker`} className="btn btn-outline btn-small" disabled={disabled}>
             Cari
           </button>
         )}
@@ -353,7 +355,7 @@ function AreaPicker({ level, parent, value, onChoose, serverParent, serverList, 
           ))}
         </select>
         {hydrated || !text.next ? null : (
-          <button type="submit" name="intent" value={level} className="btn btn-outline btn-small" disabled={disabled}>
+          <button type="submit" name="intent" value={level} formAction={`/address#${nextLevel}-picker`} className="btn btn-outline btn-small" disabled={disabled}>
             {text.next}
           </button>
         )}
