@@ -12,7 +12,7 @@ import { DEMO_ACCOUNT, loginAs, readLatestEmail, uniqueEmail } from "./helpers";
 // and database, and a user has one checkout draft.
 
 // Whole purchases through many server round trips (without JavaScript every step is one).
-test.describe.configure({ timeout: 120_000 });
+test.describe.configure({ timeout: 180_000 });
 
 test.use({ extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` } });
 
@@ -246,6 +246,7 @@ test("every checkout message, a wrong file type, and the typed values surviving 
 test("buy the incentive product: KTP photo, address pickers, incentive and employee promo, success sheet", async ({ page, browser, javaScriptEnabled }) => {
   await registerVerified(page);
   await startCheckout(page, INCENTIVE_PRODUCT);
+  const nik = randomNik();
 
   // The product and its price: list price struck through, the price after discount and promos.
   await expect(page.getByRole("heading", { name: INCENTIVE_PRODUCT })).toBeVisible();
@@ -258,7 +259,7 @@ test("buy the incentive product: KTP photo, address pickers, incentive and emplo
   const totalBefore = await page.getByTestId("checkout-total").textContent();
 
   // A first submit with the photo but a confirmation missing: the photo is kept and shown.
-  await fillBuyer(page, { nik: randomNik() });
+  await fillBuyer(page, { nik });
   await ktpInput(page).setInputFiles(await ktpPhoto());
   if (javaScriptEnabled) await expect(page.getByRole("img", { name: "Foto KTP" })).toBeVisible(); // preview at once
   await checkbox(page, "Ajukan Insentif").check();
@@ -311,6 +312,27 @@ test("buy the incentive product: KTP photo, address pickers, incentive and emplo
   await page.goto("/checkout");
   await expect(page).toHaveURL("/home");
   await expect(page.getByTestId("toast")).toHaveText(/Data checkout tidak ditemukan\. Silakan pilih produk kembali\./);
+
+  // A second incentive on the same NIK is refused at the NIK field. The address saved last comes
+  // back with the new checkout, and /address is prefilled with it.
+  await startCheckout(page, INCENTIVE_PRODUCT);
+  await expect(page.getByTestId("checkout-address")).toContainText("Kota Bandung, Jawa Barat 40111");
+  await fillBuyer(page, { nik });
+  await ktpInput(page).setInputFiles(await ktpPhoto());
+  await checkbox(page, "Ajukan Insentif").check();
+  await field(page, "Nama Ayah Kandung").fill("Slamet Riyadi");
+  await checkbox(page, "Saya menyatakan NIK di atas belum pernah digunakan untuk pengajuan insentif kendaraan listrik.").check();
+  await checkbox(page, "Saya memahami bahwa biaya pengiriman dibayarkan langsung kepada dealer di luar aplikasi.").check();
+  await checkbox(page, "Saya menyatakan alamat domisili saya sesuai dengan KTP.").check();
+  await page.getByRole("button", { name: "Ubah Alamat" }).click();
+  await expect(page.getByLabel("Alamat Lengkap", { exact: true })).toHaveValue("Jl. Asia Afrika No. 1, RT 01/RW 02");
+  await expect(page.getByRole("combobox", { name: "Kota/Kabupaten", exact: true })).toHaveValue("32.73");
+  await expect(page.getByLabel("Kode Pos", { exact: true })).toHaveValue("40111");
+  await page.getByRole("button", { name: "Simpan", exact: true }).click();
+  await expect(page).toHaveURL("/checkout");
+  await submitCheckout(page, "Ajukan Insentif");
+  await expect(errorOf(page, field(page, "NIK"))).toHaveText("NIK sudah digunakan untuk pengajuan insentif lain.");
+  await expect(page).toHaveURL("/checkout");
 });
 
 async function expectNotFoundForOthers(browser: Browser, url: string) {
