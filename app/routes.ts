@@ -11,6 +11,8 @@ export default [
   route("verify-account", "routes/verify-account.ts"),
   route("outbox", "routes/outbox.tsx"),
   route("media/:file", "routes/media.ts"),
+  // Owner-only files: answers 404 (not the login redirect) to anyone else, anonymous included.
+  route("uploads/:id", "routes/uploads.ts"),
 
   layout("layouts/main.tsx", [route("home", "routes/home.tsx")]),
 
@@ -43,6 +45,8 @@ export default [
       route("payment/:id", "routes/payment.tsx"),
       route("transaction-done", "routes/transaction-done.tsx"),
     ]),
+    // The address pickers' options for a fetcher (resource route, JSON).
+    route("address/areas", "routes/address-areas.ts"),
     layout("layouts/transaction.tsx", [route("transaction", "routes/transaction.tsx")]),
     layout("layouts/transaction-detail.tsx", [route("transaction-detail/:id", "routes/transaction-detail.tsx")]),
     layout("layouts/invoice.tsx", [route("transaction-invoice/:id", "routes/transaction-invoice.tsx")]),

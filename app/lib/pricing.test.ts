@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyDiscount, isDiscounted, priceAfterDiscount, priceBreakdown, takePercent } from "./pricing";
+import { applyDiscount, checkoutPricing, isDiscounted, priceAfterDiscount, priceBreakdown, promoKind, takePercent, type CheckoutPricingInput } from "./pricing";
 
 describe("applyDiscount (the product's own discount)", () => {
   it("takes a percentage off, rounded to whole rupiah", () => {
@@ -78,5 +78,81 @@ describe("priceBreakdown and isDiscounted", () => {
     expect(isDiscounted(100_000, { discount: 0, discountType: "%" })).toBe(false);
     expect(isDiscounted(null, { discount: 10, discountType: "%" })).toBe(false);
     expect(isDiscounted(0, { discount: 10, discountType: "v" })).toBe(false);
+  });
+});
+
+describe("checkoutPricing (the checkout's breakdown)", () => {
+  // Gesits G1 as the demo seeds it: 28,500,000 − 5%, promos pln (employee), icp (ordinary), pemerintah (incentive).
+  const gesits: CheckoutPricingInput = {
+    price: 28_500_000,
+    discount: 5,
+    discountType: "%",
+    promos: [
+      { id: 1, title: "Promo Pegawai PLN Group", discount: 1_000_000, discountType: "v", kind: "employee" },
+      { id: 2, title: "Insentif Cashback PLN (ICP)", discount: 250_000, discountType: "v", kind: "ordinary" },
+      { id: 3, title: "Insentif Pemerintah Kendaraan Listrik", discount: 7_000_000, discountType: "v", kind: "incentive" },
+    ],
+  };
+
+  it("always applies ordinary promos, and neither incentive nor employee promo unless applied", () => {
+    const pricing = checkoutPricing(gesits, { insentif: false, promoPegawai: false });
+    expect(pricing).toEqual({
+      priceOri: 28_500_000,
+      productDiscount: 1_425_000,
+      promoLines: [{ title: "Insentif Cashback PLN (ICP)", amount: 250_000 }],
+      insentifValue: 0,
+      promoPegawaiValue: 0,
+      price: 26_825_000,
+      total: 26_825_000,
+    });
+  });
+
+  it("takes the government incentive off the total when applied", () => {
+    const pricing = checkoutPricing(gesits, { insentif: true, promoPegawai: false });
+    expect(pricing.insentifValue).toBe(7_000_000);
+    expect(pricing.promoPegawaiValue).toBe(0);
+    expect(pricing.price).toBe(26_825_000);
+    expect(pricing.total).toBe(19_825_000);
+  });
+
+  it("takes the employee promo off when applied, also together with the incentive", () => {
+    expect(checkoutPricing(gesits, { insentif: false, promoPegawai: true }).total).toBe(25_825_000);
+    const both = checkoutPricing(gesits, { insentif: true, promoPegawai: true });
+    expect([both.insentifValue, both.promoPegawaiValue, both.total]).toEqual([7_000_000, 1_000_000, 18_825_000]);
+  });
+
+  it("applies ordinary fixed promos before ordinary percentages, each line saying what it took off", () => {
+    const pricing = checkoutPricing(
+      {
+        price: 1_000_000,
+        discount: 0,
+        discountType: "v",
+        promos: [
+          { id: 1, title: "Diskon Akhir Tahun", discount: 5, discountType: "%", kind: "ordinary" },
+          { id: 2, title: "Cashback", discount: 100_000, discountType: "v", kind: "ordinary" },
+        ],
+      },
+      { insentif: false, promoPegawai: false },
+    );
+    expect(pricing.promoLines).toEqual([
+      { title: "Cashback", amount: 100_000 },
+      { title: "Diskon Akhir Tahun", amount: 45_000 },
+    ]);
+    expect(pricing.total).toBe(855_000);
+  });
+
+  it("ignores an applied flag when the product has no such promo, and never goes below 0", () => {
+    const cheap: CheckoutPricingInput = { price: 500_000, discount: 0, discountType: "v", promos: [{ id: 9, title: "Promo Pegawai", discount: 1_000_000, discountType: "v", kind: "employee" }] };
+    const pricing = checkoutPricing(cheap, { insentif: true, promoPegawai: true });
+    expect([pricing.insentifValue, pricing.promoPegawaiValue, pricing.total]).toEqual([0, 500_000, 0]);
+  });
+});
+
+describe("promoKind", () => {
+  it("reads the incentive flag, the fixed 1,000,000 employee amount, and calls the rest ordinary", () => {
+    expect(promoKind({ discount: 7_000_000, discountType: "v", incentive: 1 })).toBe("incentive");
+    expect(promoKind({ discount: 1_000_000, discountType: "v", incentive: 0 })).toBe("employee");
+    expect(promoKind({ discount: 250_000, discountType: "v", incentive: false })).toBe("ordinary");
+    expect(promoKind({ discount: 1_000_000, discountType: "%", incentive: 0 })).toBe("ordinary");
   });
 });

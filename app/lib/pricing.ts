@@ -56,3 +56,77 @@ export function priceBreakdown(input: PriceInput) {
 export function isDiscounted(price: number | null, own: Discount): price is number {
   return price !== null && applyDiscount(price, own) < Math.round(nonNegative(price));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Checkout (spec §3 "Order product", §4 "Checkout flow", §9). Ordinary promos always apply; the
+// government incentive and the employee promo only when the buyer applied for them and was accepted.
+
+/** The fixed amount of the employee promo (spec §6, §9: 'pln' badge). */
+export const EMPLOYEE_PROMO_AMOUNT = 1_000_000;
+
+export type CheckoutPromoKind = "ordinary" | "incentive" | "employee";
+export type CheckoutPromo = Discount & { id: number; title: string; kind: CheckoutPromoKind };
+export type CheckoutPricingInput = Discount & { price: number; promos: CheckoutPromo[] };
+export type CheckoutPricing = {
+  /** List price. */
+  priceOri: number;
+  /** The product's own discount, in rupiah. */
+  productDiscount: number;
+  /** Ordinary promos (always applied): rupiah each takes off. */
+  promoLines: { title: string; amount: number }[];
+  /** 'Insentif Pemerintah', 0 unless applied. */
+  insentifValue: number;
+  /** 'Promo Pegawai', 0 unless applied. */
+  promoPegawaiValue: number;
+  /** After the own discount and the ordinary promos (shown as the product price). */
+  price: number;
+  /** What is to be paid for the goods. */
+  total: number;
+};
+
+/**
+ * Which kind a promo is: the incentive flag marks the government incentive; a fixed 1,000,000 is the
+ * employee promo (spec §6); everything else (the 250,000 'icp' included) is ordinary.
+ */
+export function promoKind(promo: Discount & { incentive: boolean | number }): CheckoutPromoKind {
+  if (promo.incentive === true || promo.incentive === 1) return "incentive";
+  if (promo.discountType === "v" && promo.discount === EMPLOYEE_PROMO_AMOUNT) return "employee";
+  return "ordinary";
+}
+
+/**
+ * The checkout's price breakdown. The product price follows spec §9 with the ordinary promos (own
+ * discount, then every fixed promo, then every percentage on the running total). The government
+ * incentive and the employee promo come off that price afterwards, only when applied, so the shown
+ * product price does not change when a box is ticked. Nothing goes below 0.
+ */
+export function checkoutPricing(input: CheckoutPricingInput, applied: { insentif: boolean; promoPegawai: boolean }): CheckoutPricing {
+  const priceOri = Math.round(nonNegative(input.price));
+  const afterOwn = applyDiscount(priceOri, input);
+  const ordinary = input.promos.filter((p) => p.kind === "ordinary");
+  const promoLines: CheckoutPricing["promoLines"] = [];
+  let price = afterOwn;
+  for (const promo of ordinary.filter((p) => p.discountType === "v")) {
+    const next = Math.max(0, price - Math.round(nonNegative(promo.discount)));
+    promoLines.push({ title: promo.title, amount: price - next });
+    price = next;
+  }
+  for (const promo of ordinary.filter((p) => p.discountType === "%")) {
+    const next = takePercent(price, promo.discount);
+    promoLines.push({ title: promo.title, amount: price - next });
+    price = next;
+  }
+  let total = price;
+  /** Takes the first promo of `kind` off the running total; the rupiah actually taken off. */
+  const take = (kind: CheckoutPromoKind) => {
+    const promo = input.promos.find((p) => p.kind === kind);
+    if (!promo) return 0;
+    const next = promo.discountType === "%" ? takePercent(total, promo.discount) : Math.max(0, total - Math.round(nonNegative(promo.discount)));
+    const amount = total - next;
+    total = next;
+    return amount;
+  };
+  const insentifValue = applied.insentif ? take("incentive") : 0;
+  const promoPegawaiValue = applied.promoPegawai ? take("employee") : 0;
+  return { priceOri, productDiscount: priceOri - afterOwn, promoLines, insentifValue, promoPegawaiValue, price, total };
+}

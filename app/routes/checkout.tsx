@@ -1,9 +1,427 @@
-import { NotAvailable } from "~/components/not-available";
+import { getFormProps, getInputProps, parse, type SubmissionResult, useForm } from "@conform-to/react";
+import { useEffect, useState } from "react";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/checkout";
+import { requireUser } from "~/.server/auth";
+import { readForm } from "~/.server/http";
+import { flash } from "~/.server/session";
+import { checkEmployeePromo, type CheckoutDraft, getCheckoutDraft, saveDraftValues, setDraftKtp } from "~/.server/store/checkout";
+import { checkOrderRules, type CheckoutSubmission, createOrderFromDraft, getOwnedOrderSummary, type RuleFailure } from "~/.server/store/orders";
+import { saveUpload } from "~/.server/store/uploads";
+import { isEmptyFile, processImageUpload } from "~/.server/uploads";
+import { CheckboxField } from "~/components/checkbox-field";
+import { Field, FieldError, FormError } from "~/components/field";
+import { Sheet } from "~/components/sheet";
+import { TextareaField } from "~/components/textarea-field";
+import { displayTitle, ORDER_TITLE_LENGTH } from "~/lib/display";
+import { parseForm } from "~/lib/forms";
+import { formatRupiah } from "~/lib/money";
+import { checkoutPricing } from "~/lib/pricing";
 import type { RouteHandle } from "~/lib/route-handle";
+import { keepDigitsOnly } from "~/lib/schemas/account";
+import { type CheckoutContext, checkoutSchema, KTP_ACCEPT, NOTE_MAX } from "~/lib/schemas/checkout";
 
-export const handle: RouteHandle = { title: "Checkout" };
+export const handle: RouteHandle = { title: "Checkout", back: "/home" };
 
-// Built by a later issue; until then the guarded screen exists and says it is not available yet.
-export default function Screen() {
-  return <NotAvailable what="Checkout" />;
+const NO_DRAFT = "Data checkout tidak ditemukan. Silakan pilih produk kembali.";
+const SUBMIT_INSENTIF = "Ajukan Insentif";
+const SUBMIT_PAYMENT = "Pilih Metode Pembayaran";
+
+/** Where the success sheet of an incentive order is rendered (server-side, so it needs no JavaScript). */
+const DONE_PARAM = "selesai";
+
+type Draft = CheckoutDraft;
+
+function contextOf(draft: Draft, employeePromo: unknown): CheckoutContext {
+  return { ktpOnFile: draft.ktp !== null, addressOnFile: draft.address !== null, hasIncentive: draft.product.hasIncentive, hasEmployeePromo: employeePromo !== null };
+}
+
+/** The draft's values as the form's strings (a ticked box is "on"). */
+function formDefaults(values: Draft["values"]): Record<string, string | undefined> {
+  const defaults: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(values)) {
+    if (typeof value === "boolean") defaults[name] = value ? "on" : undefined;
+    else if (typeof value === "string") defaults[name] = value;
+  }
+  return defaults;
+}
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const user = requireUser(context);
+  const done = new URL(request.url).searchParams.get(DONE_PARAM);
+  if (done !== null) {
+    // The incentive order was made and the draft is gone: only the success sheet, for its owner.
+    const order = /^[1-9]\d{0,9}$/.test(done) ? await getOwnedOrderSummary(Number(done), user.id) : null;
+    if (!order) throw data("Not Found", { status: 404 });
+    return { screen: "done" as const, order };
+  }
+  const draft = await getCheckoutDraft(user.id);
+  if (!draft) {
+    flash(context, "toast", { type: "danger", message: NO_DRAFT });
+    throw redirect("/home");
+  }
+  // Spec §4: the employee-discount check runs on load, with the account's NIP.
+  const employeePromo = await checkEmployeePromo(user.id, draft.product.id, user.nip);
+  return {
+    screen: "form" as const,
+    product: draft.product,
+    values: formDefaults(draft.values),
+    ktp: draft.ktp,
+    address: draft.address,
+    employeePromo,
+    // A fresh key per render of the form: a double submit of this render makes one order.
+    idempotencyKey: crypto.randomUUID(),
+  };
+}
+
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9-]{8,64}$/;
+
+/** What the form holds, kept in the draft as typed (no validation): the trip to /address and a
+ * failed submit lose nothing. Boxes the product does not offer are never kept ticked. */
+function draftValuesOf(form: FormData, checkout: CheckoutContext): Draft["values"] {
+  const text = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value : "";
+  };
+  const ticked = (name: string) => form.get(name) !== null;
+  const insentif = checkout.hasIncentive && ticked("insentif");
+  return {
+    note: text("note"),
+    buyerName: text("buyerName"),
+    buyerPhoneNumber: text("buyerPhoneNumber"),
+    buyerEmail: text("buyerEmail"),
+    buyerNik: text("buyerNik"),
+    buyerNip: text("buyerNip"),
+    // Unticking the incentive clears the father's name (spec §4).
+    buyerDadName: insentif ? text("buyerDadName") : "",
+    insentif,
+    nikValidation: insentif && ticked("nikValidation"),
+    ajukanInsentifPegawai: checkout.hasEmployeePromo && ticked("ajukanInsentifPegawai"),
+    bbnValidation: ticked("bbnValidation"),
+    domisiliValidation: ticked("domisiliValidation"),
+  };
+}
+
+/** A refusal of the order rules, next to the field it is about (or above the form). */
+function ruleReply(submission: { reply: (options?: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }) => SubmissionResult<string[]> }, failure: RuleFailure) {
+  if (!failure.field || failure.field === "product") return submission.reply({ formErrors: [failure.message] });
+  return submission.reply({ fieldErrors: { [failure.field]: [failure.message] } });
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireUser(context);
+  const form = await readForm(request);
+  const keyValue = form.get("idempotencyKey");
+  const idempotencyKey = typeof keyValue === "string" && IDEMPOTENCY_KEY.test(keyValue) ? keyValue : crypto.randomUUID();
+  const draft = await getCheckoutDraft(user.id);
+  if (!draft) {
+    // The second press of a double submit arrives after the first made the order and cleared the
+    // draft: the same key finds that order (created=false) and shows its success sheet again.
+    if (form.get("intent") !== "address" && typeof keyValue === "string") {
+      const repeat = await createOrderFromDraft(user.id, idempotencyKey, submissionFromForm(form), { statusId: 100 });
+      if (repeat.ok) throw redirect(`/checkout?${DONE_PARAM}=${repeat.orderId}`);
+    }
+    flash(context, "toast", { type: "danger", message: NO_DRAFT });
+    throw redirect("/home");
+  }
+
+  const employeePromo = await checkEmployeePromo(user.id, draft.product.id, user.nip);
+  const checkout = contextOf(draft, employeePromo);
+
+  // Every submit keeps what was typed first, then a newly picked KTP photo (checked by its bytes
+  // and re-encoded; once accepted it stays in the draft and is never asked for again).
+  await saveDraftValues(user.id, draftValuesOf(form, checkout));
+  const picked = form.get("ktp");
+  form.delete("ktp");
+  let ktpError: string | null = null;
+  if (!isEmptyFile(picked)) {
+    const processed = await processImageUpload(picked as File);
+    if (processed.ok) {
+      await setDraftKtp(user.id, await saveUpload(user.id, "ktp", processed.file));
+      checkout.ktpOnFile = true;
+    } else {
+      ktpError = processed.message;
+    }
+  }
+
+  // 'Isi/Ubah Alamat' is a button of this form: the draft is saved, nothing is validated.
+  if (form.get("intent") === "address") throw redirect("/address");
+
+  // The server judges the KTP by its bytes above, not by the file name the schema looks at.
+  const submission = parseForm(form, checkoutSchema(checkout));
+  if (submission.status !== "success" || ktpError) {
+    return data({ reply: submission.reply(ktpError ? { fieldErrors: { ktp: [ktpError] } } : undefined) }, { status: 400 });
+  }
+  const value = submission.value;
+  const insentif = checkout.hasIncentive && value.insentif;
+  const order: CheckoutSubmission = {
+    note: value.note ?? "",
+    buyerName: value.buyerName,
+    buyerPhoneNumber: value.buyerPhoneNumber,
+    buyerEmail: value.buyerEmail,
+    buyerNik: value.buyerNik,
+    buyerNip: value.buyerNip ?? null,
+    buyerDadName: insentif ? (value.buyerDadName ?? null) : null,
+    insentif,
+    ajukanInsentifPegawai: checkout.hasEmployeePromo && value.ajukanInsentifPegawai,
+  };
+  const rules = await checkOrderRules(user.id, order);
+  if (!rules.ok) return data({ reply: ruleReply(submission, rules) }, { status: 409 });
+
+  // Spec §4: with the incentive the order is made now (status 100) and the success sheet opens;
+  // otherwise the payment method is chosen next (the order is made there).
+  if (!insentif) throw redirect("/paymentmethod");
+  const created = await createOrderFromDraft(user.id, idempotencyKey, order, { statusId: 100 });
+  if (!created.ok) return data({ reply: ruleReply(submission, created) }, { status: 409 });
+  throw redirect(`/checkout?${DONE_PARAM}=${created.orderId}`);
+}
+
+/** The posted form read without validation, only to find the order of a repeated submit. */
+function submissionFromForm(form: FormData): CheckoutSubmission {
+  const text = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value.trim() : "";
+  };
+  return {
+    note: text("note"),
+    buyerName: text("buyerName"),
+    buyerPhoneNumber: text("buyerPhoneNumber"),
+    buyerEmail: text("buyerEmail"),
+    buyerNik: text("buyerNik"),
+    buyerNip: text("buyerNip") || null,
+    buyerDadName: text("buyerDadName") || null,
+    insentif: form.get("insentif") !== null,
+    ajukanInsentifPegawai: form.get("ajukanInsentifPegawai") !== null,
+  };
+}
+
+export default function CheckoutScreen({ loaderData, actionData }: Route.ComponentProps) {
+  if (loaderData.screen === "done") return <IncentiveSubmitted order={loaderData.order} />;
+  return <CheckoutForm {...loaderData} lastResult={actionData?.reply} />;
+}
+
+function IncentiveSubmitted({ order }: { order: { invoiceId: string; statusName: string } }) {
+  return (
+    <Sheet title="Pengajuan Insentif Berhasil" closeHref="/home" height="auto">
+      <div className="done-sheet" data-testid="checkout-done">
+        <p>
+          Pesanan <strong>{order.invoiceId}</strong> telah dibuat dengan status <strong>{order.statusName}</strong>.
+        </p>
+        <p className="muted">Kami akan memverifikasi pengajuan insentif Anda. Pantau statusnya di daftar transaksi.</p>
+        <Link to="/transaction" className="btn btn-primary btn-block">
+          Periksa Status
+        </Link>
+        <Link to="/home" className="btn btn-outline btn-block">
+          Kembali ke Beranda
+        </Link>
+      </div>
+    </Sheet>
+  );
+}
+
+type FormScreenData = Extract<Route.ComponentProps["loaderData"], { screen: "form" }>;
+
+function CheckoutForm({ product, values, ktp, address, employeePromo, idempotencyKey, lastResult }: FormScreenData & { lastResult?: SubmissionResult<string[]> }) {
+  const navigation = useNavigation();
+  const checkout: CheckoutContext = { ktpOnFile: ktp !== null, addressOnFile: address !== null, hasIncentive: product.hasIncentive, hasEmployeePromo: employeePromo !== null };
+  const schema = checkoutSchema(checkout);
+  const [form, fields] = useForm<Record<string, string | undefined>>({
+    lastResult,
+    defaultValue: values,
+    // The address button saves the draft without validating (the server does not validate it either).
+    onValidate: ({ formData, submitter }) =>
+      submitter?.getAttribute("value") === "address" ? parse(formData, { resolve: () => ({ value: {} }) }) : parseForm(formData, schema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+
+  // The boxes drive the price breakdown and the button's words as they change (with JavaScript);
+  // without it the server renders them for the draft, and CSS (:has) swaps the words and fields.
+  const [insentif, setInsentif] = useState(values.insentif === "on");
+  const [promoPegawai, setPromoPegawai] = useState(values.ajukanInsentifPegawai === "on");
+  const pricing = checkoutPricing(product.pricing, { insentif: product.hasIncentive && insentif, promoPegawai: employeePromo !== null && promoPegawai });
+
+  // A preview of a newly picked KTP photo at once (the server re-checks and re-encodes it).
+  const [preview, setPreview] = useState<string | null>(null);
+  useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
+  // After the server accepted a photo the input starts empty again (its key changes), so the same
+  // file is not sent twice.
+  const ktpKey = ktp?.id ?? "none";
+  const [shownKtpKey, setShownKtpKey] = useState(ktpKey);
+  if (shownKtpKey !== ktpKey) {
+    setShownKtpKey(ktpKey);
+    setPreview(null);
+  }
+  const ktpImage = preview ?? ktp?.url ?? null;
+  const submitting = navigation.state === "submitting" && navigation.formAction?.startsWith("/checkout");
+  const title = displayTitle(product.title, ORDER_TITLE_LENGTH);
+  const { key: ktpInputKey, ...ktpInputProps } = getInputProps(fields.ktp, { type: "file", ariaAttributes: true });
+
+  return (
+    <Form method="post" encType="multipart/form-data" className="checkout-form" {...getFormProps(form)}>
+      <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+      <p className="warning-banner" role="note">
+        Lengkapi data pembeli dan alamat pengiriman sebelum melanjutkan ke pembayaran.
+      </p>
+      <FormError id={form.errorId} errors={form.errors} />
+
+      <section className="card checkout-product" aria-label="Produk">
+        {product.imageUrl ? <img src={product.imageUrl} alt="" width={72} height={72} className="checkout-product-image" /> : <div className="checkout-product-image" aria-hidden="true" />}
+        <div className="checkout-product-info">
+          <h2 className="checkout-product-title">{title}</h2>
+          <p className="checkout-product-price" data-testid="checkout-price">
+            {formatRupiah(pricing.price)}
+          </p>
+          {pricing.price < pricing.priceOri ? (
+            <p className="checkout-product-original">
+              <s data-testid="checkout-original-price">{formatRupiah(pricing.priceOri)}</s>
+            </p>
+          ) : null}
+          <p className="muted">Jumlah: 1</p>
+        </div>
+      </section>
+
+      <section className="card">
+        <TextareaField meta={fields.note} label="Catatan (opsional)" maxLength={NOTE_MAX} hint={`Maksimal ${NOTE_MAX} karakter.`} />
+      </section>
+
+      <section className="card" aria-labelledby="buyer-heading">
+        <h2 id="buyer-heading">Data Pembeli</h2>
+        <Field meta={fields.buyerName} label="Nama Pembeli" autoComplete="name" />
+        <Field meta={fields.buyerPhoneNumber} label="No. HP" type="tel" inputMode="numeric" autoComplete="tel" onInput={keepDigitsOnly} />
+        <Field meta={fields.buyerEmail} label="Email" type="email" autoComplete="email" />
+        <Field meta={fields.buyerNik} label="NIK" inputMode="numeric" autoComplete="off" hint="16 digit sesuai KTP." />
+        <Field meta={fields.buyerNip} label="NIP" autoComplete="off" />
+
+        <div className="field ktp-field">
+          {ktpImage ? (
+            // A picked file the browser cannot show as a picture is no preview (the server will say why).
+            <img src={ktpImage} alt="Foto KTP" className="ktp-image" onError={preview ? () => setPreview(null) : undefined} />
+          ) : null}
+          <label htmlFor={fields.ktp.id}>{ktp || preview ? "Ganti Foto KTP" : "Foto KTP"}</label>
+          <input
+            key={`${ktpInputKey ?? ""}${ktpKey}`}
+            {...ktpInputProps}
+            accept={KTP_ACCEPT}
+            className={fields.ktp.errors ? "is-invalid" : undefined}
+            onChange={(event) => {
+              const file = event.currentTarget.files?.[0];
+              setPreview(file && /^image\/(jpeg|png)$/.test(file.type) ? URL.createObjectURL(file) : null);
+            }}
+          />
+          <p className="field-hint">{ktp ? "Foto KTP sudah tersimpan. Pilih file baru hanya jika ingin menggantinya." : "Format .jpg, .jpeg atau .png."}</p>
+          <FieldError id={fields.ktp.errorId} errors={fields.ktp.errors} />
+        </div>
+      </section>
+
+      {product.hasIncentive || employeePromo ? (
+        <section className="card" aria-labelledby="promo-heading">
+          <h2 id="promo-heading">Insentif &amp; Promo</h2>
+          {product.hasIncentive ? (
+            <>
+              <CheckboxField
+                meta={fields.insentif}
+                onChange={(event) => {
+                  const ticked = event.currentTarget.checked;
+                  setInsentif(ticked);
+                  // Unticking the incentive clears the father's name (spec §4).
+                  const dadName = document.getElementById(fields.buyerDadName.id) as HTMLInputElement | null;
+                  if (!ticked && dadName) dadName.value = "";
+                }}
+              >
+                Ajukan Insentif
+                <small className="check-hint">Insentif Pemerintah untuk kendaraan listrik. Wajib foto KTP; satu NIK hanya untuk satu unit.</small>
+              </CheckboxField>
+              <div className="when-insentif" hidden={!insentif}>
+                <Field meta={fields.buyerDadName} label="Nama Ayah Kandung" autoComplete="off" />
+                <CheckboxField meta={fields.nikValidation}>Saya menyatakan NIK di atas belum pernah digunakan untuk pengajuan insentif kendaraan listrik.</CheckboxField>
+              </div>
+            </>
+          ) : null}
+          {employeePromo ? (
+            <CheckboxField meta={fields.ajukanInsentifPegawai} onChange={(event) => setPromoPegawai(event.currentTarget.checked)}>
+              Ajukan Promo Pegawai
+              <small className="check-hint">
+                {employeePromo.title}: potongan {formatRupiah(employeePromo.discount)} untuk NIP akun Anda.
+              </small>
+            </CheckboxField>
+          ) : null}
+        </section>
+      ) : null}
+
+      <section className="card" aria-labelledby="address-heading">
+        <h2 id="address-heading">Alamat Pengiriman</h2>
+        {address ? (
+          <address className="checkout-address" data-testid="checkout-address">
+            {address.fullAddress}
+            <br />
+            {address.kelurahan}, {address.kecamatan}, {address.kota}, {address.provinsi} {address.kodePos}
+          </address>
+        ) : (
+          <p className="muted">Belum ada alamat pengiriman.</p>
+        )}
+        <FieldError id={fields.address.errorId} errors={fields.address.errors} />
+        <button type="submit" name="intent" value="address" className="btn btn-outline btn-block" formNoValidate>
+          {address ? "Ubah Alamat" : "Isi Alamat"}
+        </button>
+      </section>
+
+      <section className="card" aria-labelledby="price-heading">
+        <h2 id="price-heading">Rincian Harga</h2>
+        <dl className="price-lines" data-testid="price-lines">
+          <div>
+            <dt>Harga</dt>
+            <dd>{formatRupiah(pricing.priceOri)}</dd>
+          </div>
+          {pricing.productDiscount > 0 ? (
+            <div>
+              <dt>Diskon Produk</dt>
+              <dd>-{formatRupiah(pricing.productDiscount)}</dd>
+            </div>
+          ) : null}
+          {pricing.promoLines.map((line) => (
+            <div key={line.title}>
+              <dt>{line.title}</dt>
+              <dd>-{formatRupiah(line.amount)}</dd>
+            </div>
+          ))}
+          {pricing.insentifValue > 0 ? (
+            <div>
+              <dt>Insentif Pemerintah</dt>
+              <dd>-{formatRupiah(pricing.insentifValue)}</dd>
+            </div>
+          ) : null}
+          {pricing.promoPegawaiValue > 0 ? (
+            <div>
+              <dt>Promo Pegawai</dt>
+              <dd>-{formatRupiah(pricing.promoPegawaiValue)}</dd>
+            </div>
+          ) : null}
+          <div className="price-total">
+            <dt>Total</dt>
+            <dd data-testid="checkout-total">{formatRupiah(pricing.total)}</dd>
+          </div>
+        </dl>
+      </section>
+
+      <section className="card" aria-label="Pernyataan">
+        <CheckboxField meta={fields.bbnValidation}>Saya memahami bahwa biaya pengiriman dibayarkan langsung kepada dealer di luar aplikasi.</CheckboxField>
+        <CheckboxField meta={fields.domisiliValidation}>Saya menyatakan alamat domisili saya sesuai dengan KTP.</CheckboxField>
+      </section>
+
+      <div className="checkout-bar">
+        <p className="checkout-bar-total">
+          <span className="muted">Total</span> <strong>{formatRupiah(pricing.total)}</strong>
+        </p>
+        <button type="submit" className="btn btn-primary btn-block" disabled={submitting}>
+          <span className="when-insentif-inline" hidden={!insentif}>
+            {SUBMIT_INSENTIF}
+          </span>
+          <span className="when-no-insentif-inline" hidden={insentif}>
+            {SUBMIT_PAYMENT}
+          </span>
+        </button>
+      </div>
+    </Form>
+  );
 }

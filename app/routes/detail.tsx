@@ -1,8 +1,9 @@
 import { useState } from "react";
 import { data, Form, Link, redirect, useLocation } from "react-router";
 import type { Route } from "./+types/detail";
-import { getProductDetail, recordProductView } from "~/.server/store/catalogue";
 import { readForm } from "~/.server/http";
+import { getProductDetail, recordProductView } from "~/.server/store/catalogue";
+import { startCheckout } from "~/.server/store/checkout";
 import { getUser } from "~/.server/session";
 import { countView } from "~/.server/viewed-products-cookie";
 import { ImageSlider } from "~/components/image-slider";
@@ -19,6 +20,7 @@ export const handle: RouteHandle = { title: "Detail Produk" };
 
 const NOT_VERIFIED = "Aktivasi akun Anda terlebih dahulu untuk mulai bertransaksi.";
 const NOT_ORDERABLE = "Produk ini belum dapat dipesan.";
+const OUT_OF_STOCK = "Stok produk habis.";
 const TERMS_SHEET = "syarat";
 
 /** The product id from the address; anything but a plain positive number is an unknown product. */
@@ -30,8 +32,9 @@ function productIdOf(param: string | undefined): number {
 type OrderState = { allowed: true } | { allowed: false; reason: string };
 
 /** Whether this reader may order: anonymous readers may press (and are asked to log in). */
-function orderStateOf(user: { verified: boolean } | null, product: { orderable: boolean; price: number | null }): OrderState {
+function orderStateOf(user: { verified: boolean } | null, product: { orderable: boolean; price: number | null; stock: number }): OrderState {
   if (!product.orderable || product.price === null) return { allowed: false, reason: NOT_ORDERABLE };
+  if (product.stock <= 0) return { allowed: false, reason: OUT_OF_STOCK };
   if (user && !user.verified) return { allowed: false, reason: NOT_VERIFIED };
   return { allowed: true };
 }
@@ -47,7 +50,11 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   return data({ product, order: orderStateOf(getUser(context), product), sheetOpen }, { headers: view.setCookie ? { "Set-Cookie": view.setCookie } : undefined });
 }
 
-/** 'Beli Sekarang' (intent 'order'): log in first, then an active account, then the checkout. */
+/**
+ * 'Beli Sekarang' (intent 'order'): log in first, then an active account, then the user's one
+ * checkout draft is started (or replaced) for this product and the checkout opens. The store checks
+ * again (stock may run out between the page and the press) and its refusal is shown here.
+ */
 export async function action({ params, context, request }: Route.ActionArgs) {
   const id = productIdOf(params.id);
   const product = await getProductDetail(id);
@@ -58,7 +65,9 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   if (!user) throw redirect(`/authrequired?redirect=${encodeURIComponent(`/detail/${id}`)}`);
   const order = orderStateOf(user, product);
   if (!order.allowed) return data({ error: order.reason }, { status: 403 });
-  throw redirect(`/checkout?productId=${id}`);
+  const started = await startCheckout(user, id);
+  if (!started.ok) return data({ error: started.message }, { status: 409 });
+  throw redirect("/checkout");
 }
 
 export default function ProductDetailScreen({ loaderData, actionData }: Route.ComponentProps) {

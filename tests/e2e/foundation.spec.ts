@@ -6,14 +6,15 @@ import { DEMO_EMAIL, DEMO_PASSWORD, fillLogin, loginAs } from "./helpers";
 
 test.describe("guard and login", () => {
   test("an anonymous visitor is sent to /authrequired and, after logging in, back to where they were going", async ({ page }) => {
-    await page.goto("/checkout?x=1");
-    await expect(page).toHaveURL("/authrequired?redirect=%2Fcheckout%3Fx%3D1");
+    // (Not /checkout: it sends a user without a checkout draft on to /home.)
+    await page.goto("/edit-profile?x=1");
+    await expect(page).toHaveURL("/authrequired?redirect=%2Fedit-profile%3Fx%3D1");
     await expect(page.getByText("Halo, PLNers!")).toBeVisible();
 
     await page.getByRole("link", { name: "Login", exact: true }).click();
     await expect(page).toHaveURL(/\/login\?redirect=/);
     await fillLogin(page, DEMO_EMAIL, DEMO_PASSWORD);
-    await expect(page).toHaveURL("/checkout?x=1");
+    await expect(page).toHaveURL("/edit-profile?x=1");
   });
 
   test("a signed-in user opening /login goes to /home", async ({ page }) => {

@@ -5,7 +5,7 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "./client";
 import { env } from "../env";
 import { BANNER_SIZE, CARD_SIZE, DETAIL_SIZE, bannerSvg, productSvg, writeWebp, type ArtworkKind, type BannerArtwork } from "./demo-artwork";
-import { banners, categories, cities, productImages, productPromos, products, promos } from "./schema";
+import { banners, categories, cities, orders, productImages, productPromos, products, promos } from "./schema";
 
 // The demo catalogue (DEMO_DATA=1, DESIGN §6): categories, cities, promos, ~45 products and 5
 // banners, with images drawn at seed time into DATA_DIR/media and served by /media/:file.
@@ -101,6 +101,10 @@ type DemoProduct = {
   description: string;
   orderable?: boolean;
 };
+
+/** Units of every orderable demo product; one that cannot be ordered ('Stok habis', no price) has 0. */
+export const DEMO_STOCK = 25;
+const demoStockOf = (product: DemoProduct) => (product.orderable === false || product.price === null ? 0 : DEMO_STOCK);
 
 const VEHICLE_TERMS = "Harga sudah termasuk BBN dan STNK untuk wilayah pengiriman. Pengiriman dilakukan oleh dealer resmi; biaya kirim dibayar di luar aplikasi.";
 
@@ -255,10 +259,21 @@ export async function seedDemoCatalogue(db: Db, options: { media?: boolean } = {
           weightGram: product.weightGram,
           minimumPurchase: product.minimumPurchase ?? 1,
           orderable: product.orderable === false ? 0 : 1,
+          stock: demoStockOf(product),
         })
         .onConflictDoNothing()
         .returning({ id: products.id });
-      if (!inserted) continue; // seeded before
+      if (!inserted) {
+        // Seeded before products had a stock: give it its demo stock once. A product that sold out
+        // through real orders keeps its 0.
+        if (demoStockOf(product) > 0) {
+          await tx
+            .update(products)
+            .set({ stock: demoStockOf(product) })
+            .where(and(eq(products.sku, product.sku), eq(products.stock, 0), sql`not exists (select 1 from ${orders} where ${orders.productId} = ${products.id})`));
+        }
+        continue;
+      }
       if (product.images) {
         await tx.insert(productImages).values(
           Array.from({ length: product.images }, (_, i) => ({

@@ -211,6 +211,19 @@ describe("getProductDetail", () => {
     expect(detail.promo.every((p) => typeof p.description === "string")).toBe(true);
   });
 
+  it("has a stock: 25 for every orderable demo product, 0 for the one out of stock and the one without a price", async () => {
+    const db = await getDb();
+    for (const product of DEMO_PRODUCTS) {
+      const detail = (await getProductDetail(await demoProductId(db, product.sku)))!;
+      expect(detail.stock, product.sku).toBe(product.orderable === false || product.price === null ? 0 : 25);
+    }
+    // A demo database seeded before products had a stock gets it at the next start.
+    const id = await demoProductId(db, "helm-sni");
+    await db.update(products).set({ stock: 0 }).where(eq(products.id, id));
+    await seedDemoCatalogue(db, { media: false });
+    expect((await getProductDetail(id))!.stock).toBe(25);
+  });
+
   it("counts views", async () => {
     const id = await demoProductId(await getDb(), "helm-sni");
     const before = (await getProductDetail(id))!.viewCount;

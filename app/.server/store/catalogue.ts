@@ -208,6 +208,8 @@ export type ProductDetail = Omit<ProductListItem, "promo"> & {
   description: string;
   /** False when the product cannot be ordered now (withdrawn, out of stock). */
   orderable: boolean;
+  /** Units that can still be ordered (0: 'Stok produk habis.'). */
+  stock: number;
 };
 
 /** Spec §7 GET /api/v1/product/detail; null for an unknown id. */
@@ -226,6 +228,7 @@ export async function getProductDetail(id: number): Promise<ProductDetail | null
       minimumPurchase: products.minimumPurchase,
       description: products.description,
       orderable: products.orderable,
+      stock: products.stock,
     })
     .from(products)
     .leftJoin(cities, eq(cities.id, products.cityId))

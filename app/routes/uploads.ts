@@ -1,0 +1,30 @@
+import type { Route } from "./+types/uploads";
+import { getUser } from "~/.server/session";
+import { getOwnedUpload } from "~/.server/store/uploads";
+
+// Files users uploaded (the KTP photo …), served from the database to their owner only (DESIGN §6,
+// §9). Anyone else — another user, an anonymous visitor, an unknown id — gets the same 404, so the
+// answer never tells whether a file exists. The bytes never change under an id, but they are
+// private: the browser may keep them, shared caches may not.
+const UPLOAD_ID = /^[A-Za-z0-9_-]{8,64}$/;
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const user = getUser(context);
+  const id = params.id ?? "";
+  if (!user || !UPLOAD_ID.test(id)) return notFound();
+  const upload = await getOwnedUpload(id, user.id);
+  if (!upload) return notFound();
+  return new Response(upload.bytes as Uint8Array<ArrayBuffer>, {
+    headers: {
+      "Content-Type": upload.contentType,
+      "Content-Length": String(upload.bytes.byteLength),
+      "Cache-Control": "private, max-age=86400",
+      "X-Content-Type-Options": "nosniff",
+      "Content-Disposition": "inline",
+    },
+  });
+}
+
+function notFound() {
+  return new Response("Not Found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+}
