@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import type { Route } from "./+types/outbox";
 import { readOutbox, usesOutbox } from "~/.server/mail";
+import { smsUsesOutbox } from "~/.server/sms";
 import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle: RouteHandle = { title: "Kotak Keluar Email (demo)" };
@@ -10,7 +11,8 @@ export const handle: RouteHandle = { title: "Kotak Keluar Email (demo)" };
  * lets a person register and verify. With SMTP_URL set this page does not exist.
  */
 export async function loader() {
-  if (!usesOutbox()) throw data("Not Found", { status: 404 });
+  // Also while text messages (the BRI-CERIA OTP) go to the outbox, whether or not SMTP is set.
+  if (!usesOutbox() && !smsUsesOutbox()) throw data("Not Found", { status: 404 });
   const messages = await readOutbox(30);
   return { messages: messages.map(({ id, to, subject, text, sentAt }) => ({ id, to, subject, text, sentAt })) };
 }
