@@ -6,6 +6,9 @@ import { renderToPipeableStream } from "react-dom/server";
 import { type EntryContext, isRouteErrorResponse, type RouterContextProvider, ServerRouter } from "react-router";
 import { closeDb, getDb } from "./.server/db/client";
 import { env } from "./.server/env";
+import { webhookSecret } from "./.server/gateway/signature";
+import { smsUsesOutbox } from "./.server/sms";
+import { expireOverduePayments } from "./.server/store/payments";
 import { contentSecurityPolicy, SECURITY_HEADERS } from "./.server/http";
 import { outboxWarning } from "./.server/mail";
 import { PERSONAL_CACHE_CONTROL } from "./.server/request-guards";
@@ -75,10 +78,31 @@ export async function startServer() {
   const e = env();
   await getDb();
   if (e.isProduction && !e.smtpUrl) console.warn(outboxWarning());
+  if (e.isProduction && smsUsesOutbox()) console.warn("No SMS provider: one-time codes go to the outbox at /outbox (demo only).");
+  webhookSecret(); // generates (and warns about) the sandbox's secret now rather than at the first payment
+  startExpirySweep();
   return { port: e.port, appUrl: e.appUrl };
+}
+
+/** How often overdue payments expire without anyone opening them (they also expire on read). */
+const EXPIRY_SWEEP_MS = 60_000;
+let expirySweep: ReturnType<typeof setInterval> | undefined;
+
+function startExpirySweep() {
+  let running = false;
+  expirySweep = setInterval(() => {
+    if (running) return;
+    running = true;
+    expireOverduePayments()
+      .then((expired) => expired && console.log(`payments: ${expired} overdue payment(s) expired`))
+      .catch((error) => console.warn(`payments: expiry sweep failed: ${error instanceof Error ? error.message : String(error)}`))
+      .finally(() => (running = false));
+  }, EXPIRY_SWEEP_MS);
+  expirySweep.unref();
 }
 
 /** Called on SIGTERM/SIGINT: closes the database cleanly (PGlite flushes its files). */
 export async function stopServer() {
+  clearInterval(expirySweep);
   await closeDb();
 }

@@ -13,6 +13,8 @@ export default [
   route("media/:file", "routes/media.ts"),
   // Owner-only files: answers 404 (not the login redirect) to anyone else, anonymous included.
   route("uploads/:id", "routes/uploads.ts"),
+  // The payment gateway's signed settlements (JSON; no session, no Origin check: the HMAC signs it).
+  route("webhooks/payment", "routes/webhooks-payment.ts"),
 
   layout("layouts/main.tsx", [route("home", "routes/home.tsx")]),
 

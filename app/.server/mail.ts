@@ -22,14 +22,20 @@ export async function sendMail(message: MailMessage): Promise<void> {
     await transport.sendMail({ from: e.mailFrom, ...message });
     return;
   }
+  await writeToOutbox(message);
+  const link = message.text.match(/https?:\/\/\S+/)?.[0];
+  console.log(`[outbox] to ${message.to}: ${message.subject}${link ? ` — ${link}` : ""}`);
+}
+
+/** Keeps a message in the demo outbox in DATA_DIR (also used by the sandbox SMS sender, sms.ts). */
+export async function writeToOutbox(message: MailMessage): Promise<OutboxEntry> {
   const dir = outboxDir();
   await fs.mkdir(dir, { recursive: true });
   const sentAt = new Date().toISOString();
   const id = `${sentAt.replace(/[-:.TZ]/g, "")}-${crypto.randomBytes(4).toString("hex")}`;
   const entry: OutboxEntry = { id, sentAt, ...message };
   await fs.writeFile(path.join(dir, `${id}.json`), JSON.stringify(entry, null, 2));
-  const link = message.text.match(/https?:\/\/\S+/)?.[0];
-  console.log(`[outbox] to ${message.to}: ${message.subject}${link ? ` — ${link}` : ""}`);
+  return entry;
 }
 
 function outboxDir() {

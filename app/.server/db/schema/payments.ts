@@ -1,0 +1,93 @@
+import { sql } from "drizzle-orm";
+import { index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { users } from "./accounts";
+import { orders, uploads } from "./orders";
+import { paymentMethods } from "./reference";
+
+/**
+ * The payment of an order (DESIGN §6 Payments), at most one per order, opened once (idempotent) when
+ * the buyer continues from the payment summary or first opens /payment/{id}. `total` is what the
+ * buyer transfers and what a settlement must match to the rupiah. A payment is "open" while
+ * `closed_at` is null; it closes when it is paid, expires, or its order leaves 200/302.
+ */
+export const payments = pgTable(
+  "payments",
+  {
+    orderId: integer("order_id")
+      .primaryKey()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    paymentMethodId: integer("payment_method_id")
+      .notNull()
+      .references(() => paymentMethods.id),
+    // Copied from the method, so the payment reads the same even if the method is edited later.
+    type: text("type", { enum: ["virtual_account", "bank_transfer", "installment", "paylater"] }).notNull(),
+    tenor: integer("tenor"),
+    // A virtual account's number (unique), or the store's account number for a manual transfer.
+    vaNumber: text("va_number"),
+    // Rupiah: the goods amount, the VA cash discount taken off, the method's fee, the manual
+    // transfer's unique code, and the total = amount − discount + fee + uniqueCode.
+    amount: integer("amount").notNull(),
+    discount: integer("discount").notNull().default(0),
+    fee: integer("fee").notNull().default(0),
+    uniqueCode: integer("unique_code"),
+    total: integer("total").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    redirectUrl: text("redirect_url"),
+    gateway: text("gateway").notNull(),
+    gatewayRef: text("gateway_ref"),
+    proofUploadId: text("proof_upload_id").references(() => uploads.id),
+    markedPaidAt: timestamp("marked_paid_at", { withTimezone: true }),
+    paidAt: timestamp("paid_at", { withTimezone: true }),
+    closedAt: timestamp("closed_at", { withTimezone: true }),
+    closedReason: text("closed_reason", { enum: ["paid", "expired", "order-closed"] }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // A settlement names the VA; one VA is one order.
+    uniqueIndex("payments_va_number_key").on(t.vaNumber).where(sql`${t.type} = 'virtual_account'`),
+    // The 3-digit code tells open manual transfers apart; it is free again once the payment closes.
+    uniqueIndex("payments_open_unique_code_key").on(t.uniqueCode).where(sql`${t.uniqueCode} is not null and ${t.closedAt} is null`),
+    // The expiry sweep reads only open payments.
+    index("payments_open_expiry_idx").on(t.expiresAt).where(sql`${t.closedAt} is null`),
+  ],
+);
+
+/**
+ * Every gateway event the store accepted (signature good, VA known, amount right), keyed by the
+ * gateway's event id: the same id again is a replay and changes nothing (DESIGN §6).
+ */
+export const webhookEvents = pgTable(
+  "webhook_events",
+  {
+    id: text("id").primaryKey(),
+    type: text("type").notNull(),
+    vaNumber: text("va_number").notNull(),
+    amount: integer("amount").notNull(),
+    paidAt: timestamp("paid_at", { withTimezone: true }),
+    orderId: integer("order_id").references(() => orders.id, { onDelete: "set null" }),
+    // settled: moved the order 200 → 300; already-paid: its order was paid before; order-closed:
+    // the order had expired or was cancelled, nothing changed; ignored: a type the store does not act on.
+    outcome: text("outcome", { enum: ["settled", "already-paid", "order-closed", "ignored"] }).notNull(),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("webhook_events_order_idx").on(t.orderId)],
+);
+
+/**
+ * The one-time code of a user (BRI-CERIA paylater, spec §5 OTP): one row per user, replaced by each
+ * request. Only hashes are stored; `secretHash` is the proof of a validated code (the spec's
+ * secretId) that creating the paylater order consumes once.
+ */
+export const otpCodes = pgTable("otp_codes", {
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  phone: text("phone").notNull(),
+  codeHash: text("code_hash").notNull(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  sentAt: timestamp("sent_at", { withTimezone: true }).notNull(),
+  resendAvailableAt: timestamp("resend_available_at", { withTimezone: true }).notNull(),
+  verifiedAt: timestamp("verified_at", { withTimezone: true }),
+  secretHash: text("secret_hash"),
+  consumedAt: timestamp("consumed_at", { withTimezone: true }),
+});
