@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../db/client";
 import type { AddressInput } from "../db/schema";
 import { processImageUpload } from "../uploads";
@@ -13,16 +13,22 @@ import {
   setDraftKtp,
   startCheckout,
 } from "./checkout";
-import { createProduct, createVerifiedUser, EMPLOYEE_PROMO, ICP_PROMO, INCENTIVE_PROMO, realAddress } from "./fixtures";
+import { createProduct, createVerifiedUser, EMPLOYEE_PROMO, ICP_PROMO, INCENTIVE_PROMO, realAddress, useOwnPostgresDatabase } from "./fixtures";
 import { listDistricts, listProvinces, listRegencies, listVillages, resolveAddress } from "./locations";
 import { getOwnedUpload, saveUpload, uploadUrl } from "./uploads";
 
-// The checkout draft, the location lists and the upload store. Runs on this file's PGlite or on a
-// shared PostgreSQL (DATABASE_URL): every user and product here is new.
+// The checkout draft, the location lists and the upload store. Runs on this file's PGlite, or with
+// DATABASE_URL on a database of its own on that server (it creates products, which would move the
+// catalogue tests' listings).
 
 let address: AddressInput;
+let dropOwnDatabase: () => Promise<void>;
 beforeAll(async () => {
+  dropOwnDatabase = await useOwnPostgresDatabase();
   address = await realAddress(await getDb());
+});
+afterAll(async () => {
+  await dropOwnDatabase();
 });
 
 describe("area lists", () => {

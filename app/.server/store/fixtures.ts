@@ -8,6 +8,37 @@ import type { CheckoutSubmission } from "./orders";
 // new (random e-mail, sku, promo code), so the tests also run on a shared PostgreSQL that already
 // holds other rows.
 
+/**
+ * On a shared PostgreSQL (CI's DATABASE_URL run, files in parallel), a test file that creates
+ * products would shift every catalogue listing while the catalogue tests page through it. Such a
+ * file calls this first (before anything opens the database): it gets a fresh database of its own
+ * on the same server, migrated and seeded by the first getDb(). Returns the cleanup for afterAll.
+ * Without DATABASE_URL (PGlite, one per file already) it does nothing.
+ */
+export async function useOwnPostgresDatabase(): Promise<() => Promise<void>> {
+  const shared = process.env.DATABASE_URL;
+  if (!shared) return async () => {};
+  const { default: postgres } = await import("postgres");
+  const { resetEnvForTests } = await import("../env");
+  const { closeDb } = await import("../db/client");
+  const name = `store_test_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
+  const admin = postgres(shared, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  const own = new URL(shared);
+  own.pathname = `/${name}`;
+  process.env.DATABASE_URL = own.toString();
+  resetEnvForTests();
+  return async () => {
+    await closeDb();
+    process.env.DATABASE_URL = shared;
+    resetEnvForTests();
+    const cleanup = postgres(shared, { max: 1, onnotice: () => {} });
+    await cleanup.unsafe(`drop database if exists ${name} with (force)`);
+    await cleanup.end();
+  };
+}
+
 export type TestUser = { id: number; email: string; nip: string; fullname: string; phoneNo: string };
 
 /** A verified account (no usable password: these users never sign in). */
