@@ -1,6 +1,6 @@
 import { and, asc, eq, ilike, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import { getDb, type Executor } from "../db/client";
+import { getDb } from "../db/client";
 import { districts, provinces, regencies, villages, type AddressInput } from "../db/schema";
 import type { Executor } from "./checkout";
 

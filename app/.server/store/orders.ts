@@ -1,10 +1,10 @@
 import { and, eq, notInArray, sql } from "drizzle-orm";
-import { getDb, type Executor } from "../db/client";
+import { getDb } from "../db/client";
 import { queryRows } from "../db/query-rows";
 import { checkoutDrafts, orderEvents, orderProducts, orders, orderStatuses, products, RELEASED_STATUSES, uploads, users, type AppliedPromo } from "../db/schema";
 import { KTP_REQUIRED } from "../uploads";
 import { checkoutPricing } from "~/lib/pricing";
-import { loadCheckoutProduct, OUT_OF_STOCK, PRODUCT_NOT_ORDERABLE } from "./checkout";
+import { loadCheckoutProduct, OUT_OF_STOCK, PRODUCT_NOT_ORDERABLE, type Executor } from "./checkout";
 import { resolveAddress, type ResolvedAddress } from "./locations";
 
 // The ONE module through which orders, stock and statuses change (DESIGN §6). Every change is a
