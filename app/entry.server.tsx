@@ -5,8 +5,10 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { type EntryContext, type RouterContextProvider, ServerRouter } from "react-router";
 import { closeDb, getDb } from "./.server/db/client";
+import { setLockRole } from "./.server/db/data-dir-lock";
 import { env } from "./.server/env";
 import { contentSecurityPolicy, SECURITY_HEADERS } from "./.server/http";
+import { startOpsChannel } from "./.server/ops/channel";
 import { NonceContext } from "./lib/nonce";
 
 export const streamTimeout = 5_000;
@@ -60,14 +62,26 @@ export function handleError(error: unknown, { request }: { request: Request }) {
 }
 
 /** Called by server.js before it listens: validates the configuration and prepares the database. */
+let opsChannel: Awaited<ReturnType<typeof startOpsChannel>> | undefined;
+
 export async function startServer() {
   const e = env();
+  setLockRole("server");
   await getDb();
+  // PGlite is this process's alone (DATA_DIR/pglite.lock): the ops CLI sends its commands here.
+  if (!e.databaseUrl) {
+    opsChannel = await startOpsChannel(e.dataDir).catch((error: unknown) => {
+      console.warn(`The ops CLI cannot reach this server (socket in ${e.dataDir}): ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    });
+  }
   if (e.isProduction && !e.smtpUrl) console.warn("SMTP_URL is not set: e-mails go to the outbox at /outbox (demo only).");
   return { port: e.port, appUrl: e.appUrl };
 }
 
 /** Called on SIGTERM/SIGINT: closes the database cleanly (PGlite flushes its files). */
 export async function stopServer() {
+  await opsChannel?.close();
+  opsChannel = undefined;
   await closeDb();
 }
