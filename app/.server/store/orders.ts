@@ -2,6 +2,7 @@ import { and, eq, notInArray, sql } from "drizzle-orm";
 import { getDb } from "../db/client";
 import { queryRows } from "../db/query-rows";
 import { checkoutDrafts, orderEvents, orderProducts, orders, orderStatuses, products, RELEASED_STATUSES, uploads, users, type AppliedPromo } from "../db/schema";
+import { notifyOrderStatus } from "../order-mail";
 import { KTP_REQUIRED } from "../uploads";
 import { checkoutPricing } from "~/lib/pricing";
 import { loadCheckoutProduct, OUT_OF_STOCK, PRODUCT_NOT_ORDERABLE, type Executor } from "./checkout";
@@ -275,7 +276,7 @@ export async function getOwnedOrderSummary(orderId: number, userId: number): Pro
 export async function transitionOrder(orderId: number, from: number, to: number, actor: string, note?: string): Promise<{ ok: true } | { ok: false; message: string }> {
   if (!isId(orderId) || !ORDER_TRANSITIONS[from]?.includes(to)) return { ok: false, message: TRANSITION_REFUSED };
   const db = await getDb();
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx) => {
     const now = new Date();
     const [moved] = await tx
       .update(orders)
@@ -290,5 +291,8 @@ export async function transitionOrder(orderId: number, from: number, to: number,
     }
     return { ok: true as const };
   });
+  // After the commit: the buyer's e-mail for this move (never throws, never fails the transition).
+  if (result.ok) await notifyOrderStatus(orderId, to);
+  return result;
 }
 
