@@ -40,7 +40,8 @@ export const TRANSITION_REFUSED = "Status pesanan tidak dapat diubah.";
  *   200 Menunggu Pembayaran → 301 instalment/paylater submitted, 302 transfer proof sent,
  *       300 gateway settlement, 1 buyer cancel, 2 payment expired
  *   301 Menunggu Persetujuan Cicilan → 300 approved, 1 buyer cancel, 2 rejected
- *   302 Verifikasi Bukti Transfer → 300 proof verified, 1 buyer cancel, 2 proof rejected
+ *   302 Verifikasi Bukti Transfer → 300 proof verified, 200 proof rejected (upload again),
+ *       1 buyer cancel, 2 proof rejected for good
  *   300 Pembayaran Diterima → 400 shipped;  400 Dalam Pengiriman → 500 buyer confirmed arrival
  *   500 Selesai, 1 Dibatalkan, 2 Kedaluwarsa / Ditolak: terminal.
  */
@@ -48,7 +49,8 @@ export const ORDER_TRANSITIONS: Record<number, number[]> = {
   100: [200, 1, 2],
   200: [301, 302, 300, 1, 2],
   301: [300, 1, 2],
-  302: [300, 1, 2],
+  // 302 → 200: ops rejected the transfer proof; the buyer may upload another (issue 8, ops CLI).
+  302: [300, 200, 1, 2],
   300: [400],
   400: [500],
   500: [],
