@@ -5,7 +5,7 @@ import type { PgliteDatabase } from "drizzle-orm/pglite";
 import { env } from "../env";
 import * as schema from "./schema";
 import { seedReferenceData } from "./reference-data";
-import { acquireDataDirLock } from "./data-dir-lock";
+import { acquireDataDirLock, foreignServerGone } from "./data-dir-lock";
 
 /**
  * The store's database: PGlite (embedded PostgreSQL, files in DATA_DIR) by default, a PostgreSQL
@@ -33,7 +33,7 @@ async function openPglite(dataDir: string | null): Promise<Handle> {
   const { migrate } = await import("drizzle-orm/pglite/migrator");
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
   // One process per data directory (data-dir-lock.ts); throws a clear message when it is taken.
-  const releaseLock = dataDir ? acquireDataDirLock(dataDir) : () => {};
+  const releaseLock = dataDir ? acquireDataDirLock(dataDir, { foreignHolderGone: await foreignServerGone(dataDir) }) : () => {};
   try {
     const client = dataDir ? new PGlite(path.join(dataDir, "pglite")) : new PGlite();
     const db = drizzle(client, { schema });

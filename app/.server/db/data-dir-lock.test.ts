@@ -1,9 +1,10 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { acquireDataDirLock, DataDirLockedError, liveLockOwner, lockPath, setLockRole } from "./data-dir-lock";
+import { acquireDataDirLock, DataDirLockedError, foreignServerGone, liveLockOwner, lockPath, setLockRole } from "./data-dir-lock";
 import { openDatabase } from "./client";
 
 // The lock alone (no PGlite): each case in its own directory.
@@ -82,5 +83,22 @@ describe("data directory lock", () => {
     fs.writeFileSync(lockPath(dir), "garbage");
     acquireDataDirLock(dir)();
     expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it("written on another host (a container sharing the volume): live, unless it is a server whose socket is dead", async () => {
+    const dir = tempDir();
+    fs.writeFileSync(lockPath(dir), JSON.stringify({ pid: 1, role: "ops", since: "x", procStart: null, host: "other-container" }));
+    expect(liveLockOwner(dir)).toMatchObject({ host: "other-container" });
+    expect(() => acquireDataDirLock(dir)).toThrow(`(pid 1 on host other-container, since x)`);
+    expect(() => acquireDataDirLock(dir)).toThrow(`If that process is certainly gone, delete ${lockPath(dir)}.`);
+    expect(await foreignServerGone(dir)).toBe(false); // not a server: no way to tell
+
+    fs.writeFileSync(lockPath(dir), JSON.stringify({ pid: 1, role: "server", since: "x", procStart: null, host: "other-container" }));
+    const socket = net.createServer().listen(path.join(dir, "ops.sock"));
+    await new Promise((resolve) => socket.once("listening", resolve));
+    expect(await foreignServerGone(dir)).toBe(false); // its socket answers: that server runs
+    await new Promise((resolve) => socket.close(resolve));
+    expect(await foreignServerGone(dir)).toBe(true);
+    acquireDataDirLock(dir, { foreignHolderGone: true })();
   });
 });

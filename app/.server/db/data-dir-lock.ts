@@ -1,4 +1,6 @@
 import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 
 // PGlite is PostgreSQL inside this process: two processes opening the same data directory would
@@ -6,9 +8,11 @@ import path from "node:path";
 // a second process gets a clear message instead. A lock whose process is gone (kill -9, a crash,
 // power loss) is stale and taken over. The running server also serves the ops CLI over a socket
 // (app/.server/ops/channel.ts), so operators never need to open the database themselves.
+// A lock written on another host (another container sharing the volume) cannot be checked by pid:
+// it counts as live, except a server's whose socket no longer answers (that server is gone).
 
 export type LockRole = "server" | "ops" | "process";
-export type LockOwner = { pid: number; role: LockRole; since: string; procStart: string | null };
+export type LockOwner = { pid: number; role: LockRole; since: string; procStart: string | null; host: string | null };
 
 export const LOCK_FILE = "pglite.lock";
 
@@ -18,9 +22,11 @@ export class DataDirLockedError extends Error {
     readonly owner: LockOwner,
   ) {
     const who = owner.role === "server" ? "the store server" : owner.role === "ops" ? "an ops command" : "another process";
+    const foreign = owner.host !== null && owner.host !== os.hostname();
     super(
-      `The database in ${dataDir} is in use by ${who} (pid ${owner.pid}, since ${owner.since}). ` +
-        `PGlite allows one process at a time: stop that process, or run ops commands while the server runs (they go through its socket).`,
+      `The database in ${dataDir} is in use by ${who} (pid ${owner.pid}${foreign ? ` on host ${owner.host}` : ""}, since ${owner.since}). ` +
+        `PGlite allows one process at a time: stop that process, or run ops commands while the server runs (they go through its socket).` +
+        (foreign ? ` If that process is certainly gone, delete ${lockPath(dataDir)}.` : ""),
     );
     this.name = "DataDirLockedError";
   }
@@ -45,7 +51,8 @@ function processStart(pid: number): string | null {
   }
 }
 
-function isAlive(owner: LockOwner): boolean {
+function isAlive(owner: LockOwner, foreignHolderGone = false): boolean {
+  if (owner.host !== null && owner.host !== os.hostname()) return !foreignHolderGone;
   // This process never holds a lock it does not know about: a lock with our pid is from an
   // earlier life of a container (pid 1 again) and is stale.
   if (owner.pid === process.pid) return false;
@@ -66,7 +73,7 @@ function parseOwner(text: string): LockOwner | null {
   try {
     const value = JSON.parse(text) as Partial<LockOwner>;
     if (typeof value.pid !== "number" || !Number.isSafeInteger(value.pid) || value.pid <= 0) return null;
-    return { pid: value.pid, role: value.role ?? "process", since: value.since ?? "?", procStart: value.procStart ?? null };
+    return { pid: value.pid, role: value.role ?? "process", since: value.since ?? "?", procStart: value.procStart ?? null, host: value.host ?? null };
   } catch {
     return null;
   }
@@ -88,16 +95,36 @@ export function liveLockOwner(dataDir: string): LockOwner | null {
   return owner && isAlive(owner) ? owner : null;
 }
 
+/**
+ * True when the lock was written on another host by a server whose socket (DATA_DIR/ops.sock, on the
+ * shared volume) no longer accepts connections: that server is gone and its lock is stale.
+ */
+export async function foreignServerGone(dataDir: string): Promise<boolean> {
+  const text = readText(lockPath(dataDir));
+  const owner = text === null ? null : parseOwner(text);
+  if (!owner || owner.host === null || owner.host === os.hostname() || owner.role !== "server") return false;
+  return new Promise((resolve) => {
+    const conn = net.createConnection(path.join(dataDir, "ops.sock"));
+    conn.setTimeout(2_000, () => conn.destroy());
+    conn.on("connect", () => {
+      conn.destroy();
+      resolve(false);
+    });
+    conn.on("error", (error: NodeJS.ErrnoException) => resolve(error.code === "ECONNREFUSED" || error.code === "ENOENT"));
+    conn.on("close", () => resolve(false));
+  });
+}
+
 const held = new Map<string, string>();
 
 /**
  * Takes the lock of `dataDir` for this process; returns its release. Throws DataDirLockedError when
  * a live process holds it (including this process: one PGlite per directory).
  */
-export function acquireDataDirLock(dataDir: string): () => void {
+export function acquireDataDirLock(dataDir: string, options: { foreignHolderGone?: boolean } = {}): () => void {
   const file = lockPath(dataDir);
   if (held.has(file)) throw new DataDirLockedError(dataDir, parseOwner(held.get(file)!)!);
-  const mine = JSON.stringify({ pid: process.pid, role, since: new Date().toISOString(), procStart: processStart(process.pid) } satisfies LockOwner);
+  const mine = JSON.stringify({ pid: process.pid, role, since: new Date().toISOString(), procStart: processStart(process.pid), host: os.hostname() } satisfies LockOwner);
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
       // O_EXCL: of two processes starting at once, exactly one creates the file.
@@ -115,7 +142,7 @@ export function acquireDataDirLock(dataDir: string): () => void {
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
       continue;
     }
-    if (owner && isAlive(owner)) throw new DataDirLockedError(dataDir, owner);
+    if (owner && isAlive(owner, options.foreignHolderGone)) throw new DataDirLockedError(dataDir, owner);
     takeOverStale(file, text);
   }
   throw new Error(`Could not take the lock ${file}: it keeps changing. Is another process starting on ${dataDir}?`);
