@@ -31,6 +31,8 @@ COPY package.json server.js tsconfig.json ./
 # The server applies ./app/.server/db/migrations (relative to the working directory) at start; the
 # rest of app/ is the source the ops CLI imports.
 COPY app ./app
+# The ops CLI: `docker exec store npm run ops -- <command>` while the server runs (with PGlite it
+# talks to the server over the 0600 socket /data/ops.sock, as the same `node` user; README → Operations).
 COPY scripts/ops.ts ./scripts/ops.ts
 RUN mkdir -p /data && chown node:node /data
 VOLUME ["/data"]

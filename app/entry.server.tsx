@@ -5,6 +5,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { type EntryContext, isRouteErrorResponse, type RouterContextProvider, ServerRouter } from "react-router";
 import { closeDb, getDb } from "./.server/db/client";
+import { setLockRole } from "./.server/db/data-dir-lock";
 import { env } from "./.server/env";
 import { webhookSecret } from "./.server/gateway/signature";
 import { smsUsesOutbox } from "./.server/sms";
@@ -12,6 +13,7 @@ import { expireOverduePayments } from "./.server/store/payments";
 import { contentSecurityPolicy, SECURITY_HEADERS } from "./.server/http";
 import { outboxWarning } from "./.server/mail";
 import { PERSONAL_CACHE_CONTROL } from "./.server/request-guards";
+import { startOpsChannel } from "./.server/ops/channel";
 import { NonceContext } from "./lib/nonce";
 
 export const streamTimeout = 5_000;
@@ -74,9 +76,19 @@ export function handleError(error: unknown, { request }: { request: Request }) {
 export { installRequestGuards } from "./.server/request-guards";
 
 /** Called by server.js before it listens: validates the configuration and prepares the database. */
+let opsChannel: Awaited<ReturnType<typeof startOpsChannel>> | undefined;
+
 export async function startServer() {
   const e = env();
+  setLockRole("server");
   await getDb();
+  // PGlite is this process's alone (DATA_DIR/pglite.lock): the ops CLI sends its commands here.
+  if (!e.databaseUrl) {
+    opsChannel = await startOpsChannel(e.dataDir).catch((error: unknown) => {
+      console.warn(`The ops CLI cannot reach this server (socket in ${e.dataDir}): ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    });
+  }
   if (e.isProduction && !e.smtpUrl) console.warn(outboxWarning());
   if (e.isProduction && smsUsesOutbox()) console.warn("No SMS provider: one-time codes go to the outbox at /outbox (demo only).");
   webhookSecret(); // generates (and warns about) the sandbox's secret now rather than at the first payment
@@ -104,5 +116,7 @@ function startExpirySweep() {
 /** Called on SIGTERM/SIGINT: closes the database cleanly (PGlite flushes its files). */
 export async function stopServer() {
   clearInterval(expirySweep);
+  await opsChannel?.close();
+  opsChannel = undefined;
   await closeDb();
 }

@@ -1,68 +1,57 @@
-// Operator CLI: `npm run ops -- <command> [arguments]`. Every command goes through the same store
-// functions as the app, against the same database (DATABASE_URL, or PGlite in DATA_DIR, default ./data).
-// Run it while the server is stopped when using PGlite: an embedded database has one process at a time.
+// Operator CLI: `npm run ops -- <command> [arguments]` (`npm run ops -- help` lists the commands).
+// Every command goes through the same store functions as the app (app/.server/ops/commands.ts).
+// Where it runs:
+//   - DATABASE_URL set: against that PostgreSQL directly, also while servers run;
+//   - PGlite (DATA_DIR, default ./data) with the store server running: the server holds the data
+//     directory's lock, so the command goes over the server's socket DATA_DIR/ops.sock and runs
+//     inside the server;
+//   - PGlite with nothing running: the CLI opens the database itself (taking the lock).
+// Exit status: 0 done, 1 refused or failed (one-line reason on stderr), 2 bad usage.
+import fs from "node:fs";
 import { closeDb } from "~/.server/db/client";
-import { listUsers, markVerified } from "~/.server/store/accounts";
+import { DataDirLockedError, liveLockOwner, setLockRole } from "~/.server/db/data-dir-lock";
+import { env } from "~/.server/env";
+import { opsSocketPath, sendOpsCommand } from "~/.server/ops/channel";
+import { runOpsCommand, type OpsIO } from "~/.server/ops/commands";
 
-type Command = { usage: string; summary: string; run: (args: string[]) => Promise<number> };
-
-const commands: Record<string, Command> = {
-  "users:list": {
-    usage: "users:list",
-    summary: "list the accounts (id, email, name, NIP, company, verified)",
-    async run() {
-      const users = await listUsers();
-      printTable(
-        ["id", "email", "name", "NIP", "company", "verified"],
-        users.map((u) => [String(u.id), u.email, u.fullname, u.nip, u.companyName, u.verifiedAt ? u.verifiedAt.toISOString().slice(0, 10) : "no"]),
-      );
-      console.log(`${users.length} account(s)`);
-      return 0;
-    },
-  },
-  "users:verify": {
-    usage: "users:verify <email>",
-    summary: "mark an account verified without the e-mail link",
-    async run([email]) {
-      if (!email) {
-        console.error("usage: npm run ops -- users:verify <email>");
-        return 1;
-      }
-      if (!(await markVerified(email))) {
-        console.error(`no account with e-mail ${email}`);
-        return 1;
-      }
-      console.log(`${email} is verified`);
-      return 0;
-    },
-  },
-};
-
-function printTable(header: string[], rows: string[][]) {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd();
-  console.log(line(header));
-  console.log(line(widths.map((w) => "-".repeat(w))));
-  for (const row of rows) console.log(line(row));
-}
-
-function usage() {
-  console.log("usage: npm run ops -- <command> [arguments]\n\ncommands:");
-  for (const c of Object.values(commands)) console.log(`  ${c.usage.padEnd(24)}${c.summary}`);
-}
+const io: OpsIO = { out: (line) => console.log(line), err: (line) => console.error(line) };
 
 async function main(argv: string[]): Promise<number> {
-  const [name, ...args] = argv;
-  const command = name ? commands[name] : undefined;
-  if (!command) {
-    if (name && name !== "help" && name !== "--help") console.error(`unknown command: ${name}\n`);
-    usage();
-    return name === "help" || name === "--help" ? 0 : 1;
-  }
+  let config;
   try {
-    return await command.run(args);
+    config = env();
+  } catch (error) {
+    io.err(error instanceof Error ? error.message : String(error));
+    return 1;
+  }
+  const [name] = argv;
+  if (!name || name === "help" || name === "--help") return runOpsCommand(argv, io);
+
+  if (!config.databaseUrl) {
+    const owner = liveLockOwner(config.dataDir);
+    if (owner) {
+      const socket = opsSocketPath(config.dataDir);
+      if (owner.role !== "server" || !fs.existsSync(socket)) {
+        io.err(new DataDirLockedError(config.dataDir, owner).message);
+        return 1;
+      }
+      try {
+        const reply = await sendOpsCommand(socket, argv);
+        for (const line of reply.out) io.out(line);
+        for (const line of reply.err) io.err(line);
+        return reply.code;
+      } catch (error) {
+        io.err(`Could not reach the server (pid ${owner.pid}) through ${socket}: ${error instanceof Error ? error.message : String(error)}`);
+        return 1;
+      }
+    }
+  }
+
+  setLockRole("ops");
+  try {
+    return await runOpsCommand(argv, io);
   } finally {
-    await closeDb();
+    await closeDb().catch(() => {});
   }
 }
 

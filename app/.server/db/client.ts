@@ -5,6 +5,7 @@ import type { PgliteDatabase } from "drizzle-orm/pglite";
 import { env } from "../env";
 import * as schema from "./schema";
 import { seedReferenceData } from "./reference-data";
+import { acquireDataDirLock, foreignServerGone } from "./data-dir-lock";
 
 /**
  * The store's database: PGlite (embedded PostgreSQL, files in DATA_DIR) by default, a PostgreSQL
@@ -37,14 +38,27 @@ async function openPglite(dataDir: string | null): Promise<Handle> {
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
-  const client = dataDir ? new PGlite(path.join(dataDir, "pglite")) : new PGlite();
-  const db = drizzle(client, { schema });
-  await migrate(db, { migrationsFolder });
-  return {
-    db,
-    close: () => client.close(),
-    ping: async () => void (await client.query("select 1")),
-  };
+  // One process per data directory (data-dir-lock.ts); throws a clear message when it is taken.
+  const releaseLock = dataDir ? acquireDataDirLock(dataDir, { foreignHolderGone: await foreignServerGone(dataDir) }) : () => {};
+  try {
+    const client = dataDir ? new PGlite(path.join(dataDir, "pglite")) : new PGlite();
+    const db = drizzle(client, { schema });
+    await migrate(db, { migrationsFolder });
+    return {
+      db,
+      close: async () => {
+        try {
+          await client.close();
+        } finally {
+          releaseLock();
+        }
+      },
+      ping: async () => void (await client.query("select 1")),
+    };
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
 }
 
 async function openPostgres(url: string): Promise<Handle> {

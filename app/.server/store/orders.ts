@@ -2,6 +2,7 @@ import { and, eq, notInArray, sql } from "drizzle-orm";
 import { getDb, type Executor } from "../db/client";
 import { queryRows } from "../db/query-rows";
 import { checkoutDrafts, orderEvents, orderProducts, orders, orderStatuses, products, RELEASED_STATUSES, uploads, users, type AppliedPromo } from "../db/schema";
+import { notifyOrderStatus } from "../order-mail";
 import { KTP_REQUIRED } from "../uploads";
 import { checkoutPricing } from "~/lib/pricing";
 import { loadCheckoutProduct, OUT_OF_STOCK, PRODUCT_NOT_ORDERABLE } from "./checkout";
@@ -39,7 +40,8 @@ export const TRANSITION_REFUSED = "Status pesanan tidak dapat diubah.";
  *   200 Menunggu Pembayaran → 301 instalment/paylater submitted, 302 transfer proof sent,
  *       300 gateway settlement, 1 buyer cancel, 2 payment expired
  *   301 Menunggu Persetujuan Cicilan → 300 approved, 1 buyer cancel, 2 rejected
- *   302 Verifikasi Bukti Transfer → 300 proof verified, 1 buyer cancel, 2 proof rejected
+ *   302 Verifikasi Bukti Transfer → 300 proof verified, 200 proof rejected (upload again),
+ *       1 buyer cancel, 2 proof rejected for good
  *   300 Pembayaran Diterima → 400 shipped;  400 Dalam Pengiriman → 500 buyer confirmed arrival
  *   500 Selesai, 1 Dibatalkan, 2 Kedaluwarsa / Ditolak: terminal.
  */
@@ -47,7 +49,8 @@ export const ORDER_TRANSITIONS: Record<number, number[]> = {
   100: [200, 1, 2],
   200: [301, 302, 300, 1, 2],
   301: [300, 1, 2],
-  302: [300, 1, 2],
+  // 302 → 200: ops rejected the transfer proof; the buyer may upload another (issue 8, ops CLI).
+  302: [300, 200, 1, 2],
   300: [400],
   400: [500],
   500: [],
@@ -276,7 +279,7 @@ export async function getOwnedOrderSummary(orderId: number, userId: number): Pro
 export async function transitionOrder(orderId: number, from: number, to: number, actor: string, note?: string): Promise<{ ok: true } | { ok: false; message: string }> {
   if (!isId(orderId) || !ORDER_TRANSITIONS[from]?.includes(to)) return { ok: false, message: TRANSITION_REFUSED };
   const db = await getDb();
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx) => {
     const now = new Date();
     const [moved] = await tx
       .update(orders)
@@ -291,5 +294,8 @@ export async function transitionOrder(orderId: number, from: number, to: number,
     }
     return { ok: true as const };
   });
+  // After the commit: the buyer's e-mail for this move (never throws, never fails the transition).
+  if (result.ok) await notifyOrderStatus(orderId, to);
+  return result;
 }
 

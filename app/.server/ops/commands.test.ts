@@ -1,0 +1,338 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { getDb } from "../db/client";
+import { setLockRole } from "../db/data-dir-lock";
+import { orderEvents, orders } from "../db/schema";
+import { env } from "../env";
+import { readOutbox } from "../mail";
+import { creditOrderReward, getBalance, listBalanceHistory } from "../store/balance";
+import { createVerifiedUser, productStock } from "../store/fixtures";
+import { createOrderInStatus } from "../store/order-fixtures";
+import { PAYMENT_WINDOW_MS } from "../store/order-ops";
+import { opsSocketPath, sendOpsCommand, startOpsChannel } from "./channel";
+import { runOpsCommand } from "./commands";
+
+// This test process plays the store server: it holds the data directory's lock as "server", and
+// (in the socket tests) serves the ops socket, while the real CLI runs as a child process.
+setLockRole("server");
+beforeAll(async () => {
+  await getDb();
+}, 300_000);
+
+async function ops(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runOpsCommand(argv, { out: (l) => out.push(l), err: (l) => err.push(l) });
+  return { code, out: out.join("\n"), err: err.join("\n") };
+}
+
+async function statusOf(orderId: number) {
+  const db = await getDb();
+  const [row] = await db.select({ statusId: orders.statusId }).from(orders).where(eq(orders.id, orderId));
+  return row!.statusId;
+}
+
+async function mailsTo(email: string) {
+  return (await readOutbox(500)).filter((m) => m.to === email);
+}
+
+type Case = { command: string; from: 100 | 200 | 301 | 302 | 300 | 400; to: number; refusedFrom: 100 | 200 | 301 | 302 | 300 | 400 };
+const DECISIONS: Case[] = [
+  { command: "orders:approve-incentive", from: 100, to: 200, refusedFrom: 200 },
+  { command: "orders:reject-incentive", from: 100, to: 2, refusedFrom: 301 },
+  { command: "orders:approve-installment", from: 301, to: 300, refusedFrom: 302 },
+  { command: "orders:reject-installment", from: 301, to: 2, refusedFrom: 100 },
+  { command: "orders:verify-transfer", from: 302, to: 300, refusedFrom: 301 },
+  { command: "orders:reject-transfer", from: 302, to: 200, refusedFrom: 300 },
+  { command: "orders:ship", from: 300, to: 400, refusedFrom: 400 },
+];
+
+describe("order commands", () => {
+  for (const c of DECISIONS) {
+    it(`${c.command}: ${c.from} → ${c.to}; refused (exit 1, one line, nothing changes) from ${c.refusedFrom} and when repeated`, async () => {
+      const db = await getDb();
+      const { orderId } = await createOrderInStatus(db, c.from);
+      const done = await ops(c.command, String(orderId));
+      expect(done).toEqual({ code: 0, out: `order ${orderId}: ${c.from} → ${c.to}`, err: "" });
+      expect(await statusOf(orderId)).toBe(c.to);
+      const events = await db.select().from(orderEvents).where(eq(orderEvents.orderId, orderId)).orderBy(orderEvents.id);
+      expect(events.at(-1)).toMatchObject({ fromStatus: c.from, toStatus: c.to, actor: "ops" });
+
+      const again = await ops(c.command, String(orderId));
+      expect(again.code).toBe(1);
+      expect(again.err).toMatch(new RegExp(`^order ${orderId}: Status pesanan tidak dapat diubah\\. Pesanan berstatus ${c.to} .+; perintah ini hanya untuk status ${c.from}\\.$`));
+      expect(again.out).toBe("");
+      expect(await statusOf(orderId)).toBe(c.to);
+
+      const other = await createOrderInStatus(db, c.refusedFrom);
+      const refused = await ops(c.command, String(other.orderId));
+      expect(refused.code).toBe(1);
+      expect(refused.err.split("\n")).toHaveLength(1);
+      expect(await statusOf(other.orderId)).toBe(c.refusedFrom);
+    });
+  }
+
+  it("rejecting an incentive returns the stock unit; shipping does not touch it", async () => {
+    const db = await getDb();
+    const incentive = await createOrderInStatus(db, 100);
+    const before = await productStock(db, incentive.productId);
+    expect((await ops("orders:reject-incentive", String(incentive.orderId))).code).toBe(0);
+    expect(await productStock(db, incentive.productId)).toBe(before + 1);
+
+    const paid = await createOrderInStatus(db, 300);
+    const stock = await productStock(db, paid.productId);
+    expect((await ops("orders:ship", String(paid.orderId))).code).toBe(0);
+    expect(await productStock(db, paid.productId)).toBe(stock);
+  });
+
+  it("unknown orders, ids that are not ids, missing arguments and unknown commands are refused with a reason", async () => {
+    expect(await ops("orders:ship", "999999")).toEqual({ code: 1, out: "", err: "order 999999: Pesanan tidak ditemukan." });
+    for (const bad of [["orders:ship"], ["orders:ship", "abc"], ["orders:ship", "-3"], ["orders:ship", "1.5"], ["orders:ship", "99999999999"], ["orders:ship", "1", "2"]]) {
+      const result = await ops(...bad);
+      expect(result.code).toBe(2);
+      expect(result.err).toBe("usage: npm run ops -- orders:ship <id>");
+    }
+    expect(await ops("orders:teleport", "1")).toMatchObject({ code: 2, err: "unknown command: orders:teleport (npm run ops -- help lists them)" });
+    expect(await ops("constructor")).toMatchObject({ code: 2 });
+    const help = await ops("help");
+    expect(help.code).toBe(0);
+    for (const name of ["orders:list", "orders:approve-incentive", "orders:expire", "balance:withdraw", "balance:settle"]) expect(help.out).toContain(name);
+  });
+
+  it("orders:list shows id, invoice, status, buyer e-mail, amount and date, newest first, filtered by --status", async () => {
+    const db = await getDb();
+    const shipped = await createOrderInStatus(db, 400);
+    const waiting = await createOrderInStatus(db, 302);
+    const all = await ops("orders:list");
+    expect(all.code).toBe(0);
+    const lines = all.out.split("\n");
+    expect(lines[0]).toMatch(/^id\s+invoice\s+status\s+buyer e-mail\s+amount\s+date \(UTC\)$/);
+    const row = (id: number) => lines.findIndex((l) => l.startsWith(`${id} `));
+    expect(row(waiting.orderId)).toBeGreaterThan(1);
+    expect(row(waiting.orderId)).toBeLessThan(row(shipped.orderId));
+    const [invoice] = await db.select({ invoiceId: orders.invoiceId, amount: orders.totalAmount }).from(orders).where(eq(orders.id, shipped.orderId));
+    expect(lines[row(shipped.orderId)]).toMatch(
+      new RegExp(`^${shipped.orderId}\\s+${invoice!.invoiceId}\\s+400 Dalam Pengiriman\\s+${shipped.user.email}\\s+${invoice!.amount}\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d$`),
+    );
+
+    const only302 = await ops("orders:list", "--status", "302");
+    expect(only302.out).toContain(`${waiting.orderId} `);
+    expect(only302.out.split("\n").slice(2, -1).every((l) => /\s302 Verifikasi Bukti Transfer\s/.test(l))).toBe(true);
+    expect(only302.out).not.toMatch(new RegExp(`^${shipped.orderId} `, "m"));
+    expect((await ops("orders:list", "--status")).code).toBe(2);
+    expect((await ops("orders:list", "--status", "x")).code).toBe(2);
+  });
+
+  it("orders:expire moves only unpaid orders past the payment deadline to 2, returning their stock", async () => {
+    const db = await getDb();
+    const overdue = await createOrderInStatus(db, 200);
+    const fresh = await createOrderInStatus(db, 200);
+    const transfer = await createOrderInStatus(db, 302);
+    const longAgo = new Date(Date.now() - PAYMENT_WINDOW_MS - 60_000);
+    for (const id of [overdue.orderId, transfer.orderId]) await db.update(orders).set({ statusChangedAt: longAgo }).where(eq(orders.id, id));
+    const stock = await productStock(db, overdue.productId);
+
+    const swept = await ops("orders:expire");
+    expect(swept.code).toBe(0);
+    expect(swept.out).toMatch(new RegExp(`^expired \\d+ order\\(s\\): .*\\b${overdue.orderId}\\b`));
+    expect(await statusOf(overdue.orderId)).toBe(2);
+    expect(await productStock(db, overdue.productId)).toBe(stock + 1);
+    expect(await statusOf(fresh.orderId)).toBe(200);
+    expect(await statusOf(transfer.orderId)).toBe(302); // proof sent: waits for ops, not for the clock
+    expect(await ops("orders:expire")).toEqual({ code: 0, out: "no overdue orders", err: "" });
+  });
+});
+
+describe("balance commands", () => {
+  it("withdraw within the balance (exit 0), refused beyond it (exit 1); settle ok/cancel once", async () => {
+    const db = await getDb();
+    const { orderId, user } = await createOrderInStatus(db, 400);
+    await db.transaction((tx) => creditOrderReward(tx, orderId, user.id, 10_000_000)); // Rp100.000
+
+    const first = await ops("balance:withdraw", user.email, "60000");
+    expect(first.code).toBe(0);
+    const id = Number(first.out.match(/^withdrawal (\d+): 60000 from /)?.[1]);
+    expect(await getBalance(user.id)).toBe(40_000);
+
+    expect(await ops("balance:withdraw", user.email, "40001")).toEqual({ code: 1, out: "", err: `${user.email}: Saldo tidak mencukupi. Saldo saat ini Rp40.000.` });
+    expect(await ops("balance:withdraw", "nobody@example.test", "1")).toMatchObject({ code: 1, err: "nobody@example.test: Pengguna dengan e-mail tersebut tidak ditemukan." });
+    for (const bad of [[user.email], [user.email, "0"], [user.email, "-5"], [user.email, "1e3"], [user.email, "12.5"]]) expect((await ops("balance:withdraw", ...bad)).code).toBe(2);
+    expect(await getBalance(user.id)).toBe(40_000);
+
+    expect(await ops("balance:settle", String(id), "cancel")).toEqual({ code: 0, out: `withdrawal ${id}: Dibatalkan`, err: "" });
+    expect(await getBalance(user.id)).toBe(100_000);
+    expect(await ops("balance:settle", String(id), "ok")).toMatchObject({ code: 1, err: `withdrawal ${id}: Penarikan sudah diselesaikan sebelumnya. (Dibatalkan)` });
+    expect((await ops("balance:settle", String(id), "maybe")).code).toBe(2);
+    expect(await ops("balance:settle", "999999", "ok")).toMatchObject({ code: 1, err: "withdrawal 999999: Penarikan tidak ditemukan." });
+
+    const second = await ops("balance:withdraw", user.email, "100000");
+    const secondId = Number(second.out.match(/^withdrawal (\d+):/)?.[1]);
+    expect(await ops("balance:settle", String(secondId), "ok")).toEqual({ code: 0, out: `withdrawal ${secondId}: Berhasil`, err: "" });
+    expect(await getBalance(user.id)).toBe(0);
+    expect((await listBalanceHistory(user.id)).map((h) => h.status)).toEqual(["Berhasil", "Dibatalkan", null]);
+  });
+
+  it("users:verify and users:list", async () => {
+    const db = await getDb();
+    const user = await createVerifiedUser(db, { verified: false });
+    expect(await ops("users:verify", user.email)).toEqual({ code: 0, out: `${user.email} is verified`, err: "" });
+    expect(await ops("users:verify", "nobody@example.test")).toMatchObject({ code: 1, err: "no account with e-mail nobody@example.test" });
+    const list = await ops("users:list");
+    expect(list.code).toBe(0);
+    expect(list.out).toMatch(new RegExp(`^${user.id}\\s+${user.email}\\s.*\\d{4}-\\d\\d-\\d\\d$`, "m"));
+  });
+});
+
+describe("buyer e-mails on status changes", () => {
+  it("incentive approved, payment received, shipped: one Indonesian e-mail each with the invoice and the order link", async () => {
+    const db = await getDb();
+    const { orderId, user } = await createOrderInStatus(db, 100);
+    const [{ invoiceId }] = (await db.select({ invoiceId: orders.invoiceId }).from(orders).where(eq(orders.id, orderId))) as [{ invoiceId: string }];
+    const link = `${env().appUrl}/transaction-detail/${orderId}`;
+
+    await ops("orders:approve-incentive", String(orderId));
+    await db.update(orders).set({ statusId: 302 }).where(eq(orders.id, orderId)); // the buyer sent a transfer proof (payments branch)
+    await ops("orders:verify-transfer", String(orderId));
+    await ops("orders:ship", String(orderId));
+
+    const mails = (await mailsTo(user.email)).reverse();
+    expect(mails.map((m) => m.subject)).toEqual([
+      `Pengajuan Insentif Disetujui – ${invoiceId}`,
+      `Pembayaran Diterima – ${invoiceId}`,
+      `Pesanan Dalam Pengiriman – ${invoiceId}`,
+    ]);
+    for (const m of mails) {
+      expect(m.text).toContain(invoiceId);
+      expect(m.text).toContain(link);
+      expect(m.html).toContain(`href="${link}"`);
+      expect(m.text).toMatch(/^Halo Siti Rahma,/);
+    }
+    expect(mails[0]!.text).toContain("Silakan lanjutkan pembayaran");
+    expect(mails[2]!.text).toContain("Konfirmasi Barang Sampai");
+  });
+
+  it("incentive rejected: the buyer is told; a transfer proof rejected or an expiry sends no status e-mail of this list", async () => {
+    const db = await getDb();
+    const rejected = await createOrderInStatus(db, 100);
+    await ops("orders:reject-incentive", String(rejected.orderId));
+    const mails = await mailsTo(rejected.user.email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toMatch(/^Pengajuan Insentif Ditolak – INV\//);
+    expect(mails[0]!.text).toContain("tidak dapat kami setujui");
+
+    const proof = await createOrderInStatus(db, 302);
+    await ops("orders:reject-transfer", String(proof.orderId));
+    expect(await mailsTo(proof.user.email)).toHaveLength(0);
+  });
+
+  it("done (→ 500) names the reward credited; a mail failure never fails the transition", async () => {
+    const db = await getDb();
+    const { orderId, user } = await createOrderInStatus(db, 400);
+    const { transitionOrder } = await import("../store/orders");
+    await db.transaction((tx) => creditOrderReward(tx, orderId, user.id, 28_500_000));
+    expect(await transitionOrder(orderId, 400, 500, `buyer:${user.id}`)).toEqual({ ok: true });
+    const [done] = await mailsTo(user.email);
+    expect(done!.subject).toMatch(/^Pesanan Selesai – /);
+    expect(done!.text).toContain("Reward sebesar Rp285.000 telah ditambahkan ke saldo Anda.");
+
+    // The outbox cannot be written (a file where its directory should be): the order still ships.
+    const outbox = path.join(env().dataDir, "outbox");
+    const moved = `${outbox}.aside`;
+    fs.renameSync(outbox, moved);
+    fs.writeFileSync(outbox, "not a directory");
+    const warnings: string[] = [];
+    vi.spyOn(console, "warn").mockImplementation((...a: unknown[]) => void warnings.push(a.map(String).join(" ")));
+    try {
+      const paid = await createOrderInStatus(db, 300);
+      expect((await ops("orders:ship", String(paid.orderId))).code).toBe(0);
+      expect(await statusOf(paid.orderId)).toBe(400);
+      expect(warnings.filter((w) => w.includes(`order ${paid.orderId} → 400: e-mail not sent`))).toHaveLength(1);
+    } finally {
+      fs.rmSync(outbox);
+      fs.renameSync(moved, outbox);
+    }
+  });
+});
+
+describe("the CLI while the server runs (PGlite: through the server's socket)", () => {
+  const run = promisify(execFile);
+  const tsx = path.resolve("node_modules/.bin/tsx");
+  let channel: Awaited<ReturnType<typeof startOpsChannel>> | undefined;
+
+  async function cli(...argv: string[]) {
+    try {
+      const { stdout, stderr } = await run(tsx, ["scripts/ops.ts", ...argv], { env: { ...process.env, DATA_DIR: env().dataDir, DATABASE_URL: "" }, timeout: 60_000 });
+      return { code: 0, stdout: stdout.trim(), stderr: stderr.trim() };
+    } catch (error) {
+      const e = error as { code?: number; stdout?: string; stderr?: string };
+      return { code: e.code ?? -1, stdout: (e.stdout ?? "").trim(), stderr: (e.stderr ?? "").trim() };
+    }
+  }
+
+  beforeAll(async () => {
+    await getDb(); // takes the lock as "server"
+    if (!process.env.DATABASE_URL) channel = await startOpsChannel(env().dataDir);
+  });
+  afterAll(async () => {
+    await channel?.close();
+  });
+
+  it.skipIf(!!process.env.DATABASE_URL)("the socket is only the server user's (0600) inside DATA_DIR", () => {
+    const stat = fs.statSync(opsSocketPath(env().dataDir));
+    expect(stat.isSocket()).toBe(true);
+    expect(stat.mode & 0o777).toBe(0o600);
+  });
+
+  it.skipIf(!!process.env.DATABASE_URL)("a child `npm run ops` moves an order inside this running process, with the same exit codes", async () => {
+    const db = await getDb();
+    const { orderId, user } = await createOrderInStatus(db, 300);
+    const shipped = await cli("orders:ship", String(orderId));
+    expect(shipped).toEqual({ code: 0, stdout: `order ${orderId}: 300 → 400`, stderr: "" });
+    expect(await statusOf(orderId)).toBe(400);
+    expect((await mailsTo(user.email))[0]!.subject).toMatch(/^Pesanan Dalam Pengiriman/);
+
+    const again = await cli("orders:ship", String(orderId));
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(new RegExp(`^order ${orderId}: Status pesanan tidak dapat diubah\\.`));
+    expect((await cli("orders:ship", "nope")).code).toBe(2);
+
+    const listed = await cli("orders:list", "--status", "400");
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(new RegExp(`^${orderId}\\s+INV/`, "m"));
+
+    await db.transaction((tx) => creditOrderReward(tx, orderId, user.id, 10_000_000));
+    expect(await cli("balance:withdraw", user.email, "100001")).toMatchObject({ code: 1, stderr: `${user.email}: Saldo tidak mencukupi. Saldo saat ini Rp100.000.` });
+    const withdrawn = await cli("balance:withdraw", user.email, "100000");
+    expect(withdrawn.code).toBe(0);
+    const id = withdrawn.stdout.match(/^withdrawal (\d+):/)![1]!;
+    expect(await cli("balance:settle", id, "ok")).toEqual({ code: 0, stdout: `withdrawal ${id}: Berhasil`, stderr: "" });
+    expect(await getBalance(user.id)).toBe(0);
+  }, 240_000); // seven CLI processes, each starting tsx
+
+  it.skipIf(!!process.env.DATABASE_URL)("malformed requests on the socket get an answer, never a crash", async () => {
+    const reply = await sendOpsCommand(opsSocketPath(env().dataDir), ["orders:list", "--status", "302"]);
+    expect(reply.code).toBe(0);
+    const net = await import("node:net");
+    const raw = await new Promise<string>((resolve, reject) => {
+      const conn = net.createConnection(opsSocketPath(env().dataDir));
+      let got = "";
+      conn.on("connect", () => conn.write('{"argv": "orders:ship 1"}\n'));
+      conn.on("data", (d) => void (got += d));
+      conn.on("end", () => resolve(got));
+      conn.on("error", reject);
+    });
+    expect(JSON.parse(raw)).toMatchObject({ code: 2, err: [expect.stringMatching(/^bad request/)] });
+  });
+
+  it.skipIf(!!process.env.DATABASE_URL)("without the socket, the CLI refuses with the lock's message instead of opening the database", async () => {
+    await channel?.close();
+    channel = undefined;
+    const refused = await cli("orders:list");
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(new RegExp(`^The database in ${env().dataDir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} is in use by the store server \\(pid ${process.pid}, since `));
+  }, 60_000);
+});

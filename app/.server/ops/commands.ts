@@ -1,0 +1,180 @@
+import { listUsers, markVerified } from "../store/accounts";
+import { requestWithdrawal, settleWithdrawal } from "../store/balance";
+import { applyOpsDecision, expireOverdueOrders, listOrdersForOps, OPS_LIST_LIMIT, type OpsDecision } from "../store/order-ops";
+
+// The ops commands (`npm run ops -- <command>`), independent of where they run: in the CLI's own
+// process (PostgreSQL, or PGlite while no server runs) or inside the running server, which takes
+// them over its local socket (channel.ts). Each writes lines to `io` and returns the exit status:
+// 0 done, 1 refused or failed (with a one-line reason on err), 2 bad usage.
+
+export type OpsIO = { out: (line: string) => void; err: (line: string) => void };
+type Command = { usage: string; summary: string; run: (args: string[], io: OpsIO) => Promise<number> };
+
+export const EXIT_OK = 0;
+export const EXIT_REFUSED = 1;
+export const EXIT_USAGE = 2;
+
+const MAX_INT = 2_147_483_647;
+/** A positive whole number as typed ("12"), or null. */
+function positiveInt(text: string | undefined): number | null {
+  if (!text || !/^\d{1,10}$/.test(text)) return null;
+  const n = Number(text);
+  return n > 0 && n <= MAX_INT ? n : null;
+}
+
+const dateTime = (d: Date) => d.toISOString().slice(0, 16).replace("T", " ");
+
+function table(io: OpsIO, header: string[], rows: string[][]) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd();
+  io.out(line(header));
+  io.out(line(widths.map((w) => "-".repeat(w))));
+  for (const row of rows) io.out(line(row));
+}
+
+function decision(name: OpsDecision, summary: string): Command {
+  return {
+    usage: `orders:${name} <id>`,
+    summary,
+    async run([id, ...rest], io) {
+      const orderId = positiveInt(id);
+      if (orderId === null || rest.length > 0) return usageError(io, `orders:${name} <id>`);
+      const result = await applyOpsDecision(orderId, name);
+      if (!result.ok) {
+        io.err(`order ${orderId}: ${result.message}`);
+        return EXIT_REFUSED;
+      }
+      io.out(`order ${orderId}: ${result.from} → ${result.to}`);
+      return EXIT_OK;
+    },
+  };
+}
+
+function usageError(io: OpsIO, usage: string) {
+  io.err(`usage: npm run ops -- ${usage}`);
+  return EXIT_USAGE;
+}
+
+export const OPS_COMMANDS: Record<string, Command> = {
+  "users:list": {
+    usage: "users:list",
+    summary: "list the accounts (id, email, name, NIP, company, verified)",
+    async run(_args, io) {
+      const users = await listUsers();
+      table(
+        io,
+        ["id", "email", "name", "NIP", "company", "verified"],
+        users.map((u) => [String(u.id), u.email, u.fullname, u.nip, u.companyName, u.verifiedAt ? u.verifiedAt.toISOString().slice(0, 10) : "no"]),
+      );
+      io.out(`${users.length} account(s)`);
+      return EXIT_OK;
+    },
+  },
+  "users:verify": {
+    usage: "users:verify <email>",
+    summary: "mark an account verified without the e-mail link",
+    async run([email, ...rest], io) {
+      if (!email || rest.length > 0) return usageError(io, "users:verify <email>");
+      if (!(await markVerified(email))) {
+        io.err(`no account with e-mail ${email}`);
+        return EXIT_REFUSED;
+      }
+      io.out(`${email} is verified`);
+      return EXIT_OK;
+    },
+  },
+  "orders:list": {
+    usage: "orders:list [--status <id>]",
+    summary: `list orders, newest first (at most ${OPS_LIST_LIMIT})`,
+    async run(args, io) {
+      let statusId: number | undefined;
+      if (args.length > 0) {
+        const status = args[0] === "--status" && args.length === 2 ? positiveInt(args[1]) : null;
+        if (status === null) return usageError(io, "orders:list [--status <id>]");
+        statusId = status;
+      }
+      const rows = await listOrdersForOps({ statusId });
+      table(
+        io,
+        ["id", "invoice", "status", "buyer e-mail", "amount", "date (UTC)"],
+        rows.map((o) => [String(o.id), o.invoiceId, `${o.statusId} ${o.statusName}`, o.buyerEmail, String(o.amount), dateTime(o.createdAt)]),
+      );
+      io.out(`${rows.length} order(s)`);
+      return EXIT_OK;
+    },
+  },
+  "orders:approve-incentive": decision("approve-incentive", "incentive approved: 100 → 200 (the buyer pays next)"),
+  "orders:reject-incentive": decision("reject-incentive", "incentive rejected: 100 → 2"),
+  "orders:approve-installment": decision("approve-installment", "instalment/paylater approved: 301 → 300"),
+  "orders:reject-installment": decision("reject-installment", "instalment/paylater rejected: 301 → 2"),
+  "orders:verify-transfer": decision("verify-transfer", "transfer proof verified: 302 → 300"),
+  "orders:reject-transfer": decision("reject-transfer", "transfer proof rejected: 302 → 200 (the buyer may upload again)"),
+  "orders:ship": decision("ship", "shipped: 300 → 400"),
+  "orders:expire": {
+    usage: "orders:expire",
+    summary: "expiry sweep: unpaid orders past the payment deadline → 2",
+    async run(args, io) {
+      if (args.length > 0) return usageError(io, "orders:expire");
+      const { expired } = await expireOverdueOrders();
+      io.out(expired.length ? `expired ${expired.length} order(s): ${expired.join(", ")}` : "no overdue orders");
+      return EXIT_OK;
+    },
+  },
+  "balance:withdraw": {
+    usage: "balance:withdraw <email> <amount>",
+    summary: "a withdrawal 'Dalam Proses' (never below zero)",
+    async run([email, amountText, ...rest], io) {
+      const amount = positiveInt(amountText);
+      if (!email || amount === null || rest.length > 0) return usageError(io, "balance:withdraw <email> <amount> (whole rupiah, > 0)");
+      const result = await requestWithdrawal(email, amount);
+      if (!result.ok) {
+        io.err(`${email}: ${result.message}`);
+        return EXIT_REFUSED;
+      }
+      io.out(`withdrawal ${result.id}: ${amount} from ${email}, Dalam Proses`);
+      return EXIT_OK;
+    },
+  },
+  "balance:settle": {
+    usage: "balance:settle <id> ok|cancel",
+    summary: "a withdrawal paid out (Berhasil) or cancelled (Dibatalkan)",
+    async run([idText, outcome, ...rest], io) {
+      const id = positiveInt(idText);
+      if (id === null || (outcome !== "ok" && outcome !== "cancel") || rest.length > 0) return usageError(io, "balance:settle <id> ok|cancel");
+      const result = await settleWithdrawal(id, outcome);
+      if (!result.ok) {
+        io.err(`withdrawal ${id}: ${result.message}`);
+        return EXIT_REFUSED;
+      }
+      io.out(`withdrawal ${id}: ${outcome === "ok" ? "Berhasil" : "Dibatalkan"}`);
+      return EXIT_OK;
+    },
+  },
+};
+
+export function opsUsage(io: OpsIO) {
+  io.out("usage: npm run ops -- <command> [arguments]");
+  io.out("");
+  io.out("commands:");
+  for (const c of Object.values(OPS_COMMANDS)) io.out(`  ${c.usage.padEnd(36)}${c.summary}`);
+}
+
+/** Runs one command line; never throws (an unexpected error is one line on err, status 1). */
+export async function runOpsCommand(argv: string[], io: OpsIO): Promise<number> {
+  const [name, ...args] = argv;
+  if (!name || name === "help" || name === "--help") {
+    opsUsage(io);
+    return name ? EXIT_OK : EXIT_USAGE;
+  }
+  const command = Object.hasOwn(OPS_COMMANDS, name) ? OPS_COMMANDS[name] : undefined;
+  if (!command) {
+    io.err(`unknown command: ${name} (npm run ops -- help lists them)`);
+    return EXIT_USAGE;
+  }
+  try {
+    return await command.run(args, io);
+  } catch (error) {
+    io.err(`${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+    return EXIT_REFUSED;
+  }
+}
