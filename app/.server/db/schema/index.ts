@@ -2,3 +2,4 @@ export * from "./reference";
 export * from "./accounts";
 export * from "./catalogue";
 export * from "./orders";
+export * from "./balance";
