@@ -2,7 +2,7 @@ import { useEffect, useState, useSyncExternalStore } from "react";
 import { data, Form, redirect, useFetcher, useNavigation } from "react-router";
 import type { Route } from "./+types/address";
 import type { loader as areasLoader } from "./address-areas";
-import { listAreaLevel } from "./address-areas";
+import { listAreaLevel } from "./address-areas.server";
 import { requireUser } from "~/.server/auth";
 import type { AddressInput } from "~/.server/db/schema";
 import { readForm } from "~/.server/http";

@@ -7,7 +7,7 @@ import { readForm } from "~/.server/http";
 import { flash } from "~/.server/session";
 import { checkEmployeePromo, type CheckoutDraft, getCheckoutDraft, saveDraftValues, setDraftKtp } from "~/.server/store/checkout";
 import { checkOrderRules, type CheckoutSubmission, createOrderFromDraft, getOwnedOrderSummary, type RuleFailure } from "~/.server/store/orders";
-import { saveUpload, uploadUrl } from "~/.server/store/uploads";
+import { saveUpload } from "~/.server/store/uploads";
 import { isEmptyFile, processImageUpload } from "~/.server/uploads";
 import { CheckboxField } from "~/components/checkbox-field";
 import { Field, FieldError, FormError } from "~/components/field";
