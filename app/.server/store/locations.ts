@@ -1,7 +1,8 @@
 import { and, asc, eq, ilike, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import { getDb } from "../db/client";
+import { getDb, type Executor } from "../db/client";
 import { districts, provinces, regencies, villages, type AddressInput } from "../db/schema";
+import type { Executor } from "./checkout";
 
 // Spec §7 "location": the four levels of Indonesian administrative areas (idn-area-data, loaded by
 // the reference seed), and the check that an address's levels really belong together — the form
@@ -70,9 +71,11 @@ const fail = (field: keyof AddressInput, message: string): Failure => ({ ok: fal
 /**
  * Checks the chain (kota in provinsi, kecamatan in kota, kelurahan in kecamatan) and kodePos
  * (5 digits), and looks the names up (an order keeps them as a snapshot). Input may be forged: any
- * field may be missing or not a string.
+ * field may be missing or not a string. `executor`: the transaction to read in, if any.
  */
-export async function resolveAddress(input: AddressInput): Promise<{ ok: true; address: ResolvedAddress } | Failure> {
+// (B, screens: `executor` added so the order transaction can check the address on its own
+// connection — on PGlite a query through getDb() inside a transaction waits for it forever.)
+export async function resolveAddress(input: AddressInput, executor?: Executor): Promise<{ ok: true; address: ResolvedAddress } | Failure> {
   const text = (value: unknown) => (typeof value === "string" ? value.trim() : "");
   const fullAddress = text(input?.fullAddress);
   const [provinsiId, kotaId, kecamatanId, kelurahanId, kodePos] = [input?.provinsiId, input?.kotaId, input?.kecamatanId, input?.kelurahanId, input?.kodePos].map(text) as [string, string, string, string, string];
@@ -86,7 +89,7 @@ export async function resolveAddress(input: AddressInput): Promise<{ ok: true; a
   if (!kodePos) return fail("kodePos", "Kode pos tidak boleh kosong.");
   if (!/^[0-9]{5}$/.test(kodePos)) return fail("kodePos", "Kode pos harus 5 digit angka.");
 
-  const db = await getDb();
+  const db = executor ?? (await getDb());
   const one = async <T>(rows: Promise<T[]>) => (await rows)[0];
   const [provinsi, kota, kecamatan, kelurahan] = await Promise.all([
     isCode(provinsiId) ? one(db.select({ name: provinces.name }).from(provinces).where(eq(provinces.code, provinsiId))) : undefined,

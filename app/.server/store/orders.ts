@@ -1,10 +1,10 @@
 import { and, eq, notInArray, sql } from "drizzle-orm";
-import { getDb } from "../db/client";
+import { getDb, type Executor } from "../db/client";
 import { queryRows } from "../db/query-rows";
 import { checkoutDrafts, orderEvents, orderProducts, orders, orderStatuses, products, RELEASED_STATUSES, uploads, users, type AppliedPromo } from "../db/schema";
 import { KTP_REQUIRED } from "../uploads";
 import { checkoutPricing } from "~/lib/pricing";
-import { loadCheckoutProduct, OUT_OF_STOCK, PRODUCT_NOT_ORDERABLE, type Executor } from "./checkout";
+import { loadCheckoutProduct, OUT_OF_STOCK, PRODUCT_NOT_ORDERABLE } from "./checkout";
 import { resolveAddress, type ResolvedAddress } from "./locations";
 import { creditOrderReward, type Reward } from "./balance";
 import { canCancel, canConfirmArrival, DONE, SHIPPED } from "~/lib/order-actions";
@@ -84,7 +84,7 @@ async function checkRules(db: Executor, userId: number, submission: CheckoutSubm
   if (!product.orderable || !product.priced) return { ok: false, field: "product", message: PRODUCT_NOT_ORDERABLE };
   if (product.stock <= 0) return { ok: false, field: "product", message: OUT_OF_STOCK };
 
-  const resolved = draft.address ? await resolveAddress(draft.address) : null;
+  const resolved = draft.address ? await resolveAddress(draft.address, db) : null;
   if (!resolved?.ok) return { ok: false, field: "address", message: ADDRESS_REQUIRED };
 
   const nik = submission.buyerNik.trim();
