@@ -13,6 +13,12 @@ import { seedReferenceData } from "./reference-data";
  */
 export type Db = PgliteDatabase<typeof schema>;
 
+/**
+ * A database or an open transaction. Store functions that run inside another's transaction take
+ * one: on PGlite (one connection) a query outside the open transaction would wait for it forever.
+ */
+export type Executor = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
+
 type Handle = { db: Db; close: () => Promise<void>; ping: () => Promise<void> };
 
 const migrationsFolder = resolveMigrationsFolder();

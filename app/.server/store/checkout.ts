@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import { getDb, type Db } from "../db/client";
+import { getDb, type Executor } from "../db/client";
 import { checkoutDrafts, productImages, productPromos, products, promos, savedAddresses, uploads, users, type AddressInput, type CheckoutDraftValues } from "../db/schema";
 import { promoKind, type CheckoutPricingInput, type CheckoutPromo } from "~/lib/pricing";
 import { resolveAddress, type ResolvedAddress } from "./locations";
@@ -19,9 +19,6 @@ export type CheckoutDraft = {
   tenor: number | null;
   updatedAt: Date;
 };
-
-/** A database handle or an open transaction: the order module reads the draft inside its own. */
-export type Executor = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 export const OUT_OF_STOCK = "Stok produk habis.";
 export const UNVERIFIED = "Akun Anda belum aktif. Silakan aktivasi akun melalui e-mail sebelum bertransaksi.";

@@ -2,7 +2,6 @@ import { and, asc, eq, ilike, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { getDb, type Executor } from "../db/client";
 import { districts, provinces, regencies, villages, type AddressInput } from "../db/schema";
-import type { Executor } from "./checkout";
 
 // Spec §7 "location": the four levels of Indonesian administrative areas (idn-area-data, loaded by
 // the reference seed), and the check that an address's levels really belong together — the form
@@ -73,8 +72,6 @@ const fail = (field: keyof AddressInput, message: string): Failure => ({ ok: fal
  * (5 digits), and looks the names up (an order keeps them as a snapshot). Input may be forged: any
  * field may be missing or not a string. `executor`: the transaction to read in, if any.
  */
-// (B, screens: `executor` added so the order transaction can check the address on its own
-// connection — on PGlite a query through getDb() inside a transaction waits for it forever.)
 export async function resolveAddress(input: AddressInput, executor?: Executor): Promise<{ ok: true; address: ResolvedAddress } | Failure> {
   const text = (value: unknown) => (typeof value === "string" ? value.trim() : "");
   const fullAddress = text(input?.fullAddress);
