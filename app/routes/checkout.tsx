@@ -295,7 +295,8 @@ function CheckoutForm({ product, values, ktp, address, employeePromo, idempotenc
 
         <div className="field ktp-field">
           {ktpImage ? (
-            <img src={ktpImage} alt="Foto KTP" className="ktp-image" data-testid="ktp-image" />
+            // A picked file the browser cannot show as a picture is no preview (the server will say why).
+            <img src={ktpImage} alt="Foto KTP" className="ktp-image" onError={preview ? () => setPreview(null) : undefined} />
           ) : null}
           <label htmlFor={fields.ktp.id}>{ktp || preview ? "Ganti Foto KTP" : "Foto KTP"}</label>
           <input

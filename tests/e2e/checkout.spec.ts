@@ -1,0 +1,334 @@
+import { randomInt } from "node:crypto";
+import { type APIRequestContext, type Browser, expect, type Locator, type Page, test } from "@playwright/test";
+import sharp from "sharp";
+import { DEMO_ACCOUNT, loginAs, readLatestEmail, uniqueEmail } from "./helpers";
+
+// Buying, as a verified employee meets it: 'Beli Sekarang' → /checkout (customer data, KTP photo,
+// incentive and employee promo, price breakdown, confirmations) → /address (four cascading pickers)
+// → the success sheet of an incentive order, or the payment-method screen. With JavaScript (on-blur
+// messages, live prices, pickers loading in place) and without (every answer from the server).
+//
+// Each test uses its own freshly registered and activated account: both projects share one server
+// and database, and a user has one checkout draft.
+
+// Whole purchases through many server round trips (without JavaScript every step is one).
+test.describe.configure({ timeout: 120_000 });
+
+test.use({ extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` } });
+
+const PASSWORD = "Rahasia123!";
+const INCENTIVE_PRODUCT = "Gesits G1 Motor Listrik Nasional"; // Insentif Pemerintah, Promo Pegawai, ICP
+const PLAIN_PRODUCT = "Uwinfly T3 Motor Listrik Mini"; // no promos
+const INVALID_FILE = "Invalid file selected, valid files are of .jpg,.jpeg,.png types.";
+
+/** Product ids by full title, read from the document that lists every page. */
+async function productId(request: APIRequestContext, title: string) {
+  const html = await (await request.get("/home?page=1000")).text();
+  for (const tag of html.match(/<a [^>]*class="product-card-link"[^>]*>/g) ?? []) {
+    if (tag.match(/title="([^"]*)"/)?.[1] === title) return Number(tag.match(/href="\/detail\/(\d+)"/)![1]);
+  }
+  throw new Error(`product "${title}" not on the home page`);
+}
+
+/** Registers through the form and activates by the e-mail link: a verified account of one's own. */
+async function registerVerified(page: Page, nip = `86${randomInt(10_000_000, 99_999_999)}`) {
+  const email = uniqueEmail("beli");
+  await page.goto("/register");
+  await page.getByLabel("Nama Lengkap", { exact: true }).fill("Rina Wulandari");
+  await page.getByLabel("Nomor HP", { exact: true }).fill("081234567890");
+  await page.getByLabel("NIP", { exact: true }).fill(nip);
+  await page.getByLabel("Perusahaan", { exact: true }).selectOption({ label: "PT PLN Icon Plus" });
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Kata Sandi", { exact: true }).fill(PASSWORD);
+  await page.getByLabel("Konfirmasi Kata Sandi", { exact: true }).fill(PASSWORD);
+  await page.getByLabel("Konfirmasi Kata Sandi", { exact: true }).press("Tab");
+  await page.getByRole("button", { name: "Daftar", exact: true }).click();
+  await expect(page).toHaveURL("/home");
+  const mail = await readLatestEmail(page, email);
+  await page.goto(mail.link!);
+  await page.getByRole("button", { name: "Aktifkan Akun" }).click();
+  await expect(page.getByRole("dialog", { name: "Akun berhasil diaktivasi!" })).toBeVisible();
+  return { email, nip };
+}
+
+async function startCheckout(page: Page, title: string) {
+  await page.goto(`/detail/${await productId(page.request, title)}`);
+  await page.getByRole("button", { name: "Beli Sekarang" }).click();
+  await expect(page).toHaveURL("/checkout");
+}
+
+/** The message shown under a control (its `.field` wrapper's error line). */
+const errorOf = (page: Page, control: Locator) => page.locator(".field").filter({ has: control }).locator(".field-error").first();
+const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
+const checkbox = (page: Page, name: string) => page.getByRole("checkbox", { name });
+// Labelled 'Foto KTP', or 'Ganti Foto KTP' once a photo is kept.
+const ktpInput = (page: Page) => page.locator('input[type="file"][name="ktp"]');
+
+/** A real photo of the right kind, made here (JPEG, 1200×760). */
+async function ktpPhoto() {
+  const buffer = await sharp({ create: { width: 1200, height: 760, channels: 3, background: { r: 40, g: 110, b: 180 } } }).jpeg({ quality: 80 }).toBuffer();
+  return { name: "ktp.jpg", mimeType: "image/jpeg", buffer };
+}
+
+/** Submits the checkout with its main button (whose words depend on the incentive box). */
+async function submitCheckout(page: Page, words: "Ajukan Insentif" | "Pilih Metode Pembayaran") {
+  await page.getByRole("button", { name: words, exact: true }).click();
+}
+
+/** Chooses an area at one level; without JavaScript its button shows the next level. */
+async function chooseArea(page: Page, level: string, option: { label: string } | { index: number }, nextButton: string | null, javaScriptEnabled: boolean) {
+  const select = page.getByRole("combobox", { name: level, exact: true });
+  await expect(select).toBeEnabled();
+  if ("label" in option) await select.selectOption({ label: option.label });
+  else {
+    await expect(select.locator("option").nth(option.index)).toBeAttached();
+    const value = await select.locator("option").nth(option.index).getAttribute("value");
+    await select.selectOption(value!);
+  }
+  if (!javaScriptEnabled && nextButton) await page.getByRole("button", { name: nextButton, exact: true }).click();
+}
+
+/** Fills /address with a real area chain (Jawa Barat → Kota Bandung → …) and saves it. */
+async function fillAddress(page: Page, javaScriptEnabled: boolean) {
+  await expect(page).toHaveURL("/address");
+  await page.getByLabel("Alamat Lengkap", { exact: true }).fill("Jl. Asia Afrika No. 1, RT 01/RW 02");
+  await chooseArea(page, "Provinsi", { label: "Jawa Barat" }, "Tampilkan Kota/Kabupaten", javaScriptEnabled);
+  // The search box narrows the city list (from 3 characters).
+  const kotaSearch = page.getByRole("searchbox", { name: "Cari Kota/Kabupaten" });
+  await kotaSearch.fill("bandung");
+  if (!javaScriptEnabled) await page.locator(".area-picker").filter({ has: kotaSearch }).getByRole("button", { name: "Cari" }).click();
+  const kota = page.getByRole("combobox", { name: "Kota/Kabupaten", exact: true });
+  await expect(kota.locator("option")).toHaveText(["Pilih Kota/Kabupaten", "Kabupaten Bandung", "Kabupaten Bandung Barat", "Kota Bandung"]);
+  await chooseArea(page, "Kota/Kabupaten", { label: "Kota Bandung" }, "Tampilkan Kecamatan", javaScriptEnabled);
+  await chooseArea(page, "Kecamatan", { index: 1 }, "Tampilkan Kelurahan", javaScriptEnabled);
+  await chooseArea(page, "Kelurahan/Desa", { index: 1 }, null, javaScriptEnabled);
+  await page.getByLabel("Kode Pos", { exact: true }).fill("40111");
+  await page.getByRole("button", { name: "Simpan", exact: true }).click();
+  await expect(page).toHaveURL("/checkout");
+  await expect(page.getByTestId("checkout-address")).toContainText("Jl. Asia Afrika No. 1");
+  await expect(page.getByTestId("checkout-address")).toContainText("Kota Bandung, Jawa Barat 40111");
+}
+
+async function fillBuyer(page: Page, values: { nik: string }) {
+  await field(page, "Nama Pembeli").fill("Rina Wulandari");
+  await field(page, "No. HP").fill("081234567890");
+  await field(page, "Email").fill("rina@example.test");
+  await field(page, "NIK").fill(values.nik);
+}
+
+const randomNik = () => `3273${String(randomInt(0, 1e12)).padStart(12, "0")}`;
+
+test("every checkout message, a wrong file type, and the typed values surviving the trip to /address", async ({ page, javaScriptEnabled }) => {
+  const { nip } = await registerVerified(page);
+  await startCheckout(page, INCENTIVE_PRODUCT);
+
+  // Prefilled from the profile.
+  await expect(field(page, "Nama Pembeli")).toHaveValue("Rina Wulandari");
+  await expect(field(page, "No. HP")).toHaveValue("081234567890");
+  await expect(field(page, "NIP")).toHaveValue(nip);
+  await expect(page.getByText("Lengkapi data pembeli dan alamat pengiriman sebelum melanjutkan ke pembayaran.")).toBeVisible();
+
+  // Everything wrong at once.
+  await field(page, "Nama Pembeli").fill("");
+  await field(page, "No. HP").fill("0812345");
+  await field(page, "Email").fill("rina@");
+  await field(page, "NIK").fill("123");
+  await field(page, "NIP").fill("");
+  await checkbox(page, "Ajukan Insentif").check();
+  await checkbox(page, "Ajukan Promo Pegawai").check();
+  await submitCheckout(page, "Ajukan Insentif");
+  await expect(errorOf(page, field(page, "Nama Pembeli"))).toHaveText("Nama Pembeli tidak boleh kosong.");
+  await expect(errorOf(page, field(page, "No. HP"))).toHaveText("No. HP minimal 11 karakter.");
+  await expect(errorOf(page, field(page, "Email"))).toHaveText("Email tidak valid.");
+  await expect(errorOf(page, field(page, "NIK"))).toHaveText("NIK minimal 16 karakter.");
+  await expect(errorOf(page, field(page, "NIP"))).toHaveText("NIP tidak boleh kosong");
+  await expect(errorOf(page, ktpInput(page))).toHaveText("File KTP tidak boleh kosong.");
+  await expect(errorOf(page, field(page, "Nama Ayah Kandung"))).toHaveText("Nama Ayah Kandung tidak boleh kosong.");
+  await expect(errorOf(page, checkbox(page, "Saya menyatakan NIK di atas belum pernah digunakan untuk pengajuan insentif kendaraan listrik."))).toHaveText("Mohon ceklis keterangan diatas");
+  await expect(errorOf(page, checkbox(page, "Saya memahami bahwa biaya pengiriman dibayarkan langsung kepada dealer di luar aplikasi."))).toHaveText("Mohon ceklis keterangan diatas");
+  await expect(errorOf(page, checkbox(page, "Saya menyatakan alamat domisili saya sesuai dengan KTP."))).toHaveText("Mohon ceklis keterangan diatas");
+  await expect(page.getByText("Alamat tidak boleh kosong.")).toBeVisible();
+  await expect(page).toHaveURL("/checkout");
+  // What was typed stays.
+  await expect(field(page, "No. HP")).toHaveValue("0812345");
+  await expect(field(page, "Email")).toHaveValue("rina@");
+  await expect(checkbox(page, "Ajukan Insentif")).toBeChecked();
+
+  // The other phone, e-mail and NIK messages.
+  await field(page, "No. HP").fill("081234567890123");
+  await field(page, "Email").fill("");
+  await field(page, "NIK").fill("32730101019000012");
+  await submitCheckout(page, "Ajukan Insentif");
+  await expect(errorOf(page, field(page, "No. HP"))).toHaveText("No. HP maksimal 14 karakter.");
+  await expect(errorOf(page, field(page, "Email"))).toHaveText("Email tidak boleh kosong.");
+  await expect(errorOf(page, field(page, "NIK"))).toHaveText("NIK maksimal 16 karakter.");
+  await field(page, "No. HP").fill("");
+  await field(page, "NIK").fill("");
+  await submitCheckout(page, "Ajukan Insentif");
+  await expect(errorOf(page, field(page, "No. HP"))).toHaveText("No. HP tidak boleh kosong.");
+  await expect(errorOf(page, field(page, "NIK"))).toHaveText("NIK tidak boleh kosong.");
+  await field(page, "No. HP").fill("0812-ab-3456");
+  if (javaScriptEnabled) {
+    // Non-digits disappear as they are typed.
+    await expect(field(page, "No. HP")).toHaveValue("08123456");
+  } else {
+    await submitCheckout(page, "Ajukan Insentif");
+    await expect(errorOf(page, field(page, "No. HP"))).toHaveText("No. HP harus numeric.");
+  }
+
+  // A file that is not a JPEG or PNG, by its name or by its bytes.
+  await ktpInput(page).setInputFiles({ name: "ktp.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4\n%âãÏÓ\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n") });
+  await submitCheckout(page, "Ajukan Insentif");
+  await expect(errorOf(page, ktpInput(page))).toHaveText(INVALID_FILE);
+  await ktpInput(page).setInputFiles({ name: "ktp.png", mimeType: "image/png", buffer: Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>") });
+  await submitCheckout(page, "Ajukan Insentif");
+  await expect(errorOf(page, ktpInput(page))).toHaveText(INVALID_FILE);
+  await expect(page.getByRole("img", { name: "Foto KTP" })).toHaveCount(0);
+
+  // The trip to /address and back keeps what was typed (the button saves without validating).
+  await field(page, "Catatan (opsional)").fill("Kirim pada jam kerja");
+  await fillBuyer(page, { nik: "3273010101900077" });
+  await field(page, "Nama Ayah Kandung").fill("Slamet");
+  await checkbox(page, "Saya memahami bahwa biaya pengiriman dibayarkan langsung kepada dealer di luar aplikasi.").check();
+  await page.getByRole("button", { name: "Isi Alamat" }).click();
+  await expect(page).toHaveURL("/address");
+  await page.getByRole("link", { name: "Kembali" }).click();
+  await expect(page).toHaveURL("/checkout");
+  await expect(field(page, "Catatan (opsional)")).toHaveValue("Kirim pada jam kerja");
+  await expect(field(page, "NIK")).toHaveValue("3273010101900077");
+  await expect(field(page, "Nama Ayah Kandung")).toHaveValue("Slamet");
+  await expect(checkbox(page, "Ajukan Insentif")).toBeChecked();
+  await expect(checkbox(page, "Ajukan Promo Pegawai")).toBeChecked();
+  await expect(checkbox(page, "Saya memahami bahwa biaya pengiriman dibayarkan langsung kepada dealer di luar aplikasi.")).toBeChecked();
+
+  // /address: 'Simpan' wants every field; then the address is shown and nothing typed is lost.
+  await page.getByRole("button", { name: "Isi Alamat" }).click();
+  await page.getByRole("button", { name: "Simpan", exact: true }).click();
+  for (const [control, message] of [
+    [page.getByLabel("Alamat Lengkap", { exact: true }), "Alamat Lengkap tidak boleh kosong."],
+    [page.getByRole("combobox", { name: "Provinsi", exact: true }), "Provinsi tidak boleh kosong."],
+    [page.getByRole("combobox", { name: "Kelurahan/Desa", exact: true }), "Kelurahan tidak boleh kosong."],
+    [page.getByLabel("Kode Pos", { exact: true }), "Kode Pos tidak boleh kosong."],
+  ] as const) {
+    await expect(page.locator(".field, .area-picker").filter({ has: control }).locator(".field-error")).toHaveText(message);
+  }
+  await page.getByLabel("Kode Pos", { exact: true }).fill("4011");
+  await page.getByRole("button", { name: "Simpan", exact: true }).click();
+  await expect(page.locator(".field").filter({ has: page.getByLabel("Kode Pos", { exact: true }) }).locator(".field-error")).toHaveText("Kode Pos harus 5 digit.");
+  await fillAddress(page, javaScriptEnabled);
+  await expect(field(page, "Catatan (opsional)")).toHaveValue("Kirim pada jam kerja");
+  await expect(field(page, "Nama Ayah Kandung")).toHaveValue("Slamet");
+  await expect(page.getByRole("button", { name: "Ubah Alamat" })).toBeVisible();
+
+  // Unticking the incentive clears the father's name and changes the button's words.
+  await checkbox(page, "Ajukan Insentif").uncheck();
+  if (javaScriptEnabled) {
+    await expect(page.getByRole("button", { name: "Pilih Metode Pembayaran", exact: true })).toBeVisible();
+    await checkbox(page, "Ajukan Insentif").check();
+    await expect(field(page, "Nama Ayah Kandung")).toHaveValue("");
+  } else {
+    await expect(page.getByRole("button", { name: "Pilih Metode Pembayaran", exact: true })).toBeVisible();
+    await page.getByRole("button", { name: "Ubah Alamat" }).click();
+    await page.getByRole("link", { name: "Kembali" }).click();
+    await checkbox(page, "Ajukan Insentif").check();
+    await expect(field(page, "Nama Ayah Kandung")).toHaveValue("");
+  }
+});
+
+test("buy the incentive product: KTP photo, address pickers, incentive and employee promo, success sheet", async ({ page, browser, javaScriptEnabled }) => {
+  await registerVerified(page);
+  await startCheckout(page, INCENTIVE_PRODUCT);
+
+  // The product and its price: list price struck through, the price after discount and promos.
+  await expect(page.getByRole("heading", { name: INCENTIVE_PRODUCT })).toBeVisible();
+  await expect(page.getByTestId("checkout-original-price")).toHaveText("Rp28.500.000");
+  const lines = page.getByTestId("price-lines");
+  await expect(lines).toContainText("Harga");
+  await expect(lines).toContainText("Insentif Cashback PLN (ICP)");
+  await expect(lines).not.toContainText("Insentif Pemerintah");
+  await expect(lines).not.toContainText("Promo Pegawai");
+  const totalBefore = await page.getByTestId("checkout-total").textContent();
+
+  // A first submit with the photo but a confirmation missing: the photo is kept and shown.
+  await fillBuyer(page, { nik: randomNik() });
+  await ktpInput(page).setInputFiles(await ktpPhoto());
+  if (javaScriptEnabled) await expect(page.getByRole("img", { name: "Foto KTP" })).toBeVisible(); // preview at once
+  await checkbox(page, "Ajukan Insentif").check();
+  await field(page, "Nama Ayah Kandung").fill("Slamet Riyadi");
+  await checkbox(page, "Saya menyatakan NIK di atas belum pernah digunakan untuk pengajuan insentif kendaraan listrik.").check();
+  await checkbox(page, "Saya memahami bahwa biaya pengiriman dibayarkan langsung kepada dealer di luar aplikasi.").check();
+  await checkbox(page, "Saya menyatakan alamat domisili saya sesuai dengan KTP.").check();
+  // No address yet: the server keeps the draft and the photo, and says what is missing.
+  await page.getByRole("button", { name: "Isi Alamat" }).click();
+  await expect(page).toHaveURL("/address");
+  await page.getByRole("link", { name: "Kembali" }).click();
+  const photo = page.getByRole("img", { name: "Foto KTP" });
+  await expect(photo).toBeVisible();
+  const ktpUrl = (await photo.getAttribute("src"))!;
+  expect(ktpUrl).toMatch(/^\/uploads\/[A-Za-z0-9_-]+$/);
+  expect(await photo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(800); // re-encoded at most 800 px wide
+  await expect(page.getByText("Ganti Foto KTP")).toBeVisible();
+
+  await page.getByRole("button", { name: "Isi Alamat" }).click();
+  await fillAddress(page, javaScriptEnabled);
+
+  // The photo stays; the incentive and the employee promo enter the breakdown when ticked.
+  await expect(page.getByRole("img", { name: "Foto KTP" })).toHaveAttribute("src", ktpUrl);
+  await checkbox(page, "Ajukan Promo Pegawai").check();
+  if (javaScriptEnabled) {
+    await expect(lines).toContainText("Insentif Pemerintah");
+    await expect(lines).toContainText("Promo Pegawai");
+    await expect(page.getByTestId("checkout-total")).not.toHaveText(totalBefore!);
+  }
+  await submitCheckout(page, "Ajukan Insentif");
+
+  // The order is made now: the success sheet (server-rendered, so it works without JavaScript).
+  await expect(page).toHaveURL(/\/checkout\?selesai=\d+$/);
+  const sheet = page.getByRole("dialog", { name: "Pengajuan Insentif Berhasil" });
+  await expect(sheet).toContainText("Menunggu Verifikasi Insentif");
+  await expect(sheet.getByRole("link", { name: "Periksa Status" })).toHaveAttribute("href", "/transaction");
+  await expect(sheet.getByRole("link", { name: "Kembali ke Beranda" })).toHaveAttribute("href", "/home");
+
+  // The owner sees the KTP photo; another user and an anonymous visitor get 404.
+  const own = await page.request.get(ktpUrl);
+  expect(own.status()).toBe(200);
+  expect(own.headers()["content-type"]).toBe("image/jpeg");
+  expect(own.headers()["cache-control"]).toMatch(/^private/);
+  expect(own.headers()["x-content-type-options"]).toBe("nosniff");
+  await expectNotFoundForOthers(browser, ktpUrl);
+
+  // The draft is gone: /checkout sends the buyer home with a message.
+  await sheet.getByRole("link", { name: "Kembali ke Beranda" }).click();
+  await expect(page).toHaveURL("/home");
+  await page.goto("/checkout");
+  await expect(page).toHaveURL("/home");
+  await expect(page.getByTestId("toast")).toHaveText(/Data checkout tidak ditemukan\. Silakan pilih produk kembali\./);
+});
+
+async function expectNotFoundForOthers(browser: Browser, url: string) {
+  const other = await browser.newContext();
+  const otherPage = await other.newPage();
+  await loginAs(otherPage, DEMO_ACCOUNT.email, DEMO_ACCOUNT.password);
+  expect((await otherPage.request.get(url)).status()).toBe(404);
+  await other.close();
+  const anonymous = await browser.newContext();
+  expect((await anonymous.request.get(url)).status()).toBe(404);
+  await anonymous.close();
+}
+
+test("buy a product without promos: no incentive, on to the payment method", async ({ page, javaScriptEnabled }) => {
+  await registerVerified(page);
+  await startCheckout(page, PLAIN_PRODUCT);
+  await expect(checkbox(page, "Ajukan Insentif")).toHaveCount(0);
+  await expect(checkbox(page, "Ajukan Promo Pegawai")).toHaveCount(0);
+  await expect(page.getByTestId("checkout-original-price")).toHaveCount(0);
+  await expect(page.getByTestId("checkout-total")).toHaveText("Rp9.800.000");
+  await fillBuyer(page, { nik: randomNik() });
+  await ktpInput(page).setInputFiles(await ktpPhoto());
+  await checkbox(page, "Saya memahami bahwa biaya pengiriman dibayarkan langsung kepada dealer di luar aplikasi.").check();
+  await checkbox(page, "Saya menyatakan alamat domisili saya sesuai dengan KTP.").check();
+  await page.getByRole("button", { name: "Isi Alamat" }).click();
+  await fillAddress(page, javaScriptEnabled);
+  await submitCheckout(page, "Pilih Metode Pembayaran");
+  await expect(page).toHaveURL("/paymentmethod");
+});
