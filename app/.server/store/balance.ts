@@ -2,7 +2,8 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { getDb } from "../db/client";
 import { balanceEntries, users } from "../db/schema";
 import { formatRupiah } from "~/lib/money";
-import type { Executor } from "./checkout";
+// Executor moved to db/client on the checkout branch (cherry-picked here); minimal fix by 8b.
+import type { Executor } from "../db/client";
 
 // The buyer's balance (spec §3 balance history, decision 0030): a ledger of reward credits and
 // withdrawals. The balance is computed from the rows; a withdrawal is only inserted while the
