@@ -20,7 +20,8 @@ export const canConfirmArrival = (statusId: number) => statusId === SHIPPED;
 export function payAction(order: OrderForActions): PayAction | null {
   if (order.statusId !== WAITING_FOR_PAYMENT) return null;
   if (order.paymentMethodId === null) return { label: "Pilih Metode Pembayaran", href: `/paymentmethod?orderId=${order.id}`, external: false };
-  if (order.redirectUrl) return { label: "Lanjutkan Pembayaran", href: order.redirectUrl, external: true };
+  // Only a web address is followed (the gateway gives it; anything else is ignored).
+  if (order.redirectUrl && /^https?:\/\//i.test(order.redirectUrl)) return { label: "Lanjutkan Pembayaran", href: order.redirectUrl, external: true };
   return { label: "Lihat Cara Bayar", href: `/payment/${order.id}`, external: false };
 }
 
