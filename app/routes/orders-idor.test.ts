@@ -51,14 +51,14 @@ class Browser {
     const request = new Request(new URL(url, "http://store.test"), { method, headers, body });
     const context = new RouterContextProvider();
     let result: unknown;
-    const response = await sessionMiddleware({ request, context, params } as never, async () => {
+    const response = (await sessionMiddleware({ request, context, params } as never, async () => {
       try {
         result = await handler({ request, context, params });
       } catch (thrown) {
         result = thrown;
       }
       return new Response(null);
-    });
+    })) as Response;
     const setCookie = response.headers.get("set-cookie");
     if (setCookie) this.cookie = setCookie.split(";")[0]!;
     if (result instanceof Response) return { status: result.status, location: result.headers.get("location"), data: null };
