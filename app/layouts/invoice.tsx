@@ -1,5 +1,9 @@
 import { Outlet, useParams } from "react-router";
 import { TopBar } from "~/components/top-bar";
+import ordersStylesUrl from "~/styles/orders.css?url";
+
+// The order screens' styles load only on these screens.
+export const links = () => [{ rel: "stylesheet", href: ordersStylesUrl }];
 
 /** Spec §2: titled 'Invoice', back to the order's detail. */
 export default function InvoiceLayout() {

@@ -1,8 +1,12 @@
 import { Outlet, useMatches } from "react-router";
 import { TopBar } from "~/components/top-bar";
 import { statusTone } from "~/lib/order-status";
-
+import ordersStylesUrl from "~/styles/orders.css?url";
 type StatusHandleData = { status?: { id: number; name: string } };
+
+
+// The order screens' styles load only on these screens.
+export const links = () => [{ rel: "stylesheet", href: ordersStylesUrl }];
 
 /** Spec §2: back arrow to /transaction and a status bar coloured by status (§4). */
 export default function TransactionDetailLayout() {

@@ -1,9 +1,295 @@
-import { NotAvailable } from "~/components/not-available";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/transaction-detail";
+import { requireUser } from "~/.server/auth";
+import { formatDateWib } from "~/.server/dates";
+import { readForm } from "~/.server/http";
+import { processProofUpload } from "~/.server/proof-upload";
+import { flash } from "~/.server/session";
+import { costLines, getOwnedOrderDetail } from "~/.server/store/order-history";
+import { cancelOrder, confirmDelivery, ORDER_CANCELLED, PROOF_REQUIRED } from "~/.server/store/orders";
+import { saveUpload } from "~/.server/store/uploads";
+import { isEmptyFile } from "~/.server/uploads";
+import { Sheet } from "~/components/sheet";
+import { displayTitle, ORDER_TITLE_LENGTH } from "~/lib/display";
+import { formatRupiah } from "~/lib/money";
+import { orderActions } from "~/lib/order-actions";
 import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle: RouteHandle = { title: "Detail Transaksi" };
 
-// Built by a later issue; until then the guarded screen exists and says it is not available yet.
-export default function Screen() {
-  return <NotAvailable what="Detail Transaksi" />;
+const ORDER_ID = /^[1-9]\d{0,9}$/;
+const SHEETS = ["cancel", "confirm"] as const;
+/** Spec §5 delivery confirmation: JPG, JPEG, PNG or PDF (the server checks the bytes). */
+const PROOF_ACCEPT = ".jpg,.jpeg,.png,.pdf,image/jpeg,image/png,application/pdf";
+
+function notFound(): never {
+  throw data("Not Found", { status: 404 });
+}
+
+function orderIdOf(raw: string | undefined): number {
+  return raw && ORDER_ID.test(raw) && Number(raw) <= 2_147_483_647 ? Number(raw) : notFound();
+}
+
+/** Spec §2 Order detail: the owner's order (anyone else, and unknown ids, get the 404 page). */
+export async function loader({ context, params, request }: Route.LoaderArgs) {
+  const user = requireUser(context);
+  const order = await getOwnedOrderDetail(orderIdOf(params.id), user.id);
+  if (!order) notFound();
+  const sheetParam = new URL(request.url).searchParams.get("sheet");
+  const actions = orderActions(order);
+  // A sheet opens only where its action is offered (a stale ?sheet=cancel shows the plain page).
+  const sheet = SHEETS.find((s) => s === sheetParam && (s === "cancel" ? actions.cancel : actions.confirm)) ?? null;
+  return {
+    // The layout's status bar reads this.
+    status: { id: order.statusId, name: order.statusName },
+    order: {
+      ...order,
+      createdAt: formatDateWib(order.createdAt),
+      orderProducts: order.orderProducts.map((p) => ({ ...p, title: displayTitle(p.title, ORDER_TITLE_LENGTH) })),
+    },
+    lines: costLines(order),
+    actions,
+    sheet,
+  };
+}
+
+/** The buyer's actions: each a POST with its `intent`, one conditional update in the store. */
+export async function action({ context, params, request }: Route.ActionArgs) {
+  const user = requireUser(context);
+  const orderId = orderIdOf(params.id);
+  const here = `/transaction-detail/${orderId}`;
+  const form = await readForm(request);
+  const intent = form.get("intent");
+
+  if (intent === "cancel") {
+    const result = await cancelOrder(orderId, user.id);
+    if (!result.ok && result.notFound) notFound();
+    flash(context, "toast", result.ok ? { type: "success", message: ORDER_CANCELLED } : { type: "danger", message: result.message });
+    throw redirect(here);
+  }
+
+  if (intent === "confirm") {
+    const order = await getOwnedOrderDetail(orderId, user.id);
+    if (!order) notFound();
+    if (!orderActions(order).confirm) {
+      // A stale page or a second tab: the store says why (it refuses on the status before it
+      // looks at the proof) and changes nothing.
+      const refused = await confirmDelivery(orderId, user.id, "");
+      flash(context, "toast", { type: "danger", message: refused.ok ? PROOF_REQUIRED : refused.message });
+      throw redirect(here);
+    }
+    const picked = form.get("bukti");
+    if (isEmptyFile(picked)) return data({ confirmError: PROOF_REQUIRED }, { status: 400 });
+    const processed = await processProofUpload(picked as File);
+    if (!processed.ok) return data({ confirmError: processed.message }, { status: 400 });
+    const proofId = await saveUpload(user.id, "delivery-proof", processed.file);
+    const result = await confirmDelivery(orderId, user.id, proofId);
+    if (!result.ok) {
+      if (result.notFound) notFound();
+      flash(context, "toast", { type: "danger", message: result.message });
+      throw redirect(here);
+    }
+    // Spec §4: the flow ends on Transaction Done, with the reward sheet over it.
+    throw redirect(`/transaction-done?order=${orderId}`);
+  }
+
+  return data({ confirmError: null as string | null, message: "Aksi tidak dikenal." }, { status: 400 });
+}
+
+export default function TransactionDetail({ loaderData, actionData }: Route.ComponentProps) {
+  const { order, lines, actions } = loaderData;
+  const confirmError = actionData && "confirmError" in actionData ? actionData.confirmError : null;
+  const sheet = confirmError ? "confirm" : loaderData.sheet;
+  const here = `/transaction-detail/${order.id}`;
+  const totalQty = order.orderProducts.reduce((sum, p) => sum + p.qty, 0);
+  return (
+    <div className="order-detail" data-testid="order-detail">
+      <section className="card">
+        <div className="row-between">
+          <div>
+            <p className="muted small">No. Invoice</p>
+            <p className="strong" data-testid="invoice-id">
+              {order.invoiceId}
+            </p>
+          </div>
+          <Link to={`/transaction-invoice/${order.id}`} className="link-button">
+            Lihat Invoice
+          </Link>
+        </div>
+        <div className="row-between">
+          <span className="muted">Tanggal Pembelian</span>
+          <span data-testid="purchase-date">{order.createdAt}</span>
+        </div>
+      </section>
+
+      <section className="card" aria-labelledby="products-heading">
+        <h2 id="products-heading">Produk</h2>
+        <ul className="order-products">
+          {order.orderProducts.map((product) => (
+            <li key={product.id} className="order-product">
+              {product.imageUrl ? <img src={product.imageUrl} alt="" width={64} height={64} className="order-card-image" /> : <span className="order-card-image" aria-hidden="true" />}
+              <div className="order-card-info">
+                <span className="order-card-title">{product.title}</span>
+                <span className="muted">{product.qty} barang</span>
+                <span className="strong">{formatRupiah(product.price)}</span>
+              </div>
+            </li>
+          ))}
+        </ul>
+        <div className="row-between total-row">
+          <span>Total ({totalQty} barang)</span>
+          <strong>{formatRupiah(order.amount)}</strong>
+        </div>
+      </section>
+
+      <section className="card" aria-labelledby="buyer-heading">
+        <h2 id="buyer-heading">Data Pembeli</h2>
+        <dl className="facts">
+          <dt>Nama Penerima</dt>
+          <dd>{order.buyerName}</dd>
+          <dt>NIK</dt>
+          <dd>{order.buyerNik}</dd>
+          <dt>No. HP</dt>
+          <dd>{order.buyerPhoneNumber}</dd>
+          <dt>Email</dt>
+          <dd>{order.buyerEmail}</dd>
+          <dt>Alamat</dt>
+          <dd data-testid="buyer-address">
+            {order.fullAddress}, {order.kelurahan}, {order.kecamatan}, {order.kota}, {order.provinsi} {order.kodePos}
+          </dd>
+        </dl>
+      </section>
+
+      <section className="card" aria-labelledby="cost-heading">
+        <h2 id="cost-heading">Rincian Pembayaran</h2>
+        <dl className="price-list" data-testid="cost-lines">
+          <div>
+            <dt>Metode Pembayaran</dt>
+            <dd>{order.paymentMethodName ?? "-"}</dd>
+          </div>
+          <div>
+            <dt>Harga</dt>
+            <dd>{formatRupiah(order.priceOri)}</dd>
+          </div>
+          {lines.map((line) => (
+            <div key={line.label}>
+              <dt>{line.label}</dt>
+              <dd>{formatRupiah(line.amount)}</dd>
+            </div>
+          ))}
+          {order.insentif ? (
+            <div>
+              <dt>Insentif Pemerintah</dt>
+              <dd>{formatRupiah(-order.insentifValue)}</dd>
+            </div>
+          ) : null}
+          {order.promoPegawaiValue > 0 ? (
+            <div>
+              <dt>Promo Pegawai</dt>
+              <dd>{formatRupiah(-order.promoPegawaiValue)}</dd>
+            </div>
+          ) : null}
+          <div className="price-total">
+            <dt>Total Belanja</dt>
+            <dd data-testid="total-belanja">{formatRupiah(order.amount)}</dd>
+          </div>
+          {order.totalAmount !== order.amount ? (
+            <div className="price-total">
+              <dt>Jumlah Transfer</dt>
+              <dd>{formatRupiah(order.totalAmount)}</dd>
+            </div>
+          ) : null}
+        </dl>
+        {order.deliveryProofUrl ? (
+          <p>
+            <a href={order.deliveryProofUrl} target="_blank" rel="noopener" data-testid="delivery-proof">
+              Lihat Bukti Barang Sampai
+            </a>
+          </p>
+        ) : null}
+      </section>
+
+      {actions.cancel || actions.pay || actions.confirm ? (
+        <div className="order-actions">
+          {actions.pay ? (
+            actions.pay.external ? (
+              <a href={actions.pay.href} className="btn btn-primary btn-block">
+                {actions.pay.label}
+              </a>
+            ) : (
+              <Link to={actions.pay.href} className="btn btn-primary btn-block">
+                {actions.pay.label}
+              </Link>
+            )
+          ) : null}
+          {actions.confirm ? (
+            <Link to={`${here}?sheet=confirm`} className="btn btn-primary btn-block" preventScrollReset>
+              Konfirmasi Barang Sampai
+            </Link>
+          ) : null}
+          {actions.cancel ? (
+            <Link to={`${here}?sheet=cancel`} className="btn btn-outline-danger btn-block" preventScrollReset>
+              Batalkan Pesanan
+            </Link>
+          ) : null}
+        </div>
+      ) : null}
+
+      {sheet === "cancel" ? <CancelConfirmation closeHref={here} /> : null}
+      {sheet === "confirm" ? <ConfirmArrival closeHref={here} error={confirmError} /> : null}
+    </div>
+  );
+}
+
+/** 'Apakah kamu yakin…' rendered by the server: 'Ya' posts the cancel, 'Tidak' is a link back. */
+function CancelConfirmation({ closeHref }: { closeHref: string }) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  return (
+    <div className="modal-backdrop">
+      <div className="modal" role="alertdialog" aria-modal="true" aria-labelledby="cancel-title" data-testid="cancel-dialog">
+        <h2 id="cancel-title">Apakah kamu yakin ingin membatalkan pesanan?</h2>
+        <Form method="post" action={closeHref} className="modal-actions" replace>
+          <input type="hidden" name="intent" value="cancel" />
+          <Link to={closeHref} replace className="btn btn-outline">
+            Tidak
+          </Link>
+          <button type="submit" className="btn btn-danger" disabled={busy}>
+            Ya
+          </button>
+        </Form>
+      </div>
+    </div>
+  );
+}
+
+/** The delivery confirmation sheet: a proof photo (or PDF) is required; 'Konfirmasi' finishes the order. */
+function ConfirmArrival({ closeHref, error }: { closeHref: string; error: string | null }) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  return (
+    <Sheet title="Konfirmasi Barang Sampai" closeHref={closeHref} height="auto">
+      <Form method="post" action={closeHref} encType="multipart/form-data" className="confirm-form" data-testid="confirm-sheet">
+        <input type="hidden" name="intent" value="confirm" />
+        <p className="warning-note" role="note">
+          Pastikan pesanan sudah sampai ke Pembeli
+        </p>
+        <div className="field">
+          <label htmlFor="bukti">Foto Bukti Barang Sampai</label>
+          <input id="bukti" name="bukti" type="file" accept={PROOF_ACCEPT} aria-invalid={error ? true : undefined} aria-describedby={error ? "bukti-error" : "bukti-hint"} />
+          <p className="field-hint" id="bukti-hint">
+            Format JPG, JPEG, PNG atau PDF, maksimal 2 MB.
+          </p>
+          {error ? (
+            <p className="field-error" id="bukti-error" role="alert">
+              {error}
+            </p>
+          ) : null}
+        </div>
+        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+          Konfirmasi
+        </button>
+      </Form>
+    </Sheet>
+  );
 }

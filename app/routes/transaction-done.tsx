@@ -1,9 +1,78 @@
-import { NotAvailable } from "~/components/not-available";
+import { Link } from "react-router";
+import type { Route } from "./+types/transaction-done";
+import { requireUser } from "~/.server/auth";
+import { rewardFor } from "~/.server/store/balance";
+import { listProducts } from "~/.server/store/catalogue";
+import { getOwnedOrderDetail } from "~/.server/store/order-history";
+import { ProductCard } from "~/components/product-card";
+import { Sheet } from "~/components/sheet";
+import { formatRupiah } from "~/lib/money";
+import { DONE } from "~/lib/order-actions";
 import type { RouteHandle } from "~/lib/route-handle";
+import ordersStylesUrl from "~/styles/orders.css?url";
+export const handle: RouteHandle = { title: "Pesanan Selesai", back: "/transaction" };
 
-export const handle: RouteHandle = { title: "Pesanan Selesai" };
 
-// Built by a later issue; until then the guarded screen exists and says it is not available yet.
-export default function Screen() {
-  return <NotAvailable what="Pesanan Selesai!" />;
+// The order screens' styles load only on these screens.
+export const links = () => [{ rel: "stylesheet", href: ordersStylesUrl }];
+
+/** Spec §9: the done page suggests 7 products. */
+const SUGGESTIONS = 7;
+
+/**
+ * Spec §2 Transaction done: 'Pesanan Selesai!', a button home and 7 suggested products. After
+ * 'Konfirmasi' the address names the order (`?order=id`): its reward (decision 0030's rule, which
+ * is what confirmDelivery credited) shows in a sheet over the page, for its owner only.
+ */
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const user = requireUser(context);
+  const raw = new URL(request.url).searchParams.get("order") ?? "";
+  const order = /^[1-9]\d{0,9}$/.test(raw) ? await getOwnedOrderDetail(Number(raw), user.id) : null;
+  const reward = order?.statusId === DONE ? rewardFor({ amount: order.amount }) : null;
+  const page = await listProducts({ page: 0, size: SUGGESTIONS });
+  return { reward, suggestions: page.content };
+}
+
+export default function TransactionDone({ loaderData }: Route.ComponentProps) {
+  const { reward, suggestions } = loaderData;
+  return (
+    <>
+      <section className="empty-state done-state" data-testid="transaction-done">
+        <div className="done-mark" aria-hidden="true">
+          ✓
+        </div>
+        <h2>Pesanan Selesai!</h2>
+        <p className="muted">Terima kasih telah berbelanja di Toko Pegawai PLN.</p>
+        <Link to="/home" className="btn btn-primary">
+          Kembali ke Beranda
+        </Link>
+      </section>
+      {suggestions.length ? (
+        <section aria-labelledby="suggestions-heading">
+          <h2 id="suggestions-heading" className="section-title">
+            Produk Lainnya
+          </h2>
+          <ul className="product-grid" data-testid="suggestions">
+            {suggestions.map((product) => (
+              <ProductCard key={product.id} product={product} />
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {reward ? (
+        <Sheet title={reward.title} closeHref="/transaction-done" height="auto">
+          <div className="reward-sheet" data-testid="reward-sheet">
+            <p className="reward-amount">+{formatRupiah(reward.amount)}</p>
+            <p>{reward.description}</p>
+            <Link to="/history-balance" className="btn btn-primary btn-block">
+              Cek Saldo
+            </Link>
+            <Link to="/home" className="btn btn-outline btn-block">
+              Kembali ke Beranda
+            </Link>
+          </div>
+        </Sheet>
+      ) : null}
+    </>
+  );
 }

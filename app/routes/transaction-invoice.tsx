@@ -1,9 +1,121 @@
-import { NotAvailable } from "~/components/not-available";
+import { data } from "react-router";
+import type { Route } from "./+types/transaction-invoice";
+import { requireUser } from "~/.server/auth";
+import { costLines, getOwnedOrderDetail } from "~/.server/store/order-history";
+import { displayTitle, ORDER_TITLE_LENGTH } from "~/lib/display";
+import { formatRupiah } from "~/lib/money";
+import { DONE } from "~/lib/order-actions";
 import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle: RouteHandle = { title: "Invoice" };
 
-// Built by a later issue; until then the guarded screen exists and says it is not available yet.
-export default function Screen() {
-  return <NotAvailable what="Invoice" />;
+/** Spec §2 Invoice: the owner's order as an invoice, 'LUNAS' at 500; prints on one A4 page. */
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const user = requireUser(context);
+  const raw = params.id ?? "";
+  const order = /^[1-9]\d{0,9}$/.test(raw) ? await getOwnedOrderDetail(Number(raw), user.id) : null;
+  if (!order) throw data("Not Found", { status: 404 });
+  return {
+    order: { ...order, orderProducts: order.orderProducts.map((p) => ({ ...p, title: displayTitle(p.title, ORDER_TITLE_LENGTH) })) },
+    lines: costLines(order),
+    paid: order.statusId === DONE,
+  };
+}
+
+export default function Invoice({ loaderData }: Route.ComponentProps) {
+  const { order, lines, paid } = loaderData;
+  const subtotal = order.orderProducts.reduce((sum, p) => sum + p.priceOri * p.qty, 0);
+  const paymentDifference = order.totalAmount - order.amount;
+  return (
+    <article className={`invoice${paid ? " is-paid" : ""}`} data-testid="invoice">
+      <header className="invoice-head">
+        <div>
+          <p className="invoice-brand">Toko Pegawai PLN</p>
+          <h2 className="invoice-number" data-testid="invoice-number">
+            {order.invoiceId}
+          </h2>
+          <p className="muted small">
+            Diterbitkan pada <span data-testid="invoice-issued">-</span>
+          </p>
+        </div>
+        {paid ? (
+          <p className="paid-stamp" data-testid="paid-stamp">
+            LUNAS
+          </p>
+        ) : null}
+      </header>
+
+      <section className="invoice-buyer" aria-labelledby="invoice-buyer">
+        <h3 id="invoice-buyer">Pembeli</h3>
+        <p className="strong">{order.buyerName}</p>
+        <p>
+          {order.buyerEmail} · {order.buyerPhoneNumber}
+        </p>
+        <p>
+          {order.fullAddress}, {order.kelurahan}, {order.kecamatan}, {order.kota}, {order.provinsi} {order.kodePos}
+        </p>
+      </section>
+
+      <table className="invoice-table">
+        <thead>
+          <tr>
+            <th scope="col">Nama Produk</th>
+            <th scope="col" className="num">
+              Jumlah
+            </th>
+            <th scope="col" className="num">
+              Harga
+            </th>
+            <th scope="col" className="num">
+              Subtotal
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {order.orderProducts.map((product) => (
+            <tr key={product.id}>
+              <td>{product.title}</td>
+              <td className="num">{product.qty}</td>
+              <td className="num">{formatRupiah(product.priceOri)}</td>
+              <td className="num">{formatRupiah(product.priceOri * product.qty)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+
+      <dl className="price-list invoice-sums" data-testid="invoice-sums">
+        <div>
+          <dt>Subtotal</dt>
+          <dd>{formatRupiah(subtotal)}</dd>
+        </div>
+        <div>
+          <dt>Insentif Pemerintah</dt>
+          <dd>{order.insentif ? formatRupiah(-order.insentifValue) : "-"}</dd>
+        </div>
+        {lines.map((line) => (
+          <div key={line.label}>
+            <dt>{line.label}</dt>
+            <dd>{formatRupiah(line.amount)}</dd>
+          </div>
+        ))}
+        {order.promoPegawaiValue > 0 ? (
+          <div>
+            <dt>Promo Pegawai</dt>
+            <dd>{formatRupiah(-order.promoPegawaiValue)}</dd>
+          </div>
+        ) : null}
+        {paymentDifference !== 0 ? (
+          <div>
+            <dt>{paymentDifference > 0 ? "Biaya Pembayaran" : "Potongan Pembayaran"}</dt>
+            <dd>{formatRupiah(paymentDifference)}</dd>
+          </div>
+        ) : null}
+        <div className="price-total">
+          <dt>Total Bayar</dt>
+          <dd data-testid="invoice-total">{formatRupiah(order.totalAmount)}</dd>
+        </div>
+      </dl>
+      <p className="muted small">Metode Pembayaran: {order.paymentMethodName ?? "-"}</p>
+    </article>
+  );
 }

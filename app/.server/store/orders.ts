@@ -7,6 +7,8 @@ import { KTP_REQUIRED } from "../uploads";
 import { checkoutPricing } from "~/lib/pricing";
 import { loadCheckoutProduct, OUT_OF_STOCK, PRODUCT_NOT_ORDERABLE } from "./checkout";
 import { resolveAddress, type ResolvedAddress } from "./locations";
+import { creditOrderReward, type Reward } from "./balance";
+import { canCancel, canConfirmArrival, DONE, SHIPPED } from "~/lib/order-actions";
 
 // The ONE module through which orders, stock and statuses change (DESIGN §6). Every change is a
 // conditional update inside a transaction with its event row, so two requests racing for the last
@@ -232,7 +234,14 @@ export async function createOrderFromDraft(
       });
       const applied: AppliedPromo[] = product.pricing.promos
         .filter((p) => p.kind === "ordinary" || (p.kind === "incentive" && pricing.insentifValue > 0) || (p.kind === "employee" && pricing.promoPegawaiValue > 0))
-        .map((p) => ({ title: p.title, value: p.discount, discountType: p.discountType }));
+        // The amount of each line as checkoutPricing took it off (ordinary lines in its order).
+        .map((p) => ({
+          title: p.title,
+          value: p.discount,
+          discountType: p.discountType,
+          kind: p.kind,
+          amount: p.kind === "incentive" ? pricing.insentifValue : p.kind === "employee" ? pricing.promoPegawaiValue : (pricing.promoLines.find((line) => line.title === p.title)?.amount ?? 0),
+        }));
       await tx.insert(orderProducts).values({
         orderId,
         productId: product.id,
@@ -276,7 +285,16 @@ export async function getOwnedOrderSummary(orderId: number, userId: number): Pro
  * DESIGN §6 status machine: one conditional update (WHERE status_id = from) + an order_events row;
  * leaving a live status for 1 or 2 returns the stock unit. Refused transitions change nothing.
  */
-export async function transitionOrder(orderId: number, from: number, to: number, actor: string, note?: string): Promise<{ ok: true } | { ok: false; message: string }> {
+export async function transitionOrder(
+  orderId: number,
+  from: number,
+  to: number,
+  actor: string,
+  note?: string,
+  // Runs inside the same transaction once the order has moved (confirmDelivery credits the reward
+  // there); when it throws, the move is rolled back with it.
+  options?: { onMoved?: (tx: Executor) => Promise<void> },
+): Promise<{ ok: true } | { ok: false; message: string }> {
   if (!isId(orderId) || !ORDER_TRANSITIONS[from]?.includes(to)) return { ok: false, message: TRANSITION_REFUSED };
   const db = await getDb();
   const result = await db.transaction(async (tx) => {
@@ -292,6 +310,7 @@ export async function transitionOrder(orderId: number, from: number, to: number,
     if (isReleased(to) && !isReleased(from)) {
       await tx.update(products).set({ stock: sql`${products.stock} + 1` }).where(eq(products.id, moved.productId));
     }
+    await options?.onMoved?.(tx);
     return { ok: true as const };
   });
   // After the commit: the buyer's e-mail for this move (never throws, never fails the transition).
@@ -299,3 +318,76 @@ export async function transitionOrder(orderId: number, from: number, to: number,
   return result;
 }
 
+
+// ─── Buyer actions on an order (issue 8, order detail) ────────────────────────────────────────────
+// The buyer's own moves, each through transitionOrder: one conditional update, so a stale page, a
+// double submit or two tabs racing change the order once and the loser gets a clear message.
+
+export const ORDER_NOT_FOUND = "Pesanan tidak ditemukan.";
+export const ORDER_ALREADY_CANCELLED = "Pesanan sudah dibatalkan.";
+export const ORDER_NOT_CANCELLABLE = "Pesanan ini tidak dapat dibatalkan lagi.";
+export const ORDER_CANCELLED = "Pesanan berhasil dibatalkan.";
+export const ORDER_ALREADY_DONE = "Pesanan sudah dikonfirmasi sampai.";
+export const ORDER_NOT_SHIPPED = "Pesanan belum dalam pengiriman, belum dapat dikonfirmasi.";
+export const PROOF_REQUIRED = "Foto bukti barang sampai tidak boleh kosong.";
+
+type ActionResult = { ok: true } | { ok: false; message: string; notFound?: boolean };
+
+async function ownedStatus(orderId: number, userId: number): Promise<{ statusId: number; amount: number } | null> {
+  if (!isId(orderId) || !isId(userId)) return null;
+  const db = await getDb();
+  const [row] = await db.select({ statusId: orders.statusId, amount: orders.amount }).from(orders).where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
+  return row ?? null;
+}
+
+const refusalFor = (statusId: number, wanted: "cancel" | "confirm") => {
+  if (statusId === 1) return ORDER_ALREADY_CANCELLED;
+  if (wanted === "confirm") return statusId === 500 ? ORDER_ALREADY_DONE : ORDER_NOT_SHIPPED;
+  return ORDER_NOT_CANCELLABLE;
+};
+
+/**
+ * 'Batalkan Pesanan' (spec §4: in 100, 200, 301, 302) → 1 Dibatalkan; transitionOrder returns the
+ * stock unit. Someone else's order or an unknown id: notFound (the route answers 404).
+ */
+export async function cancelOrder(orderId: number, userId: number): Promise<ActionResult> {
+  // Read, then move conditionally from what was read. If ops moved it in between (say 100 → 200,
+  // still cancellable) the move finds nothing; one more read decides with the fresh status.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const order = await ownedStatus(orderId, userId);
+    if (!order) return { ok: false, notFound: true, message: ORDER_NOT_FOUND };
+    if (!canCancel(order.statusId)) return { ok: false, message: refusalFor(order.statusId, "cancel") };
+    const moved = await transitionOrder(orderId, order.statusId, 1, `buyer:${userId}`, "Dibatalkan oleh pembeli");
+    if (moved.ok) return { ok: true };
+  }
+  const latest = await ownedStatus(orderId, userId);
+  return { ok: false, message: refusalFor(latest?.statusId ?? 1, "cancel") };
+}
+
+/**
+ * 'Konfirmasi Barang Sampai' (only in 400) → 500 Selesai with the buyer's proof (an upload of
+ * theirs, purpose delivery-proof, named in the event's note), and the reward credited in the SAME
+ * transaction (once per order). Returns the reward, null when the order earns none.
+ */
+export async function confirmDelivery(orderId: number, userId: number, proofUploadId: string): Promise<{ ok: true; reward: Reward | null } | { ok: false; message: string; notFound?: boolean }> {
+  const order = await ownedStatus(orderId, userId);
+  if (!order) return { ok: false, notFound: true, message: ORDER_NOT_FOUND };
+  if (!canConfirmArrival(order.statusId)) return { ok: false, message: refusalFor(order.statusId, "confirm") };
+  const db = await getDb();
+  const [proof] = await db
+    .select({ id: uploads.id })
+    .from(uploads)
+    .where(and(eq(uploads.id, typeof proofUploadId === "string" ? proofUploadId : ""), eq(uploads.ownerId, userId), eq(uploads.purpose, "delivery-proof")));
+  if (!proof) return { ok: false, message: PROOF_REQUIRED };
+  let reward: Reward | null = null;
+  const moved = await transitionOrder(orderId, SHIPPED, DONE, `buyer:${userId}`, `bukti:${proof.id}`, {
+    onMoved: async (tx) => {
+      reward = await creditOrderReward(tx, orderId, userId, order.amount);
+    },
+  });
+  if (!moved.ok) {
+    const latest = await ownedStatus(orderId, userId);
+    return { ok: false, message: refusalFor(latest?.statusId ?? 1, "confirm") };
+  }
+  return { ok: true, reward };
+}

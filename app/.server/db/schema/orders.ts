@@ -158,8 +158,12 @@ export const orders = pgTable(
   ],
 );
 
-/** The promo lines of an order product, as applied at checkout (spec §3 order detail promo). */
-export type AppliedPromo = { title: string; value: number; discountType: "v" | "%" };
+/**
+ * The promo lines of an order product, as applied at checkout (spec §3 order detail promo).
+ * `kind` and `amount` (the rupiah actually taken off) let the order detail and the invoice print
+ * the breakdown of the moment; orders made before they were recorded lack them (jsonb, no migration).
+ */
+export type AppliedPromo = { title: string; value: number; discountType: "v" | "%"; kind?: "ordinary" | "incentive" | "employee"; amount?: number };
 
 export const orderProducts = pgTable(
   "order_products",

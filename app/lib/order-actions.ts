@@ -1,0 +1,39 @@
+// Which buttons an order shows (spec §4 "Actions by status", DESIGN §6). Runs on both sides: the
+// screens render from it and the store's actions refuse what it would not offer.
+
+/** Spec §4: the buyer may cancel while nothing has been paid or shipped. */
+export const CANCELLABLE_STATUSES = [100, 200, 301, 302] as const;
+export const WAITING_FOR_PAYMENT = 200;
+export const SHIPPED = 400;
+export const DONE = 500;
+
+export type OrderForActions = { id: number; statusId: number; paymentMethodId: number | null; redirectUrl: string | null };
+export type PayAction = { label: "Pilih Metode Pembayaran" | "Lihat Cara Bayar" | "Lanjutkan Pembayaran"; href: string; external: boolean };
+
+export const canCancel = (statusId: number) => (CANCELLABLE_STATUSES as readonly number[]).includes(statusId);
+export const canConfirmArrival = (statusId: number) => statusId === SHIPPED;
+
+/**
+ * The payment button of an order waiting for payment (200): no method yet → choose one; a gateway
+ * page to go back to → continue there; else the how-to-pay page. Null in every other status.
+ */
+export function payAction(order: OrderForActions): PayAction | null {
+  if (order.statusId !== WAITING_FOR_PAYMENT) return null;
+  if (order.paymentMethodId === null) return { label: "Pilih Metode Pembayaran", href: `/paymentmethod?orderId=${order.id}`, external: false };
+  // Only a web address is followed (the gateway gives it; anything else is ignored).
+  if (order.redirectUrl && /^https?:\/\//i.test(order.redirectUrl)) return { label: "Lanjutkan Pembayaran", href: order.redirectUrl, external: true };
+  return { label: "Lihat Cara Bayar", href: `/payment/${order.id}`, external: false };
+}
+
+/** The one button of a card in the list (spec §2): continue or see how to pay, else 'Lihat Detail'. */
+export function listAction(order: OrderForActions): PayAction | { label: "Lihat Detail"; href: string; external: false } {
+  const pay = payAction(order);
+  if (pay && pay.label !== "Pilih Metode Pembayaran") return pay;
+  return { label: "Lihat Detail", href: `/transaction-detail/${order.id}`, external: false };
+}
+
+export type OrderActions = { cancel: boolean; pay: PayAction | null; confirm: boolean };
+
+export function orderActions(order: OrderForActions): OrderActions {
+  return { cancel: canCancel(order.statusId), pay: payAction(order), confirm: canConfirmArrival(order.statusId) };
+}

@@ -1,0 +1,85 @@
+/**
+ * Buying through the real screens, for the specs that need an order: a freshly registered and
+ * activated account, then 'Beli Sekarang' → /checkout → /address → 'Ajukan Insentif'. Works with
+ * and without JavaScript (the steps are the ones tests/e2e/checkout.spec.ts checks in detail).
+ */
+import { randomInt } from "node:crypto";
+import { expect, type Page } from "@playwright/test";
+import sharp from "sharp";
+import { readLatestEmail, uniqueEmail } from "./index";
+
+export const BUYER_PASSWORD = "Rahasia123!";
+export const INCENTIVE_PRODUCT = "Gesits G1 Motor Listrik Nasional";
+
+/** Registers through the form; activates by the e-mail link unless `activate` is false. */
+export async function registerBuyer(page: Page, options: { activate?: boolean } = {}) {
+  const email = uniqueEmail("pesan");
+  await page.goto("/register");
+  await page.getByLabel("Nama Lengkap", { exact: true }).fill("Rina Wulandari");
+  await page.getByLabel("Nomor HP", { exact: true }).fill("081234567890");
+  await page.getByLabel("NIP", { exact: true }).fill(`86${randomInt(10_000_000, 99_999_999)}`);
+  await page.getByLabel("Perusahaan", { exact: true }).selectOption({ label: "PT PLN Icon Plus" });
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Kata Sandi", { exact: true }).fill(BUYER_PASSWORD);
+  await page.getByLabel("Konfirmasi Kata Sandi", { exact: true }).fill(BUYER_PASSWORD);
+  await page.getByLabel("Konfirmasi Kata Sandi", { exact: true }).press("Tab");
+  await page.getByRole("button", { name: "Daftar", exact: true }).click();
+  await expect(page).toHaveURL("/home");
+  if (options.activate === false) return { email };
+  const mail = await readLatestEmail(page, email);
+  await page.goto(mail.link!);
+  await page.getByRole("button", { name: "Aktifkan Akun" }).click();
+  await expect(page.getByRole("dialog", { name: "Akun berhasil diaktivasi!" })).toBeVisible();
+  return { email };
+}
+
+async function productId(page: Page, title: string) {
+  const html = await (await page.request.get("/home?page=1000")).text();
+  for (const tag of html.match(/<a [^>]*class="product-card-link"[^>]*>/g) ?? []) {
+    if (tag.match(/title="([^"]*)"/)?.[1] === title) return Number(tag.match(/href="\/detail\/(\d+)"/)![1]);
+  }
+  throw new Error(`product "${title}" not on the home page`);
+}
+
+async function chooseArea(page: Page, level: string, option: { label: string } | { index: number }, nextButton: string | null, javaScriptEnabled: boolean) {
+  const select = page.getByRole("combobox", { name: level, exact: true });
+  await expect(select).toBeEnabled();
+  if ("label" in option) await select.selectOption({ label: option.label });
+  else {
+    await expect(select.locator("option").nth(option.index)).toBeAttached();
+    await select.selectOption((await select.locator("option").nth(option.index).getAttribute("value"))!);
+  }
+  if (!javaScriptEnabled && nextButton) await page.getByRole("button", { name: nextButton, exact: true }).click();
+}
+
+/** An incentive order of the signed-in buyer (status 100), made through the screens; its id. */
+export async function buyIncentiveOrder(page: Page, javaScriptEnabled: boolean): Promise<number> {
+  await page.goto(`/detail/${await productId(page, INCENTIVE_PRODUCT)}`);
+  await page.getByRole("button", { name: "Beli Sekarang" }).click();
+  await expect(page).toHaveURL("/checkout");
+  const field = (label: string) => page.getByLabel(label, { exact: true });
+  await field("Nama Pembeli").fill("Rina Wulandari");
+  await field("No. HP").fill("081234567890");
+  await field("Email").fill("rina@example.test");
+  await field("NIK").fill(`3273${String(randomInt(0, 1e12)).padStart(12, "0")}`);
+  const photo = await sharp({ create: { width: 900, height: 570, channels: 3, background: { r: 40, g: 110, b: 180 } } }).jpeg().toBuffer();
+  await page.locator('input[type="file"][name="ktp"]').setInputFiles({ name: "ktp.jpg", mimeType: "image/jpeg", buffer: photo });
+  await page.getByRole("checkbox", { name: "Ajukan Insentif" }).check();
+  await field("Nama Ayah Kandung").fill("Slamet Riyadi");
+  await page.getByRole("checkbox", { name: "Saya menyatakan NIK di atas belum pernah digunakan untuk pengajuan insentif kendaraan listrik." }).check();
+  await page.getByRole("checkbox", { name: "Saya memahami bahwa biaya pengiriman dibayarkan langsung kepada dealer di luar aplikasi." }).check();
+  await page.getByRole("checkbox", { name: "Saya menyatakan alamat domisili saya sesuai dengan KTP." }).check();
+  await page.getByRole("button", { name: "Isi Alamat" }).click();
+  await expect(page).toHaveURL("/address");
+  await page.getByLabel("Alamat Lengkap", { exact: true }).fill("Jl. Asia Afrika No. 1");
+  await chooseArea(page, "Provinsi", { label: "Jawa Barat" }, "Tampilkan Kota/Kabupaten", javaScriptEnabled);
+  await chooseArea(page, "Kota/Kabupaten", { label: "Kota Bandung" }, "Tampilkan Kecamatan", javaScriptEnabled);
+  await chooseArea(page, "Kecamatan", { index: 1 }, "Tampilkan Kelurahan", javaScriptEnabled);
+  await chooseArea(page, "Kelurahan/Desa", { index: 1 }, null, javaScriptEnabled);
+  await page.getByLabel("Kode Pos", { exact: true }).fill("40111");
+  await page.getByRole("button", { name: "Simpan", exact: true }).click();
+  await expect(page).toHaveURL("/checkout");
+  await page.getByRole("button", { name: "Ajukan Insentif", exact: true }).click();
+  await expect(page).toHaveURL(/\/checkout\?selesai=\d+$/);
+  return Number(new URL(page.url()).searchParams.get("selesai"));
+}

@@ -1,0 +1,124 @@
+import { randomInt } from "node:crypto";
+import { expect, test } from "@playwright/test";
+import { DEMO_ACCOUNT, loginAs } from "./helpers";
+import { buyIncentiveOrder, registerBuyer } from "./helpers/purchase";
+
+// Following an order as a buyer: the list (empty, unverified, filters through the address with the
+// three date messages), the detail with the cancel confirmation, and the 404 for anyone else.
+// Each test registers its own account: both projects share one server and database.
+
+test.describe.configure({ timeout: 150_000 });
+test.use({ extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` } });
+
+const today = () => new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Jakarta" }).format(new Date());
+
+test("the transaction list of an unverified and of a new account", async ({ page }) => {
+  await registerBuyer(page, { activate: false });
+  await page.goto("/transaction");
+  await expect(page.getByRole("heading", { name: "Lakukan aktivasi akun dulu, yuk!" })).toBeVisible();
+
+  await page.context().clearCookies();
+  await registerBuyer(page);
+  await page.goto("/transaction");
+  await expect(page.getByRole("heading", { name: "Anda belum pernah bertransaksi" })).toBeVisible();
+  await page.getByRole("link", { name: "Mulai Belanja" }).click();
+  await expect(page).toHaveURL("/home");
+});
+
+test("an order in the list, the filters through the address, cancelling it, and 404 for others", async ({ page, browser, javaScriptEnabled }) => {
+  await registerBuyer(page);
+  const orderId = await buyIncentiveOrder(page, javaScriptEnabled);
+
+  await page.goto("/transaction");
+  const card = page.getByTestId("order-card");
+  await expect(card).toHaveCount(1);
+  await expect(card.getByTestId("order-status")).toHaveText("Menunggu Verifikasi Insentif");
+  await expect(card).toContainText("Gesits G1 Motor Listrik Nasional");
+  await expect(card).toContainText("1 barang");
+  await expect(card).toContainText("Total Belanja");
+  await expect(page.getByRole("link", { name: "Muat lebih banyak" })).toHaveCount(0);
+
+  // Status filter: the sheet, a status without orders, then back to all.
+  await page.getByTestId("status-filter").click();
+  const statusSheet = page.getByRole("dialog", { name: "Mau lihat status apa?" });
+  await statusSheet.getByRole("link", { name: "Selesai", exact: true }).click();
+  await expect(page).toHaveURL("/transaction?statusId=500");
+  await expect(page.getByTestId("order-card")).toHaveCount(0);
+  await expect(page.getByTestId("transaction-none")).toBeVisible();
+  await expect(page.getByTestId("status-filter")).toHaveText("Selesai");
+  await page.goto("/transaction?statusId=100");
+  await expect(page.getByTestId("order-card")).toHaveCount(1);
+
+  // Date filter: the three messages, shown on the page, the list unfiltered; then a good range.
+  await page.getByTestId("date-filter").click();
+  const dateSheet = page.getByRole("dialog", { name: "Tanggal Transaksi" });
+  await dateSheet.getByRole("button", { name: "Atur Tanggal" }).click();
+  await expect(page.getByTestId("date-error")).toHaveText("Tanggal awal tidak boleh kosong.");
+  await expect(page.getByTestId("order-card")).toHaveCount(1);
+  await page.getByLabel("Mulai Dari").fill("2024-01-10");
+  await page.getByRole("dialog", { name: "Tanggal Transaksi" }).getByRole("button", { name: "Atur Tanggal" }).click();
+  await expect(page.getByTestId("date-error")).toHaveText("Tanggal akhir tidak boleh kosong.");
+  await page.getByLabel("Mulai Dari").fill("2024-01-10");
+  await page.getByLabel("Sampai").fill("2024-01-01");
+  await page.getByRole("dialog", { name: "Tanggal Transaksi" }).getByRole("button", { name: "Atur Tanggal" }).click();
+  await expect(page.getByTestId("date-error")).toHaveText("Tanggal akhir tidak boleh lebih dari tanggal awal.");
+  await expect(page).toHaveURL(/statusId=100/); // the status filter stays
+  await page.getByLabel("Mulai Dari").fill("2024-01-01");
+  await page.getByLabel("Sampai").fill("2024-01-10");
+  await page.getByRole("dialog", { name: "Tanggal Transaksi" }).getByRole("button", { name: "Atur Tanggal" }).click();
+  await expect(page).toHaveURL("/transaction?statusId=100&dateFrom=2024-01-01&dateTo=2024-01-10");
+  await expect(page.getByTestId("order-card")).toHaveCount(0);
+  await page.goto(`/transaction?dateFrom=${today()}&dateTo=${today()}`);
+  await expect(page.getByTestId("order-card")).toHaveCount(1);
+  await page.getByTestId("filter-reset").click();
+  await expect(page).toHaveURL("/transaction");
+
+  // The detail: status bar, invoice, buyer, cost breakdown, and the cancel with its confirmation.
+  await page.getByRole("link", { name: "Lihat Detail" }).click();
+  await expect(page).toHaveURL(`/transaction-detail/${orderId}`);
+  await expect(page.locator(".status-bar")).toHaveText("Menunggu Verifikasi Insentif");
+  await expect(page.locator(".status-bar")).toHaveClass(/tone-warning/);
+  await expect(page.getByTestId("buyer-address")).toContainText("Kota Bandung, Jawa Barat 40111");
+  await expect(page.getByTestId("cost-lines")).toContainText("Insentif Pemerintah");
+  await expect(page.getByRole("link", { name: "Konfirmasi Barang Sampai" })).toHaveCount(0);
+  await page.getByRole("link", { name: "Lihat Invoice" }).click();
+  await expect(page.getByTestId("invoice-number")).toHaveText(/^INV\//);
+  await expect(page.getByTestId("invoice-issued")).toHaveText("-");
+  await expect(page.getByTestId("paid-stamp")).toHaveCount(0);
+  await page.getByRole("link", { name: "Kembali" }).click();
+  await expect(page).toHaveURL(`/transaction-detail/${orderId}`);
+
+  await page.getByRole("link", { name: "Batalkan Pesanan" }).click();
+  const dialog = page.getByRole("alertdialog", { name: "Apakah kamu yakin ingin membatalkan pesanan?" });
+  await dialog.getByRole("link", { name: "Tidak" }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.locator(".status-bar")).toHaveText("Menunggu Verifikasi Insentif");
+  await page.getByRole("link", { name: "Batalkan Pesanan" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Ya" }).click();
+  await expect(page.getByTestId("toast")).toHaveText(/Pesanan berhasil dibatalkan\./);
+  await expect(page.locator(".status-bar")).toHaveText("Dibatalkan");
+  await expect(page.locator(".status-bar")).toHaveClass(/tone-danger/);
+  await expect(page.getByRole("link", { name: "Batalkan Pesanan" })).toHaveCount(0);
+  await page.goto("/transaction?statusId=1");
+  await expect(page.getByTestId("order-card")).toHaveCount(1);
+
+  // Anyone else: the 404 page for the detail, its sheets and the invoice.
+  const other = await browser.newContext();
+  const otherPage = await other.newPage();
+  await loginAs(otherPage, DEMO_ACCOUNT.email, DEMO_ACCOUNT.password);
+  for (const url of [`/transaction-detail/${orderId}`, `/transaction-detail/${orderId}?sheet=cancel`, `/transaction-invoice/${orderId}`]) {
+    const response = await otherPage.goto(url);
+    expect(response?.status(), url).toBe(404);
+    await expect(otherPage.getByText("Page Not Found")).toBeVisible();
+  }
+  await other.close();
+});
+
+test("an incentive order approved, paid, shipped, confirmed with a photo, the reward and the paid invoice", async () => {
+  // Needs the ops CLI (branch `ops`, issue 8a: `npm run ops -- orders:approve-incentive|ship`, which
+  // reaches the running server over its local channel) and the payment sandbox (branch `pay`). Until
+  // both are merged, nothing outside the server can move an order while it holds the PGlite
+  // directory, so this flow is covered by vitest (app/.server/store/order-history.test.ts and
+  // app/routes/orders-idor.test.ts: confirm with a photo or PDF, reward once, done page, LUNAS).
+  test.skip(true, "needs the ops CLI (orders:approve-incentive, orders:ship) and the payment sandbox, on other branches");
+});
