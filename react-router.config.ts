@@ -1,9 +1,20 @@
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import type { Config } from "@react-router/dev/config";
 
 export default {
   ssr: true,
   // BUILD_DIR lets parallel test runs build side by side; the default is ./build.
   buildDirectory: process.env.BUILD_DIR ?? "build",
+  // The prepared database a first start copies (app/.server/db/client.ts), written by the server
+  // bundle just built so it has exactly its migrations and reference data.
+  async buildEnd({ reactRouterConfig }) {
+    const started = performance.now();
+    const bundle = pathToFileURL(path.resolve(reactRouterConfig.buildDirectory, "server", "index.js")).href;
+    const { entry } = await import(bundle);
+    await entry.module.writeDatabaseTemplate();
+    console.log(`prepared first-start database in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  },
   future: {
     v8_middleware: true,
     v8_splitRouteModules: true,

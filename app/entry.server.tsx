@@ -5,6 +5,9 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { type EntryContext, type RouterContextProvider, ServerRouter } from "react-router";
 import { closeDb, getDb } from "./.server/db/client";
+
+// The build writes the prepared first-start database with this (react-router.config.ts).
+export { writeDatabaseTemplate } from "./.server/db/client";
 import { env } from "./.server/env";
 import { contentSecurityPolicy, SECURITY_HEADERS } from "./.server/http";
 import { NonceContext } from "./lib/nonce";
