@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { data, Form, Link, redirect, useLocation } from "react-router";
 import type { Route } from "./+types/detail";
-import { getProductDetail, recordProductView } from "~/.server/store/catalogue";
+import { getProductDetail } from "~/.server/store/catalogue";
 import { getUser } from "~/.server/session";
 import { ImageSlider } from "~/components/image-slider";
 import { IncentiveBadges } from "~/components/incentive-badges";
@@ -36,8 +36,7 @@ function orderStateOf(user: { verified: boolean } | null, product: { orderable: 
 
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   const id = productIdOf(params.id);
-  await recordProductView(id);
-  const product = await getProductDetail(id);
+  const product = await getProductDetail(id, { countView: true });
   if (!product) throw data("Not Found", { status: 404 });
   const sheetOpen = new URL(request.url).searchParams.get("sheet") === TERMS_SHEET;
   return { product, order: orderStateOf(getUser(context), product), sheetOpen };
