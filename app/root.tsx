@@ -15,7 +15,9 @@ import type { UIMatch } from "react-router";
 import type { Route } from "./+types/root";
 import { sameOriginMiddleware } from "./.server/http";
 import { getUser, sessionMiddleware, takeFlash } from "./.server/session";
-import stylesUrl from "./styles.css?url";
+// The whole stylesheet (about 4 KB compressed) goes into the document: no render-blocking request
+// before the first paint (Lighthouse), and the HTML stays within its size budget.
+import styles from "./styles.css?inline";
 import { FlashModal } from "./components/flash-modal";
 import { useNonce } from "./lib/nonce";
 import { TOAST_HIDE_MS, type Toast } from "./lib/toast";
@@ -24,7 +26,6 @@ import { STORE_NAME, titleOf } from "./lib/route-handle";
 export const middleware: Route.MiddlewareFunction[] = [sameOriginMiddleware, sessionMiddleware];
 
 export const links: Route.LinksFunction = () => [
-  { rel: "stylesheet", href: stylesUrl },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
@@ -69,6 +70,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {/* Routes name their title in `handle.title` (also shown by the layouts' title bars). */}
         <title>{documentTitle(matches)}</title>
         <Meta />
+        <style nonce={nonce} dangerouslySetInnerHTML={{ __html: styles }} />
         <Links />
       </head>
       <body>
