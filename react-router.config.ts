@@ -11,7 +11,7 @@ export default {
   async buildEnd({ reactRouterConfig }) {
     const started = performance.now();
     const bundle = pathToFileURL(path.resolve(reactRouterConfig.buildDirectory, "server", "index.js")).href;
-    const { entry } = await import(bundle);
+    const { entry } = await import(/* @vite-ignore */ bundle);
     await entry.module.writeDatabaseTemplate();
     console.log(`prepared first-start database in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   },
