@@ -1,3 +1,5 @@
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import type { Config } from "@react-router/dev/config";
 
 export default {
@@ -9,6 +11,15 @@ export default {
   // stricter (Sec-Fetch-Site, `Origin: null`, resource routes too) and answers with the 'Akses
   // Ditolak' page, so React Router's check lets every origin through to it (decision 0006).
   allowedActionOrigins: ["**"],
+  // The prepared database a first start copies (app/.server/db/client.ts), written by the server
+  // bundle just built so it has exactly its migrations and reference data.
+  async buildEnd({ reactRouterConfig }) {
+    const started = performance.now();
+    const bundle = pathToFileURL(path.resolve(reactRouterConfig.buildDirectory, "server", "index.js")).href;
+    const { entry } = await import(/* @vite-ignore */ bundle);
+    await entry.module.writeDatabaseTemplate();
+    console.log(`prepared first-start database in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  },
   future: {
     v8_middleware: true,
     v8_splitRouteModules: true,

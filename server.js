@@ -2,10 +2,17 @@
 // request guards (app/.server/request-guards.ts), static assets with long caching, compression, the
 // React Router request handler, migrations before listening, and a clean database shutdown.
 import path from "node:path";
+import v8 from "node:v8";
 import { fileURLToPath } from "node:url";
 
 // Set before React loads (imported below), so React and React DOM agree on the production build.
 process.env.NODE_ENV ??= "production";
+
+// With the embedded database (PGlite, PostgreSQL compiled to WebAssembly), V8's optimising tier
+// would recompile PostgreSQL's hot functions and keep about 60 MB of code and compiler memory for
+// good. The baseline compiler alone keeps the server near 150–200 MB; the catalogue reads it would
+// speed up are cached in the process anyway (decision 0012). Set before PGlite's module compiles.
+if (!process.env.DATABASE_URL) v8.setFlagsFromString("--liftoff-only");
 const { createRequestHandler } = await import("@react-router/express");
 const { default: compression } = await import("compression");
 const { default: express } = await import("express");

@@ -6,6 +6,9 @@ import { renderToPipeableStream } from "react-dom/server";
 import { type EntryContext, isRouteErrorResponse, type RouterContextProvider, ServerRouter } from "react-router";
 import { closeDb, getDb } from "./.server/db/client";
 import { setLockRole } from "./.server/db/data-dir-lock";
+
+// The build writes the prepared first-start database with this (react-router.config.ts).
+export { writeDatabaseTemplate } from "./.server/db/client";
 import { env } from "./.server/env";
 import { webhookSecret } from "./.server/gateway/signature";
 import { smsUsesOutbox } from "./.server/sms";

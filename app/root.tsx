@@ -15,17 +15,21 @@ import type { UIMatch } from "react-router";
 import type { Route } from "./+types/root";
 import { sameOriginMiddleware } from "./.server/http";
 import { getUser, sessionMiddleware, takeFlash } from "./.server/session";
-import stylesUrl from "./styles.css?url";
+// The whole stylesheet (about 4 KB compressed) goes into the document: no render-blocking request
+// before the first paint (Lighthouse), and the HTML stays within its size budget.
+import styles from "./styles.css?inline";
 import { FlashModal } from "./components/flash-modal";
 import { useNonce } from "./lib/nonce";
 import { TOAST_HIDE_MS, type Toast } from "./lib/toast";
 import { STORE_NAME, titleOf } from "./lib/route-handle";
+import logoUrl from "./images/logo.svg?url";
+import faviconUrl from "./images/favicon.svg?url";
 
 export const middleware: Route.MiddlewareFunction[] = [sameOriginMiddleware, sessionMiddleware];
 
 export const links: Route.LinksFunction = () => [
-  { rel: "stylesheet", href: stylesUrl },
-  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  // Hashed file names under /assets/: cached for a year, renamed when they change.
+  { rel: "icon", href: faviconUrl, type: "image/svg+xml" },
 ];
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -69,6 +73,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {/* Routes name their title in `handle.title` (also shown by the layouts' title bars). */}
         <title>{documentTitle(matches)}</title>
         <Meta />
+        <style nonce={nonce} dangerouslySetInnerHTML={{ __html: styles }} />
         <Links />
       </head>
       <body>
@@ -120,7 +125,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   // Users never see stack traces; the server logs them (entry.server handleError).
   return (
     <main className="page error-page">
-      <img src="/images/logo.svg" alt="Toko Pegawai PLN" width="140" height="36" />
+      <img src={logoUrl} alt="Toko Pegawai PLN" width="140" height="36" />
       {notFound ? (
         <>
           <h1>Page Not Found</h1>

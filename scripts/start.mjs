@@ -2,37 +2,83 @@
 // `npm start`: the store on http://localhost:3000 from a fresh checkout in one command. Installs the
 // dependencies when needed, builds when the build is missing or older than the sources, then runs
 // the production server (server.js) with the demo data and the on-disk outbox.
+// It prints one short line per step with its time; the output of npm and of the build goes to a log
+// file, whose path is printed only when a step fails.
 // Environment: PORT (3000), DATA_DIR (./data), DEMO_DATA (1), BUILD_DIR (build); see README.md.
 import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
-import { bin, mtime, needsInstall, newestMtime, root, run } from "./lib.mjs";
+import { bin, formatSeconds, mtime, needsInstall, newestMtime, root } from "./lib.mjs";
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+const started = performance.now();
+const logFile = path.join(os.tmpdir(), `toko-pegawai-start-${process.pid}.log`);
+const port = process.env.PORT || "3000";
+const DEMO_LOGIN = { email: "demo@pln.co.id", password: "Demo12345!" };
 
-if (needsInstall()) {
-  console.log("Installing dependencies (npm ci)…");
-  const code = run(npm, ["ci", "--no-audit", "--no-fund"]);
-  if (code !== 0) process.exit(code);
+/** Runs a command with its output appended to the log file; on failure prints where to look. */
+async function step(label, command, args) {
+  const stepStart = performance.now();
+  process.stdout.write(`• ${label}… `);
+  fs.appendFileSync(logFile, `\n$ ${command} ${args.join(" ")}\n`);
+  const out = fs.openSync(logFile, "a");
+  const code = await new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: ["ignore", out, out], shell: process.platform === "win32" });
+    child.on("error", (error) => {
+      fs.appendFileSync(logFile, `${error.message}\n`);
+      resolve(127);
+    });
+    child.on("exit", (status) => resolve(status ?? 1));
+  });
+  fs.closeSync(out);
+  if (code !== 0) {
+    console.log("failed");
+    console.error(`\n${label} failed (exit code ${code}). Its output is in ${logFile}:\n`);
+    console.error(tail(fs.readFileSync(logFile, "utf8"), 30));
+    process.exit(code);
+  }
+  console.log(`done (${formatSeconds(performance.now() - stepStart)})`);
 }
+
+function tail(text, lines) {
+  return text.trimEnd().split("\n").slice(-lines).join("\n");
+}
+
+if (needsInstall()) await step("Installing the dependencies (npm ci)", npm, ["ci", "--no-audit", "--no-fund"]);
 
 const buildDir = path.join(root, process.env.BUILD_DIR ?? "build");
 const SOURCES = ["app", "public", "package-lock.json", "package.json", "react-router.config.ts", "vite.config.ts", "tsconfig.json"];
 const builtAt = mtime(path.join(buildDir, "server", "index.js"));
 const changedAt = Math.max(...SOURCES.map((s) => newestMtime(path.join(root, s))));
 if (builtAt === 0 || builtAt < changedAt) {
-  console.log(builtAt === 0 ? "Building (no build yet)…" : "Building (sources changed since the last build)…");
-  const code = run(bin("react-router"), ["build"]);
-  if (code !== 0) process.exit(code);
+  await step(builtAt === 0 ? "Building the app and its first-start database" : "Building (the sources changed since the last build)", bin("react-router"), ["build"]);
 }
 
 const env = {
   ...process.env,
   NODE_ENV: "production",
-  PORT: process.env.PORT || "3000",
+  PORT: port,
   DATA_DIR: process.env.DATA_DIR || "./data",
   DEMO_DATA: process.env.DEMO_DATA ?? "1",
 };
-const server = spawn(process.execPath, ["server.js"], { cwd: root, env, stdio: "inherit" });
+const firstStart = !fs.existsSync(path.join(root, env.DATA_DIR, "pglite", "PG_VERSION")) && !env.DATABASE_URL;
+const serverStart = performance.now();
+process.stdout.write(`• ${firstStart ? "Preparing the database and the demo data (first start)" : "Starting the server"}… `);
+
+// Until the server is ready its lines are kept (and shown only if it stops); afterwards they pass through.
+const server = spawn(process.execPath, ["server.js"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+let ready = false;
+let startupOutput = "";
+for (const [stream, target] of [
+  [server.stdout, process.stdout],
+  [server.stderr, process.stderr],
+]) {
+  stream.on("data", (chunk) => {
+    if (ready) target.write(chunk);
+    else startupOutput += chunk;
+  });
+}
 
 // Pass Ctrl-C and `kill` on to the server, which closes the database cleanly before exiting; this
 // process waits for it. (A terminal's Ctrl-C reaches both; server.js ignores the second signal.)
@@ -41,4 +87,27 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
     if (server.exitCode === null) server.kill(signal);
   });
 }
-server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+server.on("exit", (code, signal) => {
+  if (!ready) {
+    console.log("failed");
+    console.error(`\nThe server stopped before it was ready:\n${startupOutput}`);
+  }
+  process.exit(code ?? (signal ? 1 : 0));
+});
+
+while (!ready) {
+  try {
+    ready = (await fetch(`http://127.0.0.1:${port}/healthz`)).ok;
+  } catch {
+    // not listening yet
+  }
+  if (!ready) await new Promise((resolve) => setTimeout(resolve, 250));
+}
+console.log(`done (${formatSeconds(performance.now() - serverStart)})`);
+
+const url = `http://localhost:${port}`;
+const demo = env.DEMO_DATA === "1";
+console.log(`
+Toko Pegawai PLN is ready in ${formatSeconds(performance.now() - started)}: ${url}
+${demo ? `  Demo account:  ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}\n` : ""}${env.SMTP_URL ? "" : `  E-mails (activation, password reset) are not sent; read them in the outbox: ${url}/outbox\n`}  Stop with Ctrl-C.
+`);

@@ -1,6 +1,7 @@
 import { Outlet, useMatches } from "react-router";
 import { TopBar } from "~/components/top-bar";
 import { backOf, titleOf } from "~/lib/route-handle";
+import logoUrl from "~/images/logo.svg?url";
 
 /** Spec §2 auth layout: login, register, forgot and reset password. */
 export default function AuthLayout() {
@@ -10,7 +11,7 @@ export default function AuthLayout() {
       <TopBar title={titleOf(matches)} back={backOf(matches) ?? "/home"} />
       <main className="page">
         <div className="auth-logo">
-          <img src="/images/logo.svg" alt="Toko Pegawai PLN" width="160" height="41" />
+          <img src={logoUrl} alt="Toko Pegawai PLN" width="160" height="41" />
         </div>
         <Outlet />
       </main>

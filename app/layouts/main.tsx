@@ -4,6 +4,7 @@ import { ActivationBanner } from "~/components/activation-banner";
 import { BottomTabs } from "~/components/bottom-tabs";
 import { BellIcon, SearchIcon } from "~/components/icons";
 import { useRootData } from "~/root";
+import logoUrl from "~/images/logo.svg?url";
 
 /** Spec §2 main layout: logo, Login or bell, search box that opens /search, activation banner, tabs. */
 export default function MainLayout() {
@@ -15,7 +16,7 @@ export default function MainLayout() {
       <header className={`main-header${scrolled ? " is-scrolled" : ""}`}>
         <div className="main-header-row">
           <Link to="/home" className="logo" aria-label="Toko Pegawai PLN — Beranda">
-            <img src="/images/logo.svg" alt="Toko Pegawai PLN" width="132" height="34" />
+            <img src={logoUrl} alt="Toko Pegawai PLN" width="132" height="34" />
           </Link>
           {user ? (
             <span className="icon-button" aria-label="Notifikasi" role="img">

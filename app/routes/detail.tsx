@@ -2,7 +2,7 @@ import { useState } from "react";
 import { data, Form, Link, redirect, useLocation } from "react-router";
 import type { Route } from "./+types/detail";
 import { readForm } from "~/.server/http";
-import { getProductDetail, recordProductView } from "~/.server/store/catalogue";
+import { getProductDetail } from "~/.server/store/catalogue";
 import { startCheckout } from "~/.server/store/checkout";
 import { getUser } from "~/.server/session";
 import { countView } from "~/.server/viewed-products-cookie";
@@ -43,8 +43,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const id = productIdOf(params.id);
   // Once per visitor and product, never on HEAD (viewed-products-cookie.ts).
   const view = countView(request, id);
-  if (view.count) await recordProductView(id);
-  const product = await getProductDetail(id);
+  const product = await getProductDetail(id, { countView: view.count });
   if (!product) throw data("Not Found", { status: 404 });
   const sheetOpen = new URL(request.url).searchParams.get("sheet") === TERMS_SHEET;
   return data({ product, order: orderStateOf(getUser(context), product), sheetOpen }, { headers: view.setCookie ? { "Set-Cookie": view.setCookie } : undefined });

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { sql } from "drizzle-orm";
 import type { PgliteDatabase } from "drizzle-orm/pglite";
 import { env } from "../env";
 import * as schema from "./schema";
@@ -33,19 +34,53 @@ function resolveMigrationsFolder() {
   return candidates.find((dir) => fs.existsSync(path.join(dir, "meta", "_journal.json"))) ?? candidates[0];
 }
 
-async function openPglite(dataDir: string | null): Promise<Handle> {
+/**
+ * PostgreSQL settings of the embedded engine. PGlite runs PostgreSQL inside this process, so its
+ * buffers are this process's memory: 16 MB of shared buffers instead of 128 MB keeps the server
+ * well under 200 MB resident (decision 0012). The catalogue reads are cached in the process
+ * (store/catalogue.ts), and the files sit in the operating system's page cache anyway.
+ */
+const PGLITE_SETTINGS = ["-c", "shared_buffers=16MB"];
+
+/**
+ * The prepared database lives next to the code that reads it: beside the server bundle's chunk in a
+ * build (written by the build: writeDatabaseTemplate). The source tree (dev server, tests) has none,
+ * and PGlite's initdb creates a new database instead.
+ */
+const templateFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "db-template");
+
+function preparedTemplate(): string | null {
+  return fs.existsSync(path.join(templateFolder, "PG_VERSION.gz")) ? templateFolder : null;
+}
+
+async function openPglite(dataDir: string | null): Promise<Handle & { created: boolean }> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
-  if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
+  let created = false;
+  let pgDir: string | undefined;
+  if (dataDir) {
+    pgDir = path.join(dataDir, "pglite");
+    fs.mkdirSync(dataDir, { recursive: true });
+  }
   // One process per data directory (data-dir-lock.ts); throws a clear message when it is taken.
   const releaseLock = dataDir ? acquireDataDirLock(dataDir, { foreignHolderGone: await foreignServerGone(dataDir) }) : () => {};
   try {
-    const client = dataDir ? new PGlite(path.join(dataDir, "pglite")) : new PGlite();
+    if (pgDir) {
+      if (!fs.existsSync(path.join(pgDir, "PG_VERSION"))) {
+        // First start. PGlite's initdb holds about 600 MB until the database is closed; a prepared
+        // database copied file by file (streamed, a few MB at a time) needs none of it.
+        const template = preparedTemplate();
+        if (template) await copyTemplate(template, pgDir);
+        else created = true;
+      }
+    } else created = true;
+    const client = new PGlite(pgDir, { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] });
     const db = drizzle(client, { schema });
     await migrate(db, { migrationsFolder });
     return {
       db,
+      created,
       close: async () => {
         try {
           await client.close();
@@ -58,6 +93,57 @@ async function openPglite(dataDir: string | null): Promise<Handle> {
   } catch (error) {
     releaseLock();
     throw error;
+  }
+}
+
+/** Copies the prepared database (gzip-compressed files) into `target`, atomically by a rename. */
+async function copyTemplate(template: string, target: string) {
+  const { pipeline } = await import("node:stream/promises");
+  const zlib = await import("node:zlib");
+  const partial = `${target}.partial`;
+  fs.rmSync(partial, { recursive: true, force: true });
+  fs.rmSync(target, { recursive: true, force: true });
+  for (const entry of fs.readdirSync(template, { recursive: true, withFileTypes: true })) {
+    const from = path.join(entry.parentPath, entry.name);
+    const to = path.join(partial, path.relative(template, from));
+    if (entry.isDirectory()) fs.mkdirSync(to, { recursive: true, mode: 0o700 });
+    else if (entry.name.endsWith(".gz")) {
+      fs.mkdirSync(path.dirname(to), { recursive: true, mode: 0o700 });
+      await pipeline(fs.createReadStream(from), zlib.createGunzip(), fs.createWriteStream(to.slice(0, -3), { mode: 0o600 }));
+    }
+  }
+  fs.renameSync(partial, target);
+}
+
+/**
+ * Writes the prepared database that a first start copies: an empty PGlite database with the
+ * migrations applied and the reference data (companies, order statuses, payment methods, the 83,762
+ * villages and their districts, regencies and provinces) loaded, each file gzip-compressed. Run by
+ * the build (react-router.config.ts), so servers never run initdb or load the areas themselves.
+ */
+export async function writeDatabaseTemplate(target = templateFolder) {
+  const { pipeline } = await import("node:stream/promises");
+  const zlib = await import("node:zlib");
+  const os = await import("node:os");
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "store-db-template-"));
+  try {
+    const handle = await openPglite(work);
+    await seedReferenceData(handle.db);
+    await handle.db.execute(sql`vacuum analyze`);
+    await handle.close();
+    const source = path.join(work, "pglite");
+    fs.rmSync(target, { recursive: true, force: true });
+    for (const entry of fs.readdirSync(source, { recursive: true, withFileTypes: true })) {
+      const from = path.join(entry.parentPath, entry.name);
+      const to = path.join(target, path.relative(source, from));
+      if (entry.isDirectory()) fs.mkdirSync(to, { recursive: true });
+      else if (entry.isFile() && entry.name !== "postmaster.pid") {
+        fs.mkdirSync(path.dirname(to), { recursive: true });
+        await pipeline(fs.createReadStream(from), zlib.createGzip(), fs.createWriteStream(`${to}.gz`));
+      }
+    }
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
   }
 }
 
@@ -76,9 +162,26 @@ async function openPostgres(url: string): Promise<Handle> {
 }
 
 /** Opens a database, applies migrations and loads the reference data (idempotent). */
-export async function openDatabase(options: { url?: string; dataDir?: string | null; demoData?: boolean }) {
-  const handle = options.url ? await openPostgres(options.url) : await openPglite(options.dataDir ?? null);
-  await seedReferenceData(handle.db);
+export async function openDatabase(options: {
+  url?: string;
+  dataDir?: string | null;
+  demoData?: boolean;
+  /** Reopen a database PGlite has just created: returns the ~600 MB initdb keeps (long-lived servers). */
+  releaseInitdbMemory?: boolean;
+}): Promise<Handle> {
+  let handle: Handle;
+  if (options.url) {
+    handle = await openPostgres(options.url);
+    await seedReferenceData(handle.db);
+  } else {
+    const opened = await openPglite(options.dataDir ?? null);
+    await seedReferenceData(opened.db);
+    handle = opened;
+    if (opened.created && options.dataDir && options.releaseInitdbMemory) {
+      await opened.close();
+      handle = await openPglite(options.dataDir);
+    }
+  }
   if (options.demoData) {
     const { seedDemoData } = await import("./demo-data");
     await seedDemoData(handle.db);
@@ -91,7 +194,7 @@ let current: Promise<Handle> | undefined;
 function handle(): Promise<Handle> {
   current ??= (() => {
     const e = env();
-    return openDatabase({ url: e.databaseUrl, dataDir: e.dataDir, demoData: e.demoData });
+    return openDatabase({ url: e.databaseUrl, dataDir: e.dataDir, demoData: e.demoData, releaseInitdbMemory: e.nodeEnv !== "test" });
   })();
   return current;
 }

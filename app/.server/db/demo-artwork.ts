@@ -152,6 +152,10 @@ export async function writeWebp(dir: string, file: string, svg: string, quality:
   const target = path.join(dir, file);
   if (fs.existsSync(target)) return;
   const { default: sharp } = await import("sharp");
+  // A handful of images once per data directory: libvips's operation cache and thread pool would
+  // only keep memory after the first start (the server's resident set counts it).
+  sharp.cache(false);
+  sharp.concurrency(1);
   const temporary = `${target}.${process.pid}.tmp`;
   await sharp(Buffer.from(svg)).webp({ quality, effort: 4 }).toFile(temporary);
   fs.renameSync(temporary, target);

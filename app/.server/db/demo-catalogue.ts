@@ -6,6 +6,7 @@ import type { Db } from "./client";
 import { env } from "../env";
 import { BANNER_SIZE, CARD_SIZE, DETAIL_SIZE, bannerSvg, productSvg, writeWebp, type ArtworkKind, type BannerArtwork } from "./demo-artwork";
 import { banners, categories, cities, orders, productImages, productPromos, products, promos } from "./schema";
+import { invalidateCatalogueCache } from "../store/catalogue";
 
 // The demo catalogue (DEMO_DATA=1, DESIGN §6): categories, cities, promos, ~45 products and 5
 // banners, with images drawn at seed time into DATA_DIR/media and served by /media/:file.
@@ -296,6 +297,7 @@ export async function seedDemoCatalogue(db: Db, options: { media?: boolean } = {
       }
     }
   });
+  invalidateCatalogueCache();
 }
 
 /** The id of a demo product by its sku (tests and scripts). */

@@ -58,26 +58,32 @@ export async function seedReferenceData(db: Db) {
   await seedAreas(db);
 }
 
+/** Rows per insert statement: bounds the statement (and PGlite's memory for it) on the 83,762 villages. */
+const AREA_BATCH = 5_000;
+
 async function seedAreas(db: Db) {
   const [{ count }] = await queryRows<{ count: number }>(db, sql`select count(*)::int as count from villages`);
   if (count > 0) return;
-  // One statement per level, with the rows passed as arrays: fast on PGlite and PostgreSQL alike.
+  // Level by level, each CSV read only when its level is loaded and dropped after it; rows go in
+  // as arrays (unnest), AREA_BATCH at a time: fast on PGlite and PostgreSQL alike.
   const provinces = await getProvinces();
-  await db.execute(
-    sql`insert into provinces (code, name) select * from unnest(${pgArray(provinces.map((p) => p.code))}::text[], ${pgArray(provinces.map((p) => p.name))}::text[]) on conflict do nothing`,
-  );
-  const regencies = await getRegencies({ transform: true } as never) as unknown as { code: string; provinceCode: string; name: string }[];
-  await db.execute(
-    sql`insert into regencies (code, province_code, name) select * from unnest(${pgArray(regencies.map((r) => r.code))}::text[], ${pgArray(regencies.map((r) => r.provinceCode))}::text[], ${pgArray(regencies.map((r) => r.name))}::text[]) on conflict do nothing`,
-  );
-  const districts = await getDistricts({ transform: true } as never) as unknown as { code: string; regencyCode: string; name: string }[];
-  await db.execute(
-    sql`insert into districts (code, regency_code, name) select * from unnest(${pgArray(districts.map((d) => d.code))}::text[], ${pgArray(districts.map((d) => d.regencyCode))}::text[], ${pgArray(districts.map((d) => d.name))}::text[]) on conflict do nothing`,
-  );
-  const villages = await getVillages({ transform: true } as never) as unknown as { code: string; districtCode: string; name: string }[];
-  await db.execute(
-    sql`insert into villages (code, district_code, name) select * from unnest(${pgArray(villages.map((v) => v.code))}::text[], ${pgArray(villages.map((v) => v.districtCode))}::text[], ${pgArray(villages.map((v) => v.name))}::text[]) on conflict do nothing`,
-  );
+  await insertAreas(db, "provinces (code, name)", provinces.map((p) => [p.code, p.name]));
+  const regencies = (await getRegencies({ transform: true } as never)) as unknown as { code: string; provinceCode: string; name: string }[];
+  await insertAreas(db, "regencies (code, province_code, name)", regencies.map((r) => [r.code, r.provinceCode, r.name]));
+  const districts = (await getDistricts({ transform: true } as never)) as unknown as { code: string; regencyCode: string; name: string }[];
+  await insertAreas(db, "districts (code, regency_code, name)", districts.map((d) => [d.code, d.regencyCode, d.name]));
+  const villages = (await getVillages({ transform: true } as never)) as unknown as { code: string; districtCode: string; name: string }[];
+  await insertAreas(db, "villages (code, district_code, name)", villages.map((v) => [v.code, v.districtCode, v.name]));
+}
+
+/** Inserts rows of text columns into `target` ("table (columns)", a constant), in batches. */
+async function insertAreas(db: Db, target: string, rows: string[][]) {
+  const width = rows[0]?.length ?? 0;
+  for (let start = 0; start < rows.length; start += AREA_BATCH) {
+    const batch = rows.slice(start, start + AREA_BATCH);
+    const columns = Array.from({ length: width }, (_, i) => sql`${pgArray(batch.map((row) => row[i]!))}::text[]`);
+    await db.execute(sql`insert into ${sql.raw(target)} select * from unnest(${sql.join(columns, sql`, `)}) on conflict do nothing`);
+  }
 }
 
 /** A PostgreSQL array literal, sent as one text parameter (both drivers accept it for ::text[]). */

@@ -4,10 +4,10 @@ import { count, eq, inArray, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../db/client";
 import { DEMO_PRODUCTS, demoProductId, mediaDir, seedDemoCatalogue } from "../db/demo-catalogue";
-import { categories, cities, productImages, products } from "../db/schema";
+import { banners, categories, cities, productImages, products } from "../db/schema";
 import { applyDiscount } from "~/lib/pricing";
 import { loader as mediaLoader } from "~/routes/media";
-import { getProductDetail, listBanners, listCategories, listCities, listProductPages, listProducts, recordProductView, type ProductListItem, type ProductQuery } from "./catalogue";
+import { getProductDetail, invalidateCatalogueCache, listBanners, listCategories, listCities, listProductPages, listProducts, recordProductView, type ProductListItem, type ProductQuery } from "./catalogue";
 
 // Runs on this file's own PGlite, or on a shared PostgreSQL (DATABASE_URL) that may already hold
 // other rows: expectations are computed from the database, never from "the table has 45 rows".
@@ -261,6 +261,47 @@ describe("categories, cities, banners and seeding", () => {
   });
 });
 
+describe("catalogue cache", () => {
+  it("answers repeated reads from memory until invalidated, and shows writes after invalidation", async () => {
+    const db = await getDb();
+    const id = await demoProductId(db, "helm-sni");
+    const title = (await getProductDetail(id))!.title;
+    const firstPage = await listProductPages({}, 0);
+    await db.update(products).set({ title: "Helm Uji Cache" }).where(eq(products.id, id));
+    // Not invalidated: the cached detail and pages still show the old title.
+    expect((await getProductDetail(id))!.title).toBe(title);
+    expect(await listProductPages({}, 0)).toBe(firstPage);
+    invalidateCatalogueCache();
+    expect((await getProductDetail(id))!.title).toBe("Helm Uji Cache");
+    expect((await listProducts({ keyword: "Helm Uji Cache", page: 0 })).total).toBe(1);
+    await db.update(products).set({ title }).where(eq(products.id, id));
+    invalidateCatalogueCache();
+  });
+
+  it("never caches the view count", async () => {
+    const id = await demoProductId(await getDb(), "helm-sni");
+    const before = (await getProductDetail(id))!.viewCount;
+    expect((await getProductDetail(id, { countView: true }))!.viewCount).toBe(before + 1);
+    expect((await getProductDetail(id, { countView: true }))!.viewCount).toBe(before + 2);
+    expect((await getProductDetail(id))!.viewCount).toBe(before + 2);
+    expect(await getProductDetail(2_000_000_000, { countView: true })).toBeNull();
+  });
+
+  it("is cleared by seeding the demo catalogue", async () => {
+    const before = await listBanners();
+    const db = await getDb();
+    await db.update(banners).set({ title: "Banner Lama" }).where(eq(banners.id, before[0]!.id));
+    expect((await listBanners())[0]!.title).toBe(before[0]!.title);
+    await seedDemoCatalogue(db, { media: false });
+    // After seeding, the list is read again: it shows what the database now holds.
+    const [stored] = await db.select({ title: banners.title }).from(banners).where(eq(banners.id, before[0]!.id));
+    expect((await listBanners())[0]!.title).toBe(stored!.title);
+    expect(await listBanners()).not.toBe(before);
+    await db.update(banners).set({ title: before[0]!.title }).where(eq(banners.id, before[0]!.id));
+    invalidateCatalogueCache();
+  });
+});
+
 describe("artwork versions", () => {
   it("points rows seeded with older artwork at the current files", async () => {
     const db = await getDb();
@@ -270,6 +311,7 @@ describe("artwork versions", () => {
       .update(productImages)
       .set({ cardUrl: sql`replace(${productImages.cardUrl}, '-v', '-v0')`, detailUrl: sql`replace(${productImages.detailUrl}, '-v', '-v0')` })
       .where(eq(productImages.productId, id));
+    invalidateCatalogueCache();
     expect((await getProductDetail(id))!.images[0]!.url).not.toBe(current);
     await seedDemoCatalogue(db, { media: false });
     expect((await getProductDetail(id))!.images[0]!.url).toBe(current);

@@ -6,6 +6,44 @@ import { banners, categories, cities, productImages, productPromos, products, pr
 // product detail, categories, cities and banners. Plain functions over the database; the routes
 // render what they return.
 
+/**
+ * Catalogue reads are cached in the process: the home page, search results, product details,
+ * categories, cities and banners change only when the catalogue is written (demo seeding, product
+ * changes, stock and sales on orders), while every page view reads them. Whatever writes catalogue
+ * rows calls invalidateCatalogueCache() after the write; view counts (and stock, when shown) are
+ * read fresh on every request and never cached. Entries also expire after CACHE_TTL_MS, which
+ * bounds how long another instance sharing a PostgreSQL database can show an older catalogue.
+ * Cached values are shared between requests: treat them as read-only.
+ */
+const CACHE_TTL_MS = 30_000;
+/** Distinct queries kept (filters and keywords vary); the least recently used goes first. */
+const CACHE_LIMIT = 300;
+const catalogueCache = new Map<string, { value: Promise<unknown>; expiresAt: number }>();
+
+/** Forget every cached catalogue read: call after any write to products, images, promos, categories, cities or banners. */
+export function invalidateCatalogueCache(): void {
+  catalogueCache.clear();
+}
+
+function cached<T>(key: string, read: () => Promise<T>): Promise<T> {
+  const now = Date.now();
+  const hit = catalogueCache.get(key);
+  catalogueCache.delete(key);
+  if (hit && hit.expiresAt > now) {
+    catalogueCache.set(key, hit); // most recently used last
+    return hit.value as Promise<T>;
+  }
+  const value = read();
+  const entry = { value, expiresAt: now + CACHE_TTL_MS };
+  catalogueCache.set(key, entry);
+  if (catalogueCache.size > CACHE_LIMIT) catalogueCache.delete(catalogueCache.keys().next().value!);
+  // A failed read is not remembered (unless the cache was cleared meanwhile: then it is gone anyway).
+  value.catch(() => {
+    if (catalogueCache.get(key) === entry) catalogueCache.delete(key);
+  });
+  return value;
+}
+
 export type PromoSummary = { id: number; title: string; discount: number; discountType: "v" | "%" };
 
 export type ProductListItem = {
@@ -162,7 +200,17 @@ async function selectPromos(productIds: number[]): Promise<Map<number, PromoRow[
 }
 
 /** Spec §7 GET /api/v1/product/page: one page (from 0) of products matching the filters. */
-export async function listProducts(query: ProductQuery): Promise<ProductPage> {
+export function listProducts(query: ProductQuery): Promise<ProductPage> {
+  return cached(`products:${JSON.stringify(normalisedQuery(query))}:${query.page}`, () => readProducts(query));
+}
+
+/** The cache key's view of a query: only what filtersOf, orderOf and the page size read. */
+function normalisedQuery(query: Omit<ProductQuery, "page">) {
+  const { size, keyword, categories, pmin, pmax, sort, location } = query;
+  return [size, keyword?.trim().slice(0, MAX_KEYWORD_LENGTH), categories, pmin, pmax, sort, location];
+}
+
+async function readProducts(query: ProductQuery): Promise<ProductPage> {
   const size = pageSizeOf(query.size);
   const page = pageNumberOf(query.page);
   const where = filtersOf(query);
@@ -176,7 +224,11 @@ export async function listProducts(query: ProductQuery): Promise<ProductPage> {
  * most MAX_RENDERED_PAGES of them (the latest). `only` returns just page `through` (the page a
  * script appends). A page past the end is clamped to the last page.
  */
-export async function listProductPages(query: Omit<ProductQuery, "page">, through: number, options: { only?: boolean } = {}): Promise<ProductPage[]> {
+export function listProductPages(query: Omit<ProductQuery, "page">, through: number, options: { only?: boolean } = {}): Promise<ProductPage[]> {
+  return cached(`pages:${JSON.stringify(normalisedQuery(query))}:${through}:${options.only === true}`, () => readProductPages(query, through, options));
+}
+
+async function readProductPages(query: Omit<ProductQuery, "page">, through: number, options: { only?: boolean }): Promise<ProductPage[]> {
   const size = pageSizeOf(query.size);
   const where = filtersOf(query);
   const total = await countProducts(where);
@@ -212,14 +264,44 @@ export type ProductDetail = Omit<ProductListItem, "promo"> & {
   stock: number;
 };
 
-/** Spec §7 GET /api/v1/product/detail; null for an unknown id. */
-export async function getProductDetail(id: number): Promise<ProductDetail | null> {
+/**
+ * Spec §7 GET /api/v1/product/detail; null for an unknown id. `countView` counts this read as a
+ * view of the product page (one statement that also returns the count shown).
+ */
+export async function getProductDetail(id: number, options: { countView?: boolean } = {}): Promise<ProductDetail | null> {
   if (!isId(id)) return null;
+  // The view count and the stock change with every view and order: read fresh, in one statement,
+  // beside the cached rest of the detail.
+  const live = options.countView ? await countProductView(id) : await readLiveCounts(id);
+  if (!live) return null;
+  const detail = await cached(`detail:${id}`, () => readProductDetail(id));
+  return detail && { ...detail, ...live };
+}
+
+type LiveCounts = { viewCount: number; stock: number };
+
+async function readLiveCounts(id: number): Promise<LiveCounts | null> {
+  const db = await getDb();
+  const [row] = await db.select({ viewCount: products.viewCount, stock: products.stock }).from(products).where(eq(products.id, id));
+  return row ?? null;
+}
+
+/** Adds one view and returns the new count (and the stock); null for an unknown product. */
+async function countProductView(id: number): Promise<LiveCounts | null> {
+  const db = await getDb();
+  const [row] = await db
+    .update(products)
+    .set({ viewCount: sql`${products.viewCount} + 1` })
+    .where(eq(products.id, id))
+    .returning({ viewCount: products.viewCount, stock: products.stock });
+  return row ?? null;
+}
+
+async function readProductDetail(id: number): Promise<Omit<ProductDetail, "viewCount"> | null> {
   const db = await getDb();
   const [row] = await db
     .select({
       ...listItemColumns,
-      viewCount: products.viewCount,
       cityName: cities.name,
       categoryId: products.categoryId,
       categoryTitle: categories.title,
@@ -259,32 +341,27 @@ export async function getProductDetail(id: number): Promise<ProductDetail | null
 /** Counts one view of the product page (spec: the detail shows a view count). */
 export async function recordProductView(id: number): Promise<void> {
   if (!isId(id)) return;
-  const db = await getDb();
-  await db
-    .update(products)
-    .set({ viewCount: sql`${products.viewCount} + 1` })
-    .where(eq(products.id, id));
+  await countProductView(id);
 }
 
 /** Spec §7 GET /api/v1/product/categories. */
-export async function listCategories(): Promise<{ id: number; title: string }[]> {
-  const db = await getDb();
-  return db.select({ id: categories.id, title: categories.title }).from(categories).orderBy(asc(categories.position), asc(categories.id));
+export function listCategories(): Promise<{ id: number; title: string }[]> {
+  return cached("categories", async () => (await getDb()).select({ id: categories.id, title: categories.title }).from(categories).orderBy(asc(categories.position), asc(categories.id)));
 }
 
 /** Spec §7 GET /api/v1/product/cities: the cities products ship from. */
-export async function listCities(): Promise<{ id: number; name: string }[]> {
-  const db = await getDb();
-  return db.select({ id: cities.id, name: cities.name }).from(cities).orderBy(asc(cities.name), asc(cities.id));
+export function listCities(): Promise<{ id: number; name: string }[]> {
+  return cached("cities", async () => (await getDb()).select({ id: cities.id, name: cities.name }).from(cities).orderBy(asc(cities.name), asc(cities.id)));
 }
 
 export type Banner = { id: number; title: string; imageUrl: string; width: number; height: number };
 
 /** Spec §7 GET /api/v1/banner/list. */
-export async function listBanners(): Promise<Banner[]> {
-  const db = await getDb();
-  return db
-    .select({ id: banners.id, title: banners.title, imageUrl: banners.imageUrl, width: banners.width, height: banners.height })
-    .from(banners)
-    .orderBy(asc(banners.position), asc(banners.id));
+export function listBanners(): Promise<Banner[]> {
+  return cached("banners", async () =>
+    (await getDb())
+      .select({ id: banners.id, title: banners.title, imageUrl: banners.imageUrl, width: banners.width, height: banners.height })
+      .from(banners)
+      .orderBy(asc(banners.position), asc(banners.id)),
+  );
 }

@@ -1,0 +1,255 @@
+#!/usr/bin/env node
+// `npm run bench:load`: throughput, latency and memory of the production server under load.
+//
+// Builds nothing: it runs the existing build (`npm run build`, or $BUILD_DIR). It starts server.js on
+// a fresh temporary DATA_DIR with DEMO_DATA=1 (so the first start, with the administrative areas, is
+// part of what it measures), warms up, then drives each route with keep-alive connections for a fixed
+// time and prints requests/s and p99. The memory is the server's resident set (VmRSS of
+// /proc/<pid>/status): after the first start, idle after the warm-up, and after the load.
+//
+// Environment:
+//   BENCH_SECONDS      seconds per route (10)
+//   BENCH_CONNECTIONS  concurrent keep-alive connections (10)
+//   BENCH_HEAVY_CONNECTIONS  connections of the extra /home run that checks p99 under more load (50; 0 skips it)
+//   BENCH_SOAK_SECONDS a soak after the routes: all of them in turn for this long, RSS sampled (0)
+//   BENCH_PORT         server port (a free one)
+//   BUILD_DIR          the build to run (build)
+// The last line of the output is one JSON object with every figure.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { root } from "./lib.mjs";
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const heavyConnections = Number(process.env.BENCH_HEAVY_CONNECTIONS ?? 50);
+const soakSeconds = Number(process.env.BENCH_SOAK_SECONDS ?? 0);
+const buildDir = path.resolve(root, process.env.BUILD_DIR ?? "build");
+
+const ROUTES = {
+  home: "/home",
+  detail: "/detail/1",
+  search: "/res-search?keyword=motor",
+  // A page whose loaders read nothing from the database: the yardstick for the others.
+  light: "/authrequired",
+};
+
+if (!fs.existsSync(path.join(buildDir, "server", "index.js"))) {
+  console.error(`No build in ${buildDir}: run \`npm run build\` first (bench:load builds nothing).`);
+  process.exit(1);
+}
+
+const port = Number(process.env.BENCH_PORT) || (await freePort());
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "store-bench-"));
+const base = `http://127.0.0.1:${port}`;
+
+const startedAt = performance.now();
+const server = spawn(process.execPath, ["server.js"], {
+  cwd: root,
+  env: { ...process.env, NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: "1", BUILD_DIR: buildDir },
+  stdio: ["ignore", "pipe", "pipe"],
+});
+let serverLog = "";
+server.stdout.on("data", (chunk) => (serverLog += chunk));
+server.stderr.on("data", (chunk) => (serverLog += chunk));
+let serverExited = false;
+server.on("exit", () => (serverExited = true));
+
+const stop = async () => {
+  if (!serverExited) {
+    server.kill("SIGTERM");
+    await new Promise((resolve) => server.once("exit", resolve));
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+};
+process.on("SIGINT", () => stop().then(() => process.exit(130)));
+
+try {
+  await waitUntilReady();
+  const firstStartSeconds = (performance.now() - startedAt) / 1000;
+  const rssFirstStartMb = rssMb();
+  const peakFirstStartMb = memoryField("VmHWM");
+  log(`server ready in ${firstStartSeconds.toFixed(1)} s (first start, fresh DATA_DIR ${dataDir}); RSS ${rssFirstStartMb} MB, peak ${peakFirstStartMb} MB`);
+
+  // Warm-up: JIT, PostgreSQL plans, caches. Then let the process settle before the idle figure.
+  for (const url of Object.values(ROUTES)) await load(url, connections, 1);
+  await sleep(2000);
+  const rssIdleMb = rssMb();
+  log(`RSS idle after warm-up: ${rssIdleMb} MB`);
+
+  const results = {};
+  for (const [name, url] of Object.entries(ROUTES)) {
+    results[name] = await load(url, connections, seconds);
+    log(`${name.padEnd(6)} ${url.padEnd(28)} ${format(results[name])}`);
+  }
+  let heavy = null;
+  if (heavyConnections > 0) {
+    heavy = await load(ROUTES.home, heavyConnections, seconds);
+    log(`home at ${heavyConnections} connections: ${format(heavy)}`);
+  }
+  const rssAfterMb = rssMb();
+
+  let soak = null;
+  if (soakSeconds > 0) soak = await runSoak(soakSeconds);
+
+  const ratio = (name) => round(results[name].rps / results.light.rps, 2);
+  log(`ratios to ${ROUTES.light}: home ${ratio("home")}, detail ${ratio("detail")}, search ${ratio("search")}`);
+  log(`RSS idle ${rssIdleMb} MB, after ${rssAfterMb} MB, growth ${round(rssAfterMb - rssIdleMb, 1)} MB, peak ${memoryField("VmHWM")} MB`);
+  const errors = Object.values(results).reduce((sum, r) => sum + r.errors, 0) + (heavy?.errors ?? 0);
+  if (errors) log(`ERRORS: ${errors} requests failed or answered other than 200`);
+
+  const summary = {
+    home: pick(results.home),
+    light: pick(results.light),
+    detail: pick(results.detail),
+    search: pick(results.search),
+    ratio: ratio("home"),
+    ratios: { home: ratio("home"), detail: ratio("detail"), search: ratio("search") },
+    heavy: heavy && { connections: heavyConnections, ...pick(heavy), errors: heavy.errors },
+    errors,
+    connections,
+    seconds,
+    firstStartSeconds: round(firstStartSeconds, 1),
+    rssFirstStartMb,
+    rssPeakMb: memoryField("VmHWM"),
+    rssIdleMb,
+    rssAfterMb,
+    rssGrowthMb: round(rssAfterMb - rssIdleMb, 1),
+    soak,
+  };
+  await stop();
+  console.log(JSON.stringify(summary));
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  console.error(serverLog.slice(-4000));
+  await stop();
+  process.exit(1);
+}
+
+function log(line) {
+  console.log(line);
+}
+
+function pick(r) {
+  return { rps: r.rps, p99: r.p99 };
+}
+
+function format(r) {
+  return `${String(r.rps).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  max ${r.max} ms  (${r.requests} requests, ${r.errors} errors)`;
+}
+
+function round(n, digits) {
+  return Math.round(n * 10 ** digits) / 10 ** digits;
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function memoryField(field) {
+  const status = fs.readFileSync(`/proc/${server.pid}/status`, "utf8");
+  const kb = Number(new RegExp(`^${field}:\\s+(\\d+)`, "m").exec(status)?.[1] ?? 0);
+  return round(kb / 1024, 1);
+}
+
+function rssMb() {
+  return memoryField("VmRSS");
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitUntilReady() {
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline) {
+    if (serverExited) throw new Error("The server stopped before it was ready.");
+    try {
+      const status = await new Promise((resolve, reject) => {
+        http.get(`${base}/healthz`, (res) => (res.resume(), resolve(res.statusCode))).on("error", reject);
+      });
+      if (status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(200);
+  }
+  throw new Error("The server was not ready within 180 s.");
+}
+
+/**
+ * Drives `url` with `count` keep-alive connections, each sending its next request when the last
+ * answer has been read, for `duration` seconds. Anything but a 200 counts as an error.
+ */
+async function load(url, count, duration) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: count });
+  const latencies = [];
+  let errors = 0;
+  const endAt = performance.now() + duration * 1000;
+  const one = () =>
+    new Promise((resolve) => {
+      const sent = performance.now();
+      const req = http.get(`${base}${url}`, { agent }, (res) => {
+        res.on("data", () => {});
+        res.on("end", () => {
+          latencies.push(performance.now() - sent);
+          if (res.statusCode !== 200) errors++;
+          resolve();
+        });
+        res.on("error", () => (errors++, resolve()));
+      });
+      req.on("error", () => (errors++, resolve()));
+    });
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: count }, async () => {
+      while (performance.now() < endAt) await one();
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (q) => round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0, 1);
+  return { rps: round(latencies.length / elapsed, 1), p50: at(0.5), p99: at(0.99), max: at(1), requests: latencies.length, errors };
+}
+
+/** All routes in turn, `count` connections, RSS sampled every 10 s: memory must not keep growing. */
+async function runSoak(totalSeconds) {
+  const samples = [rssMb()];
+  let requests = 0;
+  let errors = 0;
+  const endAt = Date.now() + totalSeconds * 1000;
+  while (Date.now() < endAt) {
+    for (const url of Object.values(ROUTES)) {
+      const r = await load(url, connections, Math.min(2.5, Math.max(0.5, (endAt - Date.now()) / 1000)));
+      requests += r.requests;
+      errors += r.errors;
+    }
+    samples.push(rssMb());
+    log(`soak: ${Math.round(totalSeconds - (endAt - Date.now()) / 1000)} s, RSS ${samples.at(-1)} MB`);
+  }
+  const firstHalf = samples.slice(0, Math.ceil(samples.length / 2));
+  const secondHalf = samples.slice(Math.ceil(samples.length / 2));
+  const soak = {
+    seconds: totalSeconds,
+    requests,
+    errors,
+    rssStartMb: samples[0],
+    rssEndMb: samples.at(-1),
+    rssMaxMb: Math.max(...samples),
+    // Growth between the highest sample of the first half and of the second half of the soak.
+    rssLateGrowthMb: secondHalf.length ? round(Math.max(...secondHalf) - Math.max(...firstHalf), 1) : 0,
+  };
+  log(`soak: ${requests} requests, ${errors} errors, RSS ${soak.rssStartMb} → ${soak.rssEndMb} MB (max ${soak.rssMaxMb})`);
+  return soak;
+}
