@@ -47,7 +47,11 @@ const PGLITE_SETTINGS = ["-c", "shared_buffers=16MB"];
  * build (written by the build: writeDatabaseTemplate). The source tree (dev server, tests) has none,
  * and PGlite's initdb creates a new database instead.
  */
-const templateFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "db-template");
+// Next to the server bundle (written by the build), or where DB_TEMPLATE_DIR says (the unit tests
+// write one template per run in tests/vitest.global-setup.ts, so no test file loads the areas).
+const templateFolder = process.env.DB_TEMPLATE_DIR
+  ? path.resolve(process.env.DB_TEMPLATE_DIR)
+  : path.resolve(path.dirname(fileURLToPath(import.meta.url)), "db-template");
 
 function preparedTemplate(): string | null {
   return fs.existsSync(path.join(templateFolder, "PG_VERSION.gz")) ? templateFolder : null;
