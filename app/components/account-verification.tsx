@@ -1,5 +1,6 @@
 import { Form } from "react-router";
 import { Modal } from "./modal";
+import { SubmitButton } from "./submit-button";
 
 /**
  * What /home shows for `?verificationCode=…`: a confirmation step that posts the code (spec §2 Home,
@@ -13,9 +14,7 @@ export function VerificationPrompt({ code }: { code: string }) {
         <p>Tekan tombol di bawah untuk mengaktifkan akun Anda.</p>
         <Form method="post" action="/verify-account" replace>
           <input type="hidden" name="verificationCode" value={code} />
-          <button type="submit" className="btn btn-primary btn-block">
-            Aktifkan Akun
-          </button>
+          <SubmitButton className="btn btn-primary btn-block">Aktifkan Akun</SubmitButton>
         </Form>
         <a className="btn btn-outline btn-block" href="/home">
           Nanti Saja

@@ -8,6 +8,7 @@ import { IncentiveBadges } from "~/components/incentive-badges";
 import { StarIcon } from "~/components/icons";
 import { LinkifiedText } from "~/components/linkified-text";
 import { Sheet } from "~/components/sheet";
+import { SubmitButton } from "~/components/submit-button";
 import { displayTitle, formatCount, formatWeight, ratingOutOfHundred } from "~/lib/display";
 import { formatPrice, formatRupiah } from "~/lib/money";
 import { applyDiscount, isDiscounted } from "~/lib/pricing";
@@ -158,9 +159,9 @@ export default function ProductDetailScreen({ loaderData, actionData }: Route.Co
             {reason}
           </p>
         ) : null}
-        <button type="submit" className="btn btn-primary btn-block" disabled={!order.allowed} aria-describedby={reason ? "order-reason" : undefined}>
+        <SubmitButton className="btn btn-primary btn-block" disabled={!order.allowed} aria-describedby={reason ? "order-reason" : undefined}>
           Beli Sekarang
-        </button>
+        </SubmitButton>
       </Form>
 
       {sheetOpen ? (
