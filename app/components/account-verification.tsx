@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { useRootData } from "~/root";
 import { Modal } from "./modal";
 import { SubmitButton } from "./submit-button";
 
@@ -28,6 +29,19 @@ export function AccountActivatedModal() {
   return (
     <Modal title="Akun berhasil diaktivasi!" closeLabel="Mulai Belanja" closeHref="/home">
       <p>Sekarang Anda dapat mulai bertransaksi di Toko Pegawai PLN.</p>
+    </Modal>
+  );
+}
+
+/**
+ * An activation link opened again once the account is active: not an error. A guest is offered the
+ * login, everyone the shop.
+ */
+export function AccountAlreadyActiveModal() {
+  const signedIn = !!useRootData()?.user;
+  return (
+    <Modal title="Akun sudah aktif" closeLabel="Mulai Belanja" closeHref="/home" secondary={signedIn ? undefined : { label: "Login", href: "/login" }}>
+      <p>Akun Anda sudah aktif. {signedIn ? "Anda dapat langsung bertransaksi." : "Silakan login untuk mulai bertransaksi."}</p>
     </Modal>
   );
 }

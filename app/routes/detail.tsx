@@ -76,6 +76,14 @@ export default function ProductDetailScreen({ loaderData, actionData }: Route.Co
       window.history.replaceState(window.history.state, "", url);
     }
   };
+  // The sheet opens and closes on this address, keeping `from` (where the back arrow leads).
+  const withSheet = (open: boolean) => {
+    const params = new URLSearchParams(location.search);
+    if (open) params.set("sheet", TERMS_SHEET);
+    else params.delete("sheet");
+    const query = params.toString();
+    return query ? `${location.pathname}?${query}` : location.pathname;
+  };
   const title = displayTitle(product.title);
   const discounted = isDiscounted(product.price, product);
   const rating = ratingOutOfHundred(product.ratingPercentage);
@@ -117,7 +125,7 @@ export default function ProductDetailScreen({ loaderData, actionData }: Route.Co
             <strong>{product.promo.length} promo</strong> untuk produk ini
           </p>
           <a
-            href={`${location.pathname}?sheet=${TERMS_SHEET}`}
+            href={withSheet(true)}
             className="link-button"
             onClick={(event) => {
               event.preventDefault();
@@ -165,7 +173,7 @@ export default function ProductDetailScreen({ loaderData, actionData }: Route.Co
       </Form>
 
       {sheetOpen ? (
-        <Sheet title="Syarat & Ketentuan Promo" closeHref={location.pathname} onClose={closeSheet}>
+        <Sheet title="Syarat & Ketentuan Promo" closeHref={withSheet(false)} onClose={closeSheet}>
           {product.promo.length ? (
             <ul className="promo-list">
               {product.promo.map((promo) => (
