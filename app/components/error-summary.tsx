@@ -35,7 +35,9 @@ export function ErrorSummary({ form, labels }: ErrorSummaryProps) {
                 const field = document.getElementById(fieldId(name));
                 if (!field) return;
                 event.preventDefault();
-                field.focus(); // scrolls it into view, below the sticky bar (scroll-margin-top)
+                // The whole field (label, input, message) to the top, below the sticky bar (its scroll margin).
+                (field.closest(".field") ?? field).scrollIntoView({ block: "start" });
+                field.focus({ preventScroll: true });
               }}
             >
               {labels[name] ?? name}
