@@ -186,7 +186,7 @@ test("a submitting form says 'Memproses…' with a spinner and aria-busy", async
   await expect(button).toHaveAttribute("aria-busy", "true");
   await expect(button.locator(".spinner")).toBeVisible();
   release();
-  await expect(page).toHaveURL("/home");
+  await expect(page).toHaveURL("/home", { timeout: 15_000 });
 });
 
 test("a guest who taps Profil keeps the bottom tabs on /authrequired", async ({ page }) => {
