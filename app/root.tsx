@@ -8,6 +8,7 @@ import {
   Scripts,
   ScrollRestoration,
   useLoaderData,
+  useLocation,
   useMatches,
   useRouteLoaderData,
 } from "react-router";
@@ -19,6 +20,7 @@ import { getUser, sessionMiddleware, takeFlash } from "./.server/session";
 // before the first paint (Lighthouse), and the HTML stays within its size budget.
 import styles from "./styles.css?inline";
 import { FlashModal } from "./components/flash-modal";
+import { CloseIcon } from "./components/icons";
 import { useNonce } from "./lib/nonce";
 import { TOAST_HIDE_MS, type Toast } from "./lib/toast";
 import { STORE_NAME, titleOf } from "./lib/route-handle";
@@ -96,8 +98,13 @@ export default function App() {
   );
 }
 
-/** Spec §9: bottom, success by default, hidden after 30 s (with JS; without JS it stays on this page). */
+/**
+ * Spec §9: bottom, success by default, hidden after 30 s with JavaScript. The close control is a link
+ * to this same page: the message was shown once (a flash), so without JavaScript the page comes back
+ * without it; with JavaScript it just hides the toast.
+ */
 export function ToastRegion({ toast }: { toast: Toast | null }) {
+  const location = useLocation();
   const [visible, setVisible] = useState<Toast | null>(toast);
   useEffect(() => {
     setVisible(toast);
@@ -109,10 +116,19 @@ export function ToastRegion({ toast }: { toast: Toast | null }) {
     <div className="toast-region" role="status" aria-live="polite">
       {visible ? (
         <div className={`toast toast-${visible.type}`} data-testid="toast">
-          <span>{visible.message}</span>
-          <button type="button" className="toast-close" aria-label="Tutup" onClick={() => setVisible(null)}>
-            ×
-          </button>
+          <span className="toast-message">{visible.message}</span>
+          <a
+            href={location.pathname + location.search}
+            className="toast-close"
+            aria-label="Tutup pesan"
+            data-testid="toast-close"
+            onClick={(event) => {
+              event.preventDefault();
+              setVisible(null);
+            }}
+          >
+            <CloseIcon size={20} />
+          </a>
         </div>
       ) : null}
     </div>

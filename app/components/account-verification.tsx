@@ -1,5 +1,7 @@
 import { Form } from "react-router";
+import { useRootData } from "~/root";
 import { Modal } from "./modal";
+import { SubmitButton } from "./submit-button";
 
 /**
  * What /home shows for `?verificationCode=…`: a confirmation step that posts the code (spec §2 Home,
@@ -13,9 +15,7 @@ export function VerificationPrompt({ code }: { code: string }) {
         <p>Tekan tombol di bawah untuk mengaktifkan akun Anda.</p>
         <Form method="post" action="/verify-account" replace>
           <input type="hidden" name="verificationCode" value={code} />
-          <button type="submit" className="btn btn-primary btn-block">
-            Aktifkan Akun
-          </button>
+          <SubmitButton className="btn btn-primary btn-block">Aktifkan Akun</SubmitButton>
         </Form>
         <a className="btn btn-outline btn-block" href="/home">
           Nanti Saja
@@ -29,6 +29,19 @@ export function AccountActivatedModal() {
   return (
     <Modal title="Akun berhasil diaktivasi!" closeLabel="Mulai Belanja" closeHref="/home">
       <p>Sekarang Anda dapat mulai bertransaksi di Toko Pegawai PLN.</p>
+    </Modal>
+  );
+}
+
+/**
+ * An activation link opened again once the account is active: not an error. A guest is offered the
+ * login, everyone the shop.
+ */
+export function AccountAlreadyActiveModal() {
+  const signedIn = !!useRootData()?.user;
+  return (
+    <Modal title="Akun sudah aktif" closeLabel="Mulai Belanja" closeHref="/home" secondary={signedIn ? undefined : { label: "Login", href: "/login" }}>
+      <p>Akun Anda sudah aktif. {signedIn ? "Anda dapat langsung bertransaksi." : "Silakan login untuk mulai bertransaksi."}</p>
     </Modal>
   );
 }

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Form, useLocation } from "react-router";
 import { Countdown } from "./countdown";
+import { SubmitButton } from "./submit-button";
 import { formatClockWib } from "~/lib/time";
 
 /**
@@ -23,9 +24,7 @@ export function ActivationBanner({ resendAvailableAt, renderedAt }: { resendAvai
       ) : (
         <Form method="post" action="/resend-verification">
           <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-          <button type="submit" className="link-button">
-            Kirim Ulang
-          </button>
+          <SubmitButton className="link-button">Kirim Ulang</SubmitButton>
         </Form>
       )}
     </div>

@@ -1,4 +1,5 @@
 import { useRef } from "react";
+import { Link } from "react-router";
 import type { Banner } from "~/.server/store/catalogue";
 import { FadeInImage } from "./fade-in-image";
 import { useSwiper } from "./use-swiper";
@@ -8,6 +9,8 @@ import { useSwiper } from "./use-swiper";
  * an image fails. The server renders a CSS scroll-snap strip (works without JavaScript); Swiper
  * takes over after hydration (autoplay only when the reader does not prefer reduced motion). The
  * first image loads eagerly with its dimensions (it is the largest thing on screen), the rest lazily.
+ * Each slide is a link to what it advertises (its image's text names it). The strip itself can take
+ * the focus, so a keyboard can scroll it before Swiper arrives (or without JavaScript).
  */
 export function BannerCarousel({ banners }: { banners: Banner[] }) {
   const container = useRef<HTMLElement>(null);
@@ -20,17 +23,27 @@ export function BannerCarousel({ banners }: { banners: Banner[] }) {
     slidesOffsetAfter: 16,
     speed: reducedMotion ? 0 : 400,
     autoplay: reducedMotion ? false : { delay: 5000, disableOnInteraction: true, pauseOnMouseEnter: true },
-    a11y: { slideLabelMessage: "{{index}} dari {{slidesLength}}" },
+    // The slides stay list items (Swiper would make them groups, which a list may not hold).
+    a11y: { slideLabelMessage: "{{index}} dari {{slidesLength}}", slideRole: "" },
   }));
   if (!banners.length) return null;
   return (
     <section ref={container} className="banner-carousel swiper" aria-label="Promo" aria-roledescription="carousel" data-testid="banner-carousel">
-      <ul className="banner-track swiper-wrapper">
-        {banners.map((banner, index) => (
-          <li key={banner.id} className="banner-slide swiper-slide" aria-roledescription="slide" aria-label={`${index + 1} dari ${banners.length}`}>
-            <FadeInImage src={banner.imageUrl} width={banner.width} height={banner.height} alt={banner.title} eager={index === 0} />
-          </li>
-        ))}
+      <ul className="banner-track swiper-wrapper" tabIndex={0} aria-label="Daftar promo, geser untuk melihat lainnya">
+        {banners.map((banner, index) => {
+          const image = <FadeInImage src={banner.imageUrl} width={banner.width} height={banner.height} alt={banner.title} eager={index === 0} />;
+          return (
+            <li key={banner.id} className="banner-slide swiper-slide" aria-roledescription="slide" aria-label={`${index + 1} dari ${banners.length}`}>
+              {banner.href ? (
+                <Link to={banner.href} className="banner-link" data-testid="banner-link">
+                  {image}
+                </Link>
+              ) : (
+                image
+              )}
+            </li>
+          );
+        })}
       </ul>
     </section>
   );

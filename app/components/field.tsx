@@ -1,19 +1,26 @@
 import { type FieldMetadata, getInputProps, getSelectProps } from "@conform-to/react";
+import type { MarkedField } from "~/lib/forms";
 
 type FieldProps = {
-  meta: FieldMetadata<any, any, string[]>;
+  meta: MarkedField<FieldMetadata<any, any, string[]>>;
   label: string;
   type?: "text" | "email" | "password" | "tel" | "number";
   hint?: React.ReactNode;
 } & Omit<React.InputHTMLAttributes<HTMLInputElement>, "type">;
 
-/** A labelled input with its error message under it (linked for screen readers by conform's ids). */
+/**
+ * A labelled input with its error message under it (linked for screen readers by conform's ids).
+ * After a failed submission the first field with a message has the focus: the server renders it
+ * with `autofocus` (so the page answered to a form posted without JavaScript starts there), and
+ * with JavaScript conform moves the focus itself. (useSchemaForm marks that field.)
+ */
 export function Field({ meta, label, type = "text", hint, ...rest }: FieldProps) {
   const { key, ...inputProps } = getInputProps(meta, { type, ariaAttributes: true });
+  const autoFocus = meta.firstInvalid || rest.autoFocus || undefined;
   return (
     <div className="field">
       <label htmlFor={meta.id}>{label}</label>
-      <input key={key} {...inputProps} {...rest} className={meta.errors ? "is-invalid" : undefined} />
+      <input key={key} {...inputProps} {...rest} autoFocus={autoFocus} className={meta.errors ? "is-invalid" : undefined} />
       {hint ? <p className="field-hint">{hint}</p> : null}
       <FieldError id={meta.errorId} errors={meta.errors} />
     </div>
@@ -21,7 +28,7 @@ export function Field({ meta, label, type = "text", hint, ...rest }: FieldProps)
 }
 
 type SelectFieldProps = {
-  meta: FieldMetadata<any, any, string[]>;
+  meta: MarkedField<FieldMetadata<any, any, string[]>>;
   label: string;
   placeholder: string;
   options: { value: string; label: string }[];
@@ -29,10 +36,11 @@ type SelectFieldProps = {
 
 export function SelectField({ meta, label, placeholder, options }: SelectFieldProps) {
   const { key, ...selectProps } = getSelectProps(meta, { ariaAttributes: true });
+  const autoFocus = meta.firstInvalid;
   return (
     <div className="field">
       <label htmlFor={meta.id}>{label}</label>
-      <select key={key} {...selectProps} className={meta.errors ? "is-invalid" : undefined}>
+      <select key={key} {...selectProps} autoFocus={autoFocus || undefined} className={meta.errors ? "is-invalid" : undefined}>
         <option value="">{placeholder}</option>
         {options.map((o) => (
           <option key={o.value} value={o.value}>

@@ -1,7 +1,8 @@
 import { useEffect, useRef } from "react";
-import { Link, useNavigate } from "react-router";
+import { Link, useNavigate, useNavigation } from "react-router";
 import { parseSearchForm, resultsHref, SORT_LABELS, withoutFilters, type SearchFilters, type SortOrder } from "~/lib/search-params";
 import { CloseIcon } from "./icons";
+import { SubmitButton } from "./submit-button";
 
 type Props = {
   filters: SearchFilters;
@@ -21,6 +22,9 @@ type Props = {
  */
 export function FilterSheet({ filters, categories, closeHref, onClose }: Props) {
   const navigate = useNavigate();
+  // Applying navigates from the submit handler (a tidy address), so the pending state is this navigation.
+  const navigation = useNavigation();
+  const applying = navigation.state === "loading" && navigation.location.pathname === "/res-search" && !navigation.location.search.includes("sheet=");
   const sheet = useRef<HTMLElement>(null);
 
   useEffect(() => {
@@ -113,9 +117,9 @@ export function FilterSheet({ filters, categories, closeHref, onClose }: Props) 
             <Link to={resultsHref(withoutFilters(filters), { sheetOpen: true })} className="btn btn-outline" preventScrollReset>
               Atur Ulang
             </Link>
-            <button type="submit" className="btn btn-primary">
+            <SubmitButton className="btn btn-primary" pending={applying}>
               Terapkan
-            </button>
+            </SubmitButton>
           </footer>
         </form>
       </section>

@@ -1,4 +1,4 @@
-import { AccountActivatedModal, RegisteredModal } from "./account-verification";
+import { AccountActivatedModal, AccountAlreadyActiveModal, RegisteredModal } from "./account-verification";
 import { Modal } from "./modal";
 
 /**
@@ -9,6 +9,8 @@ export function FlashModal({ name }: { name: string | null }) {
   switch (name) {
     case "account-activated":
       return <AccountActivatedModal />;
+    case "account-already-active":
+      return <AccountAlreadyActiveModal />;
     case "registered":
       return <RegisteredModal />;
     case "password-reset":

@@ -15,7 +15,8 @@ export function ImageSlider({ images, title }: { images: ProductImage[]; title: 
     slidesPerView: 1,
     speed: reducedMotion ? 0 : 300,
     keyboard: { enabled: true, onlyInViewport: true },
-    a11y: { slideLabelMessage: "{{index}} dari {{slidesLength}}" },
+    // The slides stay list items (Swiper would make them groups, which a list may not hold).
+    a11y: { slideLabelMessage: "{{index}} dari {{slidesLength}}", slideRole: "" },
   }));
   if (!images.length) {
     return (
@@ -31,7 +32,7 @@ export function ImageSlider({ images, title }: { images: ProductImage[]; title: 
   }
   return (
     <section ref={container} className="image-slider swiper" aria-label="Foto produk" aria-roledescription="carousel" data-testid="image-slider">
-      <ul className="image-track swiper-wrapper">
+      <ul className="image-track swiper-wrapper" tabIndex={0} aria-label={`Foto produk, ${images.length} foto`}>
         {images.map((image, index) => (
           <li key={image.url} className="image-slide swiper-slide" aria-roledescription="slide">
             <FadeInImage src={image.url} width={image.width} height={image.height} alt={`${title} — foto ${index + 1}`} eager={index === 0} />

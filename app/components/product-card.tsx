@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import type { ProductListItem } from "~/.server/store/catalogue";
+import { withFrom } from "~/lib/back-link";
 import { displayTitle, formatCount, formatRating } from "~/lib/display";
 import { formatPrice } from "~/lib/money";
 import { applyDiscount, isDiscounted } from "~/lib/pricing";
@@ -8,25 +9,26 @@ import { FadeInImage } from "./fade-in-image";
 
 /**
  * Spec §2 product card and §5 display rules: image on a grey placeholder (fixed square, so nothing
- * moves when it loads; it stays grey when the image fails), title truncated to 20 characters ('-'
- * when absent), price after the product's own discount ('-' when absent) with the original struck
- * through, rating 0-5 with a star only when rated, 'N terjual' only when sold, city. Opens the detail.
+ * moves when it loads; it stays grey when the image fails), title on up to two lines with an
+ * ellipsis (CSS; decision 0015) ('-' when absent), price after the product's own discount ('-' when absent) with the original struck
+ * through, rating 0-5 with a star only when rated, 'N terjual' only when sold, city. Opens the
+ * detail, telling it the list to go back to (`from`).
  */
-export function ProductCard({ product, eager = false, anchor }: { product: ProductListItem; eager?: boolean; anchor?: string }) {
+export function ProductCard({ product, eager = false, anchor, from = "" }: { product: ProductListItem; eager?: boolean; anchor?: string; from?: string }) {
   const { price } = product;
   const discounted = isDiscounted(price, product);
   const rating = formatRating(product.ratingPercentage);
   const fullTitle = product.title?.trim() || undefined;
   return (
     <li className="product-card" id={anchor} data-testid="product-card" data-product-id={product.id}>
-      <Link to={`/detail/${product.id}`} className="product-card-link" title={fullTitle}>
+      <Link to={withFrom(`/detail/${product.id}`, from)} className="product-card-link" title={fullTitle}>
         <div className="product-card-media">
           {product.imageUrl ? (
             <FadeInImage src={product.imageUrl} width={product.imageWidth ?? 360} height={product.imageHeight ?? 360} eager={eager} />
           ) : null}
         </div>
         <div className="product-card-body">
-          <h3 className="product-card-title">{displayTitle(product.title, 20)}</h3>
+          <h3 className="product-card-title">{displayTitle(product.title)}</h3>
           <p className="product-card-price">{formatPrice(price === null ? null : applyDiscount(price, product))}</p>
           {discounted ? (
             <p className="product-card-original">

@@ -111,13 +111,22 @@ export function ProductGrid({ pages, hrefForPage, emptyText = "Produk tidak dite
     return () => observer.disconnect();
   }, [done, loading, loadNext]);
 
+  // The detail's back arrow returns to this list (the pages loaded so far) without JavaScript.
+  const listAddress = href(lastLoaded?.page ?? 0);
+
   if (!items.length) return <p className="product-grid-empty">{emptyText}</p>;
 
   return (
     <section className="product-list" aria-label="Daftar produk">
       <ul className="product-grid">
         {items.map((product, index) => (
-          <ProductCard key={product.id} product={product} eager={index < eagerImages} anchor={pageStarts.has(product.id) ? pageAnchor(pageStarts.get(product.id)!) : undefined} />
+          <ProductCard
+            key={product.id}
+            product={product}
+            eager={index < eagerImages}
+            anchor={pageStarts.has(product.id) ? pageAnchor(pageStarts.get(product.id)!) : undefined}
+            from={listAddress}
+          />
         ))}
       </ul>
       <div ref={sentinel} className="product-grid-end">

@@ -1,16 +1,19 @@
 import { Outlet, useMatches } from "react-router";
+import { BottomTabs } from "~/components/bottom-tabs";
 import { TopBar } from "~/components/top-bar";
-import { backOf, titleOf } from "~/lib/route-handle";
+import { backOf, hasTabs, titleOf } from "~/lib/route-handle";
 
-/** Spec §2 default layout: back arrow and the route's title. */
+/** Spec §2 default layout: back arrow and the route's title; the bottom tabs when the route asks. */
 export default function DefaultLayout() {
   const matches = useMatches();
+  const tabs = hasTabs(matches);
   return (
-    <div className="app-shell">
+    <div className={tabs ? "app-shell with-tabs" : "app-shell"}>
       <TopBar title={titleOf(matches)} back={backOf(matches) ?? "/home"} />
       <main className="page">
         <Outlet />
       </main>
+      {tabs ? <BottomTabs /> : null}
     </div>
   );
 }

@@ -1,11 +1,16 @@
-import { Outlet } from "react-router";
+import { Outlet, useLocation } from "react-router";
 import { TopBar } from "~/components/top-bar";
+import { backTarget } from "~/lib/back-link";
 
-/** Spec §2 store-header layout (product detail): back arrow and the store name. */
+/**
+ * Spec §2 store-header layout (product detail): back arrow and the store name. Back returns where
+ * the reader came from: the browser's history with JavaScript, the card's `?from=` list without.
+ */
 export default function StoreLayout() {
+  const location = useLocation();
   return (
     <div className="app-shell">
-      <TopBar title="Detail Produk" back="/home" />
+      <TopBar title="Detail Produk" back={backTarget(location.search)} backInHistory />
       <main className="page page-flush">
         <Outlet />
       </main>

@@ -1,4 +1,5 @@
 import { parse, type Submission, type SubmissionResult, useForm } from "@conform-to/react";
+import { useMemo } from "react";
 import type { ZodMiniType } from "zod/mini";
 
 /**
@@ -26,19 +27,51 @@ export function parseForm<Schema extends ZodMiniType>(formData: FormData | URLSe
  * Conform's form state for one schema, set up the same way on every form of the store: the server's
  * reply (`lastResult`) shows its messages, and in the browser the same schema checks a field when it
  * loses focus, then again on each keystroke once it has shown a message.
+ *
+ * After a failed submission, the first field with a message says so (`firstInvalid`, read by
+ * <Field>): the server renders it with `autofocus`, so a page answered to a form posted without
+ * JavaScript starts there. (With JavaScript conform moves the focus itself.)
  */
 export function useSchemaForm<Schema extends ZodMiniType>(
   schema: Schema,
   options: { lastResult?: SubmissionResult<string[]>; defaultValue?: Record<string, string | null | undefined> },
 ) {
   // Fields are strings in the form (see parseForm); the schema's output is what the action receives.
-  return useForm<Record<string, string | undefined>, Schema["_zod"]["output"]>({
+  const [form, fields] = useForm<Record<string, string | undefined>, Schema["_zod"]["output"]>({
     lastResult: options.lastResult,
     defaultValue: options.defaultValue,
     onValidate: ({ formData }) => parseForm(formData, schema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
+  const firstInvalid = form.status === "error" ? invalidFields(form.allErrors)[0] : undefined;
+  const marked = useMemo(() => (firstInvalid ? markFirstInvalid(fields, firstInvalid) : fields), [fields, firstInvalid]);
+  return [form, marked] as const;
+}
+
+/** Metadata of a field; `firstInvalid` is set by useSchemaForm on the first field with a message. */
+export type MarkedField<Meta> = Meta & { firstInvalid?: boolean };
+
+/** `fields` with the field `name` answering `firstInvalid: true` (conform's metadata are proxies). */
+function markFirstInvalid<Fields extends object>(fields: Fields, name: string): Fields {
+  return new Proxy(fields, {
+    get(target, key, receiver) {
+      const meta = Reflect.get(target, key, receiver);
+      if (key !== name || !meta || typeof meta !== "object") return meta;
+      return new Proxy(meta, { get: (m, k, r) => (k === "firstInvalid" ? true : Reflect.get(m, k, r)) });
+    },
+  });
+}
+
+/**
+ * The fields that have a message, in `order` (the form's order) when given, else in the order the
+ * schema reported them (its shape's order). Messages of the whole form (key "") are not a field's.
+ */
+export function invalidFields(allErrors: Record<string, string[] | undefined>, order?: string[]): string[] {
+  const invalid = Object.keys(allErrors).filter((name) => name !== "" && allErrors[name]?.length);
+  if (!order) return invalid;
+  const position = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
+  return invalid.sort((a, b) => position(a) - position(b));
 }
 
 function withoutEmpty(value: unknown): unknown {

@@ -1,7 +1,10 @@
 import type { UIMatch } from "react-router";
 
-/** What a route tells its layout: the title bar text (spec: "title taken from route meta") and where back goes. */
-export type RouteHandle = { title?: string; back?: string };
+/**
+ * What a route tells its layout: the title bar text (spec: "title taken from route meta"), where back
+ * goes, and whether the bottom tabs stay on screen (a page reached from a tab, e.g. /authrequired).
+ */
+export type RouteHandle = { title?: string; back?: string; tabs?: boolean };
 
 export const STORE_NAME = "Toko Pegawai PLN";
 
@@ -12,6 +15,10 @@ export function titleOf(matches: UIMatch[]): string | undefined {
     if (title) return title;
   }
   return undefined;
+}
+
+export function hasTabs(matches: UIMatch[]): boolean {
+  return matches.some((match) => (match.handle as RouteHandle | undefined)?.tabs === true);
 }
 
 export function backOf(matches: UIMatch[]): string | undefined {

@@ -3,7 +3,8 @@ import type { Route } from "./+types/authrequired";
 import { safeRedirect } from "~/lib/safe-redirect";
 import type { RouteHandle } from "~/lib/route-handle";
 
-export const handle: RouteHandle = { title: "Masuk Diperlukan" };
+// Reached by tapping Profil or Transaksi as a guest: the tabs stay, so the guest can go on shopping.
+export const handle: RouteHandle = { title: "Masuk Diperlukan", tabs: true };
 
 /** Where the guard sends anonymous users; the login link carries the intended path on. */
 export function loader({ request }: Route.LoaderArgs) {

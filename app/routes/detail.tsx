@@ -11,6 +11,7 @@ import { IncentiveBadges } from "~/components/incentive-badges";
 import { StarIcon } from "~/components/icons";
 import { LinkifiedText } from "~/components/linkified-text";
 import { Sheet } from "~/components/sheet";
+import { SubmitButton } from "~/components/submit-button";
 import { displayTitle, formatCount, formatWeight, ratingOutOfHundred } from "~/lib/display";
 import { formatPrice, formatRupiah } from "~/lib/money";
 import { applyDiscount, isDiscounted } from "~/lib/pricing";
@@ -87,6 +88,14 @@ export default function ProductDetailScreen({ loaderData, actionData }: Route.Co
       window.history.replaceState(window.history.state, "", url);
     }
   };
+  // The sheet opens and closes on this address, keeping `from` (where the back arrow leads).
+  const withSheet = (open: boolean) => {
+    const params = new URLSearchParams(location.search);
+    if (open) params.set("sheet", TERMS_SHEET);
+    else params.delete("sheet");
+    const query = params.toString();
+    return query ? `${location.pathname}?${query}` : location.pathname;
+  };
   const title = displayTitle(product.title);
   const discounted = isDiscounted(product.price, product);
   const rating = ratingOutOfHundred(product.ratingPercentage);
@@ -128,7 +137,7 @@ export default function ProductDetailScreen({ loaderData, actionData }: Route.Co
             <strong>{product.promo.length} promo</strong> untuk produk ini
           </p>
           <a
-            href={`${location.pathname}?sheet=${TERMS_SHEET}`}
+            href={withSheet(true)}
             className="link-button"
             onClick={(event) => {
               event.preventDefault();
@@ -170,13 +179,13 @@ export default function ProductDetailScreen({ loaderData, actionData }: Route.Co
             {reason}
           </p>
         ) : null}
-        <button type="submit" className="btn btn-primary btn-block" disabled={!order.allowed} aria-describedby={reason ? "order-reason" : undefined}>
+        <SubmitButton className="btn btn-primary btn-block" disabled={!order.allowed} aria-describedby={reason ? "order-reason" : undefined}>
           Beli Sekarang
-        </button>
+        </SubmitButton>
       </Form>
 
       {sheetOpen ? (
-        <Sheet title="Syarat & Ketentuan Promo" closeHref={location.pathname} onClose={closeSheet}>
+        <Sheet title="Syarat & Ketentuan Promo" closeHref={withSheet(false)} onClose={closeSheet}>
           {product.promo.length ? (
             <ul className="promo-list">
               {product.promo.map((promo) => (

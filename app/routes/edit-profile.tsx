@@ -1,16 +1,20 @@
 import { getFormProps } from "@conform-to/react";
-import { data, Form, redirect, useNavigation } from "react-router";
+import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/edit-profile";
 import { requireUser } from "~/.server/auth";
 import { readForm } from "~/.server/http";
 import { flash } from "~/.server/session";
 import { getProfile, updateProfile } from "~/.server/store/accounts";
+import { ErrorSummary } from "~/components/error-summary";
 import { Field, FormError } from "~/components/field";
+import { SubmitButton } from "~/components/submit-button";
 import { parseForm, useSchemaForm } from "~/lib/forms";
 import type { RouteHandle } from "~/lib/route-handle";
 import { editProfileSchema, keepDigitsOnly } from "~/lib/schemas/account";
 
 export const handle: RouteHandle = { title: "Ubah Profil", back: "/profile" };
+
+const LABELS = { fullname: "Nama Lengkap", phoneNo: "Nomor HP" };
 
 export async function loader({ context }: Route.LoaderArgs) {
   const user = requireUser(context);
@@ -31,17 +35,15 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function EditProfile({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
   const [form, fields] = useSchemaForm(editProfileSchema, { lastResult: actionData?.reply, defaultValue: loaderData });
   return (
     <section className="card">
       <Form method="post" {...getFormProps(form)}>
         <FormError id={form.errorId} errors={form.errors} />
-        <Field meta={fields.fullname} label="Nama Lengkap" autoComplete="name" />
-        <Field meta={fields.phoneNo} label="Nomor HP" type="tel" inputMode="numeric" autoComplete="tel" onInput={keepDigitsOnly} />
-        <button type="submit" className="btn btn-primary btn-block" disabled={navigation.state === "submitting"}>
-          Simpan
-        </button>
+        <ErrorSummary form={form} labels={LABELS} />
+        <Field meta={fields.fullname} label={LABELS.fullname} autoComplete="name" />
+        <Field meta={fields.phoneNo} label={LABELS.phoneNo} type="tel" inputMode="numeric" autoComplete="tel" onInput={keepDigitsOnly} />
+        <SubmitButton className="btn btn-primary btn-block">Simpan</SubmitButton>
       </Form>
     </section>
   );

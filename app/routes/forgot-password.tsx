@@ -1,16 +1,20 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/forgot-password";
 import { endSession } from "~/.server/auth";
 import { readForm } from "~/.server/http";
 import { flash } from "~/.server/session";
 import { checkResetSecret, resetPassword } from "~/.server/store/accounts";
+import { ErrorSummary } from "~/components/error-summary";
 import { Field, FormError } from "~/components/field";
+import { SubmitButton } from "~/components/submit-button";
 import { parseForm, useSchemaForm } from "~/lib/forms";
 import type { RouteHandle } from "~/lib/route-handle";
 import { resetPasswordSchema } from "~/lib/schemas/account";
 
 export const handle: RouteHandle = { title: "Atur Ulang Kata Sandi", back: "/login" };
+
+const LABELS = { password: "Kata Sandi", matchPassword: "Konfirmasi Kata Sandi" };
 
 const HIDDEN_FIELDS = ["password", "matchPassword"];
 
@@ -44,7 +48,6 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
 }
 
 function ResetForm({ email, secretCode, reply }: { email: string; secretCode: string; reply?: SubmissionResult<string[]> }) {
-  const navigation = useNavigation();
   const [form, fields] = useSchemaForm(resetPasswordSchema, { lastResult: reply });
   return (
     <section className="auth-card">
@@ -54,14 +57,13 @@ function ResetForm({ email, secretCode, reply }: { email: string; secretCode: st
       </p>
       <Form method="post" {...getFormProps(form)}>
         <FormError id={form.errorId} errors={form.errors} />
+        <ErrorSummary form={form} labels={LABELS} />
         <input type="hidden" name="secretCode" value={secretCode} />
         {/* Lets password managers store the new password for the right account. */}
         <input type="email" name="username" value={email} autoComplete="username" readOnly hidden />
-        <Field meta={fields.password} label="Kata Sandi" type="password" autoComplete="new-password" />
-        <Field meta={fields.matchPassword} label="Konfirmasi Kata Sandi" type="password" autoComplete="new-password" />
-        <button type="submit" className="btn btn-primary btn-block" disabled={navigation.state === "submitting"}>
-          Simpan Kata Sandi
-        </button>
+        <Field meta={fields.password} label={LABELS.password} type="password" autoComplete="new-password" />
+        <Field meta={fields.matchPassword} label={LABELS.matchPassword} type="password" autoComplete="new-password" />
+        <SubmitButton className="btn btn-primary btn-block">Simpan Kata Sandi</SubmitButton>
       </Form>
     </section>
   );

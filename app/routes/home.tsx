@@ -26,6 +26,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 export default function Home({ loaderData }: Route.ComponentProps) {
   return (
     <>
+      {/* The logo names the store visually; the page's heading says it to screen readers. */}
+      <h1 className="sr-only">Toko Pegawai PLN — Beranda</h1>
       <BannerCarousel banners={loaderData.banners} />
       <h2 className="section-title">Produk Pilihan</h2>
       <ProductGrid pages={loaderData.pages} />

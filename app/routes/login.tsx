@@ -1,15 +1,19 @@
 import { getFormProps } from "@conform-to/react";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/login";
 import { login, requireAnonymous, startSession } from "~/.server/auth";
 import { flash } from "~/.server/session";
+import { ErrorSummary } from "~/components/error-summary";
 import { Field, FormError } from "~/components/field";
+import { SubmitButton } from "~/components/submit-button";
 import { useSchemaForm } from "~/lib/forms";
 import type { RouteHandle } from "~/lib/route-handle";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { loginSchema } from "~/lib/schemas/account";
 
 export const handle: RouteHandle = { title: "Login" };
+
+const LABELS = { email: "Email", password: "Kata Sandi" };
 
 export function loader({ request, context }: Route.LoaderArgs) {
   requireAnonymous(context);
@@ -27,22 +31,20 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
   const [form, fields] = useSchemaForm(loginSchema, { lastResult: actionData?.reply });
   return (
     <section className="auth-card">
       <h2>Masuk ke Akun Anda</h2>
       <Form method="post" {...getFormProps(form)}>
         <FormError id={form.errorId} errors={form.errors} />
+        <ErrorSummary form={form} labels={LABELS} />
         <input type="hidden" name="redirect" value={loaderData.redirect} />
-        <Field meta={fields.email} label="Email" type="email" autoComplete="username" inputMode="email" placeholder="nama@pln.co.id" />
-        <Field meta={fields.password} label="Kata Sandi" type="password" autoComplete="current-password" />
+        <Field meta={fields.email} label={LABELS.email} type="email" autoComplete="username" inputMode="email" placeholder="nama@pln.co.id" />
+        <Field meta={fields.password} label={LABELS.password} type="password" autoComplete="current-password" />
         <p className="align-end">
           <Link to="/send-email">Lupa Kata Sandi?</Link>
         </p>
-        <button type="submit" className="btn btn-primary btn-block" disabled={navigation.state === "submitting"}>
-          Login
-        </button>
+        <SubmitButton className="btn btn-primary btn-block">Login</SubmitButton>
       </Form>
       <p className="muted center">
         Belum punya akun? <Link to="/register">Daftar</Link>

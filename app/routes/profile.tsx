@@ -5,6 +5,7 @@ import { requireUser } from "~/.server/auth";
 import { env } from "~/.server/env";
 import { getProfile } from "~/.server/store/accounts";
 import { EditIcon, HelpIcon, LogoutIcon, UserIcon } from "~/components/icons";
+import { SubmitButton } from "~/components/submit-button";
 import type { RouteHandle } from "~/lib/route-handle";
 
 // The profile layout titles the page 'Akun'; this names the document.
@@ -69,10 +70,10 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
           <ChevronIcon />
         </Link>
         <Form method="post" action="/logout" className="menu-form">
-          <button type="submit" className="menu-item menu-item-danger">
+          <SubmitButton className="menu-item menu-item-danger">
             <LogoutIcon size={20} />
             <span>Keluar</span>
-          </button>
+          </SubmitButton>
         </Form>
       </nav>
 

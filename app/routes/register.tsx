@@ -1,17 +1,29 @@
 import { getFormProps } from "@conform-to/react";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/register";
 import { requireAnonymous, startSession } from "~/.server/auth";
 import { clientAddress, readForm } from "~/.server/http";
 import { flash } from "~/.server/session";
 import { listCompanies, registerUser } from "~/.server/store/accounts";
 import { hitRateLimit, RATE_LIMITS } from "~/.server/store/rate-limits";
+import { ErrorSummary } from "~/components/error-summary";
 import { Field, FormError, SelectField } from "~/components/field";
+import { SubmitButton } from "~/components/submit-button";
 import { parseForm, useSchemaForm } from "~/lib/forms";
 import type { RouteHandle } from "~/lib/route-handle";
 import { keepDigitsOnly, registerSchema } from "~/lib/schemas/account";
 
 export const handle: RouteHandle = { title: "Daftar", back: "/login" };
+
+const LABELS = {
+  fullname: "Nama Lengkap",
+  phoneNo: "Nomor HP",
+  nip: "NIP",
+  companyId: "Perusahaan",
+  email: "Email",
+  password: "Kata Sandi",
+  matchPassword: "Konfirmasi Kata Sandi",
+};
 
 // Passwords are never sent back to the browser.
 const HIDDEN_FIELDS = ["password", "matchPassword"];
@@ -50,7 +62,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Register({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
   const [form, fields] = useSchemaForm(registerSchema, { lastResult: actionData?.reply });
   return (
     <section className="auth-card">
@@ -58,10 +69,11 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
       <p className="muted">Khusus pegawai PLN Group.</p>
       <Form method="post" {...getFormProps(form)}>
         <FormError id={form.errorId} errors={form.errors} />
-        <Field meta={fields.fullname} label="Nama Lengkap" autoComplete="name" />
+        <ErrorSummary form={form} labels={LABELS} />
+        <Field meta={fields.fullname} label={LABELS.fullname} autoComplete="name" />
         <Field
           meta={fields.phoneNo}
-          label="Nomor HP"
+          label={LABELS.phoneNo}
           type="tel"
           inputMode="numeric"
           autoComplete="tel"
@@ -70,17 +82,15 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
         />
         <Field
           meta={fields.nip}
-          label="NIP"
+          label={LABELS.nip}
           autoComplete="off"
           hint="Pastikan NIP yang Anda masukkan benar. NIP hanya dapat diubah oleh admin."
         />
-        <SelectField meta={fields.companyId} label="Perusahaan" placeholder="Pilih perusahaan" options={loaderData.companies} />
-        <Field meta={fields.email} label="Email" type="email" autoComplete="email" inputMode="email" placeholder="nama@pln.co.id" />
-        <Field meta={fields.password} label="Kata Sandi" type="password" autoComplete="new-password" />
-        <Field meta={fields.matchPassword} label="Konfirmasi Kata Sandi" type="password" autoComplete="new-password" />
-        <button type="submit" className="btn btn-primary btn-block" disabled={navigation.state === "submitting"}>
-          Daftar
-        </button>
+        <SelectField meta={fields.companyId} label={LABELS.companyId} placeholder="Pilih perusahaan" options={loaderData.companies} />
+        <Field meta={fields.email} label={LABELS.email} type="email" autoComplete="email" inputMode="email" placeholder="nama@pln.co.id" />
+        <Field meta={fields.password} label={LABELS.password} type="password" autoComplete="new-password" />
+        <Field meta={fields.matchPassword} label={LABELS.matchPassword} type="password" autoComplete="new-password" />
+        <SubmitButton className="btn btn-primary btn-block">Daftar</SubmitButton>
       </Form>
       <p className="muted center">
         Sudah punya akun? <Link to="/login">Login</Link>

@@ -84,6 +84,7 @@ export default function ResSearch({ loaderData }: Route.ComponentProps) {
     <>
       <SearchFieldLink keyword={filters.keyword} />
       <main className="page results-page">
+        <h1 className="sr-only">Hasil pencarian &ldquo;{filters.keyword}&rdquo;</h1>
         <div className="results-toolbar">
           <p className="results-count" data-testid="results-count">
             {total} produk ditemukan

@@ -3,6 +3,7 @@ import type { Route } from "./+types/search";
 import { readForm } from "~/.server/http";
 import { clearVisitorSearchHistory, loadSearchHistory } from "~/.server/search-history-cookie";
 import { SearchField } from "~/components/search-field";
+import { SubmitButton } from "~/components/submit-button";
 import type { RouteHandle } from "~/lib/route-handle";
 import { normaliseKeyword, resultsHref } from "~/lib/search-params";
 
@@ -33,6 +34,7 @@ export default function Search({ loaderData, actionData }: Route.ComponentProps)
     <>
       <SearchField defaultValue={keyword} />
       <main className="page search-page">
+        <h1 className="sr-only">Pencarian</h1>
         {actionData?.error ? (
           <p className="form-error" role="alert">
             {actionData.error}
@@ -44,9 +46,7 @@ export default function Search({ loaderData, actionData }: Route.ComponentProps)
             {history.length ? (
               <Form method="post">
                 <input type="hidden" name="intent" value="clear-history" />
-                <button type="submit" className="link-button">
-                  Hapus Semua
-                </button>
+                <SubmitButton className="link-button">Hapus Semua</SubmitButton>
               </Form>
             ) : null}
           </div>

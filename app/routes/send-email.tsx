@@ -1,17 +1,21 @@
 import { getFormProps } from "@conform-to/react";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/send-email";
 import { clientAddress, readForm } from "~/.server/http";
 import { runAfterResponse } from "~/.server/jobs";
 import { flash } from "~/.server/session";
 import { requestPasswordReset } from "~/.server/store/accounts";
 import { hitRateLimit, RATE_LIMITS } from "~/.server/store/rate-limits";
+import { ErrorSummary } from "~/components/error-summary";
 import { Field, FormError } from "~/components/field";
+import { SubmitButton } from "~/components/submit-button";
 import { parseForm, useSchemaForm } from "~/lib/forms";
 import type { RouteHandle } from "~/lib/route-handle";
 import { forgotPasswordSchema } from "~/lib/schemas/account";
 
 export const handle: RouteHandle = { title: "Lupa Kata Sandi", back: "/login" };
+
+const LABELS = { email: "Email" };
 
 /** The one answer for known and unknown addresses alike (DESIGN §9). */
 const RESET_LINK_SENT = "Jika email Anda terdaftar, tautan untuk mengatur ulang kata sandi telah dikirim ke email Anda.";
@@ -35,7 +39,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function SendEmail({ actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
   const [form, fields] = useSchemaForm(forgotPasswordSchema, { lastResult: actionData?.reply });
   return (
     <section className="auth-card">
@@ -43,10 +46,9 @@ export default function SendEmail({ actionData }: Route.ComponentProps) {
       <p className="muted">Masukkan email akun Anda. Kami akan mengirimkan tautan untuk mengatur ulang kata sandi.</p>
       <Form method="post" {...getFormProps(form)}>
         <FormError id={form.errorId} errors={form.errors} />
-        <Field meta={fields.email} label="Email" type="email" autoComplete="email" inputMode="email" placeholder="nama@pln.co.id" />
-        <button type="submit" className="btn btn-primary btn-block" disabled={navigation.state === "submitting"}>
-          Kirim
-        </button>
+        <ErrorSummary form={form} labels={LABELS} />
+        <Field meta={fields.email} label={LABELS.email} type="email" autoComplete="email" inputMode="email" placeholder="nama@pln.co.id" />
+        <SubmitButton className="btn btn-primary btn-block">Kirim</SubmitButton>
       </Form>
       <p className="muted center">
         Ingat kata sandi Anda? <Link to="/login">Login</Link>

@@ -7,13 +7,14 @@ import { verifyAccount } from "~/.server/store/accounts";
 /**
  * The confirmation step of the e-mail link (/home?verificationCode=…) posts here: links act only on
  * POST because mail scanners open them. Success: the 'Akun berhasil diaktivasi!' modal on a clean
- * /home; failure: a danger toast with the server's message.
+ * /home; a link of an account that is already active: the 'Akun sudah aktif' modal (with a way to
+ * log in or shop); failure: a danger toast with the server's message.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request);
   const code = form.get("verificationCode");
   const result = await verifyAccount(typeof code === "string" ? code : "");
-  if (result.ok) flash(context, "modal", "account-activated");
+  if (result.ok) flash(context, "modal", result.value.alreadyActive ? "account-already-active" : "account-activated");
   else flash(context, "toast", { type: "danger", message: result.message });
   return redirect("/home");
 }

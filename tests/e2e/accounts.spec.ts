@@ -103,10 +103,15 @@ test("register with mistakes, then register, activate by e-mail, log out and in,
   await expect(activated).toBeHidden();
   await expect(page.getByText(ACTIVATION_NOTICE)).toHaveCount(0);
 
-  // The link works once.
+  // The link again: the account is already active, which is not an error (issue 9, item 10).
   await page.goto(mail.link!);
   await page.getByRole("button", { name: "Aktifkan Akun" }).click();
-  await expect(page.getByTestId("toast")).toHaveText(/Kode aktivasi tidak valid atau sudah kedaluwarsa\./);
+  const alreadyActive = page.getByRole("dialog", { name: "Akun sudah aktif" });
+  await expect(alreadyActive).toContainText("Akun Anda sudah aktif.");
+  await expect(page.getByTestId("toast")).toHaveCount(0);
+  await expect(alreadyActive.getByRole("link", { name: "Login" })).toHaveCount(0); // signed in already
+  await alreadyActive.getByRole("link", { name: "Mulai Belanja" }).click();
+  await expect(alreadyActive).toBeHidden();
 
   // Profile and its help.
   await page.getByRole("link", { name: "Profil", exact: true }).click();
@@ -160,6 +165,14 @@ test("register with mistakes, then register, activate by e-mail, log out and in,
   await expect(page).toHaveURL("/login");
   await page.goto("/edit-profile");
   await expect(page).toHaveURL("/authrequired?redirect=%2Fedit-profile");
+
+  // Signed out, the used activation link offers to log in (or to shop).
+  await page.goto(mail.link!);
+  await page.getByRole("button", { name: "Aktifkan Akun" }).click();
+  const activeForGuest = page.getByRole("dialog", { name: "Akun sudah aktif" });
+  await expect(activeForGuest.getByRole("link", { name: "Mulai Belanja" })).toBeVisible();
+  await activeForGuest.getByRole("link", { name: "Login" }).click();
+  await expect(page).toHaveURL("/login");
 });
 
 test("forgot password: the e-mailed link sets a new password once; the old one stops working", async ({ page }) => {

@@ -192,6 +192,21 @@ const DEMO_BANNERS: DemoBanner[] = [
   { code: "plts-atap", title: "PLTS atap untuk rumah pegawai", headline: "PLTS Atap", subline: "Hemat tagihan listrik", kind: "solar", colour: "#6a1b9a", accent: "#ffd200" },
 ];
 
+/** What a banner advertises: a search (optionally within one category, by title) or one product (by SKU). */
+export type BannerTarget = { keyword: string; category?: string } | { sku: string };
+
+/**
+ * Where each demo banner leads, by banner code: every banner is a link to what it advertises. Kept
+ * here rather than in a column (no migration for it); store/catalogue.ts turns it into an address.
+ */
+export const DEMO_BANNER_LINKS: Record<string, BannerTarget> = {
+  "promo-pegawai": { keyword: "listrik" },
+  "insentif-ev": { keyword: "motor", category: "Motor Listrik" },
+  "dapur-listrik": { keyword: "induksi", category: "Peralatan Rumah" },
+  "mobil-listrik": { sku: "wuling-air-ev" },
+  "plts-atap": { sku: "paket-plts-atap" },
+};
+
 const cardFile = (sku: string, i: number) => `p-${sku}-${i + 1}-card-v${ARTWORK_VERSION}.webp`;
 const detailFile = (sku: string, i: number) => `p-${sku}-${i + 1}-detail-v${ARTWORK_VERSION}.webp`;
 const bannerFile = (code: string) => `b-${code}-v${ARTWORK_VERSION}.webp`;

@@ -102,15 +102,16 @@ describe("registration", () => {
 });
 
 describe("account verification", () => {
-  it("verifies the account once; the same link is refused afterwards", async () => {
+  it("verifies the account once; the same link again says the account is already active", async () => {
     const { email, userId } = await register();
     const { code } = await linkSentTo(email, "verificationCode");
     const session = await createSession(userId);
     expect((await getSessionUser(session))!.verified).toBe(false);
 
-    expect(await verifyAccount(code)).toEqual({ ok: true });
+    expect(await verifyAccount(code)).toEqual({ ok: true, value: { alreadyActive: false } });
     expect((await getSessionUser(session))!.verified).toBe(true);
-    expect(await verifyAccount(code)).toEqual({ ok: false, message: "Kode aktivasi tidak valid atau sudah kedaluwarsa." });
+    // The same link again: the account is active, which is what its owner wanted.
+    expect(await verifyAccount(code)).toEqual({ ok: true, value: { alreadyActive: true } });
   });
 
   it("refuses an expired link and leaves the account unverified", async () => {
@@ -142,7 +143,7 @@ describe("account verification", () => {
 
     // The newest link works (the earlier one too, until it expires).
     const { code } = await linkSentTo(email, "verificationCode");
-    expect(await verifyAccount(code)).toEqual({ ok: true });
+    expect(await verifyAccount(code)).toEqual({ ok: true, value: { alreadyActive: false } });
     await db.update(users).set({ resendAvailableAt: null }).where(eq(users.id, userId));
     expect(await resendVerification(userId)).toEqual({ ok: false, message: "Akun Anda sudah aktif." });
   });

@@ -124,12 +124,34 @@ async function consumeToken(raw: string, purpose: "verify" | "reset") {
   return rows[0]?.userId ?? null;
 }
 
-export async function verifyAccount(code: string): Promise<Result> {
+/**
+ * Activates the account of a verification link. A link of an account that is already active (the
+ * link used twice, or an older link after a newer one) is not an error for its owner:
+ * `alreadyActive` says so.
+ */
+export async function verifyAccount(code: string): Promise<Result<{ alreadyActive: boolean }>> {
   const userId = await consumeToken(code, "verify");
-  if (!userId) return { ok: false, message: "Kode aktivasi tidak valid atau sudah kedaluwarsa." };
   const db = await getDb();
+  if (!userId) {
+    if (await isLinkOfActiveAccount(code)) return { ok: true, value: { alreadyActive: true } };
+    return { ok: false, message: "Kode aktivasi tidak valid atau sudah kedaluwarsa." };
+  }
+  const [before] = await db.select({ verifiedAt: users.verifiedAt }).from(users).where(eq(users.id, userId));
+  if (before?.verifiedAt) return { ok: true, value: { alreadyActive: true } };
   await db.update(users).set({ verifiedAt: sql`coalesce(${users.verifiedAt}, now())`, updatedAt: new Date() }).where(eq(users.id, userId));
-  return { ok: true };
+  return { ok: true, value: { alreadyActive: false } };
+}
+
+/** Whether `code` is a verification link (used or expired) of an account that is active. */
+async function isLinkOfActiveAccount(code: string): Promise<boolean> {
+  if (typeof code !== "string" || code.length === 0 || code.length > 200) return false;
+  const db = await getDb();
+  const rows = await db
+    .select({ verifiedAt: users.verifiedAt })
+    .from(accountTokens)
+    .innerJoin(users, eq(users.id, accountTokens.userId))
+    .where(and(eq(accountTokens.tokenHash, hashToken(code)), eq(accountTokens.purpose, "verify")));
+  return rows.some((row) => row.verifiedAt !== null);
 }
 
 /** Sends a new verification link, at most once per hour (spec §4). */

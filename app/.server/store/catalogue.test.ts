@@ -252,6 +252,24 @@ describe("categories, cities, banners and seeding", () => {
     for (const banner of banners.slice(0, 5)) expect(banner).toMatchObject({ width: expect.any(Number), height: expect.any(Number), imageUrl: expect.stringMatching(/^\/media\//) });
   });
 
+  it("links every demo banner to what it advertises: a search, a category or a product", async () => {
+    const banners = await listBanners();
+    const byTitle = new Map(banners.map((b) => [b.title, b.href]));
+    const categoryId = (title: string) => listCategories().then((all) => all.find((c) => c.title === title)!.id);
+    expect(byTitle.get("Promo Pegawai PLN: potongan Rp1.000.000")).toBe("/res-search?keyword=listrik");
+    expect(byTitle.get("Insentif pemerintah untuk motor listrik")).toBe(`/res-search?keyword=motor&categories=${await categoryId("Motor Listrik")}`);
+    expect(byTitle.get("PLTS atap untuk rumah pegawai")).toBe(`/detail/${await demoProductId(await getDb(), "paket-plts-atap")}`);
+    for (const banner of banners.slice(0, 5)) {
+      expect(banner.href).toMatch(/^\/(res-search\?keyword=|detail\/\d+$)/);
+      // Each link shows something: a search with results, or a product that exists.
+      const url = new URL(banner.href!, "http://x");
+      if (url.pathname === "/res-search") {
+        const found = await listProducts({ page: 0, keyword: url.searchParams.get("keyword")!, categories: url.searchParams.getAll("categories").map(Number) });
+        expect(found.total, banner.title).toBeGreaterThan(0);
+      } else expect(await getProductDetail(Number(url.pathname.split("/")[2]))).not.toBeNull();
+    }
+  });
+
   it("seeds again without duplicating anything", async () => {
     const before = (await listProducts({ page: 0 })).total;
     const bannersBefore = (await listBanners()).length;

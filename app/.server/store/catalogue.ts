@@ -1,5 +1,7 @@
 import { and, asc, eq, gte, ilike, inArray, lte, sql, type SQL } from "drizzle-orm";
 import { getDb } from "../db/client";
+import { DEMO_BANNER_LINKS } from "../db/demo-catalogue";
+import { resultsHref } from "~/lib/search-params";
 import { banners, categories, cities, productImages, productPromos, products, promos } from "../db/schema";
 
 // The catalogue backend (spec §7 "Product and banner"): product pages with filters and sort, the
@@ -354,14 +356,44 @@ export function listCities(): Promise<{ id: number; name: string }[]> {
   return cached("cities", async () => (await getDb()).select({ id: cities.id, name: cities.name }).from(cities).orderBy(asc(cities.name), asc(cities.id)));
 }
 
-export type Banner = { id: number; title: string; imageUrl: string; width: number; height: number };
+/** `href`: what the banner advertises (a search, a category or a product); null: a plain picture. */
+export type Banner = { id: number; title: string; imageUrl: string; width: number; height: number; href: string | null };
 
 /** Spec §7 GET /api/v1/banner/list. */
 export function listBanners(): Promise<Banner[]> {
-  return cached("banners", async () =>
-    (await getDb())
-      .select({ id: banners.id, title: banners.title, imageUrl: banners.imageUrl, width: banners.width, height: banners.height })
+  return cached("banners", async () => {
+    const db = await getDb();
+    const rows = await db
+      .select({ id: banners.id, code: banners.code, title: banners.title, imageUrl: banners.imageUrl, width: banners.width, height: banners.height })
       .from(banners)
-      .orderBy(asc(banners.position), asc(banners.id)),
-  );
+      .orderBy(asc(banners.position), asc(banners.id));
+    const hrefs = await bannerHrefs(rows.map((row) => row.code));
+    return rows.map(({ code, ...banner }) => ({ ...banner, href: (code && hrefs.get(code)) ?? null }));
+  });
+}
+
+/** The address each banner code leads to; a target whose category or product is gone has none. */
+async function bannerHrefs(codes: (string | null)[]): Promise<Map<string, string>> {
+  const targets = codes.flatMap((code) => (code && DEMO_BANNER_LINKS[code] ? [[code, DEMO_BANNER_LINKS[code]] as const] : []));
+  const skus = targets.flatMap(([, t]) => ("sku" in t ? [t.sku] : []));
+  const categoryTitles = targets.flatMap(([, t]) => ("category" in t && t.category ? [t.category] : []));
+  const db = await getDb();
+  const [productRows, categoryRows] = await Promise.all([
+    skus.length ? db.select({ id: products.id, sku: products.sku }).from(products).where(inArray(products.sku, skus)) : [],
+    categoryTitles.length ? db.select({ id: categories.id, title: categories.title }).from(categories).where(inArray(categories.title, categoryTitles)) : [],
+  ]);
+  const productIds = new Map(productRows.map((p) => [p.sku, p.id]));
+  const categoryIds = new Map(categoryRows.map((c) => [c.title, c.id]));
+  const hrefs = new Map<string, string>();
+  for (const [code, target] of targets) {
+    if ("sku" in target) {
+      const id = productIds.get(target.sku);
+      if (id) hrefs.set(code, `/detail/${id}`);
+      continue;
+    }
+    const categoryId = target.category ? categoryIds.get(target.category) : undefined;
+    if (target.category && !categoryId) continue;
+    hrefs.set(code, resultsHref({ keyword: target.keyword, categories: categoryId ? [categoryId] : [] }));
+  }
+  return hrefs;
 }

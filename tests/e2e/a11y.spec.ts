@@ -1,0 +1,90 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page, test as base } from "@playwright/test";
+import { loginAs } from "./helpers";
+
+// axe-core on every screen, with and without JavaScript: no serious or critical violation (WCAG 2.x
+// A/AA and axe's best practices). Each screen is checked as a user meets it, including its open
+// sheets and a form answered with errors.
+
+/**
+ * axe runs as a script in the page, which a browser with JavaScript turned off refuses. In the
+ * `nojs` project the page is therefore one whose own scripts never load (every script request is
+ * aborted, so React never hydrates): the same document and the same plain-HTML behaviour a browser
+ * without JavaScript gets, which axe can still inspect.
+ */
+const test = base.extend<{ page: Page }>({
+  page: async ({ page, browser, javaScriptEnabled, viewport, baseURL, locale, timezoneId }, use) => {
+    if (javaScriptEnabled) return use(page);
+    const context = await browser.newContext({ viewport, baseURL, locale, timezoneId, javaScriptEnabled: true });
+    await context.route("**/*", (route) => (route.request().resourceType() === "script" ? route.abort() : route.continue()));
+    const scriptless = await context.newPage();
+    await use(scriptless);
+    await context.close();
+  },
+});
+
+async function expectNoSeriousViolations(page: Page, screen: string) {
+  // Images are lazy and fade in; wait until the page has settled so axe sees the final colours.
+  await page.waitForLoadState("load");
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const serious = violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join("\n    ")}`);
+  expect(serious, `axe on ${screen}`).toEqual([]);
+}
+
+const guestScreens: { name: string; path: string; status?: number }[] = [
+  { name: "home", path: "/home" },
+  { name: "search", path: "/search" },
+  { name: "results", path: "/res-search?keyword=motor" },
+  { name: "results with the filter sheet", path: "/res-search?keyword=motor&sheet=filter" },
+  { name: "results without a match", path: "/res-search?keyword=tidakada-xyz" },
+  { name: "detail", path: "/detail/1" },
+  { name: "detail with the terms sheet", path: "/detail/1?sheet=syarat" },
+  { name: "login", path: "/login" },
+  { name: "register", path: "/register" },
+  { name: "send-email", path: "/send-email" },
+  { name: "forgot-password with a bad secret", path: "/forgot-password?secretCode=salah", status: 400 },
+  { name: "authrequired", path: "/authrequired?redirect=%2Fprofile" },
+  { name: "system-error", path: "/system-error" },
+  { name: "404", path: "/tidak-ada-halaman-ini", status: 404 },
+];
+
+for (const screen of guestScreens) {
+  test(`axe: ${screen.name}`, async ({ page }) => {
+    const response = await page.goto(screen.path);
+    expect(response?.status()).toBe(screen.status ?? 200);
+    await expectNoSeriousViolations(page, screen.path);
+  });
+}
+
+for (const [path, button] of [
+  ["/login", "Login"],
+  ["/register", "Daftar"],
+  ["/send-email", "Kirim"],
+] as const) {
+  test(`axe: ${path} answered with errors`, async ({ page }) => {
+    await page.goto(path);
+    await page.getByRole("button", { name: button, exact: true }).click();
+    await expect(page.getByTestId("error-summary")).toBeVisible();
+    await expectNoSeriousViolations(page, `${path} with errors`);
+  });
+}
+
+const signedInScreens = {
+  "profile, help and edit-profile": ["/home", "/profile", "/profile?sheet=bantuan", "/edit-profile"],
+  "checkout placeholders": ["/checkout", "/address", "/paymentmethod", "/paymentmethodlist", "/tenorlist", "/otp"],
+  "payment and transaction placeholders": ["/history-balance", "/payment/1", "/transaction-done", "/transaction", "/transaction-detail/1", "/transaction-invoice/1"],
+};
+
+for (const [group, paths] of Object.entries(signedInScreens)) {
+  test(`axe: signed in: ${group}`, async ({ page }) => {
+    test.setTimeout(180_000);
+    await loginAs(page);
+    for (const path of paths) {
+      const response = await page.goto(path);
+      expect(response?.status(), path).toBeLessThan(500);
+      await expectNoSeriousViolations(page, path);
+    }
+  });
+}
