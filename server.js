@@ -23,7 +23,12 @@ const build = await import(path.join(buildDir, "server/index.js"));
 const { startServer, stopServer, installRequestGuards } = build.entry.module;
 
 // Opens the database, applies migrations and loads reference (and demo) data before serving.
-const config = await startServer();
+const config = await startServer().catch((error) => {
+  // The data directory is another live process's (PGlite lock): its message says who and what to do.
+  if (error?.name !== "DataDirLockedError") throw error;
+  console.error(error.message);
+  process.exit(1);
+});
 
 const app = express();
 app.disable("x-powered-by");

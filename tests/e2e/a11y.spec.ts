@@ -33,6 +33,9 @@ async function expectNoSeriousViolations(page: Page, screen: string) {
   expect(serious, `axe on ${screen}`).toEqual([]);
 }
 
+// axe reads the whole page: give it time on a busy machine.
+test.describe.configure({ timeout: 60_000 });
+
 const guestScreens: { name: string; path: string; status?: number }[] = [
   { name: "home", path: "/home" },
   { name: "search", path: "/search" },

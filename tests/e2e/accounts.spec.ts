@@ -51,6 +51,7 @@ async function logOut(page: Page) {
 }
 
 test("register with mistakes, then register, activate by e-mail, log out and in, edit the profile", async ({ page, javaScriptEnabled }) => {
+  test.slow(); // the whole account life in one story: about 40 page loads
   const email = uniqueEmail("daftar");
 
   // Mistakes: the spec's messages; what was typed stays, passwords do not come back from the server.
