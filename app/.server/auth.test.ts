@@ -417,7 +417,7 @@ describe("edit profile", () => {
 describe("account activation", () => {
   const VERIFY_SUBJECT = "Aktivasi Akun Toko Pegawai PLN";
 
-  it("activates through the e-mailed code once, with the modal; a second try gets a danger toast", async () => {
+  it("activates through the e-mailed code, with the modal; the same link again says 'Akun sudah aktif', no error toast", async () => {
     const browser = new Browser();
     const form = registration();
     await browser.post(action(registerRoute), "/register", form);
@@ -429,7 +429,7 @@ describe("account activation", () => {
     expect((await browser.session()).user!.verified).toBe(true);
 
     await browser.post(action(verifyRoute), "/verify-account", { verificationCode: code });
-    expect(await browser.flashed()).toEqual({ toast: { type: "danger", message: "Kode aktivasi tidak valid atau sudah kedaluwarsa." }, modal: null });
+    expect(await browser.flashed()).toEqual({ toast: null, modal: "account-already-active" });
   });
 
   it.each([{}, { verificationCode: ["a", "b"] }, { verificationCode: "x".repeat(100_000) }])("refuses a bad code %# with a danger toast", async (fields) => {
