@@ -25,7 +25,7 @@ const INVALID_FILE = "Invalid file selected, valid files are of .jpg,.jpeg,.png 
 async function productId(request: APIRequestContext, title: string) {
   const html = await (await request.get("/home?page=1000")).text();
   for (const tag of html.match(/<a [^>]*class="product-card-link"[^>]*>/g) ?? []) {
-    if (tag.match(/title="([^"]*)"/)?.[1] === title) return Number(tag.match(/href="\/detail\/(\d+)"/)![1]);
+    if (tag.match(/title="([^"]*)"/)?.[1] === title) return Number(tag.match(/href="\/detail\/(\d+)[?"]/)![1]);
   }
   throw new Error(`product "${title}" not on the home page`);
 }
