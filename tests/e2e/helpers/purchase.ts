@@ -36,7 +36,7 @@ export async function registerBuyer(page: Page, options: { activate?: boolean } 
 async function productId(page: Page, title: string) {
   const html = await (await page.request.get("/home?page=1000")).text();
   for (const tag of html.match(/<a [^>]*class="product-card-link"[^>]*>/g) ?? []) {
-    if (tag.match(/title="([^"]*)"/)?.[1] === title) return Number(tag.match(/href="\/detail\/(\d+)"/)![1]);
+    if (tag.match(/title="([^"]*)"/)?.[1] === title) return Number(tag.match(/href="\/detail\/(\d+)[?"]/)![1]);
   }
   throw new Error(`product "${title}" not on the home page`);
 }
