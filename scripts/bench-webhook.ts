@@ -54,7 +54,7 @@ async function seed(): Promise<OpenPayment[]> {
   const total = VALID + BAD_SIGNATURE + WRONG_AMOUNT;
   for (let i = 0; i < total; i++) {
     await placeOrder(buyers[i % buyers.length]!, product, "BNI-VA", { ktpUploadId: ktp[i % buyers.length] });
-    if ((i + 1) % 100 === 0) process.stdout.write(`  ${i + 1}/${total} orders\r`);
+    if ((i + 1) % 100 === 0) process.stdout.write(`  ${i + 1}/${total} orders${i + 1 === total ? "\n" : "\r"}`);
   }
   const db = await getDb();
   const rows = await db.select({ orderId: payments.orderId, vaNumber: payments.vaNumber, total: payments.total }).from(payments);
