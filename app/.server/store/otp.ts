@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, lte } from "drizzle-orm";
 import { getDb } from "../db/client";
 import { otpCodes } from "../db/schema";
 import { smsSender } from "../sms";
@@ -69,7 +69,7 @@ export async function requestOtp(userId: number, phone: string, now = new Date()
   const claimed = await db
     .insert(otpCodes)
     .values({ userId, ...fresh })
-    .onConflictDoUpdate({ target: otpCodes.userId, set: fresh, setWhere: sql`${otpCodes.resendAvailableAt} <= ${now}` })
+    .onConflictDoUpdate({ target: otpCodes.userId, set: fresh, setWhere: lte(otpCodes.resendAvailableAt, now) })
     .returning({ userId: otpCodes.userId });
   if (!claimed.length) {
     const state = await getOtpState(userId);
