@@ -5,7 +5,7 @@ import { requireUser } from "~/.server/auth";
 import { formatDateTimeWib } from "~/.server/dates";
 import { readForm } from "~/.server/http";
 import { flash } from "~/.server/session";
-import { getOtpState, OTP_LENGTH, OTP_WRONG, requestOtp, validateOtp } from "~/.server/store/otp";
+import { getOtpState, OTP_WRONG, requestOtp, validateOtp } from "~/.server/store/otp";
 import { getPaymentSummary, paylaterPhone, payDraft, type PayResult, setOrderPayment } from "~/.server/store/payments";
 import { Countdown } from "~/components/countdown";
 import { FieldError, FormError } from "~/components/field";
@@ -19,6 +19,8 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: paym
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9-]{8,64}$/;
 const CODE_SENT = "Kode OTP telah dikirim.";
+/** Spec §3, §9: the code has 4 digits (the store checks the same). */
+const OTP_LENGTH = 4;
 
 function summaryOf(userId: number, flow: PaymentFlow) {
   if (flow.orderId === undefined) return getPaymentSummary(userId);
