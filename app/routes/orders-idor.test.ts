@@ -21,7 +21,7 @@ import { processImageUpload } from "~/.server/uploads";
 // The IDOR matrix (issue 8): two buyers, every order route and action of this branch, each tried on
 // the other's order through the real session middleware and route modules. A foreign order must
 // answer exactly like an unknown one (404) and must never change. The payment page (/payment/:id)
-// is not built on this branch (payment issue), so it is not in the matrix yet.
+// and its actions have their own owner-only test in app/routes/payment.test.tsx.
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 300_000 });
 

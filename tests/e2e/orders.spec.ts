@@ -1,11 +1,16 @@
+import { execFile } from "node:child_process";
 import { randomInt } from "node:crypto";
+import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
 import { DEMO_ACCOUNT, loginAs } from "./helpers";
-import { buyIncentiveOrder, registerBuyer } from "./helpers/purchase";
+import { buyIncentiveOrder, registerBuyer, samplePhoto } from "./helpers/purchase";
 
 // Following an order as a buyer: the list (empty, unverified, filters through the address with the
-// three date messages), the detail with the cancel confirmation, and the 404 for anyone else.
+// three date messages), the detail with the cancel confirmation, the 404 for anyone else, and the
+// whole life of an incentive order (ops CLI approves and ships, 'Bayar (Sandbox)' pays).
 // Each test registers its own account: both projects share one server and database.
+
+const run = promisify(execFile);
 
 test.describe.configure({ timeout: 150_000 });
 test.use({ extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` } });
@@ -114,11 +119,55 @@ test("an order in the list, the filters through the address, cancelling it, and 
   await other.close();
 });
 
-test("an incentive order approved, paid, shipped, confirmed with a photo, the reward and the paid invoice", async () => {
-  // Needs the ops CLI (branch `ops`, issue 8a: `npm run ops -- orders:approve-incentive|ship`, which
-  // reaches the running server over its local channel) and the payment sandbox (branch `pay`). Until
-  // both are merged, nothing outside the server can move an order while it holds the PGlite
-  // directory, so this flow is covered by vitest (app/.server/store/order-history.test.ts and
-  // app/routes/orders-idor.test.ts: confirm with a photo or PDF, reward once, done page, LUNAS).
-  test.skip(true, "needs the ops CLI (orders:approve-incentive, orders:ship) and the payment sandbox, on other branches");
+/** An operator command through the real CLI, which reaches the running e2e server over its socket in DATA_DIR. */
+async function ops(...args: string[]) {
+  const port = process.env.PORT ?? "3456";
+  const { stdout } = await run("npx", ["tsx", "scripts/ops.ts", ...args], { env: { ...process.env, DATA_DIR: `/tmp/store-e2e-${port}` }, timeout: 90_000 });
+  return stdout;
+}
+
+test("an incentive order approved, paid, shipped, confirmed with a photo, the reward and the paid invoice", async ({ page, javaScriptEnabled }) => {
+  test.setTimeout(300_000);
+  await registerBuyer(page);
+  const orderId = await buyIncentiveOrder(page, javaScriptEnabled);
+  const detail = `/transaction-detail/${orderId}`;
+
+  // Ops approves the incentive: the buyer chooses a method from the detail (the spec's set-payment).
+  await ops("orders:approve-incentive", String(orderId));
+  await page.goto(detail);
+  await expect(page.locator(".status-bar")).toHaveText("Menunggu Pembayaran");
+  await page.getByRole("link", { name: "Pilih Metode Pembayaran" }).click();
+  await expect(page).toHaveURL(`/paymentmethod?orderId=${orderId}`);
+  const goodsTotal = await page.getByTestId("summary-total").textContent();
+  await page.getByRole("link", { name: "Pilih Metode Pembayaran" }).click();
+  await page.getByRole("radio", { name: /BNI Virtual Account/ }).check();
+  await page.locator(".checkout-bar").getByRole("button", { name: "Pilih" }).click();
+  await expect(page).toHaveURL(new RegExp(`/paymentmethod\\?orderId=${orderId}&paymentMethodId=\\d+$`));
+  await expect(page.getByTestId("summary-method")).toContainText("BNI Virtual Account");
+  const vaTotal = await page.getByTestId("summary-total").textContent();
+  expect(vaTotal).not.toBe(goodsTotal);
+  await page.getByRole("button", { name: "Bayar Sekarang" }).click();
+  await expect(page).toHaveURL(`/payment/${orderId}`);
+
+  // The list and the detail now lead to the payment page.
+  await page.goto("/transaction");
+  await page.getByRole("link", { name: "Lihat Cara Bayar" }).click();
+  await expect(page).toHaveURL(`/payment/${orderId}`);
+  await expect(page.getByLabel("Total Pembayaran", { exact: true })).toHaveValue(vaTotal!);
+  await page.getByRole("button", { name: "Bayar (Sandbox)" }).click();
+  await expect(page.getByTestId("payment-paid")).toContainText("Pembayaran Diterima");
+
+  await ops("orders:ship", String(orderId));
+  await page.goto(detail);
+  await expect(page.locator(".status-bar")).toHaveText("Dalam Pengiriman");
+  await page.getByRole("link", { name: "Konfirmasi Barang Sampai" }).click();
+  const sheet = page.getByTestId("confirm-sheet");
+  await sheet.locator('input[type="file"]').setInputFiles({ name: "sampai.jpg", mimeType: "image/jpeg", buffer: await samplePhoto() });
+  await sheet.getByRole("button", { name: "Konfirmasi" }).click();
+  await expect(page).toHaveURL(new RegExp(`/transaction-done\\?order=${orderId}$`));
+  await expect(page.getByTestId("reward-sheet")).toContainText("+Rp");
+  await page.goto(detail);
+  await expect(page.locator(".status-bar")).toHaveText("Selesai");
+  await page.getByRole("link", { name: "Lihat Invoice" }).click();
+  await expect(page.getByTestId("paid-stamp")).toHaveText("LUNAS");
 });

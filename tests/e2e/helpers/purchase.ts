@@ -33,7 +33,13 @@ export async function registerBuyer(page: Page, options: { activate?: boolean } 
   return { email };
 }
 
-async function productId(page: Page, title: string) {
+/** A small JPEG photo (a KTP, a transfer proof, a delivery photo). */
+export function samplePhoto(): Promise<Buffer> {
+  return sharp({ create: { width: 900, height: 570, channels: 3, background: { r: 40, g: 110, b: 180 } } }).jpeg().toBuffer();
+}
+
+/** A product's id, found through the home page's links. */
+export async function productId(page: Page, title: string) {
   const html = await (await page.request.get("/home?page=1000")).text();
   for (const tag of html.match(/<a [^>]*class="product-card-link"[^>]*>/g) ?? []) {
     if (tag.match(/title="([^"]*)"/)?.[1] === title) return Number(tag.match(/href="\/detail\/(\d+)[?"]/)![1]);
@@ -62,8 +68,7 @@ export async function buyIncentiveOrder(page: Page, javaScriptEnabled: boolean):
   await field("No. HP").fill("081234567890");
   await field("Email").fill("rina@example.test");
   await field("NIK").fill(`3273${String(randomInt(0, 1e12)).padStart(12, "0")}`);
-  const photo = await sharp({ create: { width: 900, height: 570, channels: 3, background: { r: 40, g: 110, b: 180 } } }).jpeg().toBuffer();
-  await page.locator('input[type="file"][name="ktp"]').setInputFiles({ name: "ktp.jpg", mimeType: "image/jpeg", buffer: photo });
+  await page.locator('input[type="file"][name="ktp"]').setInputFiles({ name: "ktp.jpg", mimeType: "image/jpeg", buffer: await samplePhoto() });
   await page.getByRole("checkbox", { name: "Ajukan Insentif" }).check();
   await field("Nama Ayah Kandung").fill("Slamet Riyadi");
   await page.getByRole("checkbox", { name: "Saya menyatakan NIK di atas belum pernah digunakan untuk pengajuan insentif kendaraan listrik." }).check();
@@ -82,4 +87,37 @@ export async function buyIncentiveOrder(page: Page, javaScriptEnabled: boolean):
   await page.getByRole("button", { name: "Ajukan Insentif", exact: true }).click();
   await expect(page).toHaveURL(/\/checkout\?selesai=\d+$/);
   return Number(new URL(page.url()).searchParams.get("selesai"));
+}
+
+/**
+ * An order waiting for its payment method: 'Beli Sekarang' on `product` (no incentive ticked) →
+ * /checkout (buyer data with `phone`) → /address → 'Pilih Metode Pembayaran' → /paymentmethod.
+ */
+export async function checkoutToPayment(page: Page, javaScriptEnabled: boolean, options: { product: string; phone: string }) {
+  await page.goto(`/detail/${await productId(page, options.product)}`);
+  await page.getByRole("button", { name: "Beli Sekarang" }).click();
+  await expect(page).toHaveURL("/checkout");
+  const field = (label: string) => page.getByLabel(label, { exact: true });
+  await field("Nama Pembeli").fill("Rina Wulandari");
+  await field("No. HP").fill(options.phone);
+  await field("Email").fill("rina@example.test");
+  await field("NIK").fill(`3273${String(randomInt(0, 1e12)).padStart(12, "0")}`);
+  await page.locator('input[type="file"][name="ktp"]').setInputFiles({ name: "ktp.jpg", mimeType: "image/jpeg", buffer: await samplePhoto() });
+  await page.getByRole("checkbox", { name: "Saya memahami bahwa biaya pengiriman dibayarkan langsung kepada dealer di luar aplikasi." }).check();
+  await page.getByRole("checkbox", { name: "Saya menyatakan alamat domisili saya sesuai dengan KTP." }).check();
+  // The buyer's saved address comes back with the next checkout (then there is nothing to fill).
+  if (await page.getByRole("button", { name: "Isi Alamat" }).isVisible()) {
+    await page.getByRole("button", { name: "Isi Alamat" }).click();
+    await expect(page).toHaveURL("/address");
+    await page.getByLabel("Alamat Lengkap", { exact: true }).fill("Jl. Asia Afrika No. 1");
+    await chooseArea(page, "Provinsi", { label: "Jawa Barat" }, "Tampilkan Kota/Kabupaten", javaScriptEnabled);
+    await chooseArea(page, "Kota/Kabupaten", { label: "Kota Bandung" }, "Tampilkan Kecamatan", javaScriptEnabled);
+    await chooseArea(page, "Kecamatan", { index: 1 }, "Tampilkan Kelurahan", javaScriptEnabled);
+    await chooseArea(page, "Kelurahan/Desa", { index: 1 }, null, javaScriptEnabled);
+    await page.getByLabel("Kode Pos", { exact: true }).fill("40111");
+    await page.getByRole("button", { name: "Simpan", exact: true }).click();
+    await expect(page).toHaveURL("/checkout");
+  }
+  await page.getByRole("button", { name: "Pilih Metode Pembayaran", exact: true }).click();
+  await expect(page).toHaveURL("/paymentmethod");
 }
