@@ -19,11 +19,12 @@
  * the address stays shareable. One load at a time; nothing more after `isLastPage`.
  * `hrefForPage` overrides how a page's address is built (default: this address with page=n).
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { useFetcher, useLocation } from "react-router";
+import { useCallback, useMemo } from "react";
+import { useLocation } from "react-router";
 import type { ProductListItem, ProductPage } from "~/.server/store/catalogue";
-import { APPEND_PARAM, pageHref } from "~/lib/paging";
+import { pageHref } from "~/lib/paging";
 import { ProductCard } from "./product-card";
+import { useAppendingPages } from "./use-appending-pages";
 
 const pageAnchor = (page: number) => `halaman-${page}`;
 
@@ -40,21 +41,7 @@ export function ProductGrid({ pages, hrefForPage, emptyText = "Produk tidak dite
   const location = useLocation();
   const href = useCallback((page: number) => (hrefForPage ? hrefForPage(page) : pageHref(location.pathname, location.search, page)), [hrefForPage, location.pathname, location.search]);
 
-  // Pages appended by scrolling; forgotten when the list itself changes (other filters or keyword).
-  const [appended, setAppended] = useState<ProductPage[]>([]);
-  const listKey = href(0);
-  const [appendedFor, setAppendedFor] = useState(listKey);
-  if (appendedFor !== listKey) {
-    setAppendedFor(listKey);
-    setAppended([]);
-  }
-
-  const allPages = useMemo(() => {
-    const byNumber = new Map<number, ProductPage>();
-    for (const page of appended) byNumber.set(page.page, page);
-    for (const page of pages) byNumber.set(page.page, page); // the loader's copy wins
-    return [...byNumber.values()].sort((a, b) => a.page - b.page);
-  }, [pages, appended]);
+  const { allPages, nextPage, done, loading, sentinel, onMoreClick } = useAppendingPages(pages, href);
 
   const { items, pageStarts } = useMemo(() => {
     // A product inserted between two loads could shift one into the next page: show it once.
@@ -74,42 +61,6 @@ export function ProductGrid({ pages, hrefForPage, emptyText = "Produk tidak dite
   }, [allPages]);
 
   const lastLoaded = allPages[allPages.length - 1];
-  const nextPage = lastLoaded ? lastLoaded.page + 1 : 0;
-  const done = !lastLoaded || lastLoaded.isLastPage;
-
-  const fetcher = useFetcher<{ pages?: ProductPage[] }>();
-  const loading = fetcher.state !== "idle";
-  const requested = useRef<number | null>(null);
-
-  const loadNext = useCallback(() => {
-    // Spec §4: skipped while a load runs or once the last page is reached.
-    if (done || loading || requested.current === nextPage) return;
-    requested.current = nextPage;
-    const url = new URL(href(nextPage), window.location.href);
-    url.searchParams.set(APPEND_PARAM, "1");
-    fetcher.load(url.pathname + url.search);
-  }, [done, loading, nextPage, href, fetcher]);
-
-  useEffect(() => {
-    const received = fetcher.data?.pages;
-    if (fetcher.state !== "idle" || !received?.length) return;
-    setAppended((current) => [...current.filter((p) => !received.some((r) => r.page === p.page)), ...received]);
-    const newest = received[received.length - 1]!;
-    // The address names the furthest page, so reloading or sharing it shows the same list.
-    const url = new URL(window.location.href);
-    if (newest.page > 0) url.searchParams.set("page", String(newest.page));
-    window.history.replaceState(window.history.state, "", url);
-  }, [fetcher.data, fetcher.state]);
-
-  const sentinel = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const target = sentinel.current;
-    if (!target || done || loading || typeof IntersectionObserver === "undefined") return;
-    // Re-created after every load, so a page too short to scroll still fills up.
-    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && loadNext(), { rootMargin: "0px 0px 100px 0px" });
-    observer.observe(target);
-    return () => observer.disconnect();
-  }, [done, loading, loadNext]);
 
   // The detail's back arrow returns to this list (the pages loaded so far) without JavaScript.
   const listAddress = href(lastLoaded?.page ?? 0);
@@ -138,11 +89,7 @@ export function ProductGrid({ pages, hrefForPage, emptyText = "Produk tidak dite
           <a
             className="btn btn-outline btn-block"
             href={`${href(nextPage)}#${pageAnchor(nextPage)}`}
-            onClick={(event) => {
-              event.preventDefault();
-              requested.current = null; // a tap retries a load that failed
-              loadNext();
-            }}
+            onClick={onMoreClick}
           >
             Muat lebih banyak
           </a>

@@ -3,7 +3,7 @@ import { useFetcher } from "react-router";
 import { APPEND_PARAM } from "~/lib/paging";
 
 /**
- * The endless list of any paged loader (DESIGN §5; the same behaviour as ProductGrid on /home):
+ * The endless list of any paged loader (DESIGN §5; the product grid and the transaction list):
  * without JavaScript the document holds pages 0..N and a real link 'Muat lebih banyak' to page N+1;
  * with it an IntersectionObserver (100 px before the end, spec §9) fetches the next page from the
  * same route with `append=1` (the loader then returns only that page under `pages`), appends it
