@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import { defineConfig } from "@playwright/test";
+// @ts-expect-error: plain JavaScript module without types
+import { SERVER_NODE_FLAGS } from "./scripts/lib.mjs";
 
 /**
  * End-to-end tests against the PRODUCTION server (`node server.js`) serving an existing build.
@@ -52,7 +54,7 @@ export default defineConfig({
   ],
   webServer: {
     // scripts/e2e-server.mjs wipes the data directory, then runs server.js in the same process.
-    command: "node scripts/e2e-server.mjs",
+    command: `node ${SERVER_NODE_FLAGS.join(" ")} scripts/e2e-server.mjs`,
     url: `${baseURL}/healthz`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -15,7 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { root } from "./lib.mjs";
+import { SERVER_NODE_FLAGS, root } from "./lib.mjs";
 
 const runs = Number(process.env.LIGHTHOUSE_RUNS ?? 5);
 const buildDir = path.resolve(root, process.env.BUILD_DIR ?? "build");
@@ -38,7 +38,7 @@ if (!fs.existsSync(path.join(buildDir, "server", "index.js"))) {
 const port = Number(process.env.BENCH_PORT) || (await freePort());
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "store-lighthouse-"));
 const base = `http://127.0.0.1:${port}`;
-const server = spawn(process.execPath, ["server.js"], {
+const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, "server.js"], {
   cwd: root,
   env: { ...process.env, NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: "1", BUILD_DIR: buildDir },
   stdio: ["ignore", "pipe", "pipe"],

@@ -15,10 +15,9 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import zlib from "node:zlib";
+import { SERVER_NODE_FLAGS, root } from "./lib.mjs";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const buildDir = "build-bench";
 const KB = 1024;
 const BUDGETS = { "/home": { jsGzip: 130 * KB, htmlCompressed: 14 * KB } };
@@ -140,7 +139,7 @@ async function main() {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-size-"));
   const base = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, [path.join(root, "server.js")], {
+  const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(root, "server.js")], {
     cwd: root,
     env: { ...process.env, BUILD_DIR: buildDir, PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: "1", NODE_ENV: "production", APP_URL: base, DATABASE_URL: "" },
     stdio: ["ignore", "ignore", "inherit"],

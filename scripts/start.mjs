@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { bin, formatSeconds, mtime, needsInstall, newestMtime, root } from "./lib.mjs";
+import { SERVER_NODE_FLAGS, bin, formatSeconds, mtime, needsInstall, newestMtime, root } from "./lib.mjs";
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const started = performance.now();
@@ -67,7 +67,7 @@ const serverStart = performance.now();
 process.stdout.write(`• ${firstStart ? "Preparing the database and the demo data (first start)" : "Starting the server"}… `);
 
 // Until the server is ready its lines are kept (and shown only if it stops); afterwards they pass through.
-const server = spawn(process.execPath, ["server.js"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, "server.js"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
 let ready = false;
 let startupOutput = "";
 for (const [stream, target] of [
