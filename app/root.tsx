@@ -27,6 +27,12 @@ import { STORE_NAME, titleOf } from "./lib/route-handle";
 import logoUrl from "./images/logo.svg?url";
 import faviconUrl from "./images/favicon.svg?url";
 
+// The stylesheet's text is bundled for the server only. The client reads it back from the element
+// the server wrote (before hydration), so a client render of the document keeps it too: 20 KB less
+// JavaScript to fetch and parse on every first visit.
+const STYLE_ELEMENT_ID = "app-styles";
+const documentStyles = import.meta.env.SSR ? styles : (globalThis.document?.getElementById(STYLE_ELEMENT_ID)?.textContent ?? "");
+
 export const middleware: Route.MiddlewareFunction[] = [sameOriginMiddleware, sessionMiddleware];
 
 export const links: Route.LinksFunction = () => [
@@ -75,7 +81,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {/* Routes name their title in `handle.title` (also shown by the layouts' title bars). */}
         <title>{documentTitle(matches)}</title>
         <Meta />
-        <style nonce={nonce} dangerouslySetInnerHTML={{ __html: styles }} />
+        <style id={STYLE_ELEMENT_ID} nonce={nonce} dangerouslySetInnerHTML={{ __html: documentStyles }} />
         <Links />
       </head>
       <body>
