@@ -109,7 +109,7 @@ function startExpirySweep() {
     if (running) return;
     running = true;
     expireOverduePayments()
-      .then((expired) => expired && console.log(`payments: ${expired} overdue payment(s) expired`))
+      .then((expired) => expired.length && console.log(`payments: ${expired.length} overdue payment(s) expired`))
       .catch((error) => console.warn(`payments: expiry sweep failed: ${error instanceof Error ? error.message : String(error)}`))
       .finally(() => (running = false));
   }, EXPIRY_SWEEP_MS);

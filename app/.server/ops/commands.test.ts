@@ -6,13 +6,13 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "../db/client";
 import { setLockRole } from "../db/data-dir-lock";
-import { orderEvents, orders } from "../db/schema";
+import { orderEvents, orders, payments } from "../db/schema";
 import { env } from "../env";
 import { readOutbox } from "../mail";
 import { creditOrderReward, getBalance, listBalanceHistory } from "../store/balance";
 import { createVerifiedUser, productStock } from "../store/fixtures";
 import { createOrderInStatus } from "../store/order-fixtures";
-import { PAYMENT_WINDOW_MS } from "../store/order-ops";
+import { createBuyer, createStockedProduct, placeOrder, productStock as stockOf } from "../store/payment-fixtures";
 import { opsSocketPath, sendOpsCommand, startOpsChannel } from "./channel";
 import { runOpsCommand } from "./commands";
 
@@ -127,22 +127,22 @@ describe("order commands", () => {
     expect((await ops("orders:list", "--status", "x")).code).toBe(2);
   });
 
-  it("orders:expire moves only unpaid orders past the payment deadline to 2, returning their stock", async () => {
+  it("orders:expire moves only orders whose payment deadline passed to 2, returning their stock", async () => {
     const db = await getDb();
-    const overdue = await createOrderInStatus(db, 200);
-    const fresh = await createOrderInStatus(db, 200);
-    const transfer = await createOrderInStatus(db, 302);
-    const longAgo = new Date(Date.now() - PAYMENT_WINDOW_MS - 60_000);
-    for (const id of [overdue.orderId, transfer.orderId]) await db.update(orders).set({ statusChangedAt: longAgo }).where(eq(orders.id, id));
-    const stock = await productStock(db, overdue.productId);
+    const buyer = await createBuyer();
+    const product = await createStockedProduct({ stock: 5 });
+    const overdue = await placeOrder(buyer, product, "BNI-VA");
+    const fresh = await placeOrder(buyer, product, "MANDIRI-VA");
+    // The deadline the payment page shows (payments.expires_at) is the one that counts.
+    await db.update(payments).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(payments.orderId, overdue));
+    const stock = await stockOf(product);
 
     const swept = await ops("orders:expire");
     expect(swept.code).toBe(0);
-    expect(swept.out).toMatch(new RegExp(`^expired \\d+ order\\(s\\): .*\\b${overdue.orderId}\\b`));
-    expect(await statusOf(overdue.orderId)).toBe(2);
-    expect(await productStock(db, overdue.productId)).toBe(stock + 1);
-    expect(await statusOf(fresh.orderId)).toBe(200);
-    expect(await statusOf(transfer.orderId)).toBe(302); // proof sent: waits for ops, not for the clock
+    expect(swept.out).toMatch(new RegExp(`^expired \\d+ order\\(s\\): .*\\b${overdue}\\b`));
+    expect(await statusOf(overdue)).toBe(2);
+    expect(await stockOf(product)).toBe(stock + 1);
+    expect(await statusOf(fresh)).toBe(200);
     expect(await ops("orders:expire")).toEqual({ code: 0, out: "no overdue orders", err: "" });
   });
 });

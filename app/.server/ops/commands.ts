@@ -1,6 +1,7 @@
 import { listUsers, markVerified } from "../store/accounts";
 import { requestWithdrawal, settleWithdrawal } from "../store/balance";
-import { applyOpsDecision, expireOverdueOrders, listOrdersForOps, OPS_LIST_LIMIT, type OpsDecision } from "../store/order-ops";
+import { applyOpsDecision, listOrdersForOps, OPS_LIST_LIMIT, type OpsDecision } from "../store/order-ops";
+import { expireOverduePayments } from "../store/payments";
 
 // The ops commands (`npm run ops -- <command>`), independent of where they run: in the CLI's own
 // process (PostgreSQL, or PGlite while no server runs) or inside the running server, which takes
@@ -115,7 +116,8 @@ export const OPS_COMMANDS: Record<string, Command> = {
     summary: "expiry sweep: unpaid orders past the payment deadline → 2",
     async run(args, io) {
       if (args.length > 0) return usageError(io, "orders:expire");
-      const { expired } = await expireOverdueOrders();
+      // The same sweep the server runs every minute.
+      const expired = await expireOverduePayments();
       io.out(expired.length ? `expired ${expired.length} order(s): ${expired.join(", ")}` : "no overdue orders");
       return EXIT_OK;
     },

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, lt } from "drizzle-orm";
+import { and, asc, desc, eq } from "drizzle-orm";
 import { getDb } from "../db/client";
 import { orders, orderStatuses } from "../db/schema";
 import { transitionOrder } from "./orders";
@@ -70,23 +70,3 @@ async function orderStatus(orderId: number) {
   return row ?? null;
 }
 
-/**
- * How long a buyer has to pay once an order waits for payment (200). Stand-in for the payment
- * deadline until the payments branch (payments.expires_at, `expireOverduePayments()` in
- * app/.server/store/payments.ts) is merged; then the ops command calls that instead.
- */
-export const PAYMENT_WINDOW_MS = 24 * 60 * 60 * 1000;
-
-/** The expiry sweep: orders in 200 whose payment deadline passed → 2 (stock returned). */
-export async function expireOverdueOrders(now = new Date()): Promise<{ expired: number[] }> {
-  const db = await getDb();
-  const overdue = await db
-    .select({ id: orders.id })
-    .from(orders)
-    .where(and(eq(orders.statusId, 200), lt(orders.statusChangedAt, new Date(now.getTime() - PAYMENT_WINDOW_MS))))
-    .orderBy(asc(orders.id));
-  const expired: number[] = [];
-  // One transition each: an order paid or cancelled meanwhile is simply refused and skipped.
-  for (const { id } of overdue) if ((await transitionOrder(id, 200, 2, "system", "Batas waktu pembayaran berakhir")).ok) expired.push(id);
-  return { expired };
-}

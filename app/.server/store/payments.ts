@@ -484,11 +484,12 @@ async function expirePayment(orderId: number): Promise<boolean> {
 
 /**
  * The periodic sweep: every open payment past its expiry whose order still awaits payment (200)
- * expires; payments whose order moved on otherwise are closed. Returns how many orders expired.
+ * expires; payments whose order moved on otherwise are closed. The server runs it every minute
+ * (entry.server.tsx) and ops on demand (`npm run ops -- orders:expire`). Returns the expired orders.
  */
-export async function expireOverduePayments(now = new Date()): Promise<number> {
+export async function expireOverduePayments(now = new Date()): Promise<number[]> {
   const db = await getDb();
-  let expired = 0;
+  const expired: number[] = [];
   for (;;) {
     const due = await db
       .select({ orderId: payments.orderId })
@@ -498,7 +499,7 @@ export async function expireOverduePayments(now = new Date()): Promise<number> {
       .limit(200);
     if (!due.length) break;
     let progress = 0;
-    for (const { orderId } of due) if (await expirePayment(orderId)) (expired++, progress++);
+    for (const { orderId } of due) if (await expirePayment(orderId)) (expired.push(orderId), progress++);
     if (progress === 0) break;
   }
   await closeStalePayments();
