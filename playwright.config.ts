@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import { defineConfig } from "@playwright/test";
 // @ts-expect-error: plain JavaScript module without types
-import { SERVER_NODE_FLAGS } from "./scripts/lib.mjs";
+import { SERVER_ENV, SERVER_NODE_FLAGS } from "./scripts/lib.mjs";
 
 /**
  * End-to-end tests against the PRODUCTION server (`node server.js`) serving an existing build.
@@ -62,6 +62,7 @@ export default defineConfig({
     stderr: "pipe",
     gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
     env: {
+      ...SERVER_ENV,
       BUILD_DIR: buildDir,
       PORT: String(port),
       DATA_DIR: `/tmp/store-e2e-${port}`,

@@ -26,7 +26,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { SERVER_NODE_FLAGS } from "./lib.mjs";
+import { SERVER_ENV, SERVER_NODE_FLAGS } from "./lib.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const ROUNDS = Number(process.env.ROUNDS ?? 20);
@@ -53,7 +53,7 @@ function startServer() {
   serverLog = "";
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, "server.js"], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: "production", PORT: String(PORT), DATA_DIR: dataDir, DEMO_DATA: "1", BUILD_DIR, DATABASE_URL: "", SMTP_URL: "" },
+    env: { ...process.env, ...SERVER_ENV, NODE_ENV: "production", PORT: String(PORT), DATA_DIR: dataDir, DEMO_DATA: "1", BUILD_DIR, DATABASE_URL: "", SMTP_URL: "" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const keep = (chunk) => void (serverLog = (serverLog + chunk).slice(-4000));

@@ -15,7 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { SERVER_NODE_FLAGS, root } from "./lib.mjs";
+import { SERVER_ENV, SERVER_NODE_FLAGS, root } from "./lib.mjs";
 
 const runs = Number(process.env.LIGHTHOUSE_RUNS ?? 5);
 const buildDir = path.resolve(root, process.env.BUILD_DIR ?? "build");
@@ -40,7 +40,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "store-lighthouse-"));
 const base = `http://127.0.0.1:${port}`;
 const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, "server.js"], {
   cwd: root,
-  env: { ...process.env, NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: "1", BUILD_DIR: buildDir },
+  env: { ...process.env, ...SERVER_ENV, NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: "1", BUILD_DIR: buildDir },
   stdio: ["ignore", "pipe", "pipe"],
 });
 let serverLog = "";

@@ -21,7 +21,7 @@ import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { SERVER_NODE_FLAGS, root } from "./lib.mjs";
+import { SERVER_ENV, SERVER_NODE_FLAGS, root } from "./lib.mjs";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -49,7 +49,7 @@ const base = `http://127.0.0.1:${port}`;
 const startedAt = performance.now();
 const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, "server.js"], {
   cwd: root,
-  env: { ...process.env, NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: "1", BUILD_DIR: buildDir },
+  env: { ...process.env, ...SERVER_ENV, NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: "1", BUILD_DIR: buildDir },
   stdio: ["ignore", "pipe", "pipe"],
 });
 let serverLog = "";

@@ -16,7 +16,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
-import { SERVER_NODE_FLAGS, root } from "./lib.mjs";
+import { SERVER_ENV, SERVER_NODE_FLAGS, root } from "./lib.mjs";
 
 const buildDir = "build-bench";
 const KB = 1024;
@@ -128,7 +128,7 @@ async function main() {
   console.log(`Building into ${buildDir}/ …`);
   const build = spawnSync(process.execPath, [path.join(root, "node_modules/@react-router/dev/bin.js"), "build"], {
     cwd: root,
-    env: { ...process.env, BUILD_DIR: buildDir, NODE_ENV: "production" },
+    env: { ...process.env, ...SERVER_ENV, BUILD_DIR: buildDir, NODE_ENV: "production" },
     stdio: ["ignore", "ignore", "inherit"],
   });
   if (build.status !== 0) {

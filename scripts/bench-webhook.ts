@@ -18,7 +18,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 // @ts-expect-error: plain JavaScript module without types
-import { SERVER_NODE_FLAGS } from "./lib.mjs";
+import { SERVER_ENV, SERVER_NODE_FLAGS } from "./lib.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const buildDir = path.resolve(root, process.env.BUILD_DIR ?? "build");
@@ -76,7 +76,7 @@ async function countTransitions(): Promise<number> {
 
 function startServer() {
   const log = fs.openSync(path.join(dataDir, "server.log"), "a");
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, "server.js"], { cwd: root, env: { ...process.env, BUILD_DIR: buildDir }, stdio: ["ignore", log, log] });
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, "server.js"], { cwd: root, env: { ...process.env, ...SERVER_ENV, BUILD_DIR: buildDir }, stdio: ["ignore", log, log] });
   return child;
 }
 

@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { SERVER_NODE_FLAGS, bin, formatSeconds, mtime, needsInstall, newestMtime, root } from "./lib.mjs";
+import { SERVER_ENV, SERVER_NODE_FLAGS, bin, formatSeconds, mtime, needsInstall, newestMtime, root } from "./lib.mjs";
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const started = performance.now();
@@ -57,6 +57,7 @@ if (builtAt === 0 || builtAt < changedAt) {
 
 const env = {
   ...process.env,
+  ...SERVER_ENV,
   NODE_ENV: "production",
   PORT: port,
   DATA_DIR: process.env.DATA_DIR || "./data",
