@@ -12,6 +12,7 @@ export { writeDatabaseTemplate } from "./.server/db/client";
 import { env } from "./.server/env";
 import { webhookSecret } from "./.server/gateway/signature";
 import { smsUsesOutbox } from "./.server/sms";
+import { lowPriorityModulePreloads } from "./.server/low-priority-scripts";
 import { expireOverduePayments } from "./.server/store/payments";
 import { contentSecurityPolicy, SECURITY_HEADERS } from "./.server/http";
 import { outboxWarning } from "./.server/mail";
@@ -47,7 +48,8 @@ export default function handleRequest(
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
           const body = new PassThrough();
-          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+          const document = body.pipe(lowPriorityModulePreloads());
+          resolve(new Response(createReadableStreamFromReadable(document), { headers: responseHeaders, status: responseStatusCode }));
           pipe(body);
         },
         onShellError(error: unknown) {
