@@ -5,7 +5,7 @@ import type { Route } from "./+types/checkout";
 import { requireUser } from "~/.server/auth";
 import { readForm } from "~/.server/http";
 import { flash } from "~/.server/session";
-import { checkEmployeePromo, type CheckoutDraft, getCheckoutDraft, saveDraftValues, setDraftKtp } from "~/.server/store/checkout";
+import { checkEmployeePromo, type CheckoutDraft, clearDraftPaymentChoice, getCheckoutDraft, saveDraftValues, setDraftKtp } from "~/.server/store/checkout";
 import { checkOrderRules, type CheckoutSubmission, createOrderFromDraft, getOwnedOrderSummary, type RuleFailure } from "~/.server/store/orders";
 import { saveUpload } from "~/.server/store/uploads";
 import { isEmptyFile, processImageUpload } from "~/.server/uploads";
@@ -169,7 +169,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!rules.ok) return data({ reply: ruleReply(submission, rules) }, { status: 409 });
 
   // Spec §4: with the incentive the order is made now (status 100) and the success sheet opens;
-  // otherwise the payment method is chosen next (the order is made there).
+  // otherwise the payment method is chosen next (the order is made there). Either way a method and
+  // tenor chosen before this submit are forgotten.
+  await clearDraftPaymentChoice(user.id);
   if (!insentif) throw redirect("/paymentmethod");
   const created = await createOrderFromDraft(user.id, idempotencyKey, order, { statusId: 100 });
   if (!created.ok) return data({ reply: ruleReply(submission, created) }, { status: 409 });

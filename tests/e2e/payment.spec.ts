@@ -213,11 +213,15 @@ test("BRI-CERIA: an unknown number, then the OTP from the outbox; a wrong code f
   await page.getByRole("button", { name: "Bayar Sekarang" }).click();
   await expect(page.getByRole("alert")).toHaveText("Nomor Telephone tak terdaftar");
 
-  // The buyer corrects the number on the checkout; the method stays chosen.
+  // The buyer corrects the number on the checkout; the submit forgets the method (spec §4), so it is
+  // chosen again.
   const phone = uniquePhone();
   await page.goto("/checkout");
   await page.getByLabel("No. HP", { exact: true }).fill(phone);
   await page.getByRole("button", { name: "Pilih Metode Pembayaran", exact: true }).click();
+  await expect(page).toHaveURL("/paymentmethod");
+  await expect(page.getByTestId("summary-method")).toHaveCount(0);
+  await chooseMethod(page, "BRI Ceria \\(Paylater\\)");
   await expect(page).toHaveURL("/paymentmethod");
   await expect(page.getByTestId("summary-method")).toContainText("BRI Ceria (Paylater)");
   await page.getByRole("button", { name: "Bayar Sekarang" }).click();

@@ -127,6 +127,13 @@ export async function saveDraftValues(userId: number, values: CheckoutDraftValue
   await db.update(checkoutDrafts).set({ values: cleanValues(values), updatedAt: new Date() }).where(eq(checkoutDrafts.userId, userId));
 }
 
+/** Spec §4: a valid checkout submit clears the chosen payment method and tenor; they are chosen again. */
+export async function clearDraftPaymentChoice(userId: number): Promise<void> {
+  if (!isId(userId)) return;
+  const db = await getDb();
+  await db.update(checkoutDrafts).set({ paymentMethodId: null, tenor: null, updatedAt: new Date() }).where(eq(checkoutDrafts.userId, userId));
+}
+
 /** Puts an accepted KTP photo on the draft; only the user's own upload is taken. */
 export async function setDraftKtp(userId: number, uploadId: string): Promise<void> {
   if (!isId(userId)) return;
