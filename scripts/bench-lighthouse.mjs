@@ -16,6 +16,10 @@ import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { SERVER_NODE_FLAGS, root } from "./lib.mjs";
+import { useProjectNode } from "./node-runtime.mjs";
+
+// Measured on the Node the store runs on (24), also where the system Node is older.
+await useProjectNode();
 
 const runs = Number(process.env.LIGHTHOUSE_RUNS ?? 5);
 const buildDir = path.resolve(root, process.env.BUILD_DIR ?? "build");
