@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench:lighthouse`: Lighthouse 12 (mobile preset, its default) on /home and /detail/1 of
+// `npm run bench:lighthouse`: Lighthouse 13 (mobile preset, its default) on /home and /detail/1 of
 // the production server, several runs each, with the medians of the scores and metrics.
 //
 // Builds nothing: it runs the existing build (`npm run build`, or $BUILD_DIR) on a fresh temporary
