@@ -130,7 +130,10 @@ function report(result) {
 
 async function main() {
   console.log(`Building into ${buildDir}/ …`);
-  const build = spawnSync(process.execPath, [path.join(root, "node_modules/@react-router/dev/bin.js"), "build"], {
+  // The CLI file its package.json declares (React Router 8 renamed bin.js to bin.cjs).
+  const devPackage = path.join(root, "node_modules/@react-router/dev");
+  const cli = path.join(devPackage, JSON.parse(fs.readFileSync(path.join(devPackage, "package.json"), "utf8")).bin["react-router"]);
+  const build = spawnSync(process.execPath, [cli, "build"], {
     cwd: root,
     env: { ...process.env, BUILD_DIR: buildDir, NODE_ENV: "production" },
     stdio: ["ignore", "ignore", "inherit"],
