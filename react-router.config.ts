@@ -20,10 +20,7 @@ export default {
     await entry.module.writeDatabaseTemplate();
     console.log(`prepared first-start database in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   },
-  future: {
-    v8_middleware: true,
-    v8_splitRouteModules: true,
-    v8_viteEnvironmentApi: true,
-    v8_trailingSlashAwareDataRequests: true,
-  },
+  // React Router 8 made the v8 future flags this file used to turn on its only behaviour (middleware,
+  // the Vite Environment API, trailing-slash-aware `.data` URLs, the raw request with a `url`
+  // argument) and split route modules its default (`splitRouteModules`): decisions 0004 and 0040.
 } satisfies Config;

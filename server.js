@@ -2,17 +2,19 @@
 // request guards (app/.server/request-guards.ts), static assets with long caching, compression, the
 // React Router request handler, migrations before listening, and a clean database shutdown.
 import path from "node:path";
-import v8 from "node:v8";
 import { fileURLToPath } from "node:url";
 
 // Set before React loads (imported below), so React and React DOM agree on the production build.
 process.env.NODE_ENV ??= "production";
 
 // With the embedded database (PGlite, PostgreSQL compiled to WebAssembly), V8's optimising tier
-// would recompile PostgreSQL's hot functions and keep about 60 MB of code and compiler memory for
-// good. The baseline compiler alone keeps the server near 150–200 MB; the catalogue reads it would
-// speed up are cached in the process anyway (decision 0012). Set before PGlite's module compiles.
-if (!process.env.DATABASE_URL) v8.setFlagsFromString("--liftoff-only");
+// recompiles PostgreSQL's hot functions and keeps the memory: on Node 24 the first start peaks at
+// 840 MB instead of 270 MB (decision 0012). `--liftoff-only` prevents it, but only on the command
+// line (Node 24 ignores v8.setFlagsFromString for it once running): it is in SERVER_NODE_FLAGS
+// (scripts/lib.mjs), `npm run serve` and the Dockerfile. Said once here for a bare `node server.js`.
+if (!process.env.DATABASE_URL && !process.execArgv.includes("--liftoff-only")) {
+  console.warn("server.js runs without --liftoff-only: PGlite's WebAssembly makes the first start peak about 500 MB higher (start it with `npm run serve`).");
+}
 const { createRequestHandler } = await import("@react-router/express");
 const { default: compression } = await import("compression");
 const { default: express } = await import("express");

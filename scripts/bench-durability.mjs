@@ -27,6 +27,10 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { SERVER_ENV, SERVER_NODE_FLAGS } from "./lib.mjs";
+import { useProjectNode } from "./node-runtime.mjs";
+
+// Measured on the Node the store runs on (24), also where the system Node is older.
+await useProjectNode();
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const ROUNDS = Number(process.env.ROUNDS ?? 20);

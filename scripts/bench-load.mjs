@@ -22,6 +22,10 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { SERVER_ENV, SERVER_NODE_FLAGS, root } from "./lib.mjs";
+import { useProjectNode } from "./node-runtime.mjs";
+
+// Measured on the Node the store runs on (24), also where the system Node is older.
+await useProjectNode();
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);

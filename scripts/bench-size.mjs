@@ -17,6 +17,10 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { SERVER_ENV, SERVER_NODE_FLAGS, root } from "./lib.mjs";
+import { useProjectNode } from "./node-runtime.mjs";
+
+// Measured on the Node the store runs on (24), also where the system Node is older.
+await useProjectNode();
 
 const buildDir = "build-bench";
 const KB = 1024;
@@ -126,9 +130,12 @@ function report(result) {
 
 async function main() {
   console.log(`Building into ${buildDir}/ …`);
-  const build = spawnSync(process.execPath, [path.join(root, "node_modules/@react-router/dev/bin.js"), "build"], {
+  // The CLI file its package.json declares (React Router 8 renamed bin.js to bin.cjs).
+  const devPackage = path.join(root, "node_modules/@react-router/dev");
+  const cli = path.join(devPackage, JSON.parse(fs.readFileSync(path.join(devPackage, "package.json"), "utf8")).bin["react-router"]);
+  const build = spawnSync(process.execPath, [cli, "build"], {
     cwd: root,
-    env: { ...process.env, ...SERVER_ENV, BUILD_DIR: buildDir, NODE_ENV: "production" },
+    env: { ...process.env, BUILD_DIR: buildDir, NODE_ENV: "production" },
     stdio: ["ignore", "ignore", "inherit"],
   });
   if (build.status !== 0) {
@@ -141,7 +148,7 @@ async function main() {
   const base = `http://127.0.0.1:${port}`;
   const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(root, "server.js")], {
     cwd: root,
-    env: { ...process.env, BUILD_DIR: buildDir, PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: "1", NODE_ENV: "production", APP_URL: base, DATABASE_URL: "" },
+    env: { ...process.env, ...SERVER_ENV, BUILD_DIR: buildDir, PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: "1", NODE_ENV: "production", APP_URL: base, DATABASE_URL: "" },
     stdio: ["ignore", "ignore", "inherit"],
   });
   try {

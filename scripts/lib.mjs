@@ -8,13 +8,15 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 
 /**
  * Node options of the production server (decision 0012). V8 sizes its heap from the machine's memory
- * and, with gigabytes free, let garbage pile up to 300 MB before collecting; the live heap is about
- * 70 MB. A 128 MB old generation and 4 MB semi-spaces cut the resident set after a load run from
- * about 580 MB to 280 MB at the same throughput (the rest is mostly the Node binary, PGlite's
- * WebAssembly and malloc). V8 reads them only at start, so they are on the command line: the
- * Dockerfile and `npm run serve` spell out the same two flags.
+ * and, with gigabytes free, lets garbage pile up to 300 MB before collecting; the live heap is about
+ * 70 MB. A 128 MB old generation and 4 MB semi-spaces keep the server near 280 MB resident under load
+ * on Node 20 and 380 MB on Node 24 (decision 0040), PGlite's WebAssembly memory being 140 MB of it,
+ * at the same throughput. `--liftoff-only` compiles WebAssembly (PGlite) with V8's baseline
+ * compiler only: without it Node 24 peaks at 840 MB on a first start (with PostgreSQL there is no
+ * WebAssembly and it changes nothing). They must be given on the command line (V8 ignores them
+ * once running): the Dockerfile and `npm run serve` spell out the same three flags.
  */
-export const SERVER_NODE_FLAGS = ["--max-old-space-size=128", "--max-semi-space-size=4"];
+export const SERVER_NODE_FLAGS = ["--max-old-space-size=128", "--max-semi-space-size=4", "--liftoff-only"];
 
 /**
  * Environment of the production server. glibc gives every thread that allocates (libuv's pool,

@@ -10,6 +10,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { SERVER_ENV, SERVER_NODE_FLAGS, bin, formatSeconds, mtime, needsInstall, newestMtime, root } from "./lib.mjs";
+import { useProjectNode } from "./node-runtime.mjs";
+
+// On a Node older than 24 this runs the script again on the project's Node 24 (and never returns).
+await useProjectNode();
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const started = performance.now();

@@ -1,12 +1,17 @@
 #!/usr/bin/env node
-// `npm test`: everything a fresh machine with only Node ≥ 20.19 and npm needs, in order, stopping at
-// the first failure with its exit code:
+// `npm test`: everything a fresh machine with only Node and npm needs, in order, stopping at the
+// first failure with its exit code (on a Node older than 24 it runs on the project's Node 24 first:
+// scripts/node-runtime.mjs):
 //   install (npm ci when needed) → Chromium → typecheck → unit tests (vitest) → production build →
 //   end-to-end tests (Playwright, projects js and nojs, against the production server).
 // Environment: BUILD_DIR (default build), PORT for the e2e server (default 3456), PLAYWRIGHT_CHROMIUM.
 import fs from "node:fs";
 import path from "node:path";
 import { bin, formatSeconds, needsInstall, root, run } from "./lib.mjs";
+import { useProjectNode } from "./node-runtime.mjs";
+
+// On a Node older than 24 this runs the script again on the project's Node 24 (and never returns).
+await useProjectNode();
 
 const timings = [];
 

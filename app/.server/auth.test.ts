@@ -32,7 +32,8 @@ vi.mock("./store/accounts", async (importOriginal) => {
 // middleware and the route's own loader or action, on this file's database (PGlite, or the shared
 // PostgreSQL of DATABASE_URL: every account and client address is new).
 
-type Handler = (args: { request: Request; context: RouterContextProvider; params: Record<string, string> }) => unknown;
+// `url` is the page address React Router 8 passes beside the raw request (decision 0004).
+type Handler = (args: { request: Request; url: URL; context: RouterContextProvider; params: Record<string, string> }) => unknown;
 type Reply = { status?: string; error?: Record<string, string[] | null>; initialValue?: Record<string, unknown> };
 type Outcome = { status: number; location: string | null; data: Record<string, unknown> & { reply?: Reply } };
 
@@ -77,9 +78,9 @@ class Browser {
     const request = new Request(new URL(url, "http://store.test"), { method, headers, body });
     const context = new RouterContextProvider();
     let result: unknown;
-    const response = await sessionMiddleware({ request, context, params: {} } as never, async () => {
+    const response = await sessionMiddleware({ request, url: new URL(request.url), context, params: {} } as never, async () => {
       try {
-        result = await handler({ request, context, params: {} });
+        result = await handler({ request, url: new URL(request.url), context, params: {} });
       } catch (thrown) {
         if (!(thrown instanceof Response)) throw thrown;
         result = thrown;

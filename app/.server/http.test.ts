@@ -6,7 +6,7 @@ const URL_ = "http://store.test/logout";
 async function throughOriginCheck(headers: Record<string, string>, method = "POST") {
   const request = new Request(URL_, { method, headers });
   try {
-    const response = await sameOriginMiddleware({ request, context: {} as never, params: {}, unstable_pattern: "" } as never, async () => new Response("ok"));
+    const response = await sameOriginMiddleware({ request, url: new URL(URL_), context: {} as never, params: {}, unstable_pattern: "" } as never, async () => new Response("ok"));
     return (response as Response).status;
   } catch (thrown) {
     if (thrown instanceof Response) return thrown.status;

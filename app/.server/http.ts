@@ -32,9 +32,8 @@ export function isCrossSite(request: Request): boolean {
   return origin !== null && origin !== new URL(request.url).origin;
 }
 
-export const sameOriginMiddleware: MiddlewareFunction<Response> = async ({ request }, next) => {
+export const sameOriginMiddleware: MiddlewareFunction<Response> = async ({ request, url }, next) => {
   if (SAFE_METHODS.has(request.method)) return next();
-  const url = new URL(request.url);
   if (EXEMPT_PATHS.some((p) => url.pathname.startsWith(p))) return next();
   if (isCrossSite(request)) {
     console.warn(`403 cross-site ${request.method} ${url.pathname} (origin ${(request.headers.get("origin") ?? "-").slice(0, 100)}, site ${request.headers.get("sec-fetch-site") ?? "-"})`);

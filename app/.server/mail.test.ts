@@ -19,24 +19,24 @@ afterEach(() => {
   resetEnvForTests();
 });
 
-const request = (query = "") => new Request(`http://toko.example/outbox${query}`);
+const pageUrl = (query = "") => new URL(`http://toko.example/outbox${query}`);
 
 describe("the demo outbox in production", () => {
   it("is closed to other machines, open to this one and to the key", () => {
     configure({ NODE_ENV: "production", DEMO_DATA: "1", SMTP_URL: undefined, OUTBOX_KEY: "kunci-rahasia-panjang-1" });
-    expect(mayReadOutbox(request(), false)).toBe(false);
-    expect(mayReadOutbox(request("?key=tebakan"), false)).toBe(false);
-    expect(mayReadOutbox(request("?key=kunci-rahasia-panjang-2"), false)).toBe(false);
-    expect(mayReadOutbox(request(), true)).toBe(true);
-    expect(mayReadOutbox(request(`?key=${outboxKey()}`), false)).toBe(true);
+    expect(mayReadOutbox(pageUrl(), false)).toBe(false);
+    expect(mayReadOutbox(pageUrl("?key=tebakan"), false)).toBe(false);
+    expect(mayReadOutbox(pageUrl("?key=kunci-rahasia-panjang-2"), false)).toBe(false);
+    expect(mayReadOutbox(pageUrl(), true)).toBe(true);
+    expect(mayReadOutbox(pageUrl(`?key=${outboxKey()}`), false)).toBe(true);
   });
 
   it("does not exist without the demo, nor with SMTP_URL, even for this machine", () => {
     configure({ NODE_ENV: "production", DEMO_DATA: undefined, SMTP_URL: undefined });
-    expect(mayReadOutbox(request(), true)).toBe(false);
+    expect(mayReadOutbox(pageUrl(), true)).toBe(false);
     expect(outboxWarning()).toContain("The /outbox page is off");
     configure({ NODE_ENV: "production", DEMO_DATA: "1", SMTP_URL: "smtp://mail.example:587" });
-    expect(mayReadOutbox(request(), true)).toBe(false);
+    expect(mayReadOutbox(pageUrl(), true)).toBe(false);
   });
 
   it("is announced loudly at start: mail is not delivered, and how to fix it", () => {

@@ -68,10 +68,10 @@ export function outboxPageEnabled(): boolean {
  * header the client controls), or (b) requests carrying the outbox key from the server's log. In
  * development (`react-router dev`, local by default) it is open.
  */
-export function mayReadOutbox(request: Request, isLoopback: boolean): boolean {
+export function mayReadOutbox(url: URL, isLoopback: boolean): boolean {
   if (!outboxPageEnabled()) return false;
   if (!env().isProduction || isLoopback) return true;
-  const given = new URL(request.url).searchParams.get("key") ?? "";
+  const given = url.searchParams.get("key") ?? "";
   const expected = outboxKey();
   return given.length === expected.length && crypto.timingSafeEqual(Buffer.from(given), Buffer.from(expected));
 }

@@ -5,13 +5,13 @@ import { getUser } from "~/.server/session";
 /**
  * Guard rule (spec §2): an anonymous request to any route below goes to
  * /authrequired?redirect=<the full path with its query>. Runs before every loader and action below.
+ * `url` is the page's address: for a client navigation React Router has already removed its `.data`
+ * suffix and its own search parameters (`request.url` is the raw request: decision 0004).
  */
 export const middleware: Route.MiddlewareFunction[] = [
-  async ({ request, context }, next) => {
+  async ({ url, context }, next) => {
     if (!getUser(context)) {
-      const url = new URL(request.url);
-      const path = url.pathname.replace(/\.data$/, "") + url.search.replace(/([?&])_routes=[^&]*&?/, "$1").replace(/[?&]$/, "");
-      throw redirect(`/authrequired?redirect=${encodeURIComponent(path)}`);
+      throw redirect(`/authrequired?redirect=${encodeURIComponent(url.pathname + url.search)}`);
     }
     return next();
   },

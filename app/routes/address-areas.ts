@@ -8,8 +8,8 @@ import { type AreaLevel, isAreaLevel } from "~/lib/schemas/checkout";
 // JavaScript: a change of the parent or a search loads the level in place through a fetcher.
 // Without JavaScript /address renders the same lists itself.
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const params = new URL(request.url).searchParams;
+export async function loader({ url }: Route.LoaderArgs) {
+  const params = url.searchParams;
   const level = params.get("level");
   const parent = params.get("parent") ?? "";
   const search = (params.get("cari") ?? "").slice(0, AREA_SEARCH_MAX);

@@ -105,13 +105,13 @@ async function requireDraft(context: Route.LoaderArgs["context"], userId: number
   return draft;
 }
 
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser(context);
   const draft = await requireDraft(context, user.id);
   // Prefilled with the draft's address, else the address this user saved last.
   const start = draft.address ?? (await getSavedAddress(user.id)) ?? EMPTY;
   const values = valuesFrom({ get: (name: string) => (start as Record<string, unknown>)[name] });
-  return pickerState(values, searchesFrom(new URL(request.url).searchParams));
+  return pickerState(values, searchesFrom(url.searchParams));
 }
 
 export async function action({ context, request }: Route.ActionArgs) {

@@ -7,8 +7,8 @@ import type { RouteHandle } from "~/lib/route-handle";
 export const handle: RouteHandle = { title: "Masuk Diperlukan", tabs: true };
 
 /** Where the guard sends anonymous users; the login link carries the intended path on. */
-export function loader({ request }: Route.LoaderArgs) {
-  const target = new URL(request.url).searchParams.get("redirect");
+export function loader({ url }: Route.LoaderArgs) {
+  const target = url.searchParams.get("redirect");
   return { redirect: target ? safeRedirect(target) : null };
 }
 

@@ -46,9 +46,9 @@ function formDefaults(values: Draft["values"]): Record<string, string | undefine
   return defaults;
 }
 
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser(context);
-  const done = new URL(request.url).searchParams.get(DONE_PARAM);
+  const done = url.searchParams.get(DONE_PARAM);
   if (done !== null) {
     // The incentive order was made and the draft is gone: only the success sheet, for its owner.
     const order = /^[1-9]\d{0,9}$/.test(done) ? await getOwnedOrderSummary(Number(done), user.id) : null;

@@ -40,13 +40,13 @@ function orderStateOf(user: { verified: boolean } | null, product: { orderable: 
   return { allowed: true };
 }
 
-export async function loader({ params, context, request }: Route.LoaderArgs) {
+export async function loader({ params, context, request, url }: Route.LoaderArgs) {
   const id = productIdOf(params.id);
   // Once per visitor and product, never on HEAD (viewed-products-cookie.ts).
   const view = countView(request, id);
   const product = await getProductDetail(id, { countView: view.count });
   if (!product) throw data("Not Found", { status: 404 });
-  const sheetOpen = new URL(request.url).searchParams.get("sheet") === TERMS_SHEET;
+  const sheetOpen = url.searchParams.get("sheet") === TERMS_SHEET;
   return data({ product, order: orderStateOf(getUser(context), product), sheetOpen }, { headers: view.setCookie ? { "Set-Cookie": view.setCookie } : undefined });
 }
 

@@ -19,8 +19,8 @@ const LABELS = { password: "Kata Sandi", matchPassword: "Konfirmasi Kata Sandi" 
 const HIDDEN_FIELDS = ["password", "matchPassword"];
 
 /** The link from the e-mail: /forgot-password?secretCode=…. Looking does not use the link up. */
-export async function loader({ request }: Route.LoaderArgs) {
-  const secretCode = new URL(request.url).searchParams.get("secretCode") ?? "";
+export async function loader({ url }: Route.LoaderArgs) {
+  const secretCode = url.searchParams.get("secretCode") ?? "";
   const owner = await checkResetSecret(secretCode);
   if (!owner) return data({ valid: false as const }, { status: 400 });
   return { valid: true as const, email: owner.email, secretCode };

@@ -9,8 +9,7 @@ import type { RouteHandle } from "~/lib/route-handle";
 export const handle: RouteHandle = { title: "Beranda" };
 
 /** Spec §2 Home: banners and the first product page (pages 0..N after 'Muat lebih banyak'). */
-export async function loader({ request }: Route.LoaderArgs) {
-  const url = new URL(request.url);
+export async function loader({ url }: Route.LoaderArgs) {
   const { page, only } = readPage(url);
   const pages = await listProductPages({}, page, { only });
   // A script appending the next page needs only the products.

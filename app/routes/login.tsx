@@ -15,9 +15,9 @@ export const handle: RouteHandle = { title: "Login" };
 
 const LABELS = { email: "Email", password: "Kata Sandi" };
 
-export function loader({ request, context }: Route.LoaderArgs) {
+export function loader({ context, url }: Route.LoaderArgs) {
   requireAnonymous(context);
-  const target = new URL(request.url).searchParams.get("redirect");
+  const target = url.searchParams.get("redirect");
   return { redirect: target ? safeRedirect(target) : "" };
 }
 

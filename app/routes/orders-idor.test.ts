@@ -25,7 +25,8 @@ import { processImageUpload } from "~/.server/uploads";
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 300_000 });
 
-type Handler = (args: { request: Request; context: RouterContextProvider; params: Record<string, string> }) => unknown;
+// `url` is the page address React Router 8 passes beside the raw request (decision 0004).
+type Handler = (args: { request: Request; url: URL; context: RouterContextProvider; params: Record<string, string> }) => unknown;
 type Outcome = { status: number; location: string | null; data: unknown };
 
 /** One signed-in browser: each request runs through the session middleware, then the handler. */
@@ -51,9 +52,9 @@ class Browser {
     const request = new Request(new URL(url, "http://store.test"), { method, headers, body });
     const context = new RouterContextProvider();
     let result: unknown;
-    const response = (await sessionMiddleware({ request, context, params } as never, async () => {
+    const response = (await sessionMiddleware({ request, url: new URL(request.url), context, params } as never, async () => {
       try {
-        result = await handler({ request, context, params });
+        result = await handler({ request, url: new URL(request.url), context, params });
       } catch (thrown) {
         result = thrown;
       }

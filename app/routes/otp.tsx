@@ -33,9 +33,9 @@ function maskPhone(phone: string) {
 }
 
 /** The BRI-CERIA one-time code (spec §2 /otp, §5 OTP): only while a paylater payment is being chosen. */
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser(context);
-  const flow = readPaymentFlow(new URL(request.url).searchParams);
+  const flow = readPaymentFlow(url.searchParams);
   if (flow.invalid) throw redirect("/transaction");
   const summary = await summaryOf(user.id, flow);
   if (!summary) throw redirect("/transaction");
@@ -67,9 +67,9 @@ async function earlierPayment(userId: number, flow: PaymentFlow, key: string): P
   return (await summaryOf(userId, flow)) ? null : setOrderPayment(userId, flow.orderId, { paymentMethodId: flow.paymentMethodId });
 }
 
-export async function action({ context, request }: Route.ActionArgs) {
+export async function action({ context, request, url }: Route.ActionArgs) {
   const user = requireUser(context);
-  const flow = readPaymentFlow(new URL(request.url).searchParams);
+  const flow = readPaymentFlow(url.searchParams);
   if (flow.invalid) throw redirect("/transaction");
   const here = paymentFlowHref("/otp", flow);
   const form = await readForm(request);

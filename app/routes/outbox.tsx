@@ -12,8 +12,8 @@ export const handle: RouteHandle = { title: "Kotak Keluar Email (demo)" };
  * for the demo, and only for this machine or the key in the server's log (decision 0005); to
  * anyone else it does not exist (404).
  */
-export async function loader({ request }: Route.LoaderArgs) {
-  if (!mayReadOutbox(request, isLoopbackRequest(request))) throw data("Not Found", { status: 404 });
+export async function loader({ request, url }: Route.LoaderArgs) {
+  if (!mayReadOutbox(url, isLoopbackRequest(request))) throw data("Not Found", { status: 404 });
   const messages = await readOutbox(30);
   return { messages: messages.map(({ id, to, subject, text, sentAt }) => ({ id, to, subject, text, sentAt })) };
 }

@@ -21,7 +21,8 @@ import { createBuyer, createStockedProduct, methodId, placeOrder, productStock, 
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
-type Handler = (args: { request: Request; context: RouterContextProvider; params: Record<string, string> }) => unknown;
+// `url` is the page address React Router 8 passes beside the raw request (decision 0004).
+type Handler = (args: { request: Request; url: URL; context: RouterContextProvider; params: Record<string, string> }) => unknown;
 type Outcome = { status: number; location: string | null; data: unknown };
 
 /** One signed-in browser: each request runs through the session middleware, then the handler. */
@@ -44,9 +45,9 @@ class Browser {
     const request = new Request(new URL(url, "http://store.test"), { method, headers, body });
     const context = new RouterContextProvider();
     let result: unknown;
-    const response = (await sessionMiddleware({ request, context, params } as never, async () => {
+    const response = (await sessionMiddleware({ request, url: new URL(request.url), context, params } as never, async () => {
       try {
-        result = await handler({ request, context, params });
+        result = await handler({ request, url: new URL(request.url), context, params });
       } catch (thrown) {
         result = thrown;
       }

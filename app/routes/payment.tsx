@@ -40,7 +40,7 @@ function orderIdOf(raw: string | undefined): number {
 }
 
 /** Spec §2 Payment: the owner's order only (anyone else and unknown ids: 404). */
-export async function loader({ context, params, request }: Route.LoaderArgs) {
+export async function loader({ context, params, url }: Route.LoaderArgs) {
   const user = requireUser(context);
   const orderId = orderIdOf(params.id);
   const detail = await getPaymentDetail(orderId, user.id);
@@ -51,7 +51,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   }
   // Spec §2: an order with a gateway page sends the browser there.
   if (detail.redirectUrl && /^https?:\/\//i.test(detail.redirectUrl)) throw redirect(detail.redirectUrl);
-  const sheet = new URL(request.url).searchParams.get("sheet") === PROOF_SHEET && detail.canMarkPaid ? PROOF_SHEET : null;
+  const sheet = url.searchParams.get("sheet") === PROOF_SHEET && detail.canMarkPaid ? PROOF_SHEET : null;
   return {
     payment: {
       ...detail,

@@ -24,9 +24,9 @@ function summaryOf(userId: number, flow: PaymentFlow) {
 }
 
 /** Spec §2 Payment summary: the draft, or `?orderId=` of an order in 200 without a method; else /transaction. */
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser(context);
-  const flow = readPaymentFlow(new URL(request.url).searchParams);
+  const flow = readPaymentFlow(url.searchParams);
   if (flow.invalid) throw redirect("/transaction");
   const summary = await summaryOf(user.id, flow);
   if (!summary) throw redirect("/transaction");
@@ -47,9 +47,9 @@ function refused(message: string, status = 400) {
  * others create the order from the draft (payDraft) or set the order's payment (setOrderPayment),
  * then go to /payment/{id} or the gateway's page.
  */
-export async function action({ context, request }: Route.ActionArgs) {
+export async function action({ context, request, url }: Route.ActionArgs) {
   const user = requireUser(context);
-  const flow = readPaymentFlow(new URL(request.url).searchParams);
+  const flow = readPaymentFlow(url.searchParams);
   if (flow.invalid) throw redirect("/transaction");
   const form = await readForm(request);
   const posted = form.get("idempotencyKey");

@@ -22,9 +22,9 @@ function summaryOf(userId: number, flow: PaymentFlow) {
 }
 
 /** Spec §2 Payment method list: the four groups with every method's fee and total for this amount. */
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser(context);
-  const flow = readPaymentFlow(new URL(request.url).searchParams);
+  const flow = readPaymentFlow(url.searchParams);
   if (flow.invalid) throw redirect("/transaction");
   const summary = await summaryOf(user.id, flow);
   if (!summary) throw redirect("/transaction");
@@ -37,9 +37,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 }
 
 /** 'Pilih': the draft keeps the method; an order carries it on in the address. BNI-INSTALLMENT goes on to /tenorlist. */
-export async function action({ context, request }: Route.ActionArgs) {
+export async function action({ context, request, url }: Route.ActionArgs) {
   const user = requireUser(context);
-  const flow = readPaymentFlow(new URL(request.url).searchParams);
+  const flow = readPaymentFlow(url.searchParams);
   if (flow.invalid) throw redirect("/transaction");
   const chosen = (await readForm(request)).get("paymentMethodId");
   if (flow.orderId === undefined) {

@@ -11,7 +11,7 @@ import type { RouteHandle } from "~/lib/route-handle";
 // The profile layout titles the page 'Akun'; this names the document.
 export const handle: RouteHandle = { title: "Akun" };
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser(context);
   const profile = await getProfile(user.id);
   if (!profile) throw data("Not Found", { status: 404 });
@@ -19,7 +19,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     profile: { fullname: profile.fullname, email: profile.email, phoneNo: profile.phoneNo, nip: profile.nip, companyName: profile.companyName },
     // Without JavaScript the 'Bantuan' modal is this page with ?sheet=bantuan (DESIGN §5).
-    showHelp: new URL(request.url).searchParams.get("sheet") === "bantuan",
+    showHelp: url.searchParams.get("sheet") === "bantuan",
     admin: { phone: adminPhone, tel: `tel:${adminPhone.replace(/[^\d+]/g, "")}`, chat: `https://wa.me/${whatsAppNumber(adminPhone)}` },
   };
 }

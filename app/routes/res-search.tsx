@@ -25,8 +25,7 @@ export const handle: RouteHandle = { title: "Hasil Pencarian" };
  * (a page elsewhere must not write into the signed-in user's history): only this site's own
  * navigations record (isOwnNavigation).
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const url = new URL(request.url);
+export async function loader({ request, context, url }: Route.LoaderArgs) {
   const { sheetOpen, ...asked } = parseSearchParams(url.searchParams);
   // Spec §5: only a non-empty keyword is searched (without JavaScript an empty one arrives here).
   if (!asked.keyword) throw redirect("/search");

@@ -14,8 +14,8 @@ export const handle: RouteHandle = { title: "Pencarian" };
  * results to change the search) and 'Riwayat Pencarian', the latest 5 keywords, newest first.
  * Keywords are recorded by /res-search, where a submitted search lands.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const keyword = normaliseKeyword(new URL(request.url).searchParams.get("keyword"));
+export async function loader({ request, context, url }: Route.LoaderArgs) {
+  const keyword = normaliseKeyword(url.searchParams.get("keyword"));
   const { history, headers } = await loadSearchHistory({ request, context });
   return data({ keyword, history }, { headers });
 }

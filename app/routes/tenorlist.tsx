@@ -20,9 +20,9 @@ function summaryOf(userId: number, flow: PaymentFlow) {
 }
 
 /** Spec §2 Tenor list: the tenors of the chosen instalment method; any other method goes back to the list. */
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser(context);
-  const flow = readPaymentFlow(new URL(request.url).searchParams);
+  const flow = readPaymentFlow(url.searchParams);
   if (flow.invalid) throw redirect("/transaction");
   const summary = await summaryOf(user.id, flow);
   if (!summary) throw redirect("/transaction");
@@ -38,9 +38,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 }
 
 /** 'Pilih': 'Tenor wajib dipilih' without a choice; then back to the payment summary. */
-export async function action({ context, request }: Route.ActionArgs) {
+export async function action({ context, request, url }: Route.ActionArgs) {
   const user = requireUser(context);
-  const flow = readPaymentFlow(new URL(request.url).searchParams);
+  const flow = readPaymentFlow(url.searchParams);
   if (flow.invalid) throw redirect("/transaction");
   const tenor = (await readForm(request)).get("tenor");
   if (flow.orderId === undefined) {

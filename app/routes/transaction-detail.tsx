@@ -31,11 +31,11 @@ function orderIdOf(raw: string | undefined): number {
 }
 
 /** Spec §2 Order detail: the owner's order (anyone else, and unknown ids, get the 404 page). */
-export async function loader({ context, params, request }: Route.LoaderArgs) {
+export async function loader({ context, params, url }: Route.LoaderArgs) {
   const user = requireUser(context);
   const order = await getOwnedOrderDetail(orderIdOf(params.id), user.id);
   if (!order) notFound();
-  const sheetParam = new URL(request.url).searchParams.get("sheet");
+  const sheetParam = url.searchParams.get("sheet");
   const actions = orderActions(order);
   // A sheet opens only where its action is offered (a stale ?sheet=cancel shows the plain page).
   const sheet = SHEETS.find((s) => s === sheetParam && (s === "cancel" ? actions.cancel : actions.confirm)) ?? null;

@@ -24,9 +24,9 @@ const SUGGESTIONS = 7;
  * 'Konfirmasi' the address names the order (`?order=id`): its reward (decision 0030's rule, which
  * is what confirmDelivery credited) shows in a sheet over the page, for its owner only.
  */
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser(context);
-  const raw = new URL(request.url).searchParams.get("order") ?? "";
+  const raw = url.searchParams.get("order") ?? "";
   const order = /^[1-9]\d{0,9}$/.test(raw) ? await getOwnedOrderDetail(Number(raw), user.id) : null;
   const reward = order?.statusId === DONE ? rewardFor({ amount: order.amount }) : null;
   const page = await listProducts({ page: 0, size: SUGGESTIONS });

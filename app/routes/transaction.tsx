@@ -37,10 +37,9 @@ export type TransactionCard = ReturnType<typeof cardOf>;
 type CardPage = Omit<OrderHistoryPage, "content"> & { content: TransactionCard[] };
 
 /** Spec §2 Transaction list: the user's orders with the filters of the address, pages 0..N. */
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser(context);
   if (!user.verified) return { verified: false as const };
-  const url = new URL(request.url);
   const { page, only } = readPage(url);
   const statuses = await listOrderStatuses();
   const today = dayWib(new Date());

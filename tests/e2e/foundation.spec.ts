@@ -17,6 +17,16 @@ test.describe("guard and login", () => {
     await expect(page).toHaveURL("/edit-profile?x=1");
   });
 
+  test("a visitor whose session ended on the way is sent to /authrequired with the address they asked for", async ({ page, context }) => {
+    // With JavaScript the click is a client navigation: its request is /profile.data with React
+    // Router's own parameters; the guard must name the page, not that request (decision 0004).
+    await loginAs(page);
+    await page.goto("/profile");
+    await context.clearCookies();
+    await page.getByRole("link", { name: "Bantuan" }).click();
+    await expect(page).toHaveURL("/authrequired?redirect=%2Fprofile%3Fsheet%3Dbantuan");
+  });
+
   test("a signed-in user opening /login goes to /home", async ({ page }) => {
     await loginAs(page);
     await page.goto("/login");

@@ -139,6 +139,8 @@ test("filter by a category and a price range, then sort both ways", async ({ pag
   await sheet.getByLabel("Harga Tertinggi").check();
   await sheet.getByRole("button", { name: "Terapkan" }).click();
   await expect(page).toHaveURL(/sort=0/);
+  // The address changes when the new page starts to arrive (without JavaScript): wait for its cards.
+  await expect(cards(page)).toHaveCount(filtered);
   let prices = (await shownPrices(page)) as number[];
   expect(prices.length).toBe(filtered);
   expect(prices).toEqual([...prices].sort((a, b) => b - a));
@@ -148,6 +150,8 @@ test("filter by a category and a price range, then sort both ways", async ({ pag
   await sheet.getByLabel("Harga Terendah").check();
   await sheet.getByRole("button", { name: "Terapkan" }).click();
   await expect(page).toHaveURL(/sort=1/);
+  // The address changes when the new page starts to arrive (without JavaScript): wait for its cards.
+  await expect(cards(page)).toHaveCount(filtered);
   prices = (await shownPrices(page)) as number[];
   expect(prices.length).toBe(filtered);
   expect(prices).toEqual([...prices].sort((a, b) => a - b));
