@@ -61,8 +61,17 @@ try {
   const summary = {};
   for (const page of PAGES) {
     const results = [];
+    // A run Lighthouse itself could not finish (e.g. NO_FCP: Chromium painted nothing it could
+    // trace) says nothing about the page: it is reported and run again, at most `runs` times extra.
+    let failedRuns = 0;
     for (let run = 1; run <= runs; run++) {
       const { lhr } = await lighthouse(base + page, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance", "accessibility"] });
+      if (lhr.runtimeError || lhr.categories.performance.score === null) {
+        console.log(`${page} run ${run}: Lighthouse failed (${lhr.runtimeError?.code ?? "no performance score"}); running it again`);
+        if (++failedRuns > runs) throw new Error(`${page}: Lighthouse failed ${failedRuns} times`);
+        run--;
+        continue;
+      }
       const result = {
         performance: Math.round((lhr.categories.performance.score ?? 0) * 100),
         accessibility: Math.round((lhr.categories.accessibility.score ?? 0) * 100),
