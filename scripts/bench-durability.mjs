@@ -19,20 +19,17 @@
 // one JSON object {"rounds", "survived", "restarted"}. Exit 0 when every round survived.
 //
 // Environment: ROUNDS (20), PORT (3490), BUILD_DIR (build), KEEP_DATA=1 keeps the data directory.
-import { spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { SERVER_ENV, SERVER_NODE_FLAGS } from "./lib.mjs";
+import { root, spawnServer } from "./lib.mjs";
 import { useProjectNode } from "./node-runtime.mjs";
 
 // Measured on the Node the store runs on (24), also where the system Node is older.
 await useProjectNode();
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const ROUNDS = Number(process.env.ROUNDS ?? 20);
 const PORT = Number(process.env.PORT ?? 3490);
 const BUILD_DIR = process.env.BUILD_DIR ?? "build";
@@ -55,11 +52,7 @@ let serverLog = "";
 
 function startServer() {
   serverLog = "";
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, "server.js"], {
-    cwd: root,
-    env: { ...process.env, ...SERVER_ENV, NODE_ENV: "production", PORT: String(PORT), DATA_DIR: dataDir, DEMO_DATA: "1", BUILD_DIR, DATABASE_URL: "", SMTP_URL: "" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawnServer({ PORT: String(PORT), DATA_DIR: dataDir, DEMO_DATA: "1", BUILD_DIR, DATABASE_URL: "", SMTP_URL: "" });
   const keep = (chunk) => void (serverLog = (serverLog + chunk).slice(-4000));
   child.stdout.on("data", keep);
   child.stderr.on("data", keep);

@@ -8,14 +8,12 @@
 // The last line of the output is one JSON object:
 //   {"/home": {"performance", "accessibility", "lcp", "tbt", "cls"}, "/detail/1": {…}}
 // (scores 0–100, lcp and tbt in milliseconds).
-import { spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { SERVER_ENV, SERVER_NODE_FLAGS, root } from "./lib.mjs";
+import { freePort, root, spawnServer, waitForHealth } from "./lib.mjs";
 import { useProjectNode } from "./node-runtime.mjs";
 
 // Measured on the Node the store runs on (24), also where the system Node is older.
@@ -42,18 +40,14 @@ if (!fs.existsSync(path.join(buildDir, "server", "index.js"))) {
 const port = Number(process.env.BENCH_PORT) || (await freePort());
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "store-lighthouse-"));
 const base = `http://127.0.0.1:${port}`;
-const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, "server.js"], {
-  cwd: root,
-  env: { ...process.env, ...SERVER_ENV, NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: "1", BUILD_DIR: buildDir },
-  stdio: ["ignore", "pipe", "pipe"],
-});
+const server = spawnServer({ PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: "1", BUILD_DIR: buildDir });
 let serverLog = "";
 server.stdout.on("data", (chunk) => (serverLog += chunk));
 server.stderr.on("data", (chunk) => (serverLog += chunk));
 let chrome;
 
 try {
-  await waitUntilReady();
+  await waitForHealth(base, server);
   // Warm the server (JIT, caches) so the first run measures the page, not the process start.
   for (const page of PAGES) for (let i = 0; i < 3; i++) await (await fetch(base + page)).text();
 
@@ -120,27 +114,4 @@ function round(n, digits) {
   return Math.round(n * 10 ** digits) / 10 ** digits;
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
-async function waitUntilReady() {
-  const deadline = Date.now() + 180_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error("The server stopped before it was ready.");
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error("The server was not ready within 180 s.");
-}

@@ -15,13 +15,11 @@
 //   BENCH_PORT         server port (a free one)
 //   BUILD_DIR          the build to run (build)
 // The last line of the output is one JSON object with every figure.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { SERVER_ENV, SERVER_NODE_FLAGS, root } from "./lib.mjs";
+import { freePort, root, spawnServer, waitForHealth } from "./lib.mjs";
 import { useProjectNode } from "./node-runtime.mjs";
 
 // Measured on the Node the store runs on (24), also where the system Node is older.
@@ -51,11 +49,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "store-bench-"));
 const base = `http://127.0.0.1:${port}`;
 
 const startedAt = performance.now();
-const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, "server.js"], {
-  cwd: root,
-  env: { ...process.env, ...SERVER_ENV, NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: "1", BUILD_DIR: buildDir },
-  stdio: ["ignore", "pipe", "pipe"],
-});
+const server = spawnServer({ PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: "1", BUILD_DIR: buildDir });
 let serverLog = "";
 server.stdout.on("data", (chunk) => (serverLog += chunk));
 server.stderr.on("data", (chunk) => (serverLog += chunk));
@@ -72,7 +66,7 @@ const stop = async () => {
 process.on("SIGINT", () => stop().then(() => process.exit(130)));
 
 try {
-  await waitUntilReady();
+  await waitForHealth(base, server);
   const firstStartSeconds = (performance.now() - startedAt) / 1000;
   const rssFirstStartMb = rssMb();
   const peakFirstStartMb = memoryField("VmHWM");
@@ -163,33 +157,7 @@ function rssMb() {
   return memoryField("VmRSS");
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
-async function waitUntilReady() {
-  const deadline = Date.now() + 180_000;
-  while (Date.now() < deadline) {
-    if (serverExited) throw new Error("The server stopped before it was ready.");
-    try {
-      const status = await new Promise((resolve, reject) => {
-        http.get(`${base}/healthz`, (res) => (res.resume(), resolve(res.statusCode))).on("error", reject);
-      });
-      if (status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(200);
-  }
-  throw new Error("The server was not ready within 180 s.");
-}
 
 /**
  * Drives `url` with `count` keep-alive connections, each sending its next request when the last

@@ -10,13 +10,12 @@
 // Each is printed against its budget (/home: JS ≤ 130 KB gzip, HTML ≤ 14 KB compressed). It reports
 // and always exits 0 (budgets are read by people and CI logs, not enforced by timing-free asserts);
 // it stops the server and removes the temporary data directory.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
-import { SERVER_ENV, SERVER_NODE_FLAGS, root } from "./lib.mjs";
+import { freePort, root, spawnServer, waitForHealth } from "./lib.mjs";
 import { useProjectNode } from "./node-runtime.mjs";
 
 // Measured on the Node the store runs on (24), also where the system Node is older.
@@ -30,32 +29,7 @@ const gzip = (buffer) => zlib.gzipSync(buffer, { level: 9 }).length;
 const brotli = (buffer) => zlib.brotliCompressSync(buffer, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
 const kb = (bytes) => `${(bytes / KB).toFixed(1)} KB`;
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
-async function waitForHealth(base, server, timeoutMs = 180_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`the server exited with code ${server.exitCode}`);
-    try {
-      const response = await fetch(`${base}/healthz`);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error("the server did not become healthy in time");
-}
 
 async function getRaw(url) {
   // identity: the bytes as built; compression is measured here, the same way for every file.
@@ -146,11 +120,7 @@ async function main() {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-size-"));
   const base = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(root, "server.js")], {
-    cwd: root,
-    env: { ...process.env, ...SERVER_ENV, BUILD_DIR: buildDir, PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: "1", NODE_ENV: "production", APP_URL: base, DATABASE_URL: "" },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  const server = spawnServer({ BUILD_DIR: buildDir, PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: "1", APP_URL: base, DATABASE_URL: "" }, ["ignore", "ignore", "inherit"]);
   try {
     await waitForHealth(base, server);
     const home = (await getRaw(`${base}/home`)).body.toString("utf8");

@@ -12,13 +12,12 @@
 //    "transitions","distinctValid","ms"}. It exits 1 when transitions ≠ distinct valid events.
 //
 // Options (environment): PORT (default 3480), BUILD_DIR (default build), BENCH_KEEP=1 keeps DATA_DIR.
-import { spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 // @ts-expect-error: plain JavaScript module without types
-import { SERVER_ENV, SERVER_NODE_FLAGS } from "./lib.mjs";
+import { spawnServer, waitForHealth } from "./lib.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const buildDir = path.resolve(root, process.env.BUILD_DIR ?? "build");
@@ -76,24 +75,9 @@ async function countTransitions(): Promise<number> {
 
 function startServer() {
   const log = fs.openSync(path.join(dataDir, "server.log"), "a");
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, "server.js"], { cwd: root, env: { ...process.env, ...SERVER_ENV, BUILD_DIR: buildDir }, stdio: ["ignore", log, log] });
-  return child;
+  return spawnServer({ BUILD_DIR: buildDir }, ["ignore", log, log]);
 }
 
-async function waitForServer(child: ReturnType<typeof spawn>) {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}); see ${path.join(dataDir, "server.log")}`);
-    try {
-      const response = await fetch(`http://127.0.0.1:${port}/healthz`);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error("server did not answer /healthz within 120 s");
-}
 
 const sign = (body: string) => crypto.createHmac("sha512", secret).update(body).digest("hex");
 
@@ -162,7 +146,9 @@ async function main() {
   const server = startServer();
   let result: Awaited<ReturnType<typeof send>>;
   try {
-    await waitForServer(server);
+    await waitForHealth(`http://127.0.0.1:${port}`, server, 120_000).catch((error: Error) => {
+      throw new Error(`${error.message} See ${path.join(dataDir, "server.log")}.`);
+    });
     result = await send(requests);
   } finally {
     const exited = new Promise((resolve) => server.once("exit", resolve));

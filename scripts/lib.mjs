@@ -1,6 +1,7 @@
 // Shared by scripts/test.mjs and scripts/start.mjs: run a command, install dependencies when needed.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -25,6 +26,46 @@ export const SERVER_NODE_FLAGS = ["--max-old-space-size=128", "--max-semi-space-
  * Dockerfile and `npm run serve` too).
  */
 export const SERVER_ENV = { MALLOC_ARENA_MAX: "2" };
+
+/**
+ * Starts the production server (server.js) as the container runs it: SERVER_NODE_FLAGS, SERVER_ENV,
+ * NODE_ENV=production, plus `env` (PORT, DATA_DIR, BUILD_DIR…) over this process's environment.
+ */
+export function spawnServer(env, stdio = ["ignore", "pipe", "pipe"]) {
+  return spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(root, "server.js")], {
+    cwd: root,
+    env: { ...process.env, ...SERVER_ENV, NODE_ENV: "production", ...env },
+    stdio,
+  });
+}
+
+/** A TCP port free on 127.0.0.1 right now. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Waits until `base`/healthz answers 200; throws if `server` (a child process) exits first or time runs out. */
+export async function waitForHealth(base, server, timeoutMs = 180_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null || server.signalCode !== null) throw new Error(`The server stopped before it was ready (exit code ${server.exitCode ?? server.signalCode}).`);
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`The server was not ready within ${timeoutMs / 1000} s.`);
+}
 
 /** Runs a command in the project's root with the terminal attached; returns its exit code. */
 export function run(command, args, options = {}) {

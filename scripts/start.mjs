@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { SERVER_ENV, SERVER_NODE_FLAGS, bin, formatSeconds, mtime, needsInstall, newestMtime, root } from "./lib.mjs";
+import { bin, formatSeconds, mtime, needsInstall, newestMtime, root, spawnServer } from "./lib.mjs";
 import { useProjectNode } from "./node-runtime.mjs";
 
 // On a Node older than 24 this runs the script again on the project's Node 24 (and never returns).
@@ -60,19 +60,16 @@ if (builtAt === 0 || builtAt < changedAt) {
 }
 
 const env = {
-  ...process.env,
-  ...SERVER_ENV,
-  NODE_ENV: "production",
   PORT: port,
   DATA_DIR: process.env.DATA_DIR || "./data",
   DEMO_DATA: process.env.DEMO_DATA ?? "1",
 };
-const firstStart = !fs.existsSync(path.join(root, env.DATA_DIR, "pglite", "PG_VERSION")) && !env.DATABASE_URL;
+const firstStart = !fs.existsSync(path.join(root, env.DATA_DIR, "pglite", "PG_VERSION")) && !process.env.DATABASE_URL;
 const serverStart = performance.now();
 process.stdout.write(`• ${firstStart ? "Preparing the database and the demo data (first start)" : "Starting the server"}… `);
 
 // Until the server is ready its lines are kept (and shown only if it stops); afterwards they pass through.
-const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, "server.js"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+const server = spawnServer(env);
 let ready = false;
 let startupOutput = "";
 for (const [stream, target] of [
@@ -114,5 +111,5 @@ const url = `http://localhost:${port}`;
 const demo = env.DEMO_DATA === "1";
 console.log(`
 Toko Pegawai PLN is ready in ${formatSeconds(performance.now() - started)}: ${url}
-${demo ? `  Demo account:  ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}\n` : ""}${env.SMTP_URL ? "" : `  E-mails (activation, password reset) are not sent; read them in the outbox: ${url}/outbox\n`}  Stop with Ctrl-C.
+${demo ? `  Demo account:  ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}\n` : ""}${process.env.SMTP_URL ? "" : `  E-mails (activation, password reset) are not sent; read them in the outbox: ${url}/outbox\n`}  Stop with Ctrl-C.
 `);
