@@ -6,7 +6,7 @@ import { formatDateTimeWib } from "~/.server/dates";
 import { readForm } from "~/.server/http";
 import { flash } from "~/.server/session";
 import { getOtpState, OTP_WRONG, requestOtp, validateOtp } from "~/.server/store/otp";
-import { getPaymentSummary, paylaterPhone, payDraft, type PayResult, setOrderPayment } from "~/.server/store/payments";
+import { getPaymentFlowSummary, getPaymentSummary, paylaterPhone, payDraft, type PayResult, setOrderPayment } from "~/.server/store/payments";
 import { Countdown } from "~/components/countdown";
 import { FieldError, FormError } from "~/components/field";
 import { useHydrated } from "~/components/use-hydrated";
@@ -22,10 +22,8 @@ const CODE_SENT = "Kode OTP telah dikirim.";
 /** Spec §3, §9: the code has 4 digits (the store checks the same). */
 const OTP_LENGTH = 4;
 
-function summaryOf(userId: number, flow: PaymentFlow) {
-  if (flow.orderId === undefined) return getPaymentSummary(userId);
-  return getPaymentSummary(userId, { orderId: flow.orderId, choice: { paymentMethodId: flow.paymentMethodId } });
-}
+/** This screen prices the method alone: a tenor in the address does not apply here. */
+const summaryOf = (userId: number, flow: PaymentFlow) => getPaymentFlowSummary(userId, { ...flow, tenor: undefined });
 
 /** 0812****7890: enough to recognise one's own number. */
 function maskPhone(phone: string) {

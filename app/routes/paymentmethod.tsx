@@ -3,7 +3,7 @@ import type { Route } from "./+types/paymentmethod";
 import { requireUser } from "~/.server/auth";
 import { readForm } from "~/.server/http";
 import { PHONE_NOT_REGISTERED, requestOtp } from "~/.server/store/otp";
-import { getPaymentSummary, METHOD_REQUIRED, paylaterPhone, payDraft, type PayResult, setOrderPayment } from "~/.server/store/payments";
+import { getPaymentFlowSummary, METHOD_REQUIRED, paylaterPhone, payDraft, type PayResult, setOrderPayment } from "~/.server/store/payments";
 import { FormError } from "~/components/field";
 import { useHydrated } from "~/components/use-hydrated";
 import { formatRupiah } from "~/lib/money";
@@ -17,18 +17,13 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: paym
 const CONTINUE = "Bayar Sekarang";
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9-]{8,64}$/;
 
-/** The draft's summary, or the order's with the choice carried in the address; null: nothing to pay. */
-function summaryOf(userId: number, flow: PaymentFlow) {
-  if (flow.orderId === undefined) return getPaymentSummary(userId);
-  return getPaymentSummary(userId, { orderId: flow.orderId, choice: { paymentMethodId: flow.paymentMethodId, tenor: flow.tenor } });
-}
 
 /** Spec §2 Payment summary: the draft, or `?orderId=` of an order in 200 without a method; else /transaction. */
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser(context);
   const flow = readPaymentFlow(url.searchParams);
   if (flow.invalid) throw redirect("/transaction");
-  const summary = await summaryOf(user.id, flow);
+  const summary = await getPaymentFlowSummary(user.id, flow);
   if (!summary) throw redirect("/transaction");
   return {
     flow: { orderId: flow.orderId, paymentMethodId: flow.paymentMethodId, tenor: flow.tenor } satisfies PaymentFlow,
@@ -54,7 +49,7 @@ export async function action({ context, request, url }: Route.ActionArgs) {
   const form = await readForm(request);
   const posted = form.get("idempotencyKey");
   const key = typeof posted === "string" && IDEMPOTENCY_KEY.test(posted) ? posted : crypto.randomUUID();
-  const summary = await summaryOf(user.id, flow);
+  const summary = await getPaymentFlowSummary(user.id, flow);
 
   if (!summary) {
     // The second press of a double submit arrives after the first made the order (the draft is

@@ -3,7 +3,7 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/paymentmethodlist";
 import { requireUser } from "~/.server/auth";
 import { readForm } from "~/.server/http";
-import { checkPaymentChoice, chooseDraftMethod, getPaymentSummary, listPaymentMethods } from "~/.server/store/payments";
+import { checkPaymentChoice, chooseDraftMethod, getPaymentFlowSummary, getPaymentSummary, listPaymentMethods } from "~/.server/store/payments";
 import { FormError } from "~/components/field";
 import { useHydrated } from "~/components/use-hydrated";
 import { formatRupiah } from "~/lib/money";
@@ -16,10 +16,8 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: paym
 
 const INSTALMENT_CODE = "BNI-INSTALLMENT";
 
-function summaryOf(userId: number, flow: PaymentFlow) {
-  if (flow.orderId === undefined) return getPaymentSummary(userId);
-  return getPaymentSummary(userId, { orderId: flow.orderId, choice: { paymentMethodId: flow.paymentMethodId } });
-}
+/** This screen prices the method alone: a tenor in the address does not apply here. */
+const summaryOf = (userId: number, flow: PaymentFlow) => getPaymentFlowSummary(userId, { ...flow, tenor: undefined });
 
 /** Spec §2 Payment method list: the four groups with every method's fee and total for this amount. */
 export async function loader({ context, url }: Route.LoaderArgs) {

@@ -3,7 +3,7 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/tenorlist";
 import { requireUser } from "~/.server/auth";
 import { readForm } from "~/.server/http";
-import { checkPaymentChoice, chooseDraftTenor, getPaymentSummary, listTenorOptions } from "~/.server/store/payments";
+import { checkPaymentChoice, chooseDraftTenor, getPaymentFlowSummary, getPaymentSummary, listTenorOptions } from "~/.server/store/payments";
 import { FormError } from "~/components/field";
 import { useHydrated } from "~/components/use-hydrated";
 import { formatRupiah } from "~/lib/money";
@@ -14,17 +14,13 @@ import paymentStylesUrl from "~/styles/payments.css?url";
 export const handle: RouteHandle = { title: "Pilih Tenor", back: "/paymentmethodlist" };
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: paymentStylesUrl }];
 
-function summaryOf(userId: number, flow: PaymentFlow) {
-  if (flow.orderId === undefined) return getPaymentSummary(userId);
-  return getPaymentSummary(userId, { orderId: flow.orderId, choice: { paymentMethodId: flow.paymentMethodId, tenor: flow.tenor } });
-}
 
 /** Spec §2 Tenor list: the tenors of the chosen instalment method; any other method goes back to the list. */
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser(context);
   const flow = readPaymentFlow(url.searchParams);
   if (flow.invalid) throw redirect("/transaction");
-  const summary = await summaryOf(user.id, flow);
+  const summary = await getPaymentFlowSummary(user.id, flow);
   if (!summary) throw redirect("/transaction");
   const options = summary.method ? await listTenorOptions(summary.amount, summary.method.id) : null;
   if (!summary.method || !options) throw redirect(paymentFlowHref("/paymentmethodlist", { orderId: flow.orderId }));
@@ -49,7 +45,7 @@ export async function action({ context, request, url }: Route.ActionArgs) {
     if (saved.field === "tenor") return data({ error: saved.message }, { status: 400 });
     throw redirect((await getPaymentSummary(user.id)) ? "/paymentmethodlist" : "/transaction");
   }
-  const summary = await summaryOf(user.id, { orderId: flow.orderId });
+  const summary = await getPaymentFlowSummary(user.id, { orderId: flow.orderId });
   if (!summary) throw redirect("/transaction");
   const check = await checkPaymentChoice(summary.amount, flow.paymentMethodId, tenor);
   if (!check.ok && check.field === "tenor") return data({ error: check.message }, { status: 400 });

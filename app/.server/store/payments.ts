@@ -20,6 +20,7 @@ import {
   type PaymentMethodType,
   type TenorOption,
 } from "~/lib/payment-pricing";
+import type { PaymentFlow } from "~/lib/payment-flow";
 import { checkoutPricing } from "~/lib/pricing";
 import { checkEmployeePromo, getCheckoutDraft } from "./checkout";
 import { consumeOtpSecret } from "./otp";
@@ -163,6 +164,15 @@ async function draftAmount(userId: number, draft: NonNullable<Awaited<ReturnType
   const [account] = await (await getDb()).select({ nip: users.nip }).from(users).where(eq(users.id, userId));
   const employeePromo = draft.values.ajukanInsentifPegawai === true && account ? await checkEmployeePromo(userId, draft.product.id, account.nip) : null;
   return checkoutPricing(draft.product.pricing, { insentif: false, promoPegawai: employeePromo !== null }).total;
+}
+
+/**
+ * The summary a payment screen shows for its trail (app/lib/payment-flow.ts): the checkout draft's,
+ * or for `flow.orderId` that order's, with the method and tenor the address carries.
+ */
+export function getPaymentFlowSummary(userId: number, flow: PaymentFlow): Promise<PaymentSummary | null> {
+  if (flow.orderId === undefined) return getPaymentSummary(userId);
+  return getPaymentSummary(userId, { orderId: flow.orderId, choice: { paymentMethodId: flow.paymentMethodId, tenor: flow.tenor } });
 }
 
 /**
