@@ -2,7 +2,11 @@ import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { HydratedRouter } from "react-router/dom";
 
-function hydrate() {
+// This module is fetched only once the page has loaded and painted (~/lib/scripts-after-load), so
+// hydration never holds the first paint. Evaluating the scripts and starting React are separate
+// tasks, and in a transition React hydrates in slices of a few milliseconds: a tap meanwhile is
+// never kept waiting long (decision 0016).
+setTimeout(() => {
   startTransition(() => {
     hydrateRoot(
       document,
@@ -11,12 +15,4 @@ function hydrate() {
       </StrictMode>,
     );
   });
-}
-
-// The server's HTML is the page; hydration only adds to it. When the scripts arrive before the
-// first frame (a cached visit, a fast network), running hydration at once holds the first paint
-// until it ends: 100–300 ms of a blank screen on a cheap phone. Let the browser paint first (the
-// timeout runs after the frame the animation callback belongs to). A hidden tab gets no frames, so
-// it hydrates at once.
-if (document.visibilityState === "visible") requestAnimationFrame(() => setTimeout(hydrate, 0));
-else hydrate();
+});

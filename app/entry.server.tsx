@@ -12,7 +12,7 @@ export { writeDatabaseTemplate } from "./.server/db/client";
 import { env } from "./.server/env";
 import { webhookSecret } from "./.server/gateway/signature";
 import { smsUsesOutbox } from "./.server/sms";
-import { lowPriorityModulePreloads } from "./.server/low-priority-scripts";
+import { holdScriptsUntilLoad } from "./.server/scripts-after-load";
 import { expireOverduePayments } from "./.server/store/payments";
 import { contentSecurityPolicy, SECURITY_HEADERS } from "./.server/http";
 import { outboxWarning } from "./.server/mail";
@@ -48,7 +48,7 @@ export default function handleRequest(
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
           const body = new PassThrough();
-          const document = body.pipe(lowPriorityModulePreloads());
+          const document = body.pipe(holdScriptsUntilLoad());
           resolve(new Response(createReadableStreamFromReadable(document), { headers: responseHeaders, status: responseStatusCode }));
           pipe(body);
         },

@@ -22,6 +22,7 @@ import styles from "./styles.css?inline";
 import { FlashModal } from "./components/flash-modal";
 import { CloseIcon } from "./components/icons";
 import { useNonce } from "./lib/nonce";
+import { START_SCRIPTS } from "./lib/scripts-after-load";
 import { TOAST_HIDE_MS, type Toast } from "./lib/toast";
 import { STORE_NAME, titleOf } from "./lib/route-handle";
 import logoUrl from "./images/logo.svg?url";
@@ -87,6 +88,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <body>
         {children}
         <ScrollRestoration nonce={nonce} />
+        {/* The server holds React Router's scripts back; this starts them once the page has loaded. */}
+        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: START_SCRIPTS }} />
         <Scripts nonce={nonce} />
       </body>
     </html>
@@ -95,6 +98,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App() {
   const { toast, modal } = useLoaderData<typeof loader>();
+  // Marks the document once React runs it (its scripts start after the page has loaded, decision
+  // 0016): the end-to-end tests of the `js` project wait for it before using what scripts add.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "";
+  }, []);
   return (
     <>
       <Outlet />

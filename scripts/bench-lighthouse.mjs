@@ -4,7 +4,8 @@
 //
 // Builds nothing: it runs the existing build (`npm run build`, or $BUILD_DIR) on a fresh temporary
 // DATA_DIR with DEMO_DATA=1, in the system Chromium (/usr/bin/chromium, or $CHROME_PATH).
-// Environment: LIGHTHOUSE_RUNS (5), BENCH_PORT (a free one), BUILD_DIR (build).
+// Environment: LIGHTHOUSE_RUNS (5), BENCH_PORT (a free one), BUILD_DIR (build), LIGHTHOUSE_REPORTS (a
+// folder: each run's full report is written there as JSON, to see what an audit or the LCP holds).
 // The last line of the output is one JSON object:
 //   {"/home": {"performance", "accessibility", "lcp", "tbt", "cls"}, "/detail/1": {…}}
 // (scores 0–100, lcp and tbt in milliseconds).
@@ -79,6 +80,10 @@ try {
           .map((audit) => audit.id),
       };
       results.push(result);
+      if (process.env.LIGHTHOUSE_REPORTS) {
+        fs.mkdirSync(process.env.LIGHTHOUSE_REPORTS, { recursive: true });
+        fs.writeFileSync(path.join(process.env.LIGHTHOUSE_REPORTS, `${page.replace(/\W+/g, "_")}-${run}.json`), JSON.stringify(lhr));
+      }
       console.log(
         `${page} run ${run}: performance ${result.performance}, accessibility ${result.accessibility}, LCP ${result.lcp} ms, FCP ${result.fcp} ms, TBT ${result.tbt} ms, CLS ${result.cls}` +
           (result.failing.length ? `; below 0.9: ${result.failing.join(", ")}` : ""),

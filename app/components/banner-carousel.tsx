@@ -31,7 +31,7 @@ export function BannerCarousel({ banners }: { banners: Banner[] }) {
     <section ref={container} className="banner-carousel swiper" aria-label="Promo" aria-roledescription="carousel" data-testid="banner-carousel">
       <ul className="banner-track swiper-wrapper" tabIndex={0} aria-label="Daftar promo, geser untuk melihat lainnya">
         {banners.map((banner, index) => {
-          const image = <FadeInImage src={banner.imageUrl} width={banner.width} height={banner.height} alt={banner.title} eager={index === 0} />;
+          const image = <FadeInImage src={banner.imageUrl} width={banner.width} height={banner.height} alt={banner.title} eager={index === 0} priority={index === 0} />;
           return (
             <li key={banner.id} className="banner-slide swiper-slide" aria-roledescription="slide" aria-label={`${index + 1} dari ${banners.length}`}>
               {banner.href ? (

@@ -6,7 +6,25 @@ import { useCallback } from "react";
  * nothing, so the grey stays, even before or without JavaScript; with JavaScript a failed image is
  * also hidden explicitly, including one that failed before hydration.
  */
-export function FadeInImage({ src, width, height, eager = false, alt = "", className }: { src: string; width: number; height: number; eager?: boolean; alt?: string; className?: string }) {
+export function FadeInImage({
+  src,
+  width,
+  height,
+  eager = false,
+  priority = false,
+  alt = "",
+  className,
+}: {
+  src: string;
+  width: number;
+  height: number;
+  /** On screen at once: load it now, not when it scrolls near. */
+  eager?: boolean;
+  /** The largest thing on screen: fetch it before the other images. */
+  priority?: boolean;
+  alt?: string;
+  className?: string;
+}) {
   const hideIfBroken = useCallback((img: HTMLImageElement | null) => {
     if (img && img.complete && img.naturalWidth === 0) img.style.visibility = "hidden";
   }, []);
@@ -20,7 +38,7 @@ export function FadeInImage({ src, width, height, eager = false, alt = "", class
       className={className}
       loading={eager ? "eager" : "lazy"}
       decoding="async"
-      fetchPriority={eager ? "high" : undefined}
+      fetchPriority={priority ? "high" : undefined}
       onError={(event) => {
         event.currentTarget.style.visibility = "hidden";
       }}

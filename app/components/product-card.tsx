@@ -14,7 +14,20 @@ import { FadeInImage } from "./fade-in-image";
  * through, rating 0-5 with a star only when rated, 'N terjual' only when sold, city. Opens the
  * detail, telling it the list to go back to (`from`).
  */
-export function ProductCard({ product, eager = false, anchor, from = "" }: { product: ProductListItem; eager?: boolean; anchor?: string; from?: string }) {
+export function ProductCard({
+  product,
+  eager = false,
+  priority = false,
+  anchor,
+  from = "",
+}: {
+  product: ProductListItem;
+  /** Its image loads at once (and `priority`: before other images; FadeInImage). */
+  eager?: boolean;
+  priority?: boolean;
+  anchor?: string;
+  from?: string;
+}) {
   const { price } = product;
   const discounted = isDiscounted(price, product);
   const rating = formatRating(product.ratingPercentage);
@@ -24,7 +37,7 @@ export function ProductCard({ product, eager = false, anchor, from = "" }: { pro
       <Link to={withFrom(`/detail/${product.id}`, from)} className="product-card-link" title={fullTitle}>
         <div className="product-card-media">
           {product.imageUrl ? (
-            <FadeInImage src={product.imageUrl} width={product.imageWidth ?? 360} height={product.imageHeight ?? 360} eager={eager} />
+            <FadeInImage src={product.imageUrl} width={product.imageWidth ?? 360} height={product.imageHeight ?? 360} eager={eager} priority={priority} />
           ) : null}
         </div>
         <div className="product-card-body">

@@ -35,9 +35,14 @@ type Props = {
   emptyText?: string;
   /** Images of the first cards load eagerly (they are on screen at once). */
   eagerImages?: number;
+  /**
+   * Images of the first cards fetched before any other (the first row: the largest thing on screen
+   * when the grid starts the page). 0 where something larger comes first, like the home banners.
+   */
+  priorityImages?: number;
 };
 
-export function ProductGrid({ pages, hrefForPage, emptyText = "Produk tidak ditemukan.", eagerImages = 4 }: Props) {
+export function ProductGrid({ pages, hrefForPage, emptyText = "Produk tidak ditemukan.", eagerImages = 4, priorityImages = 2 }: Props) {
   const location = useLocation();
   const href = useCallback((page: number) => (hrefForPage ? hrefForPage(page) : pageHref(location.pathname, location.search, page)), [hrefForPage, location.pathname, location.search]);
 
@@ -75,6 +80,7 @@ export function ProductGrid({ pages, hrefForPage, emptyText = "Produk tidak dite
             key={product.id}
             product={product}
             eager={index < eagerImages}
+            priority={index < priorityImages}
             anchor={pageStarts.has(product.id) ? pageAnchor(pageStarts.get(product.id)!) : undefined}
             from={listAddress}
           />

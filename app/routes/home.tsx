@@ -29,7 +29,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       <h1 className="sr-only">Toko Pegawai PLN — Beranda</h1>
       <BannerCarousel banners={loaderData.banners} />
       <h2 className="section-title">Produk Pilihan</h2>
-      <ProductGrid pages={loaderData.pages} />
+      {/* The first banner is the largest image on screen: the cards' images come after it. */}
+      <ProductGrid pages={loaderData.pages} priorityImages={0} />
       {loaderData.verificationCode ? <VerificationPrompt code={loaderData.verificationCode} /> : null}
     </>
   );

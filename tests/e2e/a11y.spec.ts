@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page, test as base } from "@playwright/test";
-import { loginAs } from "./helpers";
+import { expect, type Page } from "@playwright/test";
+import { loginAs, test as base } from "./helpers";
 
 // axe-core on every screen, with and without JavaScript: no serious or critical violation (WCAG 2.x
 // A/AA and axe's best practices). Each screen is checked as a user meets it, including its open

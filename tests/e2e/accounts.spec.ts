@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
-import { expect, type Page, test } from "@playwright/test";
-import { fillLogin, readLatestEmail, uniqueEmail } from "./helpers";
+import { expect, type Page } from "@playwright/test";
+import { fillLogin, readLatestEmail, test, uniqueEmail } from "./helpers";
 
 // The account screens end to end, as a user meets them: register, activate by e-mail, log out and
 // in, edit the profile, forgot and reset the password. Runs with JavaScript (on-blur validation,

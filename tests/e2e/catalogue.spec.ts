@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
-import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { loginAs, uniqueEmail } from "./helpers";
+import { type APIRequestContext, expect, type Page } from "@playwright/test";
+import { loginAs, test, uniqueEmail } from "./helpers";
 
 // The catalogue as a shopper meets it: the home page with banners and the endless product grid,
 // the product detail with its promo sheet and order button. Runs with JavaScript (appending pages
@@ -61,6 +61,37 @@ test.describe("home", () => {
     const selis = cards(page).filter({ hasText: "Selis Agats" });
     await expect(selis.locator("svg")).toHaveCount(0);
     await expect(selis).not.toContainText("terjual");
+  });
+
+  test("the page and its largest image come first, the scripts only after the page has loaded", async ({ page, javaScriptEnabled }) => {
+    // Decision 0016: every screen works before any script runs, so on a slow line the scripts wait.
+    const scripts: string[] = [];
+    page.on("request", (request) => {
+      if (/\/assets\/[^?]*\.js$/.test(request.url())) scripts.push(request.url());
+    });
+    await page.goto("/home");
+    // The first banner is the largest image on screen: the one fetched ahead of the others.
+    await expect(page.locator('img[fetchpriority="high"]')).toHaveCount(1);
+    await expect(page.locator('img[fetchpriority="high"]')).toHaveAttribute("src", /\/media\/b-/);
+    if (!javaScriptEnabled) {
+      // Without JavaScript not a byte of it is fetched.
+      await page.waitForLoadState("networkidle");
+      expect(scripts).toEqual([]);
+      return;
+    }
+    // The page hydrates (Swiper takes over the banner strip after it)...
+    await expect(page.getByTestId("banner-carousel")).toHaveClass(/swiper-initialized/);
+    expect(scripts.length).toBeGreaterThan(0);
+    // ...from scripts requested only after the load event.
+    const timing = await page.evaluate(() => ({
+      load: (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming).loadEventStart,
+      scripts: performance
+        .getEntriesByType("resource")
+        .filter((entry) => /\/assets\/[^?]*\.js$/.test(entry.name))
+        .map((entry) => entry.startTime),
+    }));
+    expect(timing.load).toBeGreaterThan(0);
+    expect(Math.min(...timing.scripts)).toBeGreaterThanOrEqual(timing.load);
   });
 
   test("a card opens the product's detail", async ({ page }) => {

@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
-import { type APIRequestContext, type Browser, expect, type Locator, type Page, test } from "@playwright/test";
+import { type APIRequestContext, type Browser, expect, type Locator, type Page } from "@playwright/test";
 import sharp from "sharp";
-import { DEMO_ACCOUNT, loginAs, readLatestEmail, uniqueEmail } from "./helpers";
+import { DEMO_ACCOUNT, loginAs, readLatestEmail, test, uniqueEmail } from "./helpers";
 
 // Buying, as a verified employee meets it: 'Beli Sekarang' → /checkout (customer data, KTP photo,
 // incentive and employee promo, price breakdown, confirmations) → /address (four cascading pickers)

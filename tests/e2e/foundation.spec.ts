@@ -1,5 +1,5 @@
-import { expect, test } from "@playwright/test";
-import { DEMO_EMAIL, DEMO_PASSWORD, fillLogin, loginAs } from "./helpers";
+import { expect } from "@playwright/test";
+import { DEMO_EMAIL, DEMO_PASSWORD, fillLogin, loginAs, test } from "./helpers";
 
 // The foundation every screen relies on: the guard, login and its redirects, the error pages, the
 // health endpoint and the security headers. Runs in both projects (with and without JavaScript).

@@ -1,8 +1,8 @@
 import { execFile } from "node:child_process";
 import { randomInt } from "node:crypto";
 import { promisify } from "node:util";
-import { expect, test } from "@playwright/test";
-import { DEMO_ACCOUNT, loginAs } from "./helpers";
+import { expect } from "@playwright/test";
+import { DEMO_ACCOUNT, loginAs, test } from "./helpers";
 import { buyIncentiveOrder, registerBuyer, samplePhoto } from "./helpers/purchase";
 
 // Following an order as a buyer: the list (empty, unverified, filters through the address with the

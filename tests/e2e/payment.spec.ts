@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
-import { expect, type Page, test } from "@playwright/test";
-import { DEMO_ACCOUNT, loginAs, readLatestEmail } from "./helpers";
+import { expect, type Page } from "@playwright/test";
+import { DEMO_ACCOUNT, loginAs, readLatestEmail, test } from "./helpers";
 import { checkoutToPayment, registerBuyer, samplePhoto } from "./helpers/purchase";
 
 // Paying (issue 7), as a buyer meets it with and without JavaScript: from a fresh verified account's

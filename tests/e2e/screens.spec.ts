@@ -1,5 +1,5 @@
-import { expect, type Locator, type Page, test } from "@playwright/test";
-import { DEMO_EMAIL, DEMO_PASSWORD, fillLogin, loginAs } from "./helpers";
+import { expect, type Locator, type Page } from "@playwright/test";
+import { DEMO_EMAIL, DEMO_PASSWORD, fillLogin, loginAs, test } from "./helpers";
 
 // Issue 9, screens: what a person on a 390 px phone meets, with and without JavaScript — errors they
 // cannot miss, banners that lead somewhere, whole card titles, 44 px targets, a toast that closes,

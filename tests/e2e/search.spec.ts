@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { expect, type Page, test } from "@playwright/test";
-import { loginAs } from "./helpers";
+import { expect, type Page } from "@playwright/test";
+import { loginAs, test } from "./helpers";
 
 // Search (spec §2 Search, §4 Search, §5 "submitted only when the keyword is non-empty"): the entry
 // page with 'Riwayat Pencarian', the results with the filter sheet (Urutkan, Kategori, Harga).

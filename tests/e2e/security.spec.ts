@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from "node:crypto";
-import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { DEMO_EMAIL, DEMO_PASSWORD, loginAs, readLatestEmail } from "./helpers";
+import { type APIRequestContext, expect, type Page } from "@playwright/test";
+import { DEMO_EMAIL, DEMO_PASSWORD, loginAs, readLatestEmail, test } from "./helpers";
 
 // Issue 11 and the server-side items of issue 9, as an attacker on another machine meets them. The
 // e2e server runs as behind one reverse proxy (TRUST_PROXY=1): a request carrying X-Forwarded-For

@@ -5,7 +5,27 @@
  * HTTP requests, never anything that needs JavaScript in the page.
  */
 import { randomUUID } from "node:crypto";
-import { type APIRequestContext, expect, type Page } from "@playwright/test";
+import { type APIRequestContext, expect, type Page, test as base } from "@playwright/test";
+
+/**
+ * Playwright's `test` for every spec. In the `js` project `page.goto` also waits until React has
+ * hydrated the page it lands on: the page's scripts start only after it has loaded (decision 0016),
+ * and that project tests what the page does with them. The `nojs` project tests it without them.
+ * Documents without React Router's scripts (a plain error answer, an image) are not waited for.
+ */
+export const test = base.extend<{ page: Page }>({
+  page: async ({ page, javaScriptEnabled }, use) => {
+    if (javaScriptEnabled) {
+      const goto = page.goto.bind(page);
+      page.goto = async (url, options) => {
+        const response = await goto(url, options);
+        if (await page.locator("script[data-after-load]").count()) await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+        return response;
+      };
+    }
+    await use(page);
+  },
+});
 
 /** The verified demo account seeded when DEMO_DATA=1 (the e2e server always sets it). */
 export const DEMO_EMAIL = "demo@pln.co.id";
