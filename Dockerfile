@@ -42,4 +42,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT || 3000}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # The flags and MALLOC_ARENA_MAX are scripts/lib.mjs SERVER_NODE_FLAGS and SERVER_ENV (decisions 0012, 0040): a 512 MB limit is enough.
 ENV MALLOC_ARENA_MAX=2
-CMD ["node", "--max-old-space-size=128", "--max-semi-space-size=4", "--liftoff-only", "server.js"]
+CMD ["node", "--max-old-space-size=128", "--optimize-for-size", "--liftoff-only", "server.js"]

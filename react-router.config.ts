@@ -11,14 +11,16 @@ export default {
   // stricter (Sec-Fetch-Site, `Origin: null`, resource routes too) and answers with the 'Akses
   // Ditolak' page, so React Router's check lets every origin through to it (decision 0006).
   allowedActionOrigins: ["**"],
-  // The prepared database a first start copies (app/.server/db/client.ts), written by the server
-  // bundle just built so it has exactly its migrations and reference data.
+  // The prepared database and demo images a first start copies (app/.server/db/client.ts,
+  // demo-catalogue.ts), written by the server bundle just built so they match its migrations,
+  // reference data and artwork.
   async buildEnd({ reactRouterConfig }) {
     const started = performance.now();
     const bundle = pathToFileURL(path.resolve(reactRouterConfig.buildDirectory, "server", "index.js")).href;
     const { entry } = await import(/* @vite-ignore */ bundle);
     await entry.module.writeDatabaseTemplate();
-    console.log(`prepared first-start database in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    await entry.module.writePreparedDemoMedia();
+    console.log(`prepared first-start database and demo images in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   },
   // React Router 8 made the v8 future flags this file used to turn on its only behaviour (middleware,
   // the Vite Environment API, trailing-slash-aware `.data` URLs, the raw request with a `url`

@@ -1,6 +1,7 @@
 // Production server: serves the built app (npm run serve, the container). Plain Node + Express:
 // request guards (app/.server/request-guards.ts), static assets with long caching, compression, the
 // React Router request handler, migrations before listening, and a clean database shutdown.
+import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -39,7 +40,12 @@ app.disable("x-powered-by");
 installRequestGuards(app);
 app.use(compression());
 app.use("/assets", express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y", index: false }));
-app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false }));
+// The other files of public/ (copied into build/client) are looked up under their own top-level
+// names only: a page request costs no file-system lookup.
+const publicDir = path.join(buildDir, "client");
+const publicNames = new Set(fs.readdirSync(publicDir).filter((name) => name !== "assets"));
+const servePublic = express.static(publicDir, { maxAge: "1h", index: false });
+app.use((req, res, next) => (publicNames.has(req.path.split("/")[1]) ? servePublic(req, res, next) : next()));
 app.all("*", createRequestHandler({ build }));
 
 const server = app.listen(config.port, () => {

@@ -1,5 +1,4 @@
 import crypto from "node:crypto";
-import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
@@ -7,8 +6,9 @@ import { type EntryContext, isRouteErrorResponse, type RouterContextProvider, Se
 import { closeDb, getDb } from "./.server/db/client";
 import { setLockRole } from "./.server/db/data-dir-lock";
 
-// The build writes the prepared first-start database with this (react-router.config.ts).
+// The build writes the prepared first-start database and demo images with these (react-router.config.ts).
 export { writeDatabaseTemplate } from "./.server/db/client";
+export { writePreparedDemoMedia } from "./.server/db/demo-catalogue";
 import { env } from "./.server/env";
 import { webhookSecret } from "./.server/gateway/signature";
 import { smsUsesOutbox } from "./.server/sms";
@@ -39,20 +39,36 @@ export default function handleRequest(
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || routerContext.isSpaMode;
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
+    let renderDone = false;
+    let abortTimer: ReturnType<typeof setTimeout> | undefined;
+    // Once everything is rendered the timer below has nothing left to abort, and left running it
+    // would keep this whole render (request, headers, React's state) alive for six more seconds: at
+    // a few hundred pages a second, most of the server's heap (decision 0012).
+    const done = () => {
+      renderDone = true;
+      clearTimeout(abortTimer);
+    };
+    const respond = () => {
+      shellRendered = true;
+      const document = holdScriptsUntilLoad();
+      resolve(new Response(createReadableStreamFromReadable(document), { headers: responseHeaders, status: responseStatusCode }));
+      pipe(document);
+    };
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
         <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
       </NonceContext.Provider>,
       {
         nonce,
-        [waitForAll ? "onAllReady" : "onShellReady"]() {
-          shellRendered = true;
-          const body = new PassThrough();
-          const document = body.pipe(holdScriptsUntilLoad());
-          resolve(new Response(createReadableStreamFromReadable(document), { headers: responseHeaders, status: responseStatusCode }));
-          pipe(body);
+        onShellReady() {
+          if (!waitForAll) respond();
+        },
+        onAllReady() {
+          done();
+          if (waitForAll) respond();
         },
         onShellError(error: unknown) {
+          done();
           reject(error);
         },
         onError(error: unknown) {
@@ -62,7 +78,9 @@ export default function handleRequest(
         },
       },
     );
-    setTimeout(abort, streamTimeout + 1000);
+    // Deferred data still pending after streamTimeout is cut off, with a second left to send the
+    // rejected boundaries.
+    if (!renderDone) abortTimer = setTimeout(abort, streamTimeout + 1000);
   });
 }
 

@@ -1,4 +1,4 @@
-import sharp from "sharp";
+import { loadSharp } from "./sharp";
 
 // Uploaded images (spec §5 "Image upload", DESIGN §9): recognised by their bytes, never by their
 // name or the type the browser claims; decoded by sharp under a pixel limit (a small PNG can claim
@@ -49,6 +49,7 @@ export async function processImageUpload(file: File): Promise<{ ok: true; file: 
   }
   if (!sniffImageType(input.subarray(0, 8))) return { ok: false, message: INVALID_FILE_TYPE };
 
+  const sharp = await loadSharp();
   const decoder = () =>
     // failOn "warning": a truncated or corrupt file is refused rather than stored half grey.
     sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "warning", sequentialRead: true });

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { loadSharp } from "../sharp";
 
 // Demo images, drawn as SVG and encoded to WebP with sharp at seed time (no binary files in the
 // repository): a coloured background, a simple drawing of the product kind, and its title.
@@ -151,11 +152,7 @@ export function bannerSvg(art: BannerArtwork): string {
 export async function writeWebp(dir: string, file: string, svg: string, quality: number): Promise<void> {
   const target = path.join(dir, file);
   if (fs.existsSync(target)) return;
-  const { default: sharp } = await import("sharp");
-  // A handful of images once per data directory: libvips's operation cache and thread pool would
-  // only keep memory after the first start (the server's resident set counts it).
-  sharp.cache(false);
-  sharp.concurrency(1);
+  const sharp = await loadSharp();
   const temporary = `${target}.${process.pid}.tmp`;
   await sharp(Buffer.from(svg)).webp({ quality, effort: 4 }).toFile(temporary);
   fs.renameSync(temporary, target);

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { and, eq, inArray, like, not, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "./client";
@@ -9,7 +10,8 @@ import { banners, categories, cities, orders, productImages, productPromos, prod
 import { invalidateCatalogueCache } from "../store/catalogue";
 
 // The demo catalogue (DEMO_DATA=1, DESIGN §6): categories, cities, promos, ~45 products and 5
-// banners, with images drawn at seed time into DATA_DIR/media and served by /media/:file.
+// banners, with images in DATA_DIR/media served by /media/:file: copied from the ones the build
+// drew (preparedMediaFolder), or drawn at seed time where there are none (dev server, tests).
 // Idempotent: every row has a stable key (title, name, code or sku) and is inserted only when
 // absent, so seeding runs at every start and against a shared database that already has rows.
 
@@ -324,25 +326,50 @@ export async function demoProductId(db: Db, sku: string): Promise<number> {
 
 const PICTURE_CAPTIONS = ["", "Tampak samping", "Detail"];
 
-/** Draws every demo image that is not on disk yet (two at a time: the machine has two cores). */
-export async function drawDemoMedia(dir: string) {
+/**
+ * The demo images drawn by the build beside the server bundle, like the prepared database (decision
+ * 0012). A first start copies them: drawing them itself (librsvg, fontconfig and libvips) would
+ * keep about 30 MB of the server's memory for as long as it runs.
+ */
+const preparedMediaFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "demo-media");
+
+/** Draws the prepared demo images (the build: react-router.config.ts). */
+export async function writePreparedDemoMedia() {
+  await drawDemoMedia(preparedMediaFolder, { prepared: null });
+}
+
+/**
+ * Puts every demo image that is not on disk yet into `dir`: a copy of the prepared one when the
+ * build drew it, else drawn here (two at a time: the machine has two cores).
+ */
+export async function drawDemoMedia(dir: string, { prepared = preparedMediaFolder }: { prepared?: string | null } = {}) {
   fs.mkdirSync(dir, { recursive: true });
   // Pictures of an older artwork version are no longer named by any row.
   for (const file of fs.readdirSync(dir)) {
     const version = /^[pb]-[a-z0-9-]+-v(\d+)\.webp$/.exec(file)?.[1];
     if (version && Number(version) !== ARTWORK_VERSION) fs.rmSync(path.join(dir, file), { force: true });
   }
+  const copyOrDraw = async (file: string, svg: () => string, quality: number) => {
+    const target = path.join(dir, file);
+    if (fs.existsSync(target)) return;
+    const source = prepared && path.join(prepared, file);
+    if (!source || !fs.existsSync(source)) return writeWebp(dir, file, svg(), quality);
+    // Through a temporary name, like a drawn one: a crash never leaves half a file behind.
+    const temporary = `${target}.${process.pid}.tmp`;
+    fs.copyFileSync(source, temporary);
+    fs.renameSync(temporary, target);
+  };
   const jobs: (() => Promise<void>)[] = [];
   for (const product of DEMO_PRODUCTS) {
     const { colour, accent } = COLOURS[product.category];
     for (let i = 0; i < product.images; i++) {
       // Later pictures of a product use a shifted colour, so the slider visibly changes.
       const art = { kind: product.kind, colour: i === 0 ? colour : shade(colour, i), accent, title: product.title ?? "", caption: PICTURE_CAPTIONS[i] };
-      jobs.push(() => writeWebp(dir, cardFile(product.sku, i), productSvg(art, CARD_SIZE), 72));
-      jobs.push(() => writeWebp(dir, detailFile(product.sku, i), productSvg(art, DETAIL_SIZE), 78));
+      jobs.push(() => copyOrDraw(cardFile(product.sku, i), () => productSvg(art, CARD_SIZE), 72));
+      jobs.push(() => copyOrDraw(detailFile(product.sku, i), () => productSvg(art, DETAIL_SIZE), 78));
     }
   }
-  for (const banner of DEMO_BANNERS) jobs.push(() => writeWebp(dir, bannerFile(banner.code), bannerSvg(banner), 80));
+  for (const banner of DEMO_BANNERS) jobs.push(() => copyOrDraw(bannerFile(banner.code), () => bannerSvg(banner), 80));
   let next = 0;
   const worker = async () => {
     while (next < jobs.length) await jobs[next++]!();

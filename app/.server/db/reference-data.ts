@@ -1,5 +1,4 @@
 import { sql } from "drizzle-orm";
-import { getDistricts, getProvinces, getRegencies, getVillages } from "idn-area-data";
 import type { Db } from "./client";
 import { queryRows } from "./query-rows";
 import { companies, orderStatuses, paymentMethods } from "./schema";
@@ -65,7 +64,9 @@ async function seedAreas(db: Db) {
   const [{ count }] = await queryRows<{ count: number }>(db, sql`select count(*)::int as count from villages`);
   if (count > 0) return;
   // Level by level, each CSV read only when its level is loaded and dropped after it; rows go in
-  // as arrays (unnest), AREA_BATCH at a time: fast on PGlite and PostgreSQL alike.
+  // as arrays (unnest), AREA_BATCH at a time: fast on PGlite and PostgreSQL alike. The package is
+  // loaded only here: a server started from the prepared database never needs it.
+  const { getDistricts, getProvinces, getRegencies, getVillages } = await import("idn-area-data");
   const provinces = await getProvinces();
   await insertAreas(db, "provinces (code, name)", provinces.map((p) => [p.code, p.name]));
   const regencies = (await getRegencies({ transform: true } as never)) as unknown as { code: string; provinceCode: string; name: string }[];
