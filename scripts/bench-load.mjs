@@ -2,9 +2,9 @@
 // `npm run bench:load`: throughput, latency and memory of the production server under load.
 //
 // Builds nothing: it runs the existing build (`npm run build`, or $BUILD_DIR). It starts server.js on
-// a fresh temporary DATA_DIR with DEMO_DATA=1 (so the first start, with the administrative areas, is
-// part of what it measures), warms up, then drives each route with keep-alive connections for a fixed
-// time and prints requests/s and p99. The memory is the server's resident set (VmRSS of
+// a fresh temporary DATA_DIR with DEMO_DATA=1 (so the first start is part of what it measures), warms
+// up, then drives each route with keep-alive connections for a fixed time (the routes taking turns,
+// five rounds each) and prints requests/s and p99. The memory is the server's resident set (VmRSS of
 // /proc/<pid>/status): after the first start, idle after the warm-up, and after the load.
 //
 // Environment:
@@ -29,6 +29,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const heavyConnections = Number(process.env.BENCH_HEAVY_CONNECTIONS ?? 50);
 const soakSeconds = Number(process.env.BENCH_SOAK_SECONDS ?? 0);
+const ROUNDS = 5;
 const buildDir = path.resolve(root, process.env.BUILD_DIR ?? "build");
 
 const ROUTES = {
@@ -78,14 +79,21 @@ try {
   const rssIdleMb = rssMb();
   log(`RSS idle after warm-up: ${rssIdleMb} MB`);
 
+  // The routes take turns (ROUNDS rounds of seconds/ROUNDS each), so a slow moment of the machine
+  // (another process, a long garbage collection) falls on all of them alike, not on one route's
+  // whole window: the ratios compare like with like.
+  const samples = Object.fromEntries(Object.keys(ROUTES).map((name) => [name, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, url] of Object.entries(ROUTES)) samples[name].push(await load(url, connections, seconds / ROUNDS));
+  }
   const results = {};
   for (const [name, url] of Object.entries(ROUTES)) {
-    results[name] = await load(url, connections, seconds);
+    results[name] = summarize(samples[name]);
     log(`${name.padEnd(6)} ${url.padEnd(28)} ${format(results[name])}`);
   }
   let heavy = null;
   if (heavyConnections > 0) {
-    heavy = await load(ROUTES.home, heavyConnections, seconds);
+    heavy = summarize([await load(ROUTES.home, heavyConnections, seconds)]);
     log(`home at ${heavyConnections} connections: ${format(heavy)}`);
   }
   const rssAfterMb = rssMb();
@@ -161,7 +169,8 @@ function rssMb() {
 
 /**
  * Drives `url` with `count` keep-alive connections, each sending its next request when the last
- * answer has been read, for `duration` seconds. Anything but a 200 counts as an error.
+ * answer has been read, for `duration` seconds. Anything but a 200 counts as an error. Returns the
+ * raw latencies (summarize turns one or more runs into figures).
  */
 async function load(url, count, duration) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: count });
@@ -190,7 +199,14 @@ async function load(url, count, duration) {
   );
   const elapsed = (performance.now() - started) / 1000;
   agent.destroy();
-  latencies.sort((a, b) => a - b);
+  return { latencies, elapsed, errors };
+}
+
+/** Requests per second and latency percentiles over one or more runs of `load`. */
+function summarize(runs) {
+  const latencies = runs.flatMap((r) => r.latencies).sort((a, b) => a - b);
+  const elapsed = runs.reduce((sum, r) => sum + r.elapsed, 0);
+  const errors = runs.reduce((sum, r) => sum + r.errors, 0);
   const at = (q) => round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0, 1);
   return { rps: round(latencies.length / elapsed, 1), p50: at(0.5), p99: at(0.99), max: at(1), requests: latencies.length, errors };
 }
@@ -204,7 +220,7 @@ async function runSoak(totalSeconds) {
   while (Date.now() < endAt) {
     for (const url of Object.values(ROUTES)) {
       const r = await load(url, connections, Math.min(2.5, Math.max(0.5, (endAt - Date.now()) / 1000)));
-      requests += r.requests;
+      requests += r.latencies.length;
       errors += r.errors;
     }
     samples.push(rssMb());
