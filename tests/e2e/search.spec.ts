@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { expect, type Page } from "@playwright/test";
 import { loginAs, test } from "./helpers";
+import { BUYER_PASSWORD, registerBuyer } from "./helpers/purchase";
 
 // Search (spec §2 Search, §4 Search, §5 "submitted only when the keyword is non-empty"): the entry
 // page with 'Riwayat Pencarian', the results with the filter sheet (Urutkan, Kategori, Harga).
@@ -242,10 +243,15 @@ test("bad query values still give a sensible page", async ({ page }) => {
 });
 
 test("a signed-in user's history is kept on the account, and a guest's history joins it at login", async ({ browser, page, baseURL }) => {
+  // An account of this test's own: other tests search as the demo account at the same time, and
+  // the history keeps only the newest five.
+  const signup = await browser.newContext({ baseURL, viewport: { width: 390, height: 844 }, javaScriptEnabled: false });
+  const { email } = await registerBuyer(await signup.newPage(), { activate: false });
+  await signup.close();
   const guestKeyword = `tamu-${randomUUID().slice(0, 8)}`;
   const userKeyword = `akun-${randomUUID().slice(0, 8)}`;
   await search(page, guestKeyword);
-  await loginAs(page);
+  await loginAs(page, email, BUYER_PASSWORD);
   await search(page, userKeyword);
   await page.goto("/search");
   await expect(historyEntries(page).first()).toHaveText(userKeyword);
@@ -256,7 +262,7 @@ test("a signed-in user's history is kept on the account, and a guest's history j
   const otherPage = await other.newPage();
   await otherPage.goto("/search");
   await expect(historyEntries(otherPage).filter({ hasText: userKeyword })).toHaveCount(0);
-  await loginAs(otherPage);
+  await loginAs(otherPage, email, BUYER_PASSWORD);
   await otherPage.goto("/search");
   await expect(historyEntries(otherPage).filter({ hasText: userKeyword })).toHaveCount(1);
   await other.close();
