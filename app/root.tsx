@@ -73,6 +73,11 @@ export function useRootData() {
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const matches = useMatches();
+  // Marks the document once React runs it, error pages included (its scripts start after the page
+  // has loaded, decision 0016): the `js` end-to-end tests wait for it before using what scripts add.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "";
+  }, []);
   return (
     <html lang="id">
       <head>
@@ -98,11 +103,6 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App() {
   const { toast, modal } = useLoaderData<typeof loader>();
-  // Marks the document once React runs it (its scripts start after the page has loaded, decision
-  // 0016): the end-to-end tests of the `js` project wait for it before using what scripts add.
-  useEffect(() => {
-    document.documentElement.dataset.hydrated = "";
-  }, []);
   return (
     <>
       <Outlet />

@@ -19,7 +19,8 @@ export const test = base.extend<{ page: Page }>({
       const goto = page.goto.bind(page);
       page.goto = async (url, options) => {
         const response = await goto(url, options);
-        if (await page.locator("script[data-after-load]").count()) await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+        // A React Router document carries its context; an image or a plain error answer does not.
+        if (await page.evaluate(() => "__reactRouterContext" in window)) await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
         return response;
       };
     }
