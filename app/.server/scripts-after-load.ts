@@ -13,20 +13,23 @@ const MODULE_SCRIPT = { from: Buffer.from('type="module" async=""'), to: Buffer.
 const HOLDS = [PRELOAD, MODULE_SCRIPT];
 const LONGEST = Math.max(...HOLDS.map(({ from }) => from.length));
 
-function holdAll(input: Buffer): Buffer {
+/** `input` with every pattern in its held form, and whether the module script was among them. */
+function holdAll(input: Buffer): { output: Buffer; moduleScriptHeld: boolean } {
   let output = input;
-  for (const { from, to } of HOLDS) {
-    let found = output.indexOf(from);
+  let moduleScriptHeld = false;
+  for (const hold of HOLDS) {
+    let found = output.indexOf(hold.from);
     if (found === -1) continue;
+    if (hold === MODULE_SCRIPT) moduleScriptHeld = true;
     const parts: Buffer[] = [];
     let at = 0;
-    for (; found !== -1; found = output.indexOf(from, at)) {
-      parts.push(output.subarray(at, found), to);
-      at = found + from.length;
+    for (; found !== -1; found = output.indexOf(hold.from, at)) {
+      parts.push(output.subarray(at, found), hold.to);
+      at = found + hold.from.length;
     }
     output = Buffer.concat([...parts, output.subarray(at)]);
   }
-  return output;
+  return { output, moduleScriptHeld };
 }
 
 /** How many bytes at the end of `text` could be the start of a pattern cut by the chunk's end. */
@@ -48,9 +51,8 @@ export function holdScriptsUntilLoad(): Transform {
   return new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       if (!scanning) return callback(null, chunk);
-      const input = pending.length ? Buffer.concat([pending, chunk]) : chunk;
-      scanning = input.indexOf(MODULE_SCRIPT.from) === -1;
-      const text = holdAll(input);
+      const { output: text, moduleScriptHeld } = holdAll(pending.length ? Buffer.concat([pending, chunk]) : chunk);
+      scanning = !moduleScriptHeld;
       // Only the bytes that may begin a pattern wait for the next chunk; the rest goes out now.
       const cut = scanning ? text.length - partialMatchAtEnd(text) : text.length;
       pending = text.subarray(cut);

@@ -1,5 +1,3 @@
-import fs from "node:fs";
-import path from "node:path";
 import { loadSharp } from "../sharp";
 
 // Demo images, drawn as SVG and encoded to WebP with sharp at seed time (no binary files in the
@@ -145,15 +143,8 @@ export function bannerSvg(art: BannerArtwork): string {
   </svg>`;
 }
 
-/**
- * Encodes the SVG to `dir/file` as WebP unless the file is already there (seeding runs at every
- * start). Written through a temporary name, so a crash never leaves half a file behind.
- */
-export async function writeWebp(dir: string, file: string, svg: string, quality: number): Promise<void> {
-  const target = path.join(dir, file);
-  if (fs.existsSync(target)) return;
+/** The SVG drawn and encoded as WebP. */
+export async function webpOf(svg: string, quality: number): Promise<Buffer> {
   const sharp = await loadSharp();
-  const temporary = `${target}.${process.pid}.tmp`;
-  await sharp(Buffer.from(svg)).webp({ quality, effort: 4 }).toFile(temporary);
-  fs.renameSync(temporary, target);
+  return sharp(Buffer.from(svg)).webp({ quality, effort: 4 }).toBuffer();
 }

@@ -5,7 +5,7 @@ import { and, eq, inArray, like, not, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "./client";
 import { env } from "../env";
-import { BANNER_SIZE, CARD_SIZE, DETAIL_SIZE, bannerSvg, productSvg, writeWebp, type ArtworkKind, type BannerArtwork } from "./demo-artwork";
+import { BANNER_SIZE, CARD_SIZE, DETAIL_SIZE, bannerSvg, productSvg, webpOf, type ArtworkKind, type BannerArtwork } from "./demo-artwork";
 import { banners, categories, cities, orders, productImages, productPromos, products, promos } from "./schema";
 import { invalidateCatalogueCache } from "../store/catalogue";
 
@@ -349,14 +349,15 @@ export async function drawDemoMedia(dir: string, { prepared = preparedMediaFolde
     const version = /^[pb]-[a-z0-9-]+-v(\d+)\.webp$/.exec(file)?.[1];
     if (version && Number(version) !== ARTWORK_VERSION) fs.rmSync(path.join(dir, file), { force: true });
   }
+  // Seeding runs at every start: a picture already there is kept. A new one is written through a
+  // temporary name, so a crash never leaves half a file behind.
   const copyOrDraw = async (file: string, svg: () => string, quality: number) => {
     const target = path.join(dir, file);
     if (fs.existsSync(target)) return;
     const source = prepared && path.join(prepared, file);
-    if (!source || !fs.existsSync(source)) return writeWebp(dir, file, svg(), quality);
-    // Through a temporary name, like a drawn one: a crash never leaves half a file behind.
+    const bytes = source && fs.existsSync(source) ? fs.readFileSync(source) : await webpOf(svg(), quality);
     const temporary = `${target}.${process.pid}.tmp`;
-    fs.copyFileSync(source, temporary);
+    fs.writeFileSync(temporary, bytes);
     fs.renameSync(temporary, target);
   };
   const jobs: (() => Promise<void>)[] = [];
