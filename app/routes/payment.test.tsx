@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { renderToStaticMarkup } from "react-dom/server";
-import { MemoryRouter, RouterContextProvider } from "react-router";
+import { createMemoryRouter, MemoryRouter, RouterContextProvider, RouterProvider } from "react-router";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import * as paymentRoute from "./payment";
@@ -10,6 +10,7 @@ import * as otpRoute from "./otp";
 import { startSession } from "~/.server/auth";
 import { getDb } from "~/.server/db/client";
 import { orders, payments } from "~/.server/db/schema";
+import { runOpsCommand } from "~/.server/ops/commands";
 import { sessionMiddleware } from "~/.server/session";
 import { chooseDraftMethod } from "~/.server/store/payments";
 import { createBuyer, createStockedProduct, methodId, placeOrder, productStock, readyDraft, type Buyer } from "~/.server/store/payment-fixtures";
@@ -150,6 +151,41 @@ describe("/payment/{id}", () => {
     // A second submit (another tab) sends nothing more.
     expect(await browser.post(paymentRoute.action, url, form({ intent: "mark-paid", bukti: proofPng }), params)).toMatchObject({ status: 302, location: url });
     expect(await statusOf(orderId)).toBe(302);
+  });
+});
+
+describe("a rejected proof (issue 16)", () => {
+  it("reject-transfer with a reason → the page offers 'Saya sudah bayar' again and says why → a new proof → verified", async () => {
+    const buyer = await createBuyer();
+    const orderId = await placeOrder(buyer, await createStockedProduct(), "MANUAL-BNI");
+    const browser = await Browser.of(buyer.id);
+    const params = { id: String(orderId) };
+    const url = `/payment/${orderId}`;
+    expect(await browser.post(paymentRoute.action, url, form({ intent: "mark-paid", bukti: proofPng }), params)).toMatchObject({ status: 302 });
+    expect(await statusOf(orderId)).toBe(302);
+
+    const io = { out: () => {}, err: (line: string) => void errors.push(line) };
+    const errors: string[] = [];
+    expect(await runOpsCommand(["orders:reject-transfer", String(orderId), "Nama", "pengirim", "tidak", "terbaca"], io)).toBe(0);
+    expect(errors).toEqual([]);
+    expect(await statusOf(orderId)).toBe(200);
+
+    const page = (await browser.get(paymentRoute.loader, `${url}?sheet=bukti`, params)).data as Awaited<ReturnType<typeof paymentRoute.loader>>;
+    expect(page).toMatchObject({ sheet: "bukti", payment: { canMarkPaid: true, proofRejected: { reason: "Nama pengirim tidak terbaca" } } });
+    const props = { loaderData: { ...page, sheet: null }, actionData: undefined, params } as unknown as React.ComponentProps<typeof paymentRoute.default>;
+    // The open page uses the data router's hooks (navigation state): a memory data router around it.
+    const router = createMemoryRouter([{ path: "/payment/:id", Component: () => <paymentRoute.default {...props} /> }], { initialEntries: [url] });
+    const html = renderToStaticMarkup(<RouterProvider router={router} />);
+    expect(html).toContain("Saya sudah bayar");
+    expect(html).toContain("Bukti pembayaran Anda ditolak.");
+    expect(html).toContain("Alasan: Nama pengirim tidak terbaca");
+
+    expect(await browser.post(paymentRoute.action, url, form({ intent: "mark-paid", bukti: proofPng }), params)).toMatchObject({ status: 302, location: url });
+    expect(await statusOf(orderId)).toBe(302);
+    expect(await runOpsCommand(["orders:verify-transfer", String(orderId)], io)).toBe(0);
+    expect(await statusOf(orderId)).toBe(300);
+    // Other decisions take no reason: an extra word is still a usage error.
+    expect(await runOpsCommand(["orders:ship", String(orderId), "cepat"], io)).toBe(2);
   });
 });
 

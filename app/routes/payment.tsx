@@ -179,6 +179,14 @@ function PaymentOpen({ payment, now, sheet, proofError }: Route.ComponentProps["
         </section>
       )}
 
+      {awaitingPayment && payment.proofRejected ? (
+        <section className="warning-banner" role="alert" data-testid="proof-rejected">
+          <p className="strong">Bukti pembayaran Anda ditolak.</p>
+          {payment.proofRejected.reason ? <p>Alasan: {payment.proofRejected.reason}</p> : null}
+          <p>Silakan kirim bukti pembayaran yang benar melalui tombol 'Saya sudah bayar'.</p>
+        </section>
+      ) : null}
+
       <section className="card pay-details">
         <div className="pay-method" data-testid="payment-method">
           <img src={method.imageUrl} alt="" width={60} height={25} />

@@ -33,14 +33,16 @@ function table(io: OpsIO, header: string[], rows: string[][]) {
   for (const row of rows) io.out(line(row));
 }
 
-function decision(name: OpsDecision, summary: string): Command {
+/** `withReason`: the words after the id are the reason (the event's note; the buyer reads it). */
+function decision(name: OpsDecision, summary: string, options: { withReason?: boolean } = {}): Command {
+  const usage = options.withReason ? `orders:${name} <id> [reason]` : `orders:${name} <id>`;
   return {
-    usage: `orders:${name} <id>`,
+    usage,
     summary,
     async run([id, ...rest], io) {
       const orderId = positiveInt(id);
-      if (orderId === null || rest.length > 0) return usageError(io, `orders:${name} <id>`);
-      const result = await applyOpsDecision(orderId, name);
+      if (orderId === null || (rest.length > 0 && !options.withReason)) return usageError(io, usage);
+      const result = await applyOpsDecision(orderId, name, rest.join(" ") || undefined);
       if (!result.ok) {
         io.err(`order ${orderId}: ${result.message}`);
         return EXIT_REFUSED;
@@ -109,7 +111,7 @@ export const OPS_COMMANDS: Record<string, Command> = {
   "orders:approve-installment": decision("approve-installment", "instalment/paylater approved: 301 → 300"),
   "orders:reject-installment": decision("reject-installment", "instalment/paylater rejected: 301 → 2"),
   "orders:verify-transfer": decision("verify-transfer", "transfer proof verified: 302 → 300"),
-  "orders:reject-transfer": decision("reject-transfer", "transfer proof rejected: 302 → 200 (the buyer may upload again)"),
+  "orders:reject-transfer": decision("reject-transfer", "transfer proof rejected: 302 → 200 (the buyer may upload again; the reason is shown to them)", { withReason: true }),
   "orders:ship": decision("ship", "shipped: 300 → 400"),
   "orders:expire": {
     usage: "orders:expire",

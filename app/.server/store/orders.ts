@@ -1,7 +1,7 @@
 import { and, eq, notInArray, sql } from "drizzle-orm";
 import { getDb, type Executor } from "../db/client";
 import { queryRows } from "../db/query-rows";
-import { checkoutDrafts, orderEvents, orderProducts, orders, orderStatuses, products, RELEASED_STATUSES, uploads, users, type AppliedPromo } from "../db/schema";
+import { checkoutDrafts, orderEvents, orderProducts, orders, orderStatuses, payments, products, RELEASED_STATUSES, uploads, users, type AppliedPromo } from "../db/schema";
 import { notifyOrderStatus } from "../order-mail";
 import { KTP_REQUIRED } from "../uploads";
 import { checkoutPricing } from "~/lib/pricing";
@@ -309,6 +309,11 @@ export async function transitionOrder(
     await tx.insert(orderEvents).values({ orderId, fromStatus: from, toStatus: to, actor: actor.slice(0, 100), note: note?.slice(0, 1000) ?? null, createdAt: now });
     if (isReleased(to) && !isReleased(from)) {
       await tx.update(products).set({ stock: sql`${products.stock} + 1` }).where(eq(products.id, moved.productId));
+    }
+    if (from === 302 && to === 200) {
+      // The transfer proof was rejected: the payment forgets it, so the buyer can send another
+      // ('Saya sudah bayar' again). The rejected proof stays named in the event that sent it.
+      await tx.update(payments).set({ markedPaidAt: null, proofUploadId: null }).where(eq(payments.orderId, orderId));
     }
     await options?.onMoved?.(tx);
     return { ok: true as const };

@@ -232,6 +232,41 @@ describe("manual transfer", () => {
   });
 });
 
+describe("a rejected transfer proof (issue 16)", () => {
+  it("302 → 200 clears the proof marker with the move: 'Saya sudah bayar' again with the reason; a new proof goes to 302; the old stays in the history", async () => {
+    const buyer = await createBuyer();
+    const orderId = await placeOrder(buyer, await createStockedProduct(), "MANUAL-BNI");
+    const first = await proofUpload(buyer);
+    expect(await markPaid(orderId, buyer.id, first)).toEqual({ ok: true });
+    expect(await transitionOrder(orderId, 302, 200, "ops", "Nominal transfer tidak sesuai")).toEqual({ ok: true });
+    expect(await paymentOf(orderId)).toMatchObject({ markedPaidAt: null, proofUploadId: null, closedAt: null });
+    expect(await getPaymentDetail(orderId, buyer.id)).toMatchObject({ statusId: 200, marker: false, canMarkPaid: true, proofRejected: { reason: "Nominal transfer tidak sesuai" } });
+
+    const second = await proofUpload(buyer);
+    expect(await markPaid(orderId, buyer.id, second)).toEqual({ ok: true });
+    expect(await statusOf(orderId)).toBe(302);
+    expect(await paymentOf(orderId)).toMatchObject({ proofUploadId: second });
+    expect(await getPaymentDetail(orderId, buyer.id)).toMatchObject({ canMarkPaid: false, proofRejected: null });
+    const db = await getDb();
+    const sent = await db.select({ note: orderEvents.note }).from(orderEvents).where(and(eq(orderEvents.orderId, orderId), eq(orderEvents.toStatus, 302))).orderBy(orderEvents.id);
+    expect(sent.map((e) => e.note)).toEqual([`Bukti transfer dikirim (bukti:${first})`, `Bukti transfer dikirim (bukti:${second})`]);
+  });
+
+  it("markPaid ends in every state: a marker left in 200 (a rejection before this fix) takes the new proof; a cancelled order refuses it", async () => {
+    const buyer = await createBuyer();
+    const orderId = await placeOrder(buyer, await createStockedProduct(), "MANUAL-BNI");
+    const db = await getDb();
+    await db.update(payments).set({ markedPaidAt: new Date(), proofUploadId: await proofUpload(buyer) }).where(eq(payments.orderId, orderId));
+    const proof = await proofUpload(buyer);
+    expect(await markPaid(orderId, buyer.id, proof)).toEqual({ ok: true });
+    expect(await statusOf(orderId)).toBe(302);
+
+    const cancelled = await placeOrder(buyer, await createStockedProduct(), "MANUAL-BNI");
+    expect(await transitionOrder(cancelled, 200, 1, `buyer:${buyer.id}`)).toEqual({ ok: true });
+    expect(await markPaid(cancelled, buyer.id, await proofUpload(buyer))).toMatchObject({ ok: false });
+  });
+});
+
 describe("the payment page", () => {
   it("shows the owner's VA payment with how-to per channel as sanitised HTML; nobody else's", async () => {
     const buyer = await createBuyer();

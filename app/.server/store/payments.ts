@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, lte, sql } from "drizzle-orm";
 import { getDb } from "../db/client";
 import { queryRows } from "../db/query-rows";
 import { checkoutDrafts, orderEvents, orders, orderStatuses, paymentMethods, payments, uploads, users, webhookEvents } from "../db/schema";
@@ -539,6 +539,8 @@ export type PaymentDetail = {
   marker: boolean;
   /** 'Saya sudah bayar': a manual transfer awaiting payment without a proof yet. */
   canMarkPaid: boolean;
+  /** Ops rejected the last transfer proof (302 → 200), with their reason: the buyer sends another. */
+  proofRejected: { reason: string | null } | null;
   /** 'Bayar (Sandbox)': the sandbox gateway and an open virtual account. */
   canSandboxPay: boolean;
   paid: boolean;
@@ -569,6 +571,8 @@ export async function getPaymentDetail(orderId: number, userId: number, now = ne
     .where(eq(orders.id, orderId));
   if (!order) return null;
   const [method] = order.methodId ? await db.select().from(paymentMethods).where(eq(paymentMethods.id, order.methodId)) : [];
+  // The order's last move: 302 → 200 is a rejected proof, its note the operator's reason.
+  const [lastMove] = order.statusId === 200 ? await db.select({ fromStatus: orderEvents.fromStatus, note: orderEvents.note }).from(orderEvents).where(eq(orderEvents.orderId, orderId)).orderBy(desc(orderEvents.id)).limit(1) : [];
   const open = !!payment && !payment.closedAt && LIVE_PAYMENT_STATUSES.includes(order.statusId);
   const expired = !!payment && (payment.closedReason === "expired" || (order.statusId === 2 && !!payment.expiresAt && payment.expiresAt <= now && payment.closedReason !== "paid"));
   const isVa = payment?.type === "virtual_account";
@@ -588,7 +592,9 @@ export async function getPaymentDetail(orderId: number, userId: number, now = ne
     expiredAt: payment?.expiresAt ?? null,
     expired,
     marker: !!payment?.markedPaidAt,
-    canMarkPaid: open && isManual && order.statusId === 200 && !payment!.markedPaidAt,
+    // In 200 a marker can only be one a rejection left before it was cleared with it: not a proof sent.
+    canMarkPaid: open && isManual && order.statusId === 200,
+    proofRejected: lastMove?.fromStatus === 302 ? { reason: lastMove.note?.trim() || null } : null,
     canSandboxPay: open && isVa && order.statusId === 200 && env().paymentGateway === "sandbox",
     paid: PAID_STATUSES.includes(order.statusId),
     manualInfoDetail: isManual
@@ -632,21 +638,39 @@ export async function markPaid(orderId: number, userId: number, proofUploadId: s
     .where(and(eq(uploads.id, proofUploadId), eq(uploads.ownerId, userId), eq(uploads.purpose, "transfer-proof")));
   if (!proof) return { ok: false, message: PROOF_REQUIRED };
 
+  // The mark and the move 200 → 302 are one transaction: the order's conditional update decides a
+  // double submit (the second finds 302 and is answered below), and a payment that closed meanwhile
+  // rolls the move back. Nothing here calls markPaid again, so it ends in every state.
   const now = new Date();
-  const marked = await db
-    .update(payments)
-    .set({ proofUploadId: proof.id, markedPaidAt: now })
-    .where(and(eq(payments.orderId, orderId), isNull(payments.markedPaidAt), isNull(payments.closedAt)))
-    .returning({ orderId: payments.orderId });
-  if (!marked.length) return markPaid(orderId, userId, proofUploadId); // a concurrent submit marked it: answer as it now is
-  const moved = await transitionOrder(orderId, 200, 302, `buyer:${userId}`, "Bukti transfer dikirim");
-  if (!moved.ok) {
-    // The order moved meanwhile (cancelled, expired): the proof belongs to nothing.
-    await db.update(payments).set({ proofUploadId: null, markedPaidAt: null }).where(eq(payments.orderId, orderId));
-    return { ok: false, message: NOT_MARKABLE };
+  let moved: Awaited<ReturnType<typeof transitionOrder>>;
+  try {
+    // The proof's id in the event: the history keeps it after a rejection clears the payment's.
+    moved = await transitionOrder(orderId, 200, 302, `buyer:${userId}`, `Bukti transfer dikirim (bukti:${proof.id})`, {
+      onMoved: async (tx) => {
+        const marked = await tx
+          .update(payments)
+          .set({ proofUploadId: proof.id, markedPaidAt: now })
+          .where(and(eq(payments.orderId, orderId), isNull(payments.closedAt)))
+          .returning({ orderId: payments.orderId });
+        if (!marked.length) throw new PaymentClosed();
+      },
+    });
+  } catch (error) {
+    if (error instanceof PaymentClosed) return { ok: false, message: NOT_MARKABLE };
+    throw error;
   }
-  return { ok: true };
+  if (moved.ok) return { ok: true };
+  // The order was not in 200 any more: a concurrent submit sent its proof first, or it was cancelled or expired.
+  const [latest] = await db
+    .select({ statusId: orders.statusId, markedPaidAt: payments.markedPaidAt })
+    .from(payments)
+    .innerJoin(orders, eq(orders.id, payments.orderId))
+    .where(eq(payments.orderId, orderId));
+  return latest?.statusId === 302 && latest.markedPaidAt ? { ok: true } : { ok: false, message: NOT_MARKABLE };
 }
+
+/** Thrown inside markPaid's transaction to undo the move when the payment had closed. */
+class PaymentClosed extends Error {}
 
 // ————————————————————————————————————————————— settlements from the gateway
 
