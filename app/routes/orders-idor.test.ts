@@ -27,7 +27,7 @@ vi.setConfig({ testTimeout: 180_000, hookTimeout: 300_000 });
 
 // `url` is the page address React Router 8 passes beside the raw request (decision 0004).
 type Handler = (args: { request: Request; url: URL; context: RouterContextProvider; params: Record<string, string> }) => unknown;
-type Outcome = { status: number; location: string | null; data: unknown };
+type Outcome = { status: number; location: string | null; data: unknown; headers?: Headers };
 
 /** One signed-in browser: each request runs through the session middleware, then the handler. */
 class Browser {
@@ -62,7 +62,7 @@ class Browser {
     })) as Response;
     const setCookie = response.headers.get("set-cookie");
     if (setCookie) this.cookie = setCookie.split(";")[0]!;
-    if (result instanceof Response) return { status: result.status, location: result.headers.get("location"), data: null };
+    if (result instanceof Response) return { status: result.status, location: result.headers.get("location"), data: null, headers: result.headers };
     if (result && typeof result === "object" && (result as { type?: string }).type === "DataWithResponseInit") {
       const { data, init } = result as { data: unknown; init: ResponseInit | null };
       return { status: init?.status ?? 200, location: null, data };
@@ -214,6 +214,10 @@ describe("IDOR matrix: two buyers, every order route and action", () => {
     expect(detail.order.statusId).toBe(500);
     const file = await browser.get(uploadsRoute.loader, detail.order.deliveryProofUrl, { id: detail.order.deliveryProofUrl.split("/").pop()! });
     expect(file.status).toBe(200);
+    // Served inline from the store's origin, so sandboxed: a crafted PDF runs in no origin (issue 16).
+    expect(file.headers?.get("content-security-policy")).toBe("sandbox");
+    expect(file.headers?.get("x-content-type-options")).toBe("nosniff");
+    expect(file.headers?.get("content-type")).toBe("application/pdf");
     const done = (await browser.get(doneRoute.loader, `/transaction-done?order=${orderId}`)).data as { reward: { amount: number } | null; suggestions: unknown[] };
     expect(done.reward?.amount).toBeGreaterThan(0);
     expect(done.suggestions.length).toBeLessThanOrEqual(7);

@@ -20,6 +20,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       "Content-Length": String(upload.bytes.byteLength),
       "Cache-Control": "private, max-age=86400",
       "X-Content-Type-Options": "nosniff",
+      // Opened in a tab (a KTP, a transfer proof, a delivery PDF), a crafted file runs in no origin:
+      // no scripts, no forms, no access to this store's cookies or pages.
+      "Content-Security-Policy": "sandbox",
       "Content-Disposition": "inline",
     },
   });

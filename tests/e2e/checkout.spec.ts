@@ -304,6 +304,7 @@ test("buy the incentive product: KTP photo, address pickers, incentive and emplo
   expect(own.headers()["content-type"]).toBe("image/jpeg");
   expect(own.headers()["cache-control"]).toMatch(/^private/);
   expect(own.headers()["x-content-type-options"]).toBe("nosniff");
+  expect(own.headers()["content-security-policy"]).toBe("sandbox");
   await expectNotFoundForOthers(browser, ktpUrl);
 
   // The draft is gone: /checkout sends the buyer home with a message.
