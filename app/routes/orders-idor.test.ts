@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
 import { eq } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
 import sharp from "sharp";
@@ -124,7 +126,7 @@ describe("IDOR matrix: two buyers, every order route and action", () => {
     // Alice finishes one order herself, so there is a proof image and a reward to try to reach.
     const finished = await aliceBrowser.post(detailRoute.action, `/transaction-detail/${done.orderId}`, form({ intent: "confirm", bukti: new File([photo.file.bytes as Uint8Array<ArrayBuffer>], "b.jpg", { type: "image/jpeg" }) }), { id: String(done.orderId) });
     expect(finished).toMatchObject({ status: 302, location: `/transaction-done?order=${done.orderId}` });
-    const proofUrl = ((await aliceBrowser.get(detailRoute.loader, `/transaction-detail/${done.orderId}`, { id: String(done.orderId) })).data as { order: { deliveryProofUrl: string } }).order.deliveryProofUrl;
+    const proofUrl = ((await aliceBrowser.get(detailRoute.loader, `/transaction-detail/${done.orderId}`, { id: String(done.orderId) })).data as { order: { deliveryProofUrls: string[] } }).order.deliveryProofUrls[0]!;
     expect(proofUrl).toMatch(/^\/uploads\//);
 
     const before = await Promise.all([waiting, shipped, done].map((o) => snapshot(o.orderId)));
@@ -210,9 +212,9 @@ describe("IDOR matrix: two buyers, every order route and action", () => {
     // A small PDF is kept as it is and finishes the order.
     const pdf = new TextEncoder().encode("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n");
     expect(await post({ bukti: new File([pdf], "bukti.pdf", { type: "application/pdf" }) })).toMatchObject({ status: 302, location: `/transaction-done?order=${orderId}` });
-    const detail = (await browser.get(detailRoute.loader, `/transaction-detail/${orderId}`, params)).data as { order: { statusId: number; deliveryProofUrl: string } };
+    const detail = (await browser.get(detailRoute.loader, `/transaction-detail/${orderId}`, params)).data as { order: { statusId: number; deliveryProofUrls: string[] } };
     expect(detail.order.statusId).toBe(500);
-    const file = await browser.get(uploadsRoute.loader, detail.order.deliveryProofUrl, { id: detail.order.deliveryProofUrl.split("/").pop()! });
+    const file = await browser.get(uploadsRoute.loader, detail.order.deliveryProofUrls[0]!, { id: detail.order.deliveryProofUrls[0]!.split("/").pop()! });
     expect(file.status).toBe(200);
     // Served inline from the store's origin, so sandboxed: a crafted PDF runs in no origin (issue 16).
     expect(file.headers?.get("content-security-policy")).toBe("sandbox");
@@ -221,5 +223,44 @@ describe("IDOR matrix: two buyers, every order route and action", () => {
     const done = (await browser.get(doneRoute.loader, `/transaction-done?order=${orderId}`)).data as { reward: { amount: number } | null; suggestions: unknown[] };
     expect(done.reward?.amount).toBeGreaterThan(0);
     expect(done.suggestions.length).toBeLessThanOrEqual(7);
+  });
+
+  it("issue 16: the invoice says 'LUNAS' with the payment date from 300 on; two delivery photos in one input, both on the detail", async () => {
+    const alice = await createVerifiedUser(db);
+    const browser = await new Browser().signIn(alice.id);
+    const { orderId } = await orderOf(alice, [200]);
+    const params = { id: String(orderId) };
+    const invoice = async () => (await browser.get(invoiceRoute.loader, `/transaction-invoice/${orderId}`, params)).data as { paid: boolean; paidAtText: string | null };
+    expect(await invoice()).toMatchObject({ paid: false, paidAtText: null });
+    await transitionOrder(orderId, 200, 300, "gateway");
+    const paid = await invoice();
+    expect(paid).toMatchObject({ paid: true, paidAtText: expect.stringMatching(/^\d{2} \w{3} \d{4} \d{2}:\d{2} WIB$/) });
+    const props = { loaderData: (await browser.get(invoiceRoute.loader, `/transaction-invoice/${orderId}`, params)).data, params } as unknown as React.ComponentProps<typeof invoiceRoute.default>;
+    const html = renderToStaticMarkup(createElement(invoiceRoute.default, props));
+    expect(html).toContain("LUNAS");
+    expect(html).toContain(`Dibayar pada ${paid.paidAtText}`);
+    await transitionOrder(orderId, 300, 400, "ops");
+    expect(await invoice()).toEqual(expect.objectContaining({ paid: true, paidAtText: paid.paidAtText }));
+
+    const jpeg = (name: string) => new File([photo.file.bytes as Uint8Array<ArrayBuffer>], name, { type: "image/jpeg" });
+    const pdf = new File([new TextEncoder().encode("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n")], "resi.pdf", { type: "application/pdf" });
+    const body = form({ intent: "confirm" });
+    body.append("bukti", jpeg("depan.jpg"));
+    body.append("bukti", pdf);
+    expect(await browser.post(detailRoute.action, `/transaction-detail/${orderId}`, body, params)).toMatchObject({ status: 302, location: `/transaction-done?order=${orderId}` });
+    const detail = (await browser.get(detailRoute.loader, `/transaction-detail/${orderId}`, params)).data as { order: { statusId: number; deliveryProofUrls: string[] } };
+    expect(detail.order.statusId).toBe(500);
+    expect(detail.order.deliveryProofUrls).toHaveLength(2);
+    const types = [];
+    for (const url of detail.order.deliveryProofUrls) types.push((await browser.get(uploadsRoute.loader, url, { id: url.split("/").pop()! })).headers?.get("content-type"));
+    expect(types).toEqual(["image/jpeg", "application/pdf"]);
+    expect(await invoice()).toEqual(expect.objectContaining({ paid: true, paidAtText: paid.paidAtText }));
+
+    // Six files are one too many: refused with the form back, nothing changes.
+    const next = await orderOf(alice, [200, 300, 400]);
+    const six = form({ intent: "confirm" });
+    for (let i = 0; i < 6; i++) six.append("bukti", jpeg(`foto-${i}.jpg`));
+    expect(await browser.post(detailRoute.action, `/transaction-detail/${next.orderId}`, six, { id: String(next.orderId) })).toMatchObject({ status: 400, data: { confirmError: "Maksimal 5 file bukti barang sampai." } });
+    expect((await snapshot(next.orderId)).order!.statusId).toBe(400);
   });
 });

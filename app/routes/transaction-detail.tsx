@@ -6,7 +6,7 @@ import { readForm } from "~/.server/http";
 import { processProofUpload } from "~/.server/proof-upload";
 import { flash } from "~/.server/session";
 import { costLines, getOwnedOrderDetail } from "~/.server/store/order-history";
-import { cancelOrder, confirmDelivery, ORDER_CANCELLED, PROOF_REQUIRED } from "~/.server/store/orders";
+import { cancelOrder, confirmDelivery, MAX_DELIVERY_PROOFS, ORDER_CANCELLED, PROOF_REQUIRED, TOO_MANY_PROOFS } from "~/.server/store/orders";
 import { saveUpload } from "~/.server/store/uploads";
 import { isEmptyFile } from "~/.server/uploads";
 import { Sheet } from "~/components/sheet";
@@ -21,6 +21,8 @@ const ORDER_ID = /^[1-9]\d{0,9}$/;
 const SHEETS = ["cancel", "confirm"] as const;
 /** Spec §5 delivery confirmation: JPG, JPEG, PNG or PDF (the server checks the bytes). */
 const PROOF_ACCEPT = ".jpg,.jpeg,.png,.pdf,image/jpeg,image/png,application/pdf";
+/** Spec §7 confirm takes a list (`buktiImageUrls`); the store's MAX_DELIVERY_PROOFS, not imported into the browser. */
+const MAX_PROOFS = 5;
 
 function notFound(): never {
   throw data("Not Found", { status: 404 });
@@ -78,12 +80,19 @@ export async function action({ context, params, request }: Route.ActionArgs) {
       flash(context, "toast", { type: "danger", message: refused.ok ? PROOF_REQUIRED : refused.message });
       throw redirect(here);
     }
-    const picked = form.get("bukti");
-    if (isEmptyFile(picked)) return data({ confirmError: PROOF_REQUIRED }, { status: 400 });
-    const processed = await processProofUpload(picked as File);
-    if (!processed.ok) return data({ confirmError: processed.message }, { status: 400 });
-    const proofId = await saveUpload(user.id, "delivery-proof", processed.file);
-    const result = await confirmDelivery(orderId, user.id, proofId);
+    // One `multiple` input: 1 to 5 files, each checked as one; the first bad file refuses them all.
+    const picked = form.getAll("bukti").filter((value): value is File => !isEmptyFile(value));
+    if (!picked.length) return data({ confirmError: PROOF_REQUIRED }, { status: 400 });
+    if (picked.length > MAX_DELIVERY_PROOFS) return data({ confirmError: TOO_MANY_PROOFS }, { status: 400 });
+    const files = [];
+    for (const file of picked) {
+      const processed = await processProofUpload(file);
+      if (!processed.ok) return data({ confirmError: picked.length > 1 ? `${file.name}: ${processed.message}` : processed.message }, { status: 400 });
+      files.push(processed.file);
+    }
+    const proofIds = [];
+    for (const file of files) proofIds.push(await saveUpload(user.id, "delivery-proof", file));
+    const result = await confirmDelivery(orderId, user.id, proofIds);
     if (!result.ok) {
       if (result.notFound) notFound();
       flash(context, "toast", { type: "danger", message: result.message });
@@ -200,12 +209,16 @@ export default function TransactionDetail({ loaderData, actionData }: Route.Comp
             </div>
           ) : null}
         </dl>
-        {order.deliveryProofUrl ? (
-          <p>
-            <a href={order.deliveryProofUrl} target="_blank" rel="noopener" data-testid="delivery-proof">
-              Lihat Bukti Barang Sampai
-            </a>
-          </p>
+        {order.deliveryProofUrls.length ? (
+          <ul className="delivery-proofs" aria-label="Bukti Barang Sampai">
+            {order.deliveryProofUrls.map((url, i) => (
+              <li key={url}>
+                <a href={url} target="_blank" rel="noopener" data-testid="delivery-proof">
+                  {order.deliveryProofUrls.length > 1 ? `Lihat Bukti Barang Sampai ${i + 1}` : "Lihat Bukti Barang Sampai"}
+                </a>
+              </li>
+            ))}
+          </ul>
         ) : null}
       </section>
 
@@ -276,9 +289,9 @@ function ConfirmArrival({ closeHref, error }: { closeHref: string; error: string
         </p>
         <div className="field">
           <label htmlFor="bukti">Foto Bukti Barang Sampai</label>
-          <input id="bukti" name="bukti" type="file" accept={PROOF_ACCEPT} aria-invalid={error ? true : undefined} aria-describedby={error ? "bukti-error" : "bukti-hint"} />
+          <input id="bukti" name="bukti" type="file" multiple accept={PROOF_ACCEPT} aria-invalid={error ? true : undefined} aria-describedby={error ? "bukti-error" : "bukti-hint"} />
           <p className="field-hint" id="bukti-hint">
-            Format JPG, JPEG, PNG atau PDF, maksimal 2 MB.
+            Hingga {MAX_PROOFS} file, format JPG, JPEG, PNG atau PDF, masing-masing maksimal 2 MB.
           </p>
           {error ? (
             <p className="field-error" id="bukti-error" role="alert">

@@ -1,15 +1,15 @@
 import { data } from "react-router";
 import type { Route } from "./+types/transaction-invoice";
 import { requireUser } from "~/.server/auth";
+import { formatDateTimeWib } from "~/.server/dates";
 import { costLines, getOwnedOrderDetail } from "~/.server/store/order-history";
 import { displayTitle, ORDER_TITLE_LENGTH } from "~/lib/display";
 import { formatRupiah } from "~/lib/money";
-import { DONE } from "~/lib/order-actions";
 import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle: RouteHandle = { title: "Invoice" };
 
-/** Spec §2 Invoice: the owner's order as an invoice, 'LUNAS' at 500; prints on one A4 page. */
+/** Spec §2 Invoice: the owner's order as an invoice, 'LUNAS' with the date once paid (300, 400, 500); prints on one A4 page. */
 export async function loader({ context, params }: Route.LoaderArgs) {
   const user = requireUser(context);
   const raw = params.id ?? "";
@@ -18,12 +18,14 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   return {
     order: { ...order, orderProducts: order.orderProducts.map((p) => ({ ...p, title: displayTitle(p.title, ORDER_TITLE_LENGTH) })) },
     lines: costLines(order),
-    paid: order.statusId === DONE,
+    // Paid from the moment the payment is received (300), through shipping (400) and done (500).
+    paid: order.paidAt !== null,
+    paidAtText: order.paidAt ? formatDateTimeWib(order.paidAt) : null,
   };
 }
 
 export default function Invoice({ loaderData }: Route.ComponentProps) {
-  const { order, lines, paid } = loaderData;
+  const { order, lines, paid, paidAtText } = loaderData;
   const subtotal = order.orderProducts.reduce((sum, p) => sum + p.priceOri * p.qty, 0);
   const paymentDifference = order.totalAmount - order.amount;
   return (
@@ -39,9 +41,16 @@ export default function Invoice({ loaderData }: Route.ComponentProps) {
           </p>
         </div>
         {paid ? (
-          <p className="paid-stamp" data-testid="paid-stamp">
-            LUNAS
-          </p>
+          <div className="paid-mark">
+            <p className="paid-stamp" data-testid="paid-stamp">
+              LUNAS
+            </p>
+            {paidAtText ? (
+              <p className="muted small" data-testid="paid-at">
+                Dibayar pada {paidAtText}
+              </p>
+            ) : null}
+          </div>
         ) : null}
       </header>
 

@@ -156,18 +156,30 @@ test("an incentive order approved, paid, shipped, confirmed with a photo, the re
   await expect(page.getByLabel("Total Pembayaran", { exact: true })).toHaveValue(vaTotal!);
   await page.getByRole("button", { name: "Bayar (Sandbox)" }).click();
   await expect(page.getByTestId("payment-paid")).toContainText("Pembayaran Diterima");
+  // Paid (300) is 'LUNAS' on the invoice already, with the date of payment (issue 16).
+  await page.goto(`/transaction-invoice/${orderId}`);
+  await expect(page.getByTestId("paid-stamp")).toHaveText("LUNAS");
+  await expect(page.getByTestId("paid-at")).toHaveText(/^Dibayar pada \d{2} \w{3} \d{4} \d{2}:\d{2} WIB$/);
 
   await ops("orders:ship", String(orderId));
   await page.goto(detail);
   await expect(page.locator(".status-bar")).toHaveText("Dalam Pengiriman");
   await page.getByRole("link", { name: "Konfirmasi Barang Sampai" }).click();
   const sheet = page.getByTestId("confirm-sheet");
-  await sheet.locator('input[type="file"]').setInputFiles({ name: "sampai.jpg", mimeType: "image/jpeg", buffer: await samplePhoto() });
+  // Two photos in the one `multiple` input (issue 16).
+  await sheet.locator('input[type="file"]').setInputFiles([
+    { name: "sampai.jpg", mimeType: "image/jpeg", buffer: await samplePhoto() },
+    { name: "paket.jpg", mimeType: "image/jpeg", buffer: await samplePhoto() },
+  ]);
   await sheet.getByRole("button", { name: "Konfirmasi" }).click();
   await expect(page).toHaveURL(new RegExp(`/transaction-done\\?order=${orderId}$`));
   await expect(page.getByTestId("reward-sheet")).toContainText("+Rp");
   await page.goto(detail);
   await expect(page.locator(".status-bar")).toHaveText("Selesai");
+  await expect(page.getByTestId("delivery-proof")).toHaveText(["Lihat Bukti Barang Sampai 1", "Lihat Bukti Barang Sampai 2"]);
+  for (const href of await page.getByTestId("delivery-proof").evaluateAll((links) => links.map((a) => a.getAttribute("href")!))) {
+    expect((await page.request.get(href)).headers()["content-type"]).toBe("image/jpeg");
+  }
   await page.getByRole("link", { name: "Lihat Invoice" }).click();
   await expect(page.getByTestId("paid-stamp")).toHaveText("LUNAS");
 });

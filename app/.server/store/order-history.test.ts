@@ -140,7 +140,7 @@ describe("confirmDelivery", () => {
     expect(result).toEqual({ ok: true, reward: rewardFor({ amount }) });
     expect(await statusOf(orderId)).toBe(500);
     expect(await getBalance(user.id)).toBe(rewardFor({ amount })!.amount);
-    expect((await getOwnedOrderDetail(orderId, user.id))!.deliveryProofUrl).toBe(`/uploads/${proof}`);
+    expect((await getOwnedOrderDetail(orderId, user.id))!.deliveryProofUrls).toEqual([`/uploads/${proof}`]);
     // A repeat (double submit, stale tab) changes nothing and credits nothing more.
     expect(await confirmDelivery(orderId, user.id, await proofOf(user))).toEqual({ ok: false, message: ORDER_ALREADY_DONE });
     expect(await listBalanceHistory(user.id)).toHaveLength(1);
@@ -169,6 +169,19 @@ describe("confirmDelivery", () => {
     expect(await confirmDelivery(orderId, other.id, await proofOf(other))).toMatchObject({ ok: false, notFound: true });
     expect(await statusOf(orderId)).toBe(400);
     expect(await getBalance(user.id)).toBe(0);
+  });
+
+  it("takes up to 5 proofs in their order, all the buyer's own (issue 16)", async () => {
+    const user = await createVerifiedUser(db);
+    const other = await createVerifiedUser(db);
+    const { orderId } = await orderAt(user, 400);
+    const six = await Promise.all(Array.from({ length: 6 }, () => proofOf(user)));
+    expect(await confirmDelivery(orderId, user.id, six)).toEqual({ ok: false, message: "Maksimal 5 file bukti barang sampai." });
+    expect(await confirmDelivery(orderId, user.id, [six[0]!, await proofOf(other)])).toEqual({ ok: false, message: PROOF_REQUIRED });
+    expect(await confirmDelivery(orderId, user.id, [])).toEqual({ ok: false, message: PROOF_REQUIRED });
+    expect(await statusOf(orderId)).toBe(400);
+    expect(await confirmDelivery(orderId, user.id, [six[1]!, six[0]!])).toMatchObject({ ok: true });
+    expect((await getOwnedOrderDetail(orderId, user.id))!.deliveryProofUrls).toEqual([`/uploads/${six[1]}`, `/uploads/${six[0]}`]);
   });
 
   it("two tabs confirming at once: one transition, one reward", async () => {

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
 import { getDb } from "../db/client";
-import { orderEvents, orderProducts, orders, orderStatuses, paymentMethods, type AppliedPromo } from "../db/schema";
+import { orderDeliveryProofs, orderEvents, orderProducts, orders, orderStatuses, paymentMethods, type AppliedPromo } from "../db/schema";
 import { startOfDayWib } from "../dates";
 import { uploadUrl } from "./uploads";
 import type { TransactionFilters } from "~/lib/transaction-filters";
@@ -30,6 +30,9 @@ export const ORDER_PAGE_SIZE = 10;
 /** A no-JS reader who keeps following 'Muat lebih banyak' gets at most this many pages per document. */
 export const MAX_RENDERED_ORDER_PAGES = 20;
 const MAX_PAGE = 100_000;
+
+/** Paid: payment received, shipped, done. */
+export const PAID_STATUSES = [300, 400, 500];
 
 const isId = (n: unknown): n is number => typeof n === "number" && Number.isSafeInteger(n) && n > 0 && n <= 2_147_483_647;
 
@@ -164,8 +167,10 @@ export type OrderDetail = {
   kodePos: string;
   note: string;
   ktpUrl: string | null;
-  /** The photo or PDF the buyer sent with 'Konfirmasi Barang Sampai'. */
-  deliveryProofUrl: string | null;
+  /** The photos or PDFs the buyer sent with 'Konfirmasi Barang Sampai' (up to 5, in their order). */
+  deliveryProofUrls: string[];
+  /** When the payment was received (the first move to 300); null while unpaid. */
+  paidAt: Date | null;
   orderProducts: OrderDetailProduct[];
 };
 
@@ -181,14 +186,25 @@ export async function getOwnedOrderDetail(orderId: number, userId: number): Prom
     .where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
   if (!order) return null;
   const products = await db.select().from(orderProducts).where(eq(orderProducts.orderId, orderId)).orderBy(asc(orderProducts.id));
-  // confirmDelivery names the proof in the note of the event that finished the order.
-  const [done] = await db
-    .select({ note: orderEvents.note })
+  const proofs = await db.select({ uploadId: orderDeliveryProofs.uploadId }).from(orderDeliveryProofs).where(eq(orderDeliveryProofs.orderId, orderId)).orderBy(asc(orderDeliveryProofs.position));
+  let proofIds = proofs.map((p) => p.uploadId);
+  if (!proofIds.length) {
+    // Orders finished before order_delivery_proofs: the one proof is named in the note of the event that finished the order.
+    const [done] = await db
+      .select({ note: orderEvents.note })
+      .from(orderEvents)
+      .where(and(eq(orderEvents.orderId, orderId), eq(orderEvents.toStatus, 500)))
+      .orderBy(desc(orderEvents.id))
+      .limit(1);
+    proofIds = done?.note?.startsWith("bukti:") ? done.note.slice("bukti:".length).split(",").filter(Boolean) : [];
+  }
+  // Every way to paid passes through 300 (gateway, verified transfer, approved instalment).
+  const [paid] = await db
+    .select({ at: orderEvents.createdAt })
     .from(orderEvents)
-    .where(and(eq(orderEvents.orderId, orderId), eq(orderEvents.toStatus, 500)))
-    .orderBy(desc(orderEvents.id))
+    .where(and(eq(orderEvents.orderId, orderId), eq(orderEvents.toStatus, 300)))
+    .orderBy(asc(orderEvents.id))
     .limit(1);
-  const proofId = done?.note?.startsWith("bukti:") ? done.note.slice("bukti:".length) : null;
   const o = order.order;
   return {
     id: o.id,
@@ -218,7 +234,8 @@ export async function getOwnedOrderDetail(orderId: number, userId: number): Prom
     kodePos: o.kodePos,
     note: o.note,
     ktpUrl: o.ktpUploadId ? uploadUrl(o.ktpUploadId) : null,
-    deliveryProofUrl: proofId ? uploadUrl(proofId) : null,
+    deliveryProofUrls: proofIds.map(uploadUrl),
+    paidAt: PAID_STATUSES.includes(o.statusId) ? (paid?.at ?? o.statusChangedAt) : null,
     orderProducts: products.map((p) => ({ id: p.id, productId: p.productId, qty: p.qty, title: p.title, imageUrl: p.imageUrl, price: p.price, priceOri: p.priceOri, totalDiscount: p.totalDiscount, promo: p.promo })),
   };
 }

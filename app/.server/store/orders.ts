@@ -1,7 +1,7 @@
-import { and, eq, notInArray, sql } from "drizzle-orm";
+import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
 import { getDb, type Executor } from "../db/client";
 import { queryRows } from "../db/query-rows";
-import { checkoutDrafts, orderEvents, orderProducts, orders, orderStatuses, payments, products, RELEASED_STATUSES, uploads, users, type AppliedPromo } from "../db/schema";
+import { checkoutDrafts, orderDeliveryProofs, orderEvents, orderProducts, orders, orderStatuses, payments, products, RELEASED_STATUSES, uploads, users, type AppliedPromo } from "../db/schema";
 import { notifyOrderStatus } from "../order-mail";
 import { KTP_REQUIRED } from "../uploads";
 import { checkoutPricing } from "~/lib/pricing";
@@ -369,24 +369,34 @@ export async function cancelOrder(orderId: number, userId: number): Promise<Acti
   return { ok: false, message: refusalFor(latest?.statusId ?? 1, "cancel") };
 }
 
+/** Spec §7 confirm (`buktiImageUrls`): at most this many photos or PDFs with one confirmation. */
+export const MAX_DELIVERY_PROOFS = 5;
+export const TOO_MANY_PROOFS = `Maksimal ${MAX_DELIVERY_PROOFS} file bukti barang sampai.`;
+
 /**
- * 'Konfirmasi Barang Sampai' (only in 400) → 500 Selesai with the buyer's proof (an upload of
- * theirs, purpose delivery-proof, named in the event's note), and the reward credited in the SAME
- * transaction (once per order). Returns the reward, null when the order earns none.
+ * 'Konfirmasi Barang Sampai' (only in 400) → 500 Selesai with the buyer's proofs (1 to 5 uploads of
+ * theirs, purpose delivery-proof: one id or a list), written to order_delivery_proofs and named in
+ * the event's note, and the reward credited, all in the SAME transaction (once per order). Returns
+ * the reward, null when the order earns none.
  */
-export async function confirmDelivery(orderId: number, userId: number, proofUploadId: string): Promise<{ ok: true; reward: Reward | null } | { ok: false; message: string; notFound?: boolean }> {
+export async function confirmDelivery(orderId: number, userId: number, proofUploadIds: string | readonly string[]): Promise<{ ok: true; reward: Reward | null } | { ok: false; message: string; notFound?: boolean }> {
   const order = await ownedStatus(orderId, userId);
   if (!order) return { ok: false, notFound: true, message: ORDER_NOT_FOUND };
   if (!canConfirmArrival(order.statusId)) return { ok: false, message: refusalFor(order.statusId, "confirm") };
+  const wanted = [...new Set((typeof proofUploadIds === "string" ? [proofUploadIds] : Array.isArray(proofUploadIds) ? proofUploadIds : []).filter((id): id is string => typeof id === "string" && id !== ""))];
+  if (!wanted.length) return { ok: false, message: PROOF_REQUIRED };
+  if (wanted.length > MAX_DELIVERY_PROOFS) return { ok: false, message: TOO_MANY_PROOFS };
   const db = await getDb();
-  const [proof] = await db
+  const own = await db
     .select({ id: uploads.id })
     .from(uploads)
-    .where(and(eq(uploads.id, typeof proofUploadId === "string" ? proofUploadId : ""), eq(uploads.ownerId, userId), eq(uploads.purpose, "delivery-proof")));
-  if (!proof) return { ok: false, message: PROOF_REQUIRED };
+    .where(and(inArray(uploads.id, wanted), eq(uploads.ownerId, userId), eq(uploads.purpose, "delivery-proof")));
+  // Every file named must be the buyer's own delivery proof.
+  if (own.length !== wanted.length) return { ok: false, message: PROOF_REQUIRED };
   let reward: Reward | null = null;
-  const moved = await transitionOrder(orderId, SHIPPED, DONE, `buyer:${userId}`, `bukti:${proof.id}`, {
+  const moved = await transitionOrder(orderId, SHIPPED, DONE, `buyer:${userId}`, `bukti:${wanted.join(",")}`, {
     onMoved: async (tx) => {
+      await tx.insert(orderDeliveryProofs).values(wanted.map((uploadId, position) => ({ orderId, uploadId, position })));
       reward = await creditOrderReward(tx, orderId, userId, order.amount);
     },
   });

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, customType, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, customType, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { users } from "./accounts";
 import { products } from "./catalogue";
 import { orderStatuses, paymentMethods } from "./reference";
@@ -201,4 +201,24 @@ export const orderEvents = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("order_events_order_idx").on(t.orderId, t.id)],
+);
+
+/**
+ * The photos (or PDFs) the buyer sent with 'Konfirmasi Barang Sampai' (spec §7 confirm,
+ * `buktiImageUrls`): up to 5 per order, in the order they were picked. Written in the same
+ * transaction as the move to 500; orders finished before this table named their one proof in the
+ * note of that event ('bukti:<id>'), which the detail still reads.
+ */
+export const orderDeliveryProofs = pgTable(
+  "order_delivery_proofs",
+  {
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    uploadId: text("upload_id")
+      .notNull()
+      .references(() => uploads.id),
+    position: integer("position").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orderId, t.position] })],
 );
