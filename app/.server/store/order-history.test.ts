@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb, type Db } from "../db/client";
 import { balanceEntries, orderEvents, orders, type AddressInput } from "../db/schema";
 import { processImageUpload } from "../uploads";
+import { dayWib } from "../dates";
 import { getBalance, listBalanceHistory, rewardFor } from "./balance";
 import { saveDraftAddress, setDraftKtp, startCheckout } from "./checkout";
 import { createProduct, createVerifiedUser, INCENTIVE_PROMO, productStock, realAddress, submission, type TestUser } from "./fixtures";
@@ -216,15 +217,20 @@ describe("order history", () => {
     expect(await hasOrders(user.id)).toBe(true);
   });
 
-  it("filters by status and by whole WIB days of the purchase date", async () => {
+  it("filters by status and by whole WIB days of the date the card shows (the status date)", async () => {
     const user = await createVerifiedUser(db);
     const cancelled = (await orderAt(user, 1)).orderId;
     const waiting = (await orderAt(user, 200)).orderId;
     const lateEvening = (await orderAt(user, 200)).orderId;
-    // 1 Nov 2026 00:30 WIB is still 31 Oct in UTC; 1 Nov 23:30 WIB is 1 Nov 16:30 UTC.
-    await db.update(orders).set({ createdAt: new Date("2026-10-31T17:30:00Z") }).where(eq(orders.id, waiting));
-    await db.update(orders).set({ createdAt: new Date("2026-11-01T17:30:00Z") }).where(eq(orders.id, lateEvening)); // 2 Nov 00:30 WIB
+    // 1 Nov 2026 00:30 WIB is still 31 Oct in UTC; 1 Nov 23:30 WIB is 1 Nov 16:30 UTC. Bought a week
+    // earlier: the purchase date is not what the card shows, so it is not what the filter selects.
+    const bought = new Date("2026-10-24T03:00:00Z");
+    await db.update(orders).set({ createdAt: bought, statusChangedAt: new Date("2026-10-31T17:30:00Z") }).where(eq(orders.id, waiting));
+    await db.update(orders).set({ createdAt: bought, statusChangedAt: new Date("2026-11-01T17:30:00Z") }).where(eq(orders.id, lateEvening)); // 2 Nov 00:30 WIB
     const ids = async (filters: Parameters<typeof listOrderHistoryPages>[1]) => (await listOrderHistoryPages(user.id, filters, 0))[0]!.content.map((o) => o.id);
+    expect(await ids({ dateFrom: "2026-10-24", dateTo: "2026-10-24" })).toEqual([]);
+    const [card] = (await listOrderHistoryPages(user.id, { dateFrom: "2026-11-02", dateTo: "2026-11-02" }, 0))[0]!.content;
+    expect(dayWib(card!.statusDate)).toBe("2026-11-02");
     expect(await ids({ statusId: 1 })).toEqual([cancelled]);
     expect(await ids({ dateFrom: "2026-11-01", dateTo: "2026-11-01" })).toEqual([waiting]);
     expect(await ids({ dateFrom: "2026-11-02", dateTo: "2026-11-02" })).toEqual([lateEvening]);

@@ -57,10 +57,11 @@ function nextDay(day: string): string {
 function whereOf(userId: number, filters: TransactionFilters): SQL {
   const conditions: SQL[] = [eq(orders.userId, userId)];
   if (filters.statusId !== undefined) conditions.push(eq(orders.statusId, filters.statusId));
-  // The purchase date, whole WIB days from dateFrom through dateTo.
+  // The date the card shows (spec §2: the status date), whole WIB days from dateFrom through
+  // dateTo: what a buyer filters by is what they see (decision 0036).
   if (filters.dateFrom && filters.dateTo) {
-    conditions.push(gte(orders.createdAt, startOfDayWib(filters.dateFrom)));
-    conditions.push(lt(orders.createdAt, startOfDayWib(nextDay(filters.dateTo))));
+    conditions.push(gte(orders.statusChangedAt, startOfDayWib(filters.dateFrom)));
+    conditions.push(lt(orders.statusChangedAt, startOfDayWib(nextDay(filters.dateTo))));
   }
   return and(...conditions)!;
 }
