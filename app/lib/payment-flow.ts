@@ -47,3 +47,19 @@ export function formatHms(ms: number): string {
   const pad = (n: number) => String(n).padStart(2, "0");
   return `${pad(Math.floor(total / 3600))}:${pad(Math.floor((total % 3600) / 60))}:${pad(total % 60)}`;
 }
+
+/**
+ * Spec §8: a paylater (BRI-CERIA) failure whose message is a valid URL sends the browser there (the
+ * provider's page to finish, e.g., a registration); any other message is shown. http(s) only: a
+ * `javascript:` or `data:` "URL" is a message like any other.
+ */
+export function paylaterFailureUrl(message: string): string | null {
+  const text = message.trim();
+  if (!/^https?:\/\/\S+$/i.test(text)) return null;
+  try {
+    const url = new URL(text);
+    return url.protocol === "https:" || url.protocol === "http:" ? url.href : null;
+  } catch {
+    return null;
+  }
+}

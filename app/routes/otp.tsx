@@ -10,7 +10,7 @@ import { getPaymentFlowSummary, getPaymentSummary, paylaterPhone, payDraft, type
 import { Countdown } from "~/components/countdown";
 import { FieldError, FormError } from "~/components/field";
 import { useHydrated } from "~/components/use-hydrated";
-import { type PaymentFlow, paymentFlowHref, paymentPageHref, readPaymentFlow } from "~/lib/payment-flow";
+import { paylaterFailureUrl, type PaymentFlow, paymentFlowHref, paymentPageHref, readPaymentFlow } from "~/lib/payment-flow";
 import type { RouteHandle } from "~/lib/route-handle";
 import paymentStylesUrl from "~/styles/payments.css?url";
 
@@ -77,6 +77,7 @@ export async function action({ context, request, url }: Route.ActionArgs) {
     if (summary?.method?.type !== "paylater") throw redirect(paymentFlowHref("/paymentmethod", flow));
     const phone = await paylaterPhone(user.id, flow.orderId);
     const sent = phone ? await requestOtp(user.id, phone) : null;
+    if (sent && !sent.ok && paylaterFailureUrl(sent.message)) throw redirect(paylaterFailureUrl(sent.message)!);
     if (!sent?.ok) return data({ formError: sent?.message ?? "Nomor HP tidak valid.", codeError: null }, { status: sent?.code === "COOLDOWN" ? 429 : 400 });
     flash(context, "toast", { type: "success", message: CODE_SENT });
     throw redirect(here);
@@ -95,6 +96,9 @@ export async function action({ context, request, url }: Route.ActionArgs) {
   // The code is right: the order is made (or its payment set) with the code's one-use secret.
   const paid = flow.orderId === undefined ? await payDraft(user.id, key, { otpSecretId: checked.secretId }) : await setOrderPayment(user.id, flow.orderId, { paymentMethodId: flow.paymentMethodId, otpSecretId: checked.secretId });
   if (paid.ok) throw redirect(paymentPageHref(paid.orderId, paid.redirectUrl));
+  // Spec §8: a paylater failure whose message is a URL sends the browser there.
+  const failureUrl = paylaterFailureUrl(paid.message);
+  if (failureUrl) throw redirect(failureUrl);
   flash(context, "toast", { type: "danger", message: paid.message });
   throw redirect(summary ? paymentFlowHref("/paymentmethod", flow) : "/transaction");
 }

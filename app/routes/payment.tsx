@@ -29,6 +29,8 @@ const PROOF_SHEET = "bukti";
 const PROOF_SENT = "Bukti Pembayaran berhasil dikirim. Kami akan memverifikasinya.";
 const SANDBOX_PAID = "Pembayaran (Sandbox) berhasil dikirim.";
 const VA_COPIED = "Nomor VA berhasil di salin.";
+/** Spec §8's generic copy message: the manual transfer's account number is no VA. */
+const copiedToClipboard = (text: string) => `Berhasil Tersalin ke Papan Klip: ${text}`;
 const TOTAL_COPIED = "Total Pembayaran berhasil di salin.";
 
 function notFound(): never {
@@ -216,7 +218,7 @@ function PaymentOpen({ payment, now, sheet, proofError }: Route.ComponentProps["
             label={manual ? "Nomor Rekening" : "Nomor Virtual Account"}
             value={payment.vaNo}
             copyText={payment.vaNo}
-            copied={VA_COPIED}
+            copied={manual ? copiedToClipboard(payment.vaNo) : VA_COPIED}
             hydrated={hydrated}
             onToast={setToast}
           />

@@ -7,7 +7,7 @@ import { getPaymentFlowSummary, METHOD_REQUIRED, paylaterPhone, payDraft, type P
 import { FormError } from "~/components/field";
 import { useHydrated } from "~/components/use-hydrated";
 import { formatRupiah } from "~/lib/money";
-import { type PaymentFlow, paymentFlowHref, paymentPageHref, readPaymentFlow } from "~/lib/payment-flow";
+import { paylaterFailureUrl, type PaymentFlow, paymentFlowHref, paymentPageHref, readPaymentFlow } from "~/lib/payment-flow";
 import type { RouteHandle } from "~/lib/route-handle";
 import paymentStylesUrl from "~/styles/payments.css?url";
 
@@ -66,6 +66,7 @@ export async function action({ context, request, url }: Route.ActionArgs) {
     if (!phone) return refused(PHONE_NOT_REGISTERED);
     const sent = await requestOtp(user.id, phone);
     // A code sent less than a minute ago is still valid: the buyer enters that one.
+    if (!sent.ok && paylaterFailureUrl(sent.message)) throw redirect(paylaterFailureUrl(sent.message)!); // spec §8
     if (!sent.ok && sent.code !== "COOLDOWN") return refused(sent.message);
     throw redirect(paymentFlowHref("/otp", flow));
   }

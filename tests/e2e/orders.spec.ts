@@ -1,16 +1,12 @@
-import { execFile } from "node:child_process";
 import { randomInt } from "node:crypto";
-import { promisify } from "node:util";
 import { expect } from "@playwright/test";
 import { DEMO_ACCOUNT, loginAs, test } from "./helpers";
-import { buyIncentiveOrder, registerBuyer, samplePhoto } from "./helpers/purchase";
+import { buyIncentiveOrder, ops, registerBuyer, samplePhoto } from "./helpers/purchase";
 
 // Following an order as a buyer: the list (empty, unverified, filters through the address with the
 // three date messages), the detail with the cancel confirmation, the 404 for anyone else, and the
 // whole life of an incentive order (ops CLI approves and ships, 'Bayar (Sandbox)' pays).
 // Each test registers its own account: both projects share one server and database.
-
-const run = promisify(execFile);
 
 test.describe.configure({ timeout: 150_000 });
 test.use({ extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` } });
@@ -119,12 +115,6 @@ test("an order in the list, the filters through the address, cancelling it, and 
   await other.close();
 });
 
-/** An operator command through the real CLI, which reaches the running e2e server over its socket in DATA_DIR. */
-async function ops(...args: string[]) {
-  const port = process.env.PORT ?? "3456";
-  const { stdout } = await run("npx", ["tsx", "scripts/ops.ts", ...args], { env: { ...process.env, DATA_DIR: `/tmp/store-e2e-${port}` }, timeout: 90_000 });
-  return stdout;
-}
 
 test("an incentive order approved, paid, shipped, confirmed with a photo, the reward and the paid invoice", async ({ page, javaScriptEnabled }) => {
   test.setTimeout(300_000);

@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import { expect, type Page } from "@playwright/test";
 import { DEMO_ACCOUNT, loginAs, readLatestEmail, test } from "./helpers";
-import { checkoutToPayment, registerBuyer, samplePhoto } from "./helpers/purchase";
+import { checkoutToPayment, ops, registerBuyer, samplePhoto } from "./helpers/purchase";
 
 // Paying (issue 7), as a buyer meets it with and without JavaScript: from a fresh verified account's
 // checkout through /paymentmethod → /paymentmethodlist (→ /tenorlist, → /otp) to /payment/{id},
@@ -126,7 +126,7 @@ test("virtual account: the list, the -3% total, the payment page, copy, 'Bayar (
   await other.close();
 });
 
-test("manual transfer: the store's account, the unique code in a mark, 'Saya sudah bayar' with a proof image", async ({ page, javaScriptEnabled }) => {
+test("manual transfer: the store's account, the unique code in a mark, 'Saya sudah bayar' with a proof image; rejected with a reason, sent again, verified", async ({ page, javaScriptEnabled, context }) => {
   await registerBuyer(page);
   await checkoutToPayment(page, javaScriptEnabled, { product: BIKE.title, phone: uniquePhone() });
   await chooseMethod(page, "Transfer Bank BNI \\(Manual\\)");
@@ -147,6 +147,12 @@ test("manual transfer: the store's account, the unique code in a mark, 'Saya sud
   const code = String(amount).slice(-3);
   await expect(page.getByTestId("exact-amount").locator("mark")).toHaveText(code);
   await expect(page.getByTestId("exact-amount")).toContainText("3 digit terakhir");
+  if (javaScriptEnabled) {
+    // An account number is no VA: the spec's generic copy message (issue 16).
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    await page.getByRole("button", { name: "Salin Nomor Rekening" }).click();
+    await expect(page.getByTestId("copy-toast")).toContainText("Berhasil Tersalin ke Papan Klip: 0987654321");
+  }
 
   // The proof: required, then an image → 'Verifikasi Bukti Transfer'.
   await page.getByRole("link", { name: "Saya sudah bayar" }).click();
@@ -163,6 +169,21 @@ test("manual transfer: the store's account, the unique code in a mark, 'Saya sud
   await page.getByRole("link", { name: "Cek status pembayaran" }).click();
   await expect(page).toHaveURL("/transaction");
   await expect(page.getByTestId("order-card").first().getByTestId("order-status")).toHaveText("Verifikasi Bukti Transfer");
+
+  // Ops rejects the proof with a reason (issue 16): the page says so and takes a new proof.
+  await ops("orders:reject-transfer", String(orderId), "Nama pengirim tidak terbaca");
+  await page.goto(`/payment/${orderId}`);
+  await expect(page.getByTestId("proof-rejected")).toContainText("Bukti pembayaran Anda ditolak.");
+  await expect(page.getByTestId("proof-rejected")).toContainText("Alasan: Nama pengirim tidak terbaca");
+  await page.getByRole("link", { name: "Saya sudah bayar" }).click();
+  await page.getByLabel("Bukti Pembayaran", { exact: true }).setInputFiles({ name: "bukti-2.jpg", mimeType: "image/jpeg", buffer: await samplePhoto() });
+  await page.getByRole("dialog", { name: "Upload Bukti Pembayaran" }).getByRole("button", { name: "Kirim Bukti Pembayaran" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Bukti Pembayaran berhasil dikirim.");
+  await expect(page.getByTestId("payment-status")).toContainText("Verifikasi Bukti Transfer");
+  await expect(page.getByTestId("proof-rejected")).toHaveCount(0);
+  await ops("orders:verify-transfer", String(orderId));
+  await page.goto(`/payment/${orderId}`);
+  await expect(page.getByTestId("payment-paid")).toContainText("Pembayaran Diterima");
 });
 
 test("BNI instalment: 'Tenor wajib dipilih', the tenors with their monthly amounts, on to the payment page", async ({ page, javaScriptEnabled }) => {

@@ -3,12 +3,23 @@
  * activated account, then 'Beli Sekarang' → /checkout → /address → 'Ajukan Insentif'. Works with
  * and without JavaScript (the steps are the ones tests/e2e/checkout.spec.ts checks in detail).
  */
+import { execFile } from "node:child_process";
 import { randomInt } from "node:crypto";
+import { promisify } from "node:util";
 import { expect, type Page } from "@playwright/test";
 import sharp from "sharp";
 import { readLatestEmail, uniqueEmail } from "./index";
 
 export const BUYER_PASSWORD = "Rahasia123!";
+
+const run = promisify(execFile);
+
+/** An operator command through the real CLI, which reaches the running e2e server over its socket in DATA_DIR. */
+export async function ops(...args: string[]) {
+  const port = process.env.PORT ?? "3456";
+  const { stdout } = await run("npx", ["tsx", "scripts/ops.ts", ...args], { env: { ...process.env, DATA_DIR: `/tmp/store-e2e-${port}` }, timeout: 90_000 });
+  return stdout;
+}
 export const INCENTIVE_PRODUCT = "Gesits G1 Motor Listrik Nasional";
 
 /** Registers through the form; activates by the e-mail link unless `activate` is false. */
