@@ -48,7 +48,9 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   const detail = await getPaymentDetail(orderId, user.id);
   if (!detail) notFound();
   if (!detail.method) {
-    // No method yet: an approved incentive order chooses one; any other order has nothing to pay here.
+    // No method yet: an approved incentive order chooses one (also an order whose manual transfer
+    // found no free code: the notice says why); any other order has nothing to pay here.
+    if (detail.notice) flash(context, "toast", { type: "danger", message: detail.notice });
     throw redirect(detail.statusId === 200 ? `/paymentmethod?orderId=${orderId}` : `/transaction-detail/${orderId}`);
   }
   // Spec §2: an order with a gateway page sends the browser there.

@@ -46,6 +46,14 @@ export const NOT_PAYABLE = "Pesanan ini tidak dapat dibayar.";
 export const NOT_MARKABLE = "Pembayaran ini tidak dapat ditandai sudah dibayar.";
 export const UNIQUE_CODES_EXHAUSTED = "Transfer manual sedang penuh. Silakan pilih metode pembayaran lain atau coba lagi nanti.";
 
+/** All 999 unique codes are held by open manual transfers: the buyer chooses another method. */
+export class UniqueCodesExhausted extends Error {
+  readonly code = "UNIQUE_CODES_EXHAUSTED";
+  constructor() {
+    super(UNIQUE_CODES_EXHAUSTED);
+  }
+}
+
 /** The store's default validity when the gateway gives no expiry (spec §4, §9: 24 hours). */
 export const DEFAULT_VALIDITY_MS = 24 * 60 * 60 * 1000;
 
@@ -307,6 +315,7 @@ export async function payDraft(userId: number, idempotencyKey: string, options: 
   const amount = await draftAmount(userId, draft);
   const check = await checkPaymentChoice(amount, draft.paymentMethodId, draft.tenor);
   if (!check.ok) return { ok: false, code: check.field === "tenor" ? "TENOR" : "METHOD", message: check.message };
+  if (check.method.type === "bank_transfer" && (await freeUniqueCode()) === null) return { ok: false, code: "METHOD", message: UNIQUE_CODES_EXHAUSTED };
   const submission = await submissionFromDraft(userId, draft);
   if (!submission) return { ok: false, code: "CHECKOUT", message: CHECKOUT_INCOMPLETE };
   if (submission.insentif) return { ok: false, code: "CHECKOUT", message: INCENTIVE_FROM_CHECKOUT };
@@ -351,6 +360,7 @@ export async function setOrderPayment(
     return { ok: false, code: "NOT_PAYABLE", message: METHOD_ALREADY_SET };
   }
   if (order.statusId !== 200) return { ok: false, code: "NOT_PAYABLE", message: NOT_PAYABLE };
+  if (check.method.type === "bank_transfer" && (await freeUniqueCode()) === null) return { ok: false, code: "METHOD", message: UNIQUE_CODES_EXHAUSTED };
   if (check.method.type === "paylater" && !(await consumeOtpSecret(userId, choice.otpSecretId ?? "", order.phone))) {
     return { ok: false, code: "OTP", message: OTP_REQUIRED };
   }
@@ -401,6 +411,8 @@ export async function openPayment(orderId: number): Promise<PaymentRow | null> {
     .where(eq(orders.id, orderId));
   if (!order || order.statusId !== statusForType(order.method.type)) return null;
   const method = order.method;
+  // No free code: refuse before the gateway is asked for anything.
+  if (method.type === "bank_transfer" && (await freeUniqueCode()) === null) throw new UniqueCodesExhausted();
 
   const priced = paymentBreakdown(method.type, order.totalAmount, method.fee);
   const gateway = getGateway();
@@ -437,7 +449,7 @@ export async function openPayment(orderId: number): Promise<PaymentRow | null> {
 
   for (let attempt = 0; attempt < 20; attempt++) {
     const code = await freeUniqueCode();
-    if (code === null) throw new Error(UNIQUE_CODES_EXHAUSTED);
+    if (code === null) throw new UniqueCodesExhausted();
     const withCode = paymentBreakdown(method.type, order.totalAmount, method.fee, code);
     // DO NOTHING on any unique index: this order's payment (a concurrent open won) or this code.
     const inserted = await db.insert(payments).values({ ...row, uniqueCode: code, total: withCode.total }).onConflictDoNothing().returning();
@@ -541,6 +553,8 @@ export type PaymentDetail = {
   canMarkPaid: boolean;
   /** Ops rejected the last transfer proof (302 → 200), with their reason: the buyer sends another. */
   proofRejected: { reason: string | null } | null;
+  /** Why the page cannot show the chosen method (UNIQUE_CODES_EXHAUSTED), or null. */
+  notice: string | null;
   /** 'Bayar (Sandbox)': the sandbox gateway and an open virtual account. */
   canSandboxPay: boolean;
   paid: boolean;
@@ -559,7 +573,17 @@ export async function getPaymentDetail(orderId: number, userId: number, now = ne
   const db = await getDb();
   const owned = await db.select({ id: orders.id }).from(orders).where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
   if (!owned.length) return null;
-  let payment = await openPayment(orderId);
+  let payment: PaymentRow | null | undefined;
+  let notice: string | null = null;
+  try {
+    payment = await openPayment(orderId);
+  } catch (error) {
+    if (!(error instanceof UniqueCodesExhausted)) throw error;
+    // The order was made while codes were free, but none is left to open its transfer: the method
+    // is released, so the buyer chooses another one for this order (the set-payment flow).
+    await releaseUnopenedMethod(orderId);
+    notice = UNIQUE_CODES_EXHAUSTED;
+  }
   if (payment && !payment.closedAt && payment.expiresAt && payment.expiresAt <= now) {
     await expirePayment(orderId);
     [payment] = await db.select().from(payments).where(eq(payments.orderId, orderId));
@@ -595,6 +619,7 @@ export async function getPaymentDetail(orderId: number, userId: number, now = ne
     // In 200 a marker can only be one a rejection left before it was cleared with it: not a proof sent.
     canMarkPaid: open && isManual && order.statusId === 200,
     proofRejected: lastMove?.fromStatus === 302 ? { reason: lastMove.note?.trim() || null } : null,
+    notice,
     canSandboxPay: open && isVa && order.statusId === 200 && env().paymentGateway === "sandbox",
     paid: PAID_STATUSES.includes(order.statusId),
     manualInfoDetail: isManual
@@ -608,6 +633,15 @@ export async function getPaymentDetail(orderId: number, userId: number, now = ne
         : [],
     redirectUrl: open ? (payment?.redirectUrl ?? null) : null,
   };
+}
+
+/** Forgets the method of an order in 200 whose payment was never opened (set-payment then offers the choice again). */
+async function releaseUnopenedMethod(orderId: number): Promise<void> {
+  const db = await getDb();
+  await db
+    .update(orders)
+    .set({ paymentMethodId: null, tenor: null, updatedAt: new Date() })
+    .where(and(eq(orders.id, orderId), eq(orders.statusId, 200), sql`not exists (select 1 from ${payments} where ${payments.orderId} = ${orders.id})`));
 }
 
 // ————————————————————————————————————————————— 'Saya sudah bayar'
