@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, parse, type SubmissionResult, useForm } from "@conform-to/react";
-import { useEffect, useState } from "react";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { useEffect, useRef, useState } from "react";
+import { data, Form, Link, redirect, useFetcher, useNavigation } from "react-router";
 import type { Route } from "./+types/checkout";
 import { requireUser } from "~/.server/auth";
 import { readForm } from "~/.server/http";
@@ -12,14 +12,15 @@ import { isEmptyFile, processImageUpload } from "~/.server/uploads";
 import { CheckboxField } from "~/components/checkbox-field";
 import { Field, FieldError, FormError } from "~/components/field";
 import { Sheet } from "~/components/sheet";
+import { useHydrated } from "~/components/use-hydrated";
 import { TextareaField } from "~/components/textarea-field";
 import { displayTitle, ORDER_TITLE_LENGTH } from "~/lib/display";
-import { parseForm } from "~/lib/forms";
+import { invalidFields, parseForm } from "~/lib/forms";
 import { formatRupiah } from "~/lib/money";
 import { checkoutPricing } from "~/lib/pricing";
 import type { RouteHandle } from "~/lib/route-handle";
 import { keepDigitsOnly } from "~/lib/schemas/account";
-import { type CheckoutContext, checkoutSchema, KTP_ACCEPT, NOTE_MAX } from "~/lib/schemas/checkout";
+import { type CheckoutContext, checkoutSchema, KTP_ACCEPT, NOTE_MAX, withOneKtpFile } from "~/lib/schemas/checkout";
 
 export const handle: RouteHandle = { title: "Checkout", back: "/home" };
 
@@ -29,6 +30,8 @@ const SUBMIT_PAYMENT = "Pilih Metode Pembayaran";
 
 /** Where the success sheet of an incentive order is rendered (server-side, so it needs no JavaScript). */
 const DONE_PARAM = "selesai";
+/** How long typing may pause before the draft is saved in the background. */
+const DRAFT_SAVE_DELAY_MS = 400;
 
 type Draft = CheckoutDraft;
 
@@ -114,7 +117,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const keyValue = form.get("idempotencyKey");
   const idempotencyKey = typeof keyValue === "string" && IDEMPOTENCY_KEY.test(keyValue) ? keyValue : crypto.randomUUID();
   const draft = await getCheckoutDraft(user.id);
+  const intent = form.get("intent");
   if (!draft) {
+    // A background save has nothing to save into: it says so and goes nowhere.
+    if (intent === "draft") return data({ draftSaved: false }, { status: 404 });
     // The second press of a double submit arrives after the first made the order and cleared the
     // draft: the same key finds that order (created=false) and shows its success sheet again.
     if (form.get("intent") !== "address" && typeof keyValue === "string") {
@@ -131,7 +137,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   // Every submit keeps what was typed first, then a newly picked KTP photo (checked by its bytes
   // and re-encoded; once accepted it stays in the draft and is never asked for again).
   await saveDraftValues(user.id, draftValuesOf(form, checkout));
-  const picked = form.get("ktp");
+  // With JavaScript the form posts here in the background on every change (debounced): what was
+  // typed is kept, nothing is validated, the page stays (spec §4: "any change is saved to a draft").
+  if (intent === "draft") return data({ draftSaved: true });
+  // 'Kamera' or 'Galeri': the one input that holds a file.
+  const picked = form.getAll("ktp").find((value) => !isEmptyFile(value)) ?? null;
   form.delete("ktp");
   let ktpError: string | null = null;
   if (!isEmptyFile(picked)) {
@@ -145,7 +155,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   // 'Isi/Ubah Alamat' is a button of this form: the draft is saved, nothing is validated.
-  if (form.get("intent") === "address") throw redirect("/address");
+  if (intent === "address") throw redirect("/address");
 
   // The server judges the KTP by its bytes above, not by the file name the schema looks at.
   const submission = parseForm(form, checkoutSchema(checkout));
@@ -199,7 +209,7 @@ function submissionFromForm(form: FormData): CheckoutSubmission {
 
 export default function CheckoutScreen({ loaderData, actionData }: Route.ComponentProps) {
   if (loaderData.screen === "done") return <IncentiveSubmitted order={loaderData.order} />;
-  return <CheckoutForm {...loaderData} lastResult={actionData?.reply} />;
+  return <CheckoutForm {...loaderData} lastResult={actionData && "reply" in actionData ? actionData.reply : undefined} />;
 }
 
 function IncentiveSubmitted({ order }: { order: { invoiceId: string; statusName: string } }) {
@@ -232,7 +242,7 @@ function CheckoutForm({ product, values, ktp, address, employeePromo, idempotenc
     defaultValue: values,
     // The address button saves the draft without validating (the server does not validate it either).
     onValidate: ({ formData, submitter }) =>
-      submitter?.getAttribute("value") === "address" ? parse(formData, { resolve: () => ({ value: {} }) }) : parseForm(formData, schema),
+      submitter?.getAttribute("value") === "address" ? parse(formData, { resolve: () => ({ value: {} }) }) : parseForm(withOneKtpFile(formData), schema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
@@ -258,172 +268,294 @@ function CheckoutForm({ product, values, ktp, address, employeePromo, idempotenc
   const submitting = navigation.state === "submitting" && navigation.formAction?.startsWith("/checkout");
   const title = displayTitle(product.title, ORDER_TITLE_LENGTH);
   const { key: ktpInputKey, ...ktpInputProps } = getInputProps(fields.ktp, { type: "file", ariaAttributes: true });
+  const cameraId = `${fields.ktp.id}-kamera`;
+
+  const hydrated = useHydrated();
+  // Spec §5: once JavaScript runs, the submit waits while the form shows a field's message.
+  const showsErrors = hydrated && invalidFields(form.allErrors).length > 0;
+  const [ktpSheet, setKtpSheet] = useState(false);
+  const pickKtp = (id: string) => {
+    setKtpSheet(false);
+    (document.getElementById(id) as HTMLInputElement | null)?.click();
+  };
+
+  const draftSave = useDraftSaver();
+  const formProps = getFormProps(form);
 
   return (
-    <Form method="post" encType="multipart/form-data" className="checkout-form" {...getFormProps(form)}>
-      <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-      <p className="warning-banner" role="note">
-        Lengkapi data pembeli dan alamat pengiriman sebelum melanjutkan ke pembayaran.
-      </p>
-      <FormError id={form.errorId} errors={form.errors} />
-
-      <section className="card checkout-product" aria-label="Produk">
-        {product.imageUrl ? <img src={product.imageUrl} alt="" width={72} height={72} className="checkout-product-image" /> : <div className="checkout-product-image" aria-hidden="true" />}
-        <div className="checkout-product-info">
-          <h2 className="checkout-product-title">{title}</h2>
-          <p className="checkout-product-price" data-testid="checkout-price">
-            {formatRupiah(pricing.price)}
-          </p>
-          {pricing.price < pricing.priceOri ? (
-            <p className="checkout-product-original">
-              <s data-testid="checkout-original-price">{formatRupiah(pricing.priceOri)}</s>
-            </p>
-          ) : null}
-          <p className="muted">Jumlah: 1</p>
-        </div>
-      </section>
-
-      <section className="card">
-        <TextareaField meta={fields.note} label="Catatan (opsional)" maxLength={NOTE_MAX} hint={`Maksimal ${NOTE_MAX} karakter.`} />
-      </section>
-
-      <section className="card" aria-labelledby="buyer-heading">
-        <h2 id="buyer-heading">Data Pembeli</h2>
-        <Field meta={fields.buyerName} label="Nama Pembeli" autoComplete="name" />
-        <Field meta={fields.buyerPhoneNumber} label="No. HP" type="tel" inputMode="numeric" autoComplete="tel" onInput={keepDigitsOnly} />
-        <Field meta={fields.buyerEmail} label="Email" type="email" autoComplete="email" />
-        <Field meta={fields.buyerNik} label="NIK" inputMode="numeric" autoComplete="off" hint="16 digit sesuai KTP." />
-        <Field meta={fields.buyerNip} label="NIP" autoComplete="off" />
-
-        <div className="field ktp-field">
-          {ktpImage ? (
-            // A picked file the browser cannot show as a picture is no preview (the server will say why).
-            <img src={ktpImage} alt="Foto KTP" className="ktp-image" onError={preview ? () => setPreview(null) : undefined} />
-          ) : null}
-          <label htmlFor={fields.ktp.id}>{ktp || preview ? "Ganti Foto KTP" : "Foto KTP"}</label>
-          <input
-            key={`${ktpInputKey ?? ""}${ktpKey}`}
-            {...ktpInputProps}
-            accept={KTP_ACCEPT}
-            className={fields.ktp.errors ? "is-invalid" : undefined}
-            onChange={(event) => {
-              const file = event.currentTarget.files?.[0];
-              setPreview(file && /^image\/(jpeg|png)$/.test(file.type) ? URL.createObjectURL(file) : null);
-            }}
-          />
-          <p className="field-hint">{ktp ? "Foto KTP sudah tersimpan. Pilih file baru hanya jika ingin menggantinya." : "Format .jpg, .jpeg atau .png."}</p>
-          <FieldError id={fields.ktp.errorId} errors={fields.ktp.errors} />
-        </div>
-      </section>
-
-      {product.hasIncentive || employeePromo ? (
-        <section className="card" aria-labelledby="promo-heading">
-          <h2 id="promo-heading">Insentif &amp; Promo</h2>
-          {product.hasIncentive ? (
-            <>
-              <CheckboxField
-                meta={fields.insentif}
-                onChange={(event) => {
-                  const ticked = event.currentTarget.checked;
-                  setInsentif(ticked);
-                  // Unticking the incentive clears the father's name (spec §4).
-                  const dadName = document.getElementById(fields.buyerDadName.id) as HTMLInputElement | null;
-                  if (!ticked && dadName) dadName.value = "";
-                }}
-              >
-                Ajukan Insentif
-                <small className="check-hint">Insentif Pemerintah untuk kendaraan listrik. Wajib foto KTP; satu NIK hanya untuk satu unit.</small>
-              </CheckboxField>
-              <div className="when-insentif" hidden={!insentif}>
-                <Field meta={fields.buyerDadName} label="Nama Ayah Kandung" autoComplete="off" />
-                <CheckboxField meta={fields.nikValidation}>Saya menyatakan NIK di atas belum pernah digunakan untuk pengajuan insentif kendaraan listrik.</CheckboxField>
-              </div>
-            </>
-          ) : null}
-          {employeePromo ? (
-            <CheckboxField meta={fields.ajukanInsentifPegawai} onChange={(event) => setPromoPegawai(event.currentTarget.checked)}>
-              Ajukan Promo Pegawai
-              <small className="check-hint">
-                {employeePromo.title}: potongan {formatRupiah(employeePromo.discount)} untuk NIP akun Anda.
-              </small>
-            </CheckboxField>
-          ) : null}
-        </section>
-      ) : null}
-
-      <section className="card" aria-labelledby="address-heading">
-        <h2 id="address-heading">Alamat Pengiriman</h2>
-        {address ? (
-          <address className="checkout-address" data-testid="checkout-address">
-            {address.fullAddress}
-            <br />
-            {address.kelurahan}, {address.kecamatan}, {address.kota}, {address.provinsi} {address.kodePos}
-          </address>
-        ) : (
-          <p className="muted">Belum ada alamat pengiriman.</p>
-        )}
-        <FieldError id={fields.address.errorId} errors={fields.address.errors} />
-        <button type="submit" name="intent" value="address" className="btn btn-outline btn-block" formNoValidate>
-          {address ? "Ubah Alamat" : "Isi Alamat"}
-        </button>
-      </section>
-
-      <section className="card" aria-labelledby="price-heading">
-        <h2 id="price-heading">Rincian Harga</h2>
-        <dl className="price-lines" data-testid="price-lines">
-          <div>
-            <dt>Harga</dt>
-            <dd>{formatRupiah(pricing.priceOri)}</dd>
-          </div>
-          {pricing.productDiscount > 0 ? (
-            <div>
-              <dt>Diskon Produk</dt>
-              <dd>-{formatRupiah(pricing.productDiscount)}</dd>
-            </div>
-          ) : null}
-          {pricing.promoLines.map((line) => (
-            <div key={line.title}>
-              <dt>{line.title}</dt>
-              <dd>-{formatRupiah(line.amount)}</dd>
-            </div>
-          ))}
-          {pricing.insentifValue > 0 ? (
-            <div>
-              <dt>Insentif Pemerintah</dt>
-              <dd>-{formatRupiah(pricing.insentifValue)}</dd>
-            </div>
-          ) : null}
-          {pricing.promoPegawaiValue > 0 ? (
-            <div>
-              <dt>Promo Pegawai</dt>
-              <dd>-{formatRupiah(pricing.promoPegawaiValue)}</dd>
-            </div>
-          ) : null}
-          <div className="price-total">
-            <dt>Total</dt>
-            <dd data-testid="checkout-total">{formatRupiah(pricing.total)}</dd>
-          </div>
-        </dl>
-      </section>
-
-      <section className="card" aria-label="Pernyataan">
-        <CheckboxField meta={fields.bbnValidation}>Saya memahami bahwa biaya pengiriman dibayarkan langsung kepada dealer di luar aplikasi.</CheckboxField>
-        <CheckboxField meta={fields.domisiliValidation}>Saya menyatakan alamat domisili saya sesuai dengan KTP.</CheckboxField>
-      </section>
-
-      <div className="checkout-bar">
-        <p className="checkout-bar-total">
-          <span className="muted">Total</span> <strong>{formatRupiah(pricing.total)}</strong>
+    <>
+      <Form
+        method="post"
+        encType="multipart/form-data"
+        className="checkout-form"
+        {...formProps}
+        ref={draftSave.formRef}
+        onChange={draftSave.soon}
+        onSubmit={(event) => {
+          // The submit saves the draft itself.
+          draftSave.cancel();
+          formProps.onSubmit(event);
+        }}
+      >
+        <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+        <p className="warning-banner" role="note">
+          Lengkapi data pembeli dan alamat pengiriman sebelum melanjutkan ke pembayaran.
         </p>
-        <button type="submit" className="btn btn-primary btn-block" disabled={submitting}>
-          <span className="when-insentif-inline" hidden={!insentif}>
-            {SUBMIT_INSENTIF}
-          </span>
-          <span className="when-no-insentif-inline" hidden={insentif}>
-            {SUBMIT_PAYMENT}
-          </span>
-        </button>
-      </div>
-    </Form>
+        <FormError id={form.errorId} errors={form.errors} />
+
+        <section className="card checkout-product" aria-label="Produk">
+          {product.imageUrl ? <img src={product.imageUrl} alt="" width={72} height={72} className="checkout-product-image" /> : <div className="checkout-product-image" aria-hidden="true" />}
+          <div className="checkout-product-info">
+            <h2 className="checkout-product-title">{title}</h2>
+            <p className="checkout-product-price" data-testid="checkout-price">
+              {formatRupiah(pricing.price)}
+            </p>
+            {pricing.price < pricing.priceOri ? (
+              <p className="checkout-product-original">
+                <s data-testid="checkout-original-price">{formatRupiah(pricing.priceOri)}</s>
+              </p>
+            ) : null}
+            <p className="muted">Jumlah: 1</p>
+          </div>
+        </section>
+
+        <section className="card">
+          <TextareaField meta={fields.note} label="Catatan (opsional)" maxLength={NOTE_MAX} hint={`Maksimal ${NOTE_MAX} karakter.`} />
+        </section>
+
+        <section className="card" aria-labelledby="buyer-heading">
+          <h2 id="buyer-heading">Data Pembeli</h2>
+          <Field meta={fields.buyerName} label="Nama Pembeli" autoComplete="name" />
+          <Field meta={fields.buyerPhoneNumber} label="No. HP" type="tel" inputMode="numeric" autoComplete="tel" onInput={keepDigitsOnly} />
+          <Field meta={fields.buyerEmail} label="Email" type="email" autoComplete="email" />
+          <Field meta={fields.buyerNik} label="NIK" inputMode="numeric" autoComplete="off" hint="16 digit sesuai KTP." />
+          <Field meta={fields.buyerNip} label="NIP" autoComplete="off" />
+
+          <fieldset className="field ktp-field">
+            {ktpImage ? (
+              // A picked file the browser cannot show as a picture is no preview (the server will say why).
+              <img src={ktpImage} alt="Foto KTP" className="ktp-image" onError={preview ? () => setPreview(null) : undefined} />
+            ) : null}
+            <legend>{ktp || preview ? "Ganti Foto KTP" : "Foto KTP"}</legend>
+            {hydrated ? (
+              <button type="button" className="btn btn-outline btn-block" aria-haspopup="dialog" onClick={() => setKtpSheet(true)}>
+                Upload KTP
+              </button>
+            ) : null}
+            {/* Spec §2 'Upload KTP': the camera or the gallery. Without JavaScript both are plain
+                inputs; with it they are picked from the sheet (the inputs stay in the form, unseen). */}
+            <div className={hydrated ? "sr-only" : "ktp-sources"}>
+              {[
+                { id: cameraId, label: "Kamera", capture: true },
+                { id: fields.ktp.id, label: "Galeri", capture: false },
+              ].map((source) => (
+                <div key={source.id} className="ktp-source">
+                  <label htmlFor={source.id}>{source.label}</label>
+                  <input
+                    key={`${ktpInputKey ?? ""}${ktpKey}`}
+                    {...ktpInputProps}
+                    id={source.id}
+                    accept={KTP_ACCEPT}
+                    capture={source.capture ? "environment" : undefined}
+                    tabIndex={hydrated ? -1 : undefined}
+                    className={fields.ktp.errors ? "is-invalid" : undefined}
+                    onChange={(event) => {
+                      const file = event.currentTarget.files?.[0];
+                      // The other source forgets its file: the photo is the one picked last.
+                      const other = document.getElementById(source.capture ? fields.ktp.id : cameraId) as HTMLInputElement | null;
+                      if (file && other) other.value = "";
+                      setPreview(file && /^image\/(jpeg|png)$/.test(file.type) ? URL.createObjectURL(file) : null);
+                    }}
+                  />
+                </div>
+              ))}
+            </div>
+            <p className="field-hint">{ktp ? "Foto KTP sudah tersimpan. Pilih file baru hanya jika ingin menggantinya." : "Format .jpg, .jpeg atau .png."}</p>
+            <FieldError id={fields.ktp.errorId} errors={fields.ktp.errors} />
+          </fieldset>
+        </section>
+
+        {product.hasIncentive || employeePromo ? (
+          <section className="card" aria-labelledby="promo-heading">
+            <h2 id="promo-heading">Insentif &amp; Promo</h2>
+            {product.hasIncentive ? (
+              <>
+                <CheckboxField
+                  meta={fields.insentif}
+                  onChange={(event) => {
+                    const ticked = event.currentTarget.checked;
+                    setInsentif(ticked);
+                    // Unticking the incentive clears the father's name (spec §4).
+                    const dadName = document.getElementById(fields.buyerDadName.id) as HTMLInputElement | null;
+                    if (!ticked && dadName) dadName.value = "";
+                  }}
+                >
+                  Ajukan Insentif
+                  <small className="check-hint">Insentif Pemerintah untuk kendaraan listrik. Wajib foto KTP; satu NIK hanya untuk satu unit.</small>
+                </CheckboxField>
+                <div className="when-insentif" hidden={!insentif}>
+                  <Field meta={fields.buyerDadName} label="Nama Ayah Kandung" autoComplete="off" />
+                  <CheckboxField meta={fields.nikValidation}>Saya menyatakan NIK di atas belum pernah digunakan untuk pengajuan insentif kendaraan listrik.</CheckboxField>
+                </div>
+              </>
+            ) : null}
+            {employeePromo ? (
+              <CheckboxField meta={fields.ajukanInsentifPegawai} onChange={(event) => setPromoPegawai(event.currentTarget.checked)}>
+                Ajukan Promo Pegawai
+                <small className="check-hint">
+                  {employeePromo.title}: potongan {formatRupiah(employeePromo.discount)} untuk NIP akun Anda.
+                </small>
+              </CheckboxField>
+            ) : null}
+          </section>
+        ) : null}
+
+        <section className="card" aria-labelledby="address-heading">
+          <h2 id="address-heading">Alamat Pengiriman</h2>
+          {address ? (
+            <address className="checkout-address" data-testid="checkout-address">
+              {address.fullAddress}
+              <br />
+              {address.kelurahan}, {address.kecamatan}, {address.kota}, {address.provinsi} {address.kodePos}
+            </address>
+          ) : (
+            <p className="muted">Belum ada alamat pengiriman.</p>
+          )}
+          <FieldError id={fields.address.errorId} errors={fields.address.errors} />
+          <button type="submit" name="intent" value="address" className="btn btn-outline btn-block" formNoValidate>
+            {address ? "Ubah Alamat" : "Isi Alamat"}
+          </button>
+        </section>
+
+        <section className="card" aria-labelledby="price-heading">
+          <h2 id="price-heading">Rincian Harga</h2>
+          <dl className="price-lines" data-testid="price-lines">
+            <div>
+              <dt>Harga</dt>
+              <dd>{formatRupiah(pricing.priceOri)}</dd>
+            </div>
+            {pricing.productDiscount > 0 ? (
+              <div>
+                <dt>Diskon Produk</dt>
+                <dd>-{formatRupiah(pricing.productDiscount)}</dd>
+              </div>
+            ) : null}
+            {pricing.promoLines.map((line) => (
+              <div key={line.title}>
+                <dt>{line.title}</dt>
+                <dd>-{formatRupiah(line.amount)}</dd>
+              </div>
+            ))}
+            {pricing.insentifValue > 0 ? (
+              <div>
+                <dt>Insentif Pemerintah</dt>
+                <dd>-{formatRupiah(pricing.insentifValue)}</dd>
+              </div>
+            ) : null}
+            {pricing.promoPegawaiValue > 0 ? (
+              <div>
+                <dt>Promo Pegawai</dt>
+                <dd>-{formatRupiah(pricing.promoPegawaiValue)}</dd>
+              </div>
+            ) : null}
+            <div className="price-total">
+              <dt>Total</dt>
+              <dd data-testid="checkout-total">{formatRupiah(pricing.total)}</dd>
+            </div>
+          </dl>
+        </section>
+
+        <section className="card" aria-label="Pernyataan">
+          <CheckboxField meta={fields.bbnValidation}>Saya memahami bahwa biaya pengiriman dibayarkan langsung kepada dealer di luar aplikasi.</CheckboxField>
+          <CheckboxField meta={fields.domisiliValidation}>Saya menyatakan alamat domisili saya sesuai dengan KTP.</CheckboxField>
+        </section>
+
+        <div className="checkout-bar">
+          <p className="checkout-bar-total">
+            <span className="muted">Total</span> <strong>{formatRupiah(pricing.total)}</strong>
+          </p>
+          <button type="submit" className="btn btn-primary btn-block" disabled={submitting || showsErrors}>
+            <span className="when-insentif-inline" hidden={!insentif}>
+              {SUBMIT_INSENTIF}
+            </span>
+            <span className="when-no-insentif-inline" hidden={insentif}>
+              {SUBMIT_PAYMENT}
+            </span>
+          </button>
+        </div>
+      </Form>
+      {ktpSheet ? (
+        <Sheet title="Upload KTP" closeHref="/checkout" onClose={() => setKtpSheet(false)} height="25vh">
+          <div className="ktp-sheet" data-testid="ktp-sheet">
+            <button type="button" className="btn btn-outline btn-block" onClick={() => pickKtp(cameraId)}>
+              Kamera
+            </button>
+            <button type="button" className="btn btn-outline btn-block" onClick={() => pickKtp(fields.ktp.id)}>
+              Galeri
+            </button>
+          </div>
+        </Sheet>
+      ) : null}
+    </>
   );
+}
+
+/**
+ * Spec §4 "any change is saved to a local draft": with JavaScript the form is posted in the
+ * background (a fetcher, intent=draft, no revalidation) a moment after each change, and at once when
+ * the buyer leaves (a navigation, the back arrow) or the tab is hidden or closed. The KTP file is
+ * not part of it: the submit and 'Isi Alamat' send it. Without JavaScript every submit saves the draft.
+ */
+function useDraftSaver() {
+  const formRef = useRef<HTMLFormElement>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const fetcher = useFetcher();
+  const submit = useRef(fetcher.submit);
+  submit.current = fetcher.submit;
+  const navigation = useNavigation();
+
+  const body = () => {
+    const values = new FormData(formRef.current!);
+    values.delete("ktp");
+    values.delete("idempotencyKey");
+    values.set("intent", "draft");
+    return values;
+  };
+  const cancel = () => {
+    if (timer.current !== null) clearTimeout(timer.current);
+    timer.current = null;
+  };
+  const pending = () => timer.current !== null && formRef.current !== null;
+  const now = () => {
+    if (!pending()) return;
+    cancel();
+    void submit.current(body(), { method: "post", action: "/checkout", encType: "multipart/form-data", defaultShouldRevalidate: false });
+  };
+  const soon = () => {
+    cancel();
+    timer.current = setTimeout(now, DRAFT_SAVE_DELAY_MS);
+  };
+
+  // Leaving for another page of the store: the last change goes before this page is gone.
+  const leaving = navigation.state !== "idle" && navigation.location.pathname !== "/checkout";
+  useEffect(() => {
+    if (leaving) now();
+  });
+  // Closing or hiding the tab: a request that outlives the page.
+  useEffect(() => {
+    const onHide = () => {
+      if (document.visibilityState !== "hidden" || !pending()) return;
+      const values = body();
+      cancel();
+      void fetch("/checkout", { method: "POST", body: values, keepalive: true, credentials: "same-origin" }).catch(() => {});
+    };
+    window.addEventListener("pagehide", onHide);
+    document.addEventListener("visibilitychange", onHide);
+    return () => {
+      window.removeEventListener("pagehide", onHide);
+      document.removeEventListener("visibilitychange", onHide);
+      cancel();
+    };
+  }, []);
+  return { formRef, soon, cancel };
 }

@@ -61,8 +61,9 @@ async function startCheckout(page: Page, title: string) {
 const errorOf = (page: Page, control: Locator) => page.locator(".field").filter({ has: control }).locator(".field-error").first();
 const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
 const checkbox = (page: Page, name: string) => page.getByRole("checkbox", { name });
-// Labelled 'Foto KTP', or 'Ganti Foto KTP' once a photo is kept.
-const ktpInput = (page: Page) => page.locator('input[type="file"][name="ktp"]');
+// The 'Galeri' source of the KTP photo (the other one, 'Kamera', has `capture`), under the legend
+// 'Foto KTP', or 'Ganti Foto KTP' once a photo is kept.
+const ktpInput = (page: Page) => page.locator('input[type="file"][name="ktp"]:not([capture])');
 
 /** A real photo of the right kind, made here (JPEG, 1200×760). */
 async function ktpPhoto() {
@@ -73,6 +74,15 @@ async function ktpPhoto() {
 /** Submits the checkout with its main button (whose words depend on the incentive box). */
 async function submitCheckout(page: Page, words: "Ajukan Insentif" | "Pilih Metode Pembayaran") {
   await page.getByRole("button", { name: words, exact: true }).click();
+}
+
+/**
+ * The form shows messages: without JavaScript the submit brings the new ones; with it they change
+ * as the fields change, and the submit waits disabled while any shows (spec §5).
+ */
+async function submitOrSeeDisabled(page: Page, words: "Ajukan Insentif" | "Pilih Metode Pembayaran", javaScriptEnabled: boolean) {
+  if (javaScriptEnabled) await expect(page.getByRole("button", { name: words, exact: true })).toBeDisabled();
+  else await submitCheckout(page, words);
 }
 
 /** Chooses an area at one level; without JavaScript its button shows the next level. */
@@ -128,7 +138,12 @@ test("every checkout message, a wrong file type, and the typed values surviving 
   await expect(field(page, "NIP")).toHaveValue(nip);
   await expect(page.getByText("Lengkapi data pembeli dan alamat pengiriman sebelum melanjutkan ke pembayaran.")).toBeVisible();
 
-  // Everything wrong at once.
+  // Everything wrong at once. (With JavaScript a message shows as a field is left, and the submit
+  // then waits: the empty form is submitted first, so the fields never left show theirs too.)
+  if (javaScriptEnabled) {
+    await checkbox(page, "Ajukan Insentif").check();
+    await submitCheckout(page, "Ajukan Insentif");
+  }
   await field(page, "Nama Pembeli").fill("");
   await field(page, "No. HP").fill("0812345");
   await field(page, "Email").fill("rina@");
@@ -136,7 +151,7 @@ test("every checkout message, a wrong file type, and the typed values surviving 
   await field(page, "NIP").fill("");
   await checkbox(page, "Ajukan Insentif").check();
   await checkbox(page, "Ajukan Promo Pegawai").check();
-  await submitCheckout(page, "Ajukan Insentif");
+  await submitOrSeeDisabled(page, "Ajukan Insentif", javaScriptEnabled);
   await expect(errorOf(page, field(page, "Nama Pembeli"))).toHaveText("Nama Pembeli tidak boleh kosong.");
   await expect(errorOf(page, field(page, "No. HP"))).toHaveText("No. HP minimal 11 karakter.");
   await expect(errorOf(page, field(page, "Email"))).toHaveText("Email tidak valid.");
@@ -158,13 +173,13 @@ test("every checkout message, a wrong file type, and the typed values surviving 
   await field(page, "No. HP").fill("081234567890123");
   await field(page, "Email").fill("");
   await field(page, "NIK").fill("32730101019000012");
-  await submitCheckout(page, "Ajukan Insentif");
+  await submitOrSeeDisabled(page, "Ajukan Insentif", javaScriptEnabled);
   await expect(errorOf(page, field(page, "No. HP"))).toHaveText("No. HP maksimal 14 karakter.");
   await expect(errorOf(page, field(page, "Email"))).toHaveText("Email tidak boleh kosong.");
   await expect(errorOf(page, field(page, "NIK"))).toHaveText("NIK maksimal 16 karakter.");
   await field(page, "No. HP").fill("");
   await field(page, "NIK").fill("");
-  await submitCheckout(page, "Ajukan Insentif");
+  await submitOrSeeDisabled(page, "Ajukan Insentif", javaScriptEnabled);
   await expect(errorOf(page, field(page, "No. HP"))).toHaveText("No. HP tidak boleh kosong.");
   await expect(errorOf(page, field(page, "NIK"))).toHaveText("NIK tidak boleh kosong.");
   await field(page, "No. HP").fill("0812-ab-3456");
@@ -178,7 +193,7 @@ test("every checkout message, a wrong file type, and the typed values surviving 
 
   // A file that is not a JPEG or PNG, by its name or by its bytes.
   await ktpInput(page).setInputFiles({ name: "ktp.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4\n%âãÏÓ\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n") });
-  await submitCheckout(page, "Ajukan Insentif");
+  await submitOrSeeDisabled(page, "Ajukan Insentif", javaScriptEnabled);
   await expect(errorOf(page, ktpInput(page))).toHaveText(INVALID_FILE);
 
   // The trip to /address and back keeps what was typed (the button saves without validating).
@@ -334,6 +349,66 @@ test("buy the incentive product: KTP photo, address pickers, incentive and emplo
   await submitCheckout(page, "Ajukan Insentif");
   await expect(errorOf(page, field(page, "NIK"))).toHaveText("NIK sudah digunakan untuk pengajuan insentif lain.");
   await expect(page).toHaveURL("/checkout");
+});
+
+test("the draft: with JavaScript every change is kept without a submit (the back arrow loses nothing); without it the submit keeps it", async ({ page, javaScriptEnabled }) => {
+  await registerVerified(page);
+  await startCheckout(page, PLAIN_PRODUCT);
+  await field(page, "Catatan (opsional)").fill("Titip di pos satpam");
+  await field(page, "NIK").fill("3273");
+  await checkbox(page, "Saya menyatakan alamat domisili saya sesuai dengan KTP.").check();
+  if (!javaScriptEnabled) await submitCheckout(page, "Pilih Metode Pembayaran"); // refused (messages), but kept
+  await page.getByTestId("back-link").click();
+  await expect(page).toHaveURL("/home");
+  await page.goto("/checkout");
+  await expect(field(page, "Catatan (opsional)")).toHaveValue("Titip di pos satpam");
+  await expect(field(page, "NIK")).toHaveValue("3273");
+  await expect(checkbox(page, "Saya menyatakan alamat domisili saya sesuai dengan KTP.")).toBeChecked();
+
+  if (javaScriptEnabled) {
+    // Closing the tab right after typing: the change still reaches the draft.
+    const tab = await page.context().newPage();
+    await tab.goto("/checkout");
+    await field(tab, "Catatan (opsional)").fill("Telepon dulu sebelum kirim");
+    await tab.close({ runBeforeUnload: true });
+    await expect.poll(async () => {
+      await page.goto("/checkout");
+      return field(page, "Catatan (opsional)").inputValue();
+    }).toBe("Telepon dulu sebelum kirim");
+  }
+});
+
+test("'Upload KTP': the camera or the gallery (a sheet with JavaScript, two labelled inputs without)", async ({ page, javaScriptEnabled }) => {
+  await registerVerified(page);
+  await startCheckout(page, INCENTIVE_PRODUCT);
+  const camera = page.locator('input[type="file"][name="ktp"][capture="environment"]');
+  await expect(camera).toHaveCount(1);
+  if (javaScriptEnabled) {
+    await page.getByRole("button", { name: "Upload KTP" }).click();
+    const sheet = page.getByRole("dialog", { name: "Upload KTP" });
+    await expect(sheet.getByRole("button")).toHaveText(["Kamera", "Galeri"]);
+    const chooser = page.waitForEvent("filechooser");
+    await sheet.getByRole("button", { name: "Galeri" }).click();
+    await (await chooser).setFiles(await ktpPhoto());
+    await expect(sheet).toHaveCount(0);
+    await expect(page.getByRole("img", { name: "Foto KTP" })).toBeVisible();
+    // The camera is one tap too: the same sheet, the input with capture.
+    await page.getByRole("button", { name: "Upload KTP" }).click();
+    const cameraChooser = page.waitForEvent("filechooser");
+    await page.getByRole("dialog", { name: "Upload KTP" }).getByRole("button", { name: "Kamera" }).click();
+    expect(await (await cameraChooser).element().getAttribute("capture")).toBe("environment");
+  } else {
+    await expect(page.getByRole("button", { name: "Upload KTP" })).toHaveCount(0);
+    await expect(page.getByLabel("Kamera", { exact: true })).toHaveAttribute("capture", "environment");
+    await expect(page.getByLabel("Galeri", { exact: true })).toBeVisible();
+    // A photo from the camera input is the KTP photo the server keeps.
+    await page.getByLabel("Kamera", { exact: true }).setInputFiles(await ktpPhoto());
+    await page.getByRole("button", { name: "Isi Alamat" }).click();
+    await expect(page).toHaveURL("/address");
+    await page.getByRole("link", { name: "Kembali" }).click();
+    await expect(page.getByRole("img", { name: "Foto KTP" })).toHaveAttribute("src", /^\/uploads\//);
+    await expect(page.getByText("Ganti Foto KTP")).toBeVisible();
+  }
 });
 
 async function expectNotFoundForOthers(browser: Browser, url: string) {

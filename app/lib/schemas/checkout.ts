@@ -155,3 +155,17 @@ export const addressSchema = z.object({
 /** Searches narrow a level's list from this many characters on (the store's AREA_SEARCH_MIN). */
 export const AREA_SEARCH_MIN_CHARS = 3;
 export const isAreaLevel = (value: unknown): value is AreaLevel => typeof value === "string" && (AREA_LEVELS as readonly string[]).includes(value);
+
+/**
+ * The KTP photo comes from one of two inputs named `ktp` ('Kamera' with capture, 'Galeri'): the form
+ * as the schema reads it holds the picked one only (or the first, empty, when none was picked).
+ */
+export function withOneKtpFile(formData: FormData): FormData {
+  const files = formData.getAll("ktp");
+  if (files.length < 2) return formData;
+  const picked = files.find((file) => isPickedFile(file) && file.size > 0) ?? files[0]!;
+  const one = new FormData();
+  for (const [name, value] of formData) if (name !== "ktp") one.append(name, value);
+  one.append("ktp", picked);
+  return one;
+}
