@@ -292,9 +292,9 @@ function CheckoutForm({ product, values, ktp, address, employeePromo, idempotenc
         ref={draftSave.formRef}
         onChange={draftSave.soon}
         onSubmit={(event) => {
-          // The submit saves the draft itself.
-          draftSave.cancel();
           formProps.onSubmit(event);
+          // Conform validates through submit events it cancels; only a real submit saves the draft.
+          if (!event.defaultPrevented) draftSave.submitted();
         }}
       >
         <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
@@ -509,10 +509,17 @@ function CheckoutForm({ product, values, ktp, address, employeePromo, idempotenc
 function useDraftSaver() {
   const formRef = useRef<HTMLFormElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const fetcher = useFetcher();
+  // Changes made, and how many of them the server has confirmed: a save in flight when the page
+  // goes may never arrive (a fetcher of an unmounted page), so only a confirmed save counts.
+  const changes = useRef(0);
+  const sent = useRef(0);
+  const confirmed = useRef(0);
+  const fetcher = useFetcher<{ draftSaved: boolean }>();
   const submit = useRef(fetcher.submit);
   submit.current = fetcher.submit;
-  const navigation = useNavigation();
+  useEffect(() => {
+    if (fetcher.state === "idle" && fetcher.data?.draftSaved) confirmed.current = Math.max(confirmed.current, sent.current);
+  }, [fetcher.state, fetcher.data]);
 
   const body = () => {
     const values = new FormData(formRef.current!);
@@ -525,37 +532,47 @@ function useDraftSaver() {
     if (timer.current !== null) clearTimeout(timer.current);
     timer.current = null;
   };
-  const pending = () => timer.current !== null && formRef.current !== null;
   const now = () => {
-    if (!pending()) return;
     cancel();
+    if (!formRef.current) return;
+    sent.current = changes.current;
     void submit.current(body(), { method: "post", action: "/checkout", encType: "multipart/form-data", defaultShouldRevalidate: false });
   };
+  // What the form holds after the last change (the form itself is gone when the page unmounts).
+  const latest = useRef<FormData | null>(null);
   const soon = () => {
+    changes.current++;
+    latest.current = body();
     cancel();
     timer.current = setTimeout(now, DRAFT_SAVE_DELAY_MS);
   };
+  // The submit saves the draft itself.
+  const submitted = () => {
+    cancel();
+    confirmed.current = changes.current;
+  };
 
-  // Leaving for another page of the store: the last change goes before this page is gone.
-  const leaving = navigation.state !== "idle" && navigation.location.pathname !== "/checkout";
-  useEffect(() => {
-    if (leaving) now();
-  });
-  // Closing or hiding the tab: a request that outlives the page.
+  // Leaving (another page of the store, the back arrow, closing or hiding the tab) with a change the
+  // server has not confirmed: it goes at once, as a request that outlives the page.
+  const flush = () => {
+    const values = latest.current;
+    if (changes.current === confirmed.current || !values) return;
+    cancel();
+    confirmed.current = changes.current;
+    void fetch("/checkout", { method: "POST", body: values, keepalive: true, credentials: "same-origin" }).catch(() => {});
+  };
   useEffect(() => {
     const onHide = () => {
-      if (document.visibilityState !== "hidden" || !pending()) return;
-      const values = body();
-      cancel();
-      void fetch("/checkout", { method: "POST", body: values, keepalive: true, credentials: "same-origin" }).catch(() => {});
+      if (document.visibilityState === "hidden") flush();
     };
-    window.addEventListener("pagehide", onHide);
+    window.addEventListener("pagehide", flush);
     document.addEventListener("visibilitychange", onHide);
     return () => {
-      window.removeEventListener("pagehide", onHide);
+      window.removeEventListener("pagehide", flush);
       document.removeEventListener("visibilitychange", onHide);
-      cancel();
+      // The page is going (another page of the store, the back arrow): its last change goes with it.
+      flush();
     };
   }, []);
-  return { formRef, soon, cancel };
+  return { formRef, soon, submitted };
 }

@@ -142,6 +142,7 @@ test("every checkout message, a wrong file type, and the typed values surviving 
   // then waits: the empty form is submitted first, so the fields never left show theirs too.)
   if (javaScriptEnabled) {
     await checkbox(page, "Ajukan Insentif").check();
+    await checkbox(page, "Ajukan Promo Pegawai").check();
     await submitCheckout(page, "Ajukan Insentif");
   }
   await field(page, "Nama Pembeli").fill("");
