@@ -114,6 +114,11 @@ export async function startServer() {
   }
   if (e.isProduction && !e.smtpUrl) console.warn(outboxWarning());
   if (e.isProduction && smsUsesOutbox()) console.warn("No SMS provider: one-time codes go to the outbox at /outbox (demo only).");
+  // Several instances share one PostgreSQL database: a secret generated per DATA_DIR would differ
+  // between them (a session signed by one would be refused by the other; decision 0041).
+  if (e.isProduction && e.databaseUrl && (!e.sessionSecrets.length || !e.paymentWebhookSecret)) {
+    console.warn("DATABASE_URL is set: give every instance the same SESSION_SECRET and PAYMENT_WEBHOOK_SECRET (generated ones differ per DATA_DIR).");
+  }
   webhookSecret(); // generates (and warns about) the sandbox's secret now rather than at the first payment
   startExpirySweep();
   return { port: e.port, appUrl: e.appUrl };
