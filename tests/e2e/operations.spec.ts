@@ -14,6 +14,8 @@ import { checkoutToPayment } from "./helpers/purchase";
 // the request log of a whole purchase holds one JSON line per request and no password, NIK or OTP;
 // readiness turns 503 at SIGTERM while requests are still served, then the server stops cleanly.
 
+const METRICS_TOKEN = "operations-spec-metrics-token";
+
 type StoreServer = { url: string; child: ChildProcess; output: () => string; dataDir: string };
 
 function freePort(): Promise<number> {
@@ -62,7 +64,7 @@ async function stopStore(server: StoreServer) {
 const test = base.extend<{ baseURL: string }, { store: StoreServer }>({
   store: [
     async ({}, use) => {
-      const server = await startStore();
+      const server = await startStore({ METRICS_TOKEN });
       await use(server);
       await stopStore(server);
     },
@@ -122,6 +124,21 @@ test("a purchase's log: one JSON line per request with its id, and no password, 
   expect(text).not.toContain(DEMO_ACCOUNT.password);
   expect(text).not.toContain(nik);
   expect(text).not.toMatch(new RegExp(`\\b${otp}\\b`));
+});
+
+test("metrics: to this machine or with the token; to anyone else the 404 page", async ({ page, store }) => {
+  await page.goto("/login");
+  // Through a proxy (the spec's requests carry X-Forwarded-For) and without the token: not found.
+  const refused = await page.request.get("/metrics");
+  expect(refused.status()).toBe(404);
+  expect(await refused.text()).toContain("Page Not Found");
+  const withToken = await page.request.get("/metrics", { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
+  expect(withToken.status()).toBe(200);
+  expect(await withToken.text()).toMatch(/^http_request_duration_seconds_count\{route="routes\/login",method="GET",status="2xx"\} \d+$/m);
+  // Straight from this machine: no token needed.
+  const local = await fetch(`${store.url}/metrics`);
+  expect(local.status).toBe(200);
+  expect(await local.text()).toContain("# TYPE store_oldest_waiting_seconds gauge");
 });
 
 test("readiness: 503 from SIGTERM on while requests are still served, then a clean stop", async ({}, testInfo) => {
