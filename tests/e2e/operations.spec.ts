@@ -1,65 +1,14 @@
-import type { ChildProcess } from "node:child_process";
 import { randomInt } from "node:crypto";
-import fs from "node:fs";
-import net from "node:net";
-import os from "node:os";
-import path from "node:path";
 import { expect } from "@playwright/test";
-// @ts-expect-error: plain JavaScript module without types
-import { spawnServer } from "../../scripts/lib.mjs";
 import { DEMO_ACCOUNT, loginAs, readLatestEmail, test as base } from "./helpers";
 import { checkoutToPayment } from "./helpers/purchase";
+import { startStore, stopStore, type StoreServer } from "./helpers/store-server";
 
 // Operating the store (issue 20), on production servers of this spec's own (their output is read):
 // the request log of a whole purchase holds one JSON line per request and no password, NIK or OTP;
 // readiness turns 503 at SIGTERM while requests are still served, then the server stops cleanly.
 
 const METRICS_TOKEN = "operations-spec-metrics-token";
-
-type StoreServer = { url: string; child: ChildProcess; output: () => string; dataDir: string };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
-
-async function startStore(env: Record<string, string> = {}): Promise<StoreServer> {
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "store-ops-e2e-"));
-  const url = `http://localhost:${port}`;
-  const child: ChildProcess = spawnServer({
-    PORT: String(port),
-    DATA_DIR: dataDir,
-    BUILD_DIR: process.env.BUILD_DIR ?? "build",
-    DEMO_DATA: "1",
-    APP_URL: url,
-    TRUST_PROXY: "1",
-    OUTBOX_KEY: process.env.OUTBOX_KEY!,
-    LOG_LEVEL: "debug",
-    ...env,
-  });
-  let output = "";
-  child.stdout!.on("data", (chunk) => (output += chunk));
-  child.stderr!.on("data", (chunk) => (output += chunk));
-  await expect
-    .poll(async () => (child.exitCode !== null ? -1 : await fetch(`${url}/readyz`).then((r) => r.status, () => 0)), { timeout: 90_000, message: "the server is ready" })
-    .toBe(200);
-  return { url, child, output: () => output, dataDir };
-}
-
-async function stopStore(server: StoreServer) {
-  if (server.child.exitCode === null) {
-    const exited = new Promise((resolve) => server.child.once("exit", resolve));
-    server.child.kill("SIGINT");
-    await exited;
-  }
-  fs.rmSync(server.dataDir, { recursive: true, force: true });
-}
 
 const test = base.extend<{ baseURL: string }, { store: StoreServer }>({
   store: [

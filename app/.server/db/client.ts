@@ -40,7 +40,7 @@ function resolveMigrationsFolder() {
  * well under 200 MB resident (decision 0012). The catalogue reads are cached in the process
  * (store/catalogue.ts), and the files sit in the operating system's page cache anyway.
  */
-const PGLITE_SETTINGS = ["-c", "shared_buffers=8MB"];
+export const PGLITE_SETTINGS = ["-c", "shared_buffers=8MB"];
 
 /**
  * The prepared database lives next to the code that reads it: beside the server bundle's chunk in a
