@@ -38,8 +38,13 @@ RUN mkdir -p /data && chown node:node /data
 VOLUME ["/data"]
 USER node
 EXPOSE 3000
+# Liveness: /healthz (200 while the database answers). Readiness, for a load balancer or a Kubernetes
+# readinessProbe: /readyz (200 once migrated and loaded; 503 from SIGTERM on, while the server drains
+# for SHUTDOWN_DRAIN_MS, default 5 s, before it closes its listener: README → Operating).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT || 3000}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # The flags and MALLOC_ARENA_MAX are scripts/lib.mjs SERVER_NODE_FLAGS and SERVER_ENV (decisions 0012, 0040): a 512 MB limit is enough.
 ENV MALLOC_ARENA_MAX=2
+# docker stop waits 10 s by default: the 5 s drain plus the requests in flight fit.
+STOPSIGNAL SIGTERM
 CMD ["node", "--max-old-space-size=128", "--optimize-for-size", "--liftoff-only", "server.js"]

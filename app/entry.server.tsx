@@ -19,6 +19,7 @@ import { outboxWarning } from "./.server/mail";
 import { PERSONAL_CACHE_CONTROL } from "./.server/request-guards";
 import { startOpsChannel } from "./.server/ops/channel";
 import { NonceContext } from "./lib/nonce";
+import { errorField, log } from "./.server/log";
 
 export const streamTimeout = 5_000;
 
@@ -74,7 +75,7 @@ export default function handleRequest(
         onError(error: unknown) {
           responseStatusCode = 500;
           // Errors after the shell are logged here; before it, handleError logs them.
-          if (shellRendered) console.error(error);
+          if (shellRendered) log.error({ err: errorField(error) }, "render failed after the shell");
         },
       },
     );
@@ -92,11 +93,14 @@ export default function handleRequest(
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
   if (isRouteErrorResponse(error) && error.status < 500) return;
-  console.error(error);
+  log.error({ err: errorField(error) }, "server error");
 }
 
 // server.js puts these in front of React Router (the server build is what server.js can import).
 export { installRequestGuards } from "./.server/request-guards";
+export { installRequestLog, metricsHandler, readinessHandler, routeIdFinder } from "./.server/serving";
+export { log } from "./.server/log";
+export { settleJobs } from "./.server/jobs";
 
 /** Called by server.js before it listens: validates the configuration and prepares the database. */
 let opsChannel: Awaited<ReturnType<typeof startOpsChannel>> | undefined;
@@ -108,15 +112,20 @@ export async function startServer() {
   // PGlite is this process's alone (DATA_DIR/pglite.lock): the ops CLI sends its commands here.
   if (!e.databaseUrl) {
     opsChannel = await startOpsChannel(e.dataDir).catch((error: unknown) => {
-      console.warn(`The ops CLI cannot reach this server (socket in ${e.dataDir}): ${error instanceof Error ? error.message : String(error)}`);
+      log.warn({ dataDir: e.dataDir, err: errorField(error) }, "the ops CLI cannot reach this server (no ops socket)");
       return undefined;
     });
   }
-  if (e.isProduction && !e.smtpUrl) console.warn(outboxWarning());
-  if (e.isProduction && smsUsesOutbox()) console.warn("No SMS provider: one-time codes go to the outbox at /outbox (demo only).");
+  if (e.isProduction && !e.smtpUrl) log.warn(outboxWarning());
+  if (e.isProduction && smsUsesOutbox()) log.warn("No SMS provider: one-time codes go to the outbox at /outbox (demo only).");
+  // Several instances share one PostgreSQL database: a secret generated per DATA_DIR would differ
+  // between them (a session signed by one would be refused by the other; decision 0041).
+  if (e.isProduction && e.databaseUrl && (!e.sessionSecrets.length || !e.paymentWebhookSecret)) {
+    log.warn("DATABASE_URL is set: give every instance the same SESSION_SECRET and PAYMENT_WEBHOOK_SECRET (generated ones differ per DATA_DIR).");
+  }
   webhookSecret(); // generates (and warns about) the sandbox's secret now rather than at the first payment
   startExpirySweep();
-  return { port: e.port, appUrl: e.appUrl };
+  return { port: e.port, appUrl: e.appUrl, shutdownDrainMs: e.shutdownDrainMs };
 }
 
 /** How often overdue payments expire without anyone opening them (they also expire on read). */
@@ -129,8 +138,8 @@ function startExpirySweep() {
     if (running) return;
     running = true;
     expireOverduePayments()
-      .then((expired) => expired.length && console.log(`payments: ${expired.length} overdue payment(s) expired`))
-      .catch((error) => console.warn(`payments: expiry sweep failed: ${error instanceof Error ? error.message : String(error)}`))
+      .then((expired) => expired.length && log.info({ expired: expired.length }, "payments: overdue payments expired"))
+      .catch((error: unknown) => log.warn({ err: errorField(error) }, "payments: expiry sweep failed"))
       .finally(() => (running = false));
   }, EXPIRY_SWEEP_MS);
   expirySweep.unref();

@@ -16,6 +16,7 @@ import type { UIMatch } from "react-router";
 import type { Route } from "./+types/root";
 import { sameOriginMiddleware } from "./.server/http";
 import { getUser, sessionMiddleware, takeFlash } from "./.server/session";
+import { currentRequest } from "./.server/log";
 // The whole stylesheet (about 4 KB compressed) goes into the document: no render-blocking request
 // before the first paint (Lighthouse), and the HTML stays within its size budget.
 import styles from "./styles.css?inline";
@@ -55,6 +56,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     modal: takeFlash(context, "modal") ?? null,
     // Countdowns start from the server's clock so the first render matches on both sides.
     now: new Date().toISOString(),
+    // The 500 page shows it ('Kode kesalahan'): the buyer quotes it, ops finds the request's log lines.
+    requestId: currentRequest()?.reqId ?? null,
   });
 }
 
@@ -152,6 +155,7 @@ export function ToastRegion({ toast }: { toast: Toast | null }) {
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   const forbidden = isRouteErrorResponse(error) && error.status === 403;
+  const requestId = (useRouteLoaderData("root") as RootData | undefined)?.requestId;
   // Users never see stack traces; the server logs them (entry.server handleError).
   return (
     <main className="page error-page">
@@ -170,6 +174,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
         <>
           <h1>Kesalahan Sistem!</h1>
           <p>Maaf, terjadi kesalahan pada sistem. Silakan coba beberapa saat lagi.</p>
+          {requestId ? <p className="error-code">Kode kesalahan: {requestId}</p> : null}
         </>
       )}
       <a className="btn btn-primary" href="/home">

@@ -8,6 +8,7 @@
 //   - PGlite with nothing running: the CLI opens the database itself (taking the lock).
 // Exit status: 0 done, 1 refused or failed (one-line reason on stderr), 2 bad usage.
 import fs from "node:fs";
+import path from "node:path";
 import { closeDb } from "~/.server/db/client";
 import { DataDirLockedError, liveLockOwner, setLockRole } from "~/.server/db/data-dir-lock";
 import { env } from "~/.server/env";
@@ -26,6 +27,8 @@ async function main(argv: string[]): Promise<number> {
   }
   const [name] = argv;
   if (!name || name === "help" || name === "--help") return runOpsCommand(argv, io);
+  // A file is named from where the CLI runs; the server (over the socket) runs elsewhere.
+  if ((name === "db:backup" || name === "db:restore") && argv[1]) argv = [name, path.resolve(argv[1]), ...argv.slice(2)];
 
   if (!config.databaseUrl) {
     const owner = liveLockOwner(config.dataDir);

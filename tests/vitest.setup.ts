@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeEach, vi } from "vitest";
+import { log } from "~/.server/log";
 
 // Each test file gets its own PGlite data directory (unless DATABASE_URL points at a PostgreSQL
 // server, as in CI's second run), and mail goes to that directory's outbox.
@@ -11,11 +12,13 @@ process.env.NODE_ENV = "test";
 delete process.env.SMTP_URL;
 delete process.env.DEMO_DATA;
 
-// console.error in a test is a failure: it means something went wrong that no assertion saw.
+// console.error or an error logged by the server's logger in a test is a failure: it means
+// something went wrong that no assertion saw.
 let errors: unknown[][] = [];
 beforeEach(() => {
   errors = [];
   vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void errors.push(args));
+  vi.spyOn(log, "error").mockImplementation(((...args: unknown[]) => void errors.push(args)) as never);
 });
 afterEach(() => {
   vi.restoreAllMocks();

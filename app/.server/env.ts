@@ -18,6 +18,9 @@ const schema = z.object({
   ADMIN_PHONE: z._default(z.string(), "+62 811-1000-123"),
   TRUST_PROXY: z._default(z.string().check(z.regex(/^\d{1,2}$/, "must be the number of reverse proxies in front of the app (0, 1, 2 …)")), "0"),
   OUTBOX_KEY: z.optional(z.string().check(z.minLength(16, "must be at least 16 characters"))),
+  LOG_LEVEL: z.optional(z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"], "must be trace, debug, info, warn, error, fatal or silent")),
+  METRICS_TOKEN: z.optional(z.string().check(z.minLength(16, "must be at least 16 characters"))),
+  SHUTDOWN_DRAIN_MS: z._default(z.string().check(z.regex(/^\d{1,6}$/, "must be a number of milliseconds")), "5000"),
 });
 
 export type Env = {
@@ -38,6 +41,10 @@ export type Env = {
   trustProxyHops: number;
   /** Opens the demo outbox from other machines (/outbox?key=…); absent: a new one each start. */
   outboxKey: string | undefined;
+  /** Opens GET /metrics to other machines (`Authorization: Bearer …`); loopback clients need none. */
+  metricsToken: string | undefined;
+  /** After SIGTERM: how long /readyz answers 503 while requests are still served, before the listener closes. */
+  shutdownDrainMs: number;
 };
 
 function readEnv(source: NodeJS.ProcessEnv): Env {
@@ -71,6 +78,8 @@ function readEnv(source: NodeJS.ProcessEnv): Env {
     adminPhone: e.ADMIN_PHONE,
     trustProxyHops: Number(e.TRUST_PROXY),
     outboxKey: e.OUTBOX_KEY,
+    metricsToken: e.METRICS_TOKEN,
+    shutdownDrainMs: Number(e.SHUTDOWN_DRAIN_MS),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { MiddlewareFunction } from "react-router";
+import { log } from "./log";
 
 /**
  * The client's address, for rate limits. server.js sets this header itself (request-guards.ts: the
@@ -36,7 +37,7 @@ export const sameOriginMiddleware: MiddlewareFunction<Response> = async ({ reque
   if (SAFE_METHODS.has(request.method)) return next();
   if (EXEMPT_PATHS.some((p) => url.pathname.startsWith(p))) return next();
   if (isCrossSite(request)) {
-    console.warn(`403 cross-site ${request.method} ${url.pathname} (origin ${(request.headers.get("origin") ?? "-").slice(0, 100)}, site ${request.headers.get("sec-fetch-site") ?? "-"})`);
+    log.warn({ method: request.method, path: url.pathname, origin: (request.headers.get("origin") ?? "-").slice(0, 100), site: request.headers.get("sec-fetch-site") ?? "-" }, "403 cross-site form post");
     throw new Response("Permintaan ditolak: formulir harus dikirim dari situs ini.", { status: 403 });
   }
   return next();

@@ -1,3 +1,5 @@
+import { errorField, log } from "./log";
+
 /**
  * Work done after the answer has been given, in this process, one job at a time: sending mail, and
  * anything whose duration must not show in the response time (the account lookups behind "forgot
@@ -23,7 +25,7 @@ async function drain() {
     try {
       await job.run();
     } catch (error) {
-      console.error(`Job "${job.name}" failed:`, error);
+      log.error({ job: job.name, err: errorField(error) }, "job failed");
     }
   }
   draining = null;

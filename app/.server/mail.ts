@@ -2,6 +2,8 @@ import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { env } from "./env";
+import { log } from "./log";
+import { countMailFailure } from "./metrics";
 
 export type MailMessage = { to: string; subject: string; text: string; html: string };
 export type OutboxEntry = MailMessage & { id: string; sentAt: string };
@@ -19,12 +21,17 @@ export async function sendMail(message: MailMessage): Promise<void> {
       const nodemailer = await import("nodemailer");
       transport = nodemailer.createTransport(e.smtpUrl);
     }
-    await transport.sendMail({ from: e.mailFrom, ...message });
+    try {
+      await transport.sendMail({ from: e.mailFrom, ...message });
+    } catch (error) {
+      countMailFailure();
+      throw error;
+    }
     return;
   }
   await writeToOutbox(message);
-  const link = message.text.match(/https?:\/\/\S+/)?.[0];
-  console.log(`[outbox] to ${message.to}: ${message.subject}${link ? ` — ${link}` : ""}`);
+  // Never the link: it holds an activation or reset secret (the demo reads it at /outbox).
+  log.info({ subject: message.subject }, "e-mail written to the outbox");
 }
 
 /** Keeps a message in the demo outbox in DATA_DIR (also used by the sandbox SMS sender, sms.ts). */
@@ -84,7 +91,7 @@ export function outboxWarning(): string {
     bar,
     "!! E-MAIL IS NOT DELIVERED: SMTP_URL is not set.",
     "!! Account activation and password-reset e-mails reach nobody; they are only written to",
-    `!!   ${path.join(e.dataDir, "outbox")} (and their links to this log).`,
+    `!!   ${path.join(e.dataDir, "outbox")}.`,
   ];
   if (outboxPageEnabled()) {
     lines.push(

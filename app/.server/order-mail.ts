@@ -4,6 +4,7 @@ import { balanceEntries, orderEvents, orderProducts, orders } from "./db/schema"
 import { env } from "./env";
 import { linkEmail, sendMail, type MailMessage } from "./mail";
 import { formatRupiah } from "~/lib/money";
+import { errorField, log } from "./log";
 
 // Buyer e-mails when an order changes status (issue 8 item 7). Called once by transitionOrder after
 // its transaction committed; a failure here is logged once and never undoes or fails the transition.
@@ -85,6 +86,6 @@ export async function notifyOrderStatus(orderId: number, toStatus: number): Prom
     });
     if (message) await sendMail(message);
   } catch (error) {
-    console.warn(`[order-mail] order ${orderId} → ${toStatus}: e-mail not sent: ${error instanceof Error ? error.message : String(error)}`);
+    log.warn({ orderId, toStatus, err: errorField(error) }, "order e-mail not sent");
   }
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Express, NextFunction, Request, Response } from "express";
 import { env } from "./env";
 import { SECURITY_HEADERS } from "./http";
+import { log } from "./log";
 
 /**
  * What the production server (server.js) does to every request before React Router or the static
@@ -82,7 +83,7 @@ function answerTooLarge(req: IncomingMessage, res: ServerResponse, limit: number
     return;
   }
   const message = `Data yang Anda kirim terlalu besar (maksimal ${megabytes(limit)}). Kecilkan ukuran foto atau isian, lalu coba lagi.`;
-  console.warn(`413 ${req.method} ${routePathOf(req.url ?? "/")}: body over ${megabytes(limit)}`);
+  log.warn({ method: req.method, path: routePathOf(req.url ?? "/"), limit: megabytes(limit) }, "413 body too large");
   res.statusCode = 413;
   res.setHeader("Content-Type", "text/html; charset=utf-8");
   res.setHeader("Connection", "close");

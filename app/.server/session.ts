@@ -5,6 +5,8 @@ import { createContext, createCookieSessionStorage, type MiddlewareFunction, typ
 import { env } from "./env";
 import { getSessionUser, type SessionUser } from "./store/sessions";
 import type { Toast } from "~/lib/toast";
+import { noteRequestUser } from "./log";
+import { log } from "./log";
 
 /**
  * The cookie holds only a random session id (its hash is a row in `sessions`) and one-shot flash
@@ -51,7 +53,7 @@ function sessionSecrets(): string[] {
     fs.mkdirSync(e.dataDir, { recursive: true });
     const secret = crypto.randomBytes(32).toString("base64url");
     fs.writeFileSync(file, secret, { mode: 0o600 });
-    if (e.isProduction) console.warn("SESSION_SECRET is not set: generated one in", file);
+    if (e.isProduction) log.warn({ file }, "SESSION_SECRET is not set: generated one");
     return [secret];
   }
 }
@@ -70,6 +72,7 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   const cookie = await store.getSession(request.headers.get("Cookie"));
   const sid = cookie.get("sid");
   const user = sid ? await getSessionUser(sid) : null;
+  noteRequestUser(user?.id);
   const state: RequestSession = { cookie, user, dirty: false };
   if (sid && !user) {
     // Expired or revoked: forget it so the browser stops sending it.

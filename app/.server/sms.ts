@@ -1,4 +1,5 @@
 import { writeToOutbox } from "./mail";
+import { log } from "./log";
 
 // Text messages (DESIGN §6 "Mail and SMS go through small interfaces"). No SMS provider is wired in
 // yet, so the sandbox sender is always used: each message goes to the demo outbox in DATA_DIR in
@@ -20,12 +21,13 @@ export const sandboxSmsSender: SmsSender = {
   name: "sandbox",
   async send(phone, text) {
     if (phone.endsWith(SANDBOX_UNKNOWN_SUFFIX)) {
-      console.log(`[sms] to ${phone}: NOT_EXIST (sandbox)`);
+      log.info({ sms: "sandbox", result: "NOT_EXIST" }, "sms not delivered (sandbox: unknown number)");
       return { ok: false, code: "NOT_EXIST" };
     }
     const escaped = text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
     await writeToOutbox({ to: phone, subject: "SMS", text, html: `<p>${escaped}</p>` });
-    console.log(`[sms] to ${phone}: ${text}`);
+    // Never the text: it holds the one-time code.
+    log.info({ sms: "sandbox" }, "sms written to the outbox");
     return { ok: true };
   },
 };

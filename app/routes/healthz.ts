@@ -1,4 +1,5 @@
 import { pingDb } from "~/.server/db/client";
+import { errorField, log } from "~/.server/log";
 
 /** 200 only when the database answers (container HEALTHCHECK, load balancers). */
 export async function loader() {
@@ -6,7 +7,7 @@ export async function loader() {
     await pingDb();
     return new Response("ok", { headers: { "Content-Type": "text/plain", "Cache-Control": "no-store" } });
   } catch (error) {
-    console.error("healthz: database unavailable", error);
+    log.error({ err: errorField(error) }, "healthz: database unavailable");
     return new Response("database unavailable", { status: 503, headers: { "Content-Type": "text/plain" } });
   }
 }

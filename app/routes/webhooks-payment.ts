@@ -1,5 +1,8 @@
 import type { Route } from "./+types/webhooks-payment";
 import { handlePaymentWebhook, MAX_WEBHOOK_BODY_BYTES } from "~/.server/gateway/webhook";
+import { errorField, log } from "~/.server/log";
+import { countPaymentNotification } from "~/.server/metrics";
+import { env } from "~/.server/env";
 
 // The payment gateway's settlements (issue 7). Not a page: a JSON endpoint authenticated by its
 // HMAC signature (http.ts exempts /webhooks/ from the Origin check). The raw body is read as bytes
@@ -7,6 +10,12 @@ import { handlePaymentWebhook, MAX_WEBHOOK_BODY_BYTES } from "~/.server/gateway/
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" } });
+
+/** The metric's outcome label for an answer: paid, replay, bad_signature, bad_body, unknown_va, amount_mismatch… */
+function notificationOutcome(status: number, body: Record<string, unknown>): string {
+  if (status === 200) return body.replay ? "replay" : String(body.outcome ?? "accepted");
+  return ({ 401: "bad_signature", 400: "bad_body", 404: "unknown_va", 422: "amount_mismatch" } as Record<number, string>)[status] ?? `http_${status}`;
+}
 
 export async function loader() {
   return json(405, { ok: false, error: "method-not-allowed" });
@@ -16,16 +25,19 @@ export async function action({ request }: Route.ActionArgs) {
   if (request.method !== "POST") return json(405, { ok: false, error: "method-not-allowed" });
   const raw = await readCapped(request, MAX_WEBHOOK_BODY_BYTES);
   if (raw === null) {
-    console.warn("[webhook] 413 body too large");
+    countPaymentNotification(env().paymentGateway, "too_large");
+    log.warn("webhook: 413 body too large");
     return json(413, { ok: false, error: "body-too-large" });
   }
   try {
     const answer = await handlePaymentWebhook(raw, request.headers.get("x-signature"));
-    (answer.status === 200 ? console.log : console.warn)(`[webhook] ${answer.log}`);
+    countPaymentNotification(env().paymentGateway, notificationOutcome(answer.status, answer.body));
+    log[answer.status === 200 ? "info" : "warn"](`webhook: ${answer.log}`);
     return json(answer.status, answer.body);
   } catch (error) {
     // The gateway retries on a 5xx; the log line names the cause without a stack.
-    console.warn(`[webhook] 500 ${error instanceof Error ? error.message : String(error)}`);
+    countPaymentNotification(env().paymentGateway, "error");
+    log.warn({ err: errorField(error) }, "webhook: 500");
     return json(500, { ok: false, error: "internal" });
   }
 }

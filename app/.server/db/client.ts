@@ -40,7 +40,7 @@ function resolveMigrationsFolder() {
  * well under 200 MB resident (decision 0012). The catalogue reads are cached in the process
  * (store/catalogue.ts), and the files sit in the operating system's page cache anyway.
  */
-const PGLITE_SETTINGS = ["-c", "shared_buffers=8MB"];
+export const PGLITE_SETTINGS = ["-c", "shared_buffers=8MB"];
 
 /**
  * The prepared database lives next to the code that reads it: beside the server bundle's chunk in a
@@ -151,13 +151,33 @@ export async function writeDatabaseTemplate(target = templateFolder) {
   }
 }
 
-async function openPostgres(url: string): Promise<Handle> {
+/**
+ * Key of the PostgreSQL advisory lock that the start-up work (migrations, reference data, demo data)
+ * runs under. Several instances starting together on an empty database (a two-replica deployment's
+ * first rollout) would otherwise create the same tables at once and fail on duplicate keys in
+ * PostgreSQL's catalogue: the first takes the lock and does the work, the others wait for it and
+ * find everything done. An arbitrary constant ("toko" in ASCII), the same in every instance.
+ */
+export const STARTUP_LOCK_KEY = 0x746f6b6f;
+
+async function openPostgres(url: string, prepare: (db: Db) => Promise<void>): Promise<Handle> {
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
   const { migrate } = await import("drizzle-orm/postgres-js/migrator");
+  // The work runs on a connection of its own that holds a session lock until it unlocks (or drops,
+  // when the instance holding it dies half-way: the next one then takes over and finishes).
+  const setup = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await setup`select pg_advisory_lock(${STARTUP_LOCK_KEY})`;
+    const db = drizzle(setup, { schema }) as unknown as Db;
+    await migrate(db as never, { migrationsFolder });
+    await prepare(db);
+    await setup`select pg_advisory_unlock(${STARTUP_LOCK_KEY})`;
+  } finally {
+    await setup.end({ timeout: 5 });
+  }
   const client = postgres(url, { max: 10, onnotice: () => {} });
   const db = drizzle(client, { schema });
-  await migrate(db, { migrationsFolder });
   return {
     db: db as unknown as Db,
     close: () => client.end({ timeout: 5 }),
@@ -173,18 +193,22 @@ export async function openDatabase(options: {
   /** Reopen a database PGlite has just created: returns the ~600 MB initdb keeps (long-lived servers). */
   releaseInitdbMemory?: boolean;
 }): Promise<Handle> {
-  let handle: Handle;
-  if (options.url) {
-    handle = await openPostgres(options.url);
-    await seedReferenceData(handle.db);
-  } else {
-    const opened = await openPglite(options.dataDir ?? null);
-    await seedReferenceData(opened.db);
-    handle = opened;
-    if (opened.created && options.dataDir && options.releaseInitdbMemory) {
-      await opened.close();
-      handle = await openPglite(options.dataDir);
+  const prepare = async (db: Db) => {
+    await seedReferenceData(db);
+    if (options.demoData) {
+      const { seedDemoData } = await import("./demo-data");
+      await seedDemoData(db);
     }
+  };
+  // PostgreSQL: under the start-up lock (several instances may start together). PGlite needs none:
+  // one process holds its data directory (data-dir-lock.ts).
+  if (options.url) return openPostgres(options.url, prepare);
+  const opened = await openPglite(options.dataDir ?? null);
+  let handle: Handle = opened;
+  await seedReferenceData(opened.db);
+  if (opened.created && options.dataDir && options.releaseInitdbMemory) {
+    await opened.close();
+    handle = await openPglite(options.dataDir);
   }
   if (options.demoData) {
     const { seedDemoData } = await import("./demo-data");

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { env } from "../env";
+import { log } from "../log";
 
 // The webhook's signature (DESIGN §6, §9): X-Signature is the lowercase hex HMAC-SHA512 of the raw
 // request body with PAYMENT_WEBHOOK_SECRET. The sandbox signs with the same secret it verifies with.
@@ -23,7 +24,7 @@ export function webhookSecret(): string {
     fs.mkdirSync(e.dataDir, { recursive: true });
     generated = crypto.randomBytes(32).toString("base64url");
     fs.writeFileSync(file, generated, { mode: 0o600 });
-    if (e.isProduction) console.warn("PAYMENT_WEBHOOK_SECRET is not set: generated one for the sandbox gateway in", file);
+    if (e.isProduction) log.warn({ file }, "PAYMENT_WEBHOOK_SECRET is not set: generated one for the sandbox gateway");
   }
   return generated;
 }

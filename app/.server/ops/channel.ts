@@ -2,6 +2,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { runOpsCommand } from "./commands";
+import { log } from "../log";
 
 // The running server's local command channel for the ops CLI (PGlite allows one process per data
 // directory, so the CLI cannot open it while the server runs). A Unix socket inside DATA_DIR, mode
@@ -52,7 +53,8 @@ export async function startOpsChannel(dataDir: string): Promise<{ path: string; 
       conn.setTimeout(0); // the command itself may take a while (a long sweep)
       const argv = parseRequest(buffered.slice(0, newline));
       void answer(argv).then((reply) => {
-        console.log(`[ops] ${argv ? argv.join(" ") : "(bad request)"} → exit ${reply.code}`);
+        // The command's name only: its arguments may be e-mails or amounts.
+        log.info({ command: argv?.[0] ?? "(bad request)", exitCode: reply.code }, "ops command");
         if (!conn.destroyed) conn.end(`${JSON.stringify(reply)}\n`);
       });
     });

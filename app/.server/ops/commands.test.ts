@@ -9,6 +9,7 @@ import { setLockRole } from "../db/data-dir-lock";
 import { orderEvents, orders, payments } from "../db/schema";
 import { env } from "../env";
 import { readOutbox } from "../mail";
+import { log } from "../log";
 import { creditOrderReward, getBalance, listBalanceHistory } from "../store/balance";
 import { createVerifiedUser, productStock } from "../store/fixtures";
 import { createOrderInStatus } from "../store/order-fixtures";
@@ -244,13 +245,13 @@ describe("buyer e-mails on status changes", () => {
     const moved = `${outbox}.aside`;
     fs.renameSync(outbox, moved);
     fs.writeFileSync(outbox, "not a directory");
-    const warnings: string[] = [];
-    vi.spyOn(console, "warn").mockImplementation((...a: unknown[]) => void warnings.push(a.map(String).join(" ")));
+    const warnings: unknown[][] = [];
+    vi.spyOn(log, "warn").mockImplementation(((...a: unknown[]) => void warnings.push(a)) as never);
     try {
       const paid = await createOrderInStatus(db, 300);
       expect((await ops("orders:ship", String(paid.orderId))).code).toBe(0);
       expect(await statusOf(paid.orderId)).toBe(400);
-      expect(warnings.filter((w) => w.includes(`order ${paid.orderId} → 400: e-mail not sent`))).toHaveLength(1);
+      expect(warnings.filter(([fields, message]) => message === "order e-mail not sent" && (fields as { orderId: number; toStatus: number }).orderId === paid.orderId && (fields as { toStatus: number }).toStatus === 400)).toHaveLength(1);
     } finally {
       fs.rmSync(outbox);
       fs.renameSync(moved, outbox);

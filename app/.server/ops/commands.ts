@@ -2,6 +2,7 @@ import { listUsers, markVerified } from "../store/accounts";
 import { requestWithdrawal, settleWithdrawal } from "../store/balance";
 import { applyOpsDecision, listOrdersForOps, OPS_LIST_LIMIT, type OpsDecision } from "../store/order-ops";
 import { expireOverduePayments } from "../store/payments";
+import { backupCommand, restoreCommand } from "./backup";
 
 // The ops commands (`npm run ops -- <command>`), independent of where they run: in the CLI's own
 // process (PostgreSQL, or PGlite while no server runs) or inside the running server, which takes
@@ -138,6 +139,16 @@ export const OPS_COMMANDS: Record<string, Command> = {
       io.out(`withdrawal ${result.id}: ${amount} from ${email}, Dalam Proses`);
       return EXIT_OK;
     },
+  },
+  "db:backup": {
+    usage: "db:backup <file>",
+    summary: "a consistent copy of the whole store (orders, balances, uploads) while it runs",
+    run: (args, io) => backupCommand(args, io, usageError),
+  },
+  "db:restore": {
+    usage: "db:restore <file>",
+    summary: "restore a backup into an empty DATA_DIR or an empty database (refuses anything else)",
+    run: (args, io) => restoreCommand(args, io, usageError),
   },
   "balance:settle": {
     usage: "balance:settle <id> ok|cancel",

@@ -25,6 +25,7 @@ import { checkoutPricing } from "~/lib/pricing";
 import { checkEmployeePromo, getCheckoutDraft } from "./checkout";
 import { consumeOtpSecret } from "./otp";
 import { createOrderFromDraft, NO_DRAFT, transitionOrder, type CheckoutSubmission } from "./orders";
+import { errorField, log } from "../log";
 
 // Payments (spec §2–§5 Payment, DESIGN §6 Payments): the method list and tenors with their totals,
 // the choice of a method on the checkout draft or on an approved incentive order (set-payment), the
@@ -383,7 +384,7 @@ async function openPaymentQuietly(orderId: number): Promise<string | null> {
     const payment = await openPayment(orderId);
     return payment?.redirectUrl ?? null;
   } catch (error) {
-    console.warn(`payments: opening the payment of order ${orderId} failed: ${error instanceof Error ? error.message : String(error)}`);
+    log.warn({ orderId, err: errorField(error) }, "payments: opening the payment failed");
     return null;
   }
 }

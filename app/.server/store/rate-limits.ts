@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "../db/client";
 import { queryRows } from "../db/query-rows";
+import { countRateLimited } from "../metrics";
 
 export type RateLimitRule = { name: string; limit: number; windowSeconds: number };
 
@@ -31,7 +32,9 @@ export async function hitRateLimit(rule: RateLimitRule, subject: string): Promis
       count = case when rate_limits.window_start < now() - ${window}::interval then 1 else rate_limits.count + 1 end,
       window_start = case when rate_limits.window_start < now() - ${window}::interval then now() else rate_limits.window_start end
     returning count, extract(epoch from (window_start + ${window}::interval - now()))::int as retry_after`);
-  return { allowed: Number(row.count) <= rule.limit, retryAfterSeconds: Math.max(1, Number(row.retry_after)) };
+  const allowed = Number(row.count) <= rule.limit;
+  if (!allowed) countRateLimited(rule.name);
+  return { allowed, retryAfterSeconds: Math.max(1, Number(row.retry_after)) };
 }
 
 /** Whether a subject is over its limit now, without counting an attempt (for limits on failures only). */
@@ -43,7 +46,9 @@ export async function checkRateLimit(rule: RateLimitRule, subject: string): Prom
     select count, extract(epoch from (window_start + ${window}::interval - now()))::int as retry_after
     from rate_limits where key = ${key} and window_start >= now() - ${window}::interval`);
   if (!row) return { allowed: true, retryAfterSeconds: 0 };
-  return { allowed: Number(row.count) < rule.limit, retryAfterSeconds: Math.max(1, Number(row.retry_after)) };
+  const allowed = Number(row.count) < rule.limit;
+  if (!allowed) countRateLimited(rule.name);
+  return { allowed, retryAfterSeconds: Math.max(1, Number(row.retry_after)) };
 }
 
 /** Clears a subject's counter (e.g. after a successful login). */

@@ -104,7 +104,7 @@ export async function buyIncentiveOrder(page: Page, javaScriptEnabled: boolean):
  * An order waiting for its payment method: 'Beli Sekarang' on `product` (no incentive ticked) →
  * /checkout (buyer data with `phone`) → /address → 'Pilih Metode Pembayaran' → /paymentmethod.
  */
-export async function checkoutToPayment(page: Page, javaScriptEnabled: boolean, options: { product: string; phone: string }) {
+export async function checkoutToPayment(page: Page, javaScriptEnabled: boolean, options: { product: string; phone: string; nik?: string }) {
   await page.goto(`/detail/${await productId(page, options.product)}`);
   await page.getByRole("button", { name: "Beli Sekarang" }).click();
   await expect(page).toHaveURL("/checkout");
@@ -112,7 +112,7 @@ export async function checkoutToPayment(page: Page, javaScriptEnabled: boolean, 
   await field("Nama Pembeli").fill("Rina Wulandari");
   await field("No. HP").fill(options.phone);
   await field("Email").fill("rina@example.test");
-  await field("NIK").fill(`3273${String(randomInt(0, 1e12)).padStart(12, "0")}`);
+  await field("NIK").fill(options.nik ?? `3273${String(randomInt(0, 1e12)).padStart(12, "0")}`);
   await page.locator('input[type="file"][name="ktp"]').setInputFiles({ name: "ktp.jpg", mimeType: "image/jpeg", buffer: await samplePhoto() });
   await page.getByRole("checkbox", { name: "Saya memahami bahwa biaya pengiriman dibayarkan langsung kepada dealer di luar aplikasi." }).check();
   await page.getByRole("checkbox", { name: "Saya menyatakan alamat domisili saya sesuai dengan KTP." }).check();

@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { countMailFailure, countPaymentNotification, countRateLimited, mayReadMetrics, scrapeMetrics } from "./metrics";
+import { createBuyer, createStockedProduct, placeOrder } from "./store/payment-fixtures";
+
+describe("who may read /metrics", () => {
+  const token = "metrics-token-0123456789";
+  it("a client on this machine talking to the app directly", () => {
+    expect(mayReadMetrics(true, undefined, undefined)).toBe(true);
+  });
+  it("anyone else only with the bearer token", () => {
+    expect(mayReadMetrics(false, undefined, token)).toBe(false);
+    expect(mayReadMetrics(false, "Bearer wrong-token-0123456789", token)).toBe(false);
+    expect(mayReadMetrics(false, `Basic ${token}`, token)).toBe(false);
+    expect(mayReadMetrics(false, `Bearer ${token}`, token)).toBe(true);
+    // No token configured: nobody from elsewhere.
+    expect(mayReadMetrics(false, "Bearer ", undefined)).toBe(false);
+  });
+});
+
+describe("the scrape", () => {
+  it("has the request histogram, process metrics, the store's state from the database and the counters", async () => {
+    const buyer = await createBuyer();
+    await placeOrder(buyer, await createStockedProduct({ stock: 3 }), "BNI-VA");
+    countPaymentNotification("sandbox", "bad_signature");
+    countMailFailure();
+    countRateLimited("login");
+    const started = performance.now();
+    const { body, contentType } = await scrapeMetrics();
+    const ms = performance.now() - started;
+    expect(contentType).toMatch(/^text\/plain/);
+    expect(body).toContain("# TYPE http_request_duration_seconds histogram");
+    expect(body).toMatch(/^process_resident_memory_bytes \d+/m);
+    expect(body).toMatch(/^store_orders\{status="200"\} [1-9]\d*$/m);
+    expect(body).toContain("# TYPE store_oldest_waiting_seconds gauge");
+    expect(body).toMatch(/^store_payment_notifications_total\{gateway="sandbox",outcome="bad_signature"\} 1$/m);
+    expect(body).toMatch(/^store_mail_failures_total 1$/m);
+    expect(body).toMatch(/^store_rate_limited_total\{limit="login"\} 1$/m);
+    expect(ms).toBeLessThan(1000);
+  });
+});

@@ -1,0 +1,92 @@
+import crypto from "node:crypto";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { oldestWaitingSeconds, orderCountsByStatus } from "./store/ops-metrics";
+
+/**
+ * Prometheus metrics (issue 20), served at GET /metrics by server.js to loopback clients or with
+ * `Authorization: Bearer $METRICS_TOKEN`. Counters live in this process (each instance reports its
+ * own; Prometheus sums them); the store's state is read from the database at scrape time.
+ */
+export const registry = new Registry();
+collectDefaultMetrics({ register: registry });
+
+export const httpRequestDuration = new Histogram({
+  name: "http_request_duration_seconds",
+  help: "Time from a request's arrival to its response's end, by route id, method and status class.",
+  labelNames: ["route", "method", "status"] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [registry],
+});
+
+const paymentNotifications = new Counter({
+  name: "store_payment_notifications_total",
+  help: "Payment notifications (gateway webhooks) by gateway and outcome (paid, replay, bad_signature, amount_mismatch, …).",
+  labelNames: ["gateway", "outcome"] as const,
+  registers: [registry],
+});
+
+const mailFailures = new Counter({
+  name: "store_mail_failures_total",
+  help: "E-mails that could not be sent.",
+  registers: [registry],
+});
+
+const rateLimited = new Counter({
+  name: "store_rate_limited_total",
+  help: "Requests refused by a rate limit, by limit.",
+  labelNames: ["limit"] as const,
+  registers: [registry],
+});
+
+/** One payment notification from `gateway` (sandbox, midtrans…) and how it ended. */
+export function countPaymentNotification(gateway: string, outcome: string) {
+  paymentNotifications.inc({ gateway, outcome });
+}
+
+export function countMailFailure() {
+  mailFailures.inc();
+}
+
+export function countRateLimited(limit: string) {
+  rateLimited.inc({ limit });
+}
+
+new Gauge({
+  name: "store_orders",
+  help: "Orders per status id (read from the database at scrape time).",
+  labelNames: ["status"] as const,
+  registers: [registry],
+  async collect() {
+    this.reset();
+    for (const { statusId, count } of await orderCountsByStatus()) this.set({ status: String(statusId) }, count);
+  },
+});
+
+new Gauge({
+  name: "store_oldest_waiting_seconds",
+  help: "Age of the oldest entry of each operator queue: order statuses 100, 301, 302, 300 and withdrawals 'Dalam Proses'.",
+  labelNames: ["queue"] as const,
+  registers: [registry],
+  async collect() {
+    this.reset();
+    for (const { queue, seconds } of await oldestWaitingSeconds()) this.set({ queue }, Math.round(seconds));
+  },
+});
+
+/** The status label: 2xx, 3xx, 4xx, 5xx. */
+export function statusClass(status: number) {
+  return `${Math.floor(status / 100)}xx`;
+}
+
+/** Who may read /metrics: a client on this machine talking to the app directly, or one with the token. */
+export function mayReadMetrics(directLoopback: boolean, authorization: string | undefined, token: string | undefined): boolean {
+  if (directLoopback) return true;
+  if (!token || !authorization?.startsWith("Bearer ")) return false;
+  const given = crypto.createHash("sha256").update(authorization.slice(7)).digest();
+  return crypto.timingSafeEqual(given, crypto.createHash("sha256").update(token).digest());
+}
+
+/** The Prometheus text (and its content type). */
+export async function scrapeMetrics(): Promise<{ contentType: string; body: string }> {
+  return { contentType: registry.contentType, body: await registry.metrics() };
+}
