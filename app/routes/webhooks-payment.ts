@@ -1,5 +1,6 @@
 import type { Route } from "./+types/webhooks-payment";
-import { handlePaymentWebhook, MAX_WEBHOOK_BODY_BYTES } from "~/.server/gateway/webhook";
+import { handlePaymentWebhook } from "~/.server/gateway/webhook";
+import { MAX_WEBHOOK_BODY_BYTES, readCapped } from "~/.server/webhook-body";
 
 // The payment gateway's settlements (issue 7). Not a page: a JSON endpoint authenticated by its
 // HMAC signature (http.ts exempts /webhooks/ from the Origin check). The raw body is read as bytes
@@ -28,25 +29,4 @@ export async function action({ request }: Route.ActionArgs) {
     console.warn(`[webhook] 500 ${error instanceof Error ? error.message : String(error)}`);
     return json(500, { ok: false, error: "internal" });
   }
-}
-
-/** The body as text, or null when it is longer than `limit` bytes (stops reading there). */
-async function readCapped(request: Request, limit: number): Promise<string | null> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > limit) return null;
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks));
 }
