@@ -31,3 +31,9 @@ export function gatewayNamed(name: string): PaymentGateway | null {
   if (name === midtransGateway.name) return midtransGateway;
   return null;
 }
+
+/** The gateway pages a form's answer may redirect the browser to (the CSP's form-action allows them). */
+export function gatewayFormActionOrigins(): string[] {
+  const midtrans = env().midtrans;
+  return midtrans ? [new URL(midtrans.snapUrl).origin] : [];
+}

@@ -1,4 +1,4 @@
-import { claimSilentGatewayPayments, findGatewayPayment, markGatewayHeard, recordPaymentIncident } from "../store/gateway-payments";
+import { claimSilentGatewayPayments, findGatewayPayment, findOwnedOpenGatewayRef, markGatewayHeard, recordPaymentIncident } from "../store/gateway-payments";
 import { settleGatewayEvent } from "../store/payments";
 import type { MidtransTransaction } from "./midtrans-client";
 import { MIDTRANS, midtransClient, midtransVerdict, statusEvent } from "./midtrans";
@@ -125,4 +125,13 @@ export async function reconcileMidtransPayments(now = new Date(), silenceMs = RE
   const decisions: MidtransDecision[] = [];
   for (const { gatewayRef } of claimed) decisions.push(await applyMidtransStatus(gatewayRef, "sweep", now));
   return decisions;
+}
+
+/**
+ * The buyer came back from Midtrans's page (the finish URL): the status API is asked about the
+ * buyer's own open Midtrans payment right away. Changes nothing for anyone else's order.
+ */
+export async function refreshOwnedGatewayPayment(orderId: number, userId: number): Promise<MidtransDecision | null> {
+  const ref = await findOwnedOpenGatewayRef(MIDTRANS, orderId, userId);
+  return ref ? applyMidtransStatus(ref, "return") : null;
 }

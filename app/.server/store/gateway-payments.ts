@@ -50,6 +50,18 @@ export async function findGatewayPayment(gateway: string, ref: string): Promise<
   return row ?? null;
 }
 
+/** The gateway reference of the user's own open payment of `gateway` for `orderId`, or null. */
+export async function findOwnedOpenGatewayRef(gateway: string, orderId: number, userId: number): Promise<string | null> {
+  if (![orderId, userId].every((n) => Number.isSafeInteger(n) && n > 0 && n <= 2_147_483_647)) return null;
+  const db = await getDb();
+  const [row] = await db
+    .select({ ref: payments.gatewayRef })
+    .from(payments)
+    .innerJoin(orders, eq(orders.id, payments.orderId))
+    .where(and(eq(payments.orderId, orderId), eq(orders.userId, userId), eq(payments.gateway, gateway), isNull(payments.closedAt)));
+  return row?.ref ?? null;
+}
+
 /** A notification (or a status answer) about the payment arrived: the sweep leaves it alone for a while. */
 export async function markGatewayHeard(orderId: number, now = new Date()): Promise<void> {
   const db = await getDb();
