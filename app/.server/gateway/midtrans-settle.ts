@@ -1,7 +1,7 @@
-import { claimSilentGatewayPayments, findGatewayPayment, findOwnedOpenGatewayRef, markGatewayHeard, recordPaymentIncident } from "../store/gateway-payments";
+import { claimSilentGatewayPayments, findGatewayPayment, findOwnedOpenGatewayRef, openGatewayPaymentsOfClosedOrders, markGatewayHeard, recordPaymentIncident } from "../store/gateway-payments";
 import { settleGatewayEvent } from "../store/payments";
 import type { MidtransTransaction } from "./midtrans-client";
-import { MIDTRANS, midtransClient, midtransVerdict, statusEvent } from "./midtrans";
+import { MIDTRANS, midtransClient, midtransGateway, midtransVerdict, statusEvent } from "./midtrans";
 
 // What Midtrans says about a payment, applied once (issue 18 items 5 and 6): a notification and the
 // reconciliation sweep both end here. The status API's answer — never a notification's body — becomes
@@ -124,6 +124,21 @@ export async function reconcileMidtransPayments(now = new Date(), silenceMs = RE
   const claimed = await claimSilentGatewayPayments(MIDTRANS, new Date(now.getTime() - silenceMs), now);
   const decisions: MidtransDecision[] = [];
   for (const { gatewayRef } of claimed) decisions.push(await applyMidtransStatus(gatewayRef, "sweep", now));
+  return decisions;
+}
+
+/**
+ * Orders closed elsewhere (cancelled by the buyer, rejected by ops) whose Midtrans payment is still
+ * open: Midtrans is asked to expire it, so it can no longer be paid. One found paid meanwhile is
+ * applied (the order is closed, so it becomes a paid-after-close incident for a refund).
+ */
+export async function closeMidtransPaymentsOfClosedOrders(): Promise<MidtransDecision[]> {
+  const decisions: MidtransDecision[] = [];
+  for (const { gatewayRef } of await openGatewayPaymentsOfClosedOrders(MIDTRANS)) {
+    const closing = await midtransGateway.closePayment!(gatewayRef);
+    if (closing.kind === "settled") decisions.push(await applyMidtransStatus(gatewayRef, "sweep"));
+    else if (closing.kind === "unreachable") console.warn(`payments: Midtrans could not expire ${gatewayRef} of a closed order (${closing.reason})`);
+  }
   return decisions;
 }
 

@@ -13,6 +13,9 @@ import { action } from "~/routes/webhooks-midtrans";
 import { hasValidMidtransSignature, midtransOrderId, midtransSignature, midtransVerdict } from "./midtrans";
 import { MidtransClient, MidtransError } from "./midtrans-client";
 import { reconcileMidtransPayments, RECONCILE_SILENCE_MS } from "./midtrans-settle";
+import { runPaymentSweep, sweepSummary } from "./sweep";
+import { cancelOrder } from "../store/orders";
+import { runOpsCommand } from "../ops/commands";
 
 // The Midtrans gateway against a fake Midtrans (tests/fakes/midtrans.ts) speaking real HTTP: opening
 // VAs, Mandiri bills and Snap instalments, notifications through the route's action (signature, then
@@ -301,5 +304,32 @@ describe("reconciliation and expiry", () => {
     expect(await state(orderId)).toEqual({ statusId: 2, transitions: 0 });
     const incidents = (await listPaymentIncidents()).filter((i) => i.orderId === orderId);
     expect(incidents).toEqual([expect.objectContaining({ kind: "paid-after-close", amount: payment.total, statusId: 2 })]);
+
+    // Operators see it in the ops CLI until they resolve it.
+    const ops = async (...argv: string[]) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await runOpsCommand(argv, { out: (l) => out.push(l), err: (l) => err.push(l) });
+      return { code, out: out.join("\n"), err: err.join("\n") };
+    };
+    const listed = await ops("payments:incidents");
+    expect(listed.code).toBe(0);
+    expect(listed.out).toMatch(new RegExp(`^${incidents[0]!.id}\\s+paid-after-close\\s+${orderId}\\s+INV/\\d{8}/\\d{6}\\s+2\\s+${payment.gatewayRef}\\s+${payment.total}\\s`, "m"));
+    expect(listed.out).toContain("refund it");
+    expect(await ops("payments:resolve-incident", String(incidents[0]!.id))).toMatchObject({ code: 0 });
+    expect(await ops("payments:resolve-incident", String(incidents[0]!.id))).toMatchObject({ code: 1 });
+    expect((await ops("payments:incidents")).out).not.toContain(payment.gatewayRef!);
+    expect((await ops("payments:incidents", "--all")).out).toContain(payment.gatewayRef!);
+  });
+});
+
+describe("the payment sweep", () => {
+  it("expires at Midtrans the VA of an order the buyer cancelled, and reports nothing for a quiet run", async () => {
+    const { orderId, buyer, payment } = await order("BNI-VA");
+    expect(await cancelOrder(orderId, buyer.id)).toEqual({ ok: true });
+    await runPaymentSweep();
+    expect(fake.transactions.get(payment.gatewayRef!)!.transaction_status).toBe("expire");
+    expect((await paymentOf(orderId)).closedReason).toBe("order-closed");
+    expect(sweepSummary({ expired: [], reconciled: [] })).toBeNull();
   });
 });

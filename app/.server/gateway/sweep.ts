@@ -1,15 +1,16 @@
 import { env } from "../env";
 import { expireOverduePayments } from "../store/payments";
-import { reconcileMidtransPayments, type MidtransDecision } from "./midtrans-settle";
+import { closeMidtransPaymentsOfClosedOrders, reconcileMidtransPayments, type MidtransDecision } from "./midtrans-settle";
 
 // The payment sweep the server runs every minute (entry.server.tsx) and ops on demand
 // (`npm run ops -- orders:expire`): first the reconciliation with a real gateway (a missed
-// notification still settles or closes its order), then the store's own expiry (which asks the
-// gateway to expire each payment before it does). Safe in several instances at once: each payment
+// notification still settles or closes its order; a payment whose order was cancelled elsewhere is
+// expired at Midtrans), then the store's own expiry (which asks the gateway to expire each payment
+// before it does). Safe in several instances at once: each payment
 // is claimed by one conditional update, and every transition is one.
 
 export async function runPaymentSweep(now = new Date()): Promise<{ expired: number[]; reconciled: MidtransDecision[] }> {
-  const reconciled = env().midtrans ? await reconcileMidtransPayments(now) : [];
+  const reconciled = env().midtrans ? [...(await reconcileMidtransPayments(now)), ...(await closeMidtransPaymentsOfClosedOrders())] : [];
   const expired = await expireOverduePayments(now);
   return { expired, reconciled };
 }

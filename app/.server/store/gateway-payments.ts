@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { getDb } from "../db/client";
 import { gatewayCharges, orders, paymentIncidents, payments } from "../db/schema";
 
@@ -93,6 +93,21 @@ export async function claimSilentGatewayPayments(gateway: string, silentSince: D
     if (won.length) claimed.push({ orderId: candidate.orderId, gatewayRef: candidate.gatewayRef });
   }
   return claimed;
+}
+
+/**
+ * Open payments of `gateway` whose order was closed elsewhere (the buyer cancelled, ops rejected):
+ * the sweep asks the gateway to stop them before the store closes them (closeStalePayments).
+ */
+export async function openGatewayPaymentsOfClosedOrders(gateway: string, limit = 50): Promise<{ orderId: number; gatewayRef: string }[]> {
+  const db = await getDb();
+  const rows = await db
+    .select({ orderId: payments.orderId, gatewayRef: payments.gatewayRef })
+    .from(payments)
+    .innerJoin(orders, eq(orders.id, payments.orderId))
+    .where(and(eq(payments.gateway, gateway), isNull(payments.closedAt), inArray(orders.statusId, [1, 2])))
+    .limit(limit);
+  return rows.filter((r): r is { orderId: number; gatewayRef: string } => r.gatewayRef !== null);
 }
 
 // ————————————————————————————————————————————— incidents for operators
