@@ -1,3 +1,4 @@
+import { env } from "../env";
 import { hasValidMidtransSignature } from "./midtrans";
 import { applyMidtransStatus, midtransOutcome, type MidtransDecision } from "./midtrans-settle";
 
@@ -29,6 +30,8 @@ function parseNotification(rawBody: string): Notification | null {
 
 /** The whole decision for one notification body (the route only reads, answers and logs). */
 export async function handleMidtransNotification(rawBody: string): Promise<MidtransDecision> {
+  // Without a server key nothing can be verified: no Midtrans payment is known here either.
+  if (!env().midtrans) return midtransOutcome("unknown-order", null, "(PAYMENT_GATEWAY is not midtrans)");
   const notification = parseNotification(rawBody);
   if (!notification) return midtransOutcome("invalid-body", null, "");
   if (!hasValidMidtransSignature(notification)) return midtransOutcome("bad-signature", null, `ref=${notification.order_id}`);
