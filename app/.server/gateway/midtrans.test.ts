@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { and, eq, sql } from "drizzle-orm";
@@ -6,16 +7,18 @@ import { FakeMidtrans, startFakeMidtrans } from "../../../tests/fakes/midtrans";
 import { getDb } from "../db/client";
 import { gatewayCharges, orderEvents, orders, payments } from "../db/schema";
 import { resetEnvForTests } from "../env";
+import { readOutbox } from "../mail";
+import { runOpsCommand } from "../ops/commands";
 import { listPaymentIncidents } from "../store/gateway-payments";
-import { createBuyer, createStockedProduct, placeOrder, productStock } from "../store/payment-fixtures";
-import { expireOverduePayments, GATEWAY_UNAVAILABLE, getPaymentDetail } from "../store/payments";
+import { cancelOrder } from "../store/orders";
+import { requestOtp, validateOtp } from "../store/otp";
+import { createBuyer, createStockedProduct, methodId, placeOrder, productStock, proofUpload, readyDraft } from "../store/payment-fixtures";
+import { chooseDraftMethod, expireOverduePayments, GATEWAY_UNAVAILABLE, getPaymentDetail, markPaid, payDraft } from "../store/payments";
 import { action } from "~/routes/webhooks-midtrans";
 import { hasValidMidtransSignature, midtransOrderId, midtransSignature, midtransVerdict } from "./midtrans";
 import { MidtransClient, MidtransError } from "./midtrans-client";
 import { reconcileMidtransPayments, RECONCILE_SILENCE_MS } from "./midtrans-settle";
 import { runPaymentSweep, sweepSummary } from "./sweep";
-import { cancelOrder } from "../store/orders";
-import { runOpsCommand } from "../ops/commands";
 
 // The Midtrans gateway against a fake Midtrans (tests/fakes/midtrans.ts) speaking real HTTP: opening
 // VAs, Mandiri bills and Snap instalments, notifications through the route's action (signature, then
@@ -192,6 +195,29 @@ describe("opening payments", () => {
     expect(paid.status).toBe(302);
     expect(paid.headers.get("location")).toBe(`${process.env.APP_URL}/payment/${orderId}?order_id=${payment.gatewayRef}&status_code=200&transaction_status=capture`);
     expect(await state(orderId)).toEqual({ statusId: 300, transitions: 1 });
+  });
+});
+
+describe("what stays off Midtrans", () => {
+  it("manual transfer stays in-house and BRI-CERIA on the sandbox, unchanged, with PAYMENT_GATEWAY=midtrans", async () => {
+    const calls = fake.calls.length;
+    const manual = await order("MANUAL-BNI");
+    expect(manual.payment).toMatchObject({ gateway: "sandbox", type: "bank_transfer", vaNumber: "0987654321" });
+    expect(manual.payment.uniqueCode).toBeGreaterThan(0);
+    expect(await markPaid(manual.orderId, manual.buyer.id, await proofUpload(manual.buyer))).toEqual({ ok: true });
+    expect((await state(manual.orderId)).statusId).toBe(302);
+
+    const buyer = await createBuyer();
+    await readyDraft(buyer, await createStockedProduct({ price: 3_000_000, stock: 2 }));
+    await chooseDraftMethod(buyer.id, await methodId("BRI-CERIA"));
+    expect(await requestOtp(buyer.id, buyer.phoneNo)).toMatchObject({ ok: true });
+    const sms = (await readOutbox(50)).find((m) => m.to === buyer.phoneNo)!;
+    const validated = (await validateOtp(buyer.id, sms.text.match(/\b(\d{4})\b/)![1]!)) as { ok: true; secretId: string };
+    const made = await payDraft(buyer.id, randomUUID(), { otpSecretId: validated.secretId });
+    expect(made).toMatchObject({ ok: true, redirectUrl: null });
+    expect(await paymentOf((made as { orderId: number }).orderId)).toMatchObject({ gateway: "sandbox", type: "paylater" });
+    expect((await state((made as { orderId: number }).orderId)).statusId).toBe(301);
+    expect(fake.calls.length).toBe(calls); // Midtrans was never asked
   });
 });
 
