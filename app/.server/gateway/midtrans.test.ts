@@ -271,6 +271,12 @@ describe("notifications", () => {
     expect((await post("not json")).status).toBe(400);
   });
 
+  it("refuses a body over 16 KB with 413 before reading it all, like the sandbox's webhook", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const big = JSON.stringify({ order_id: "X-1", status_code: "200", gross_amount: "1.00", padding: "x".repeat(17 * 1024) });
+    expect((await post(JSON.parse(big))).status).toBe(413);
+  });
+
   it("a closed transaction at Midtrans (expire) expires the order with its stock back", async () => {
     const { orderId, product, payment } = await order("BNI-VA");
     expect(await productStock(product)).toBe(4);
