@@ -13,7 +13,8 @@ import { env } from "./.server/env";
 import { webhookSecret } from "./.server/gateway/signature";
 import { smsUsesOutbox } from "./.server/sms";
 import { holdScriptsUntilLoad } from "./.server/scripts-after-load";
-import { expireOverduePayments } from "./.server/store/payments";
+import { gatewayFormActionOrigins } from "./.server/gateway";
+import { runPaymentSweep, sweepSummary } from "./.server/gateway/sweep";
 import { contentSecurityPolicy, SECURITY_HEADERS } from "./.server/http";
 import { outboxWarning } from "./.server/mail";
 import { PERSONAL_CACHE_CONTROL } from "./.server/request-guards";
@@ -32,7 +33,7 @@ export default function handleRequest(
 ) {
   const nonce = crypto.randomBytes(16).toString("base64");
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-  responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce, env().isProduction));
+  responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce, env().isProduction, gatewayFormActionOrigins()));
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) responseHeaders.set(name, value);
   if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", PERSONAL_CACHE_CONTROL);
 
@@ -137,8 +138,11 @@ function startExpirySweep() {
   expirySweep = setInterval(() => {
     if (running) return;
     running = true;
-    expireOverduePayments()
-      .then((expired) => expired.length && log.info({ expired: expired.length }, "payments: overdue payments expired"))
+    runPaymentSweep()
+      .then((result) => {
+        const summary = sweepSummary(result);
+        if (summary) log.info(summary);
+      })
       .catch((error: unknown) => log.warn({ err: errorField(error) }, "payments: expiry sweep failed"))
       .finally(() => (running = false));
   }, EXPIRY_SWEEP_MS);

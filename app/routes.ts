@@ -15,6 +15,7 @@ export default [
   route("uploads/:id", "routes/uploads.ts"),
   // The payment gateway's signed settlements (JSON; no session, no Origin check: the HMAC signs it).
   route("webhooks/payment", "routes/webhooks-payment.ts"),
+  route("webhooks/midtrans", "routes/webhooks-midtrans.ts"),
 
   layout("layouts/main.tsx", [route("home", "routes/home.tsx")]),
 

@@ -11,7 +11,9 @@
 //    line is one JSON object {"sent","accepted","replays","badSignature","wrongAmount",
 //    "transitions","distinctValid","ms"}. It exits 1 when transitions ≠ distinct valid events.
 //
-// Options (environment): PORT (default 3480), BUILD_DIR (default build), BENCH_KEEP=1 keeps DATA_DIR.
+// Options (environment): PORT (default 3480), BUILD_DIR (default build), BENCH_KEEP=1 keeps DATA_DIR,
+// BENCH_GATEWAY=midtrans: Midtrans's notifications against a fake Midtrans instead (see
+// bench-webhook-midtrans.ts; its last line adds "statusMismatch").
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -163,13 +165,18 @@ async function main() {
   console.log(`  refused: bad signature (401) ${counts.badSignature}, wrong amount (422) ${counts.wrongAmount}, other ${counts.other}`);
   console.log(`  answers by planned kind: ${JSON.stringify(byKind)}`);
   console.log(`  order_events to 300 after the run: ${transitions} (distinct valid events: ${VALID})`);
-  if (process.env.BENCH_KEEP !== "1") fs.rmSync(dataDir, { recursive: true, force: true });
   const summary = { sent: requests.length, accepted: counts.accepted, replays: counts.replays, badSignature: counts.badSignature, wrongAmount: counts.wrongAmount, transitions, distinctValid: VALID, ms };
   console.log(JSON.stringify(summary));
   if (transitions !== VALID || counts.other > 0) process.exitCode = 1;
 }
 
-main().catch((error) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+const run = process.env.BENCH_GATEWAY === "midtrans" ? () => import("./bench-webhook-midtrans").then((midtrans) => midtrans.main({ dataDir, port, buildDir })) : main;
+
+run()
+  .then(() => {
+    if (process.env.BENCH_KEEP !== "1") fs.rmSync(dataDir, { recursive: true, force: true });
+  })
+  .catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });

@@ -3,7 +3,8 @@
 // first failure with its exit code (on a Node older than 24 it runs on the project's Node 24 first:
 // scripts/node-runtime.mjs):
 //   install (npm ci when needed) → Chromium → typecheck → unit tests (vitest) → production build →
-//   end-to-end tests (Playwright, projects js and nojs, against the production server).
+//   end-to-end tests (Playwright, projects js and nojs, against the production server) → the same
+//   with PAYMENT_GATEWAY=midtrans against a fake Midtrans (playwright.midtrans.config.ts).
 // Environment: BUILD_DIR (default build), PORT for the e2e server (default 3456), PLAYWRIGHT_CHROMIUM.
 import fs from "node:fs";
 import path from "node:path";
@@ -87,5 +88,8 @@ step("end-to-end tests (playwright)", () => {
   }
   return run(bin("playwright"), ["test"]);
 });
+
+// The Midtrans gateway against a fake Midtrans (issue 18): its own server with PAYMENT_GATEWAY=midtrans.
+step("end-to-end tests, Midtrans (playwright)", () => run(bin("playwright"), ["test", "--config", "playwright.midtrans.config.ts"]));
 
 summary();

@@ -12,7 +12,13 @@ const schema = z.object({
   SESSION_SECRET: z.optional(z.string().check(z.minLength(16, "must be at least 16 characters"))),
   SMTP_URL: z.optional(z.string().check(z.regex(/^smtps?:\/\//, "must start with smtp:// or smtps://"))),
   MAIL_FROM: z._default(z.string().check(z.minLength(3, "must be an address such as Toko <no-reply@example.id>")), "Toko Pegawai PLN <no-reply@toko-pegawai.local>"),
-  PAYMENT_GATEWAY: z._default(z.enum(["sandbox"], "must be sandbox (the only gateway built in)"), "sandbox"),
+  PAYMENT_GATEWAY: z._default(z.enum(["sandbox", "midtrans"], "must be sandbox or midtrans"), "sandbox"),
+  // Midtrans (PAYMENT_GATEWAY=midtrans, decision 0021): the server key is checked for shape only, and
+  // no message here ever repeats its value.
+  MIDTRANS_SERVER_KEY: z.optional(z.string().check(z.regex(/^[A-Za-z0-9_:-]{10,200}$/, "must be the server key from the Midtrans dashboard (Settings > Access Keys)"))),
+  MIDTRANS_ENV: z._default(z.enum(["sandbox", "production"], "must be sandbox or production"), "sandbox"),
+  MIDTRANS_API_URL: z.optional(z.url({ error: "must be an absolute address such as https://api.sandbox.midtrans.com" })),
+  MIDTRANS_SNAP_URL: z.optional(z.url({ error: "must be an absolute address such as https://app.sandbox.midtrans.com" })),
   PAYMENT_WEBHOOK_SECRET: z.optional(z.string().check(z.minLength(16, "must be at least 16 characters"))),
   DEMO_DATA: z._default(z.enum(["0", "1", ""], "must be 0 or 1"), "0"),
   ADMIN_PHONE: z._default(z.string(), "+62 811-1000-123"),
@@ -33,8 +39,10 @@ export type Env = {
   sessionSecrets: string[];
   smtpUrl: string | undefined;
   mailFrom: string;
-  paymentGateway: "sandbox";
+  paymentGateway: "sandbox" | "midtrans";
   paymentWebhookSecret: string | undefined;
+  /** Only with PAYMENT_GATEWAY=midtrans. The key is a secret: never log or show this object. */
+  midtrans: MidtransSettings | undefined;
   demoData: boolean;
   adminPhone: string;
   /** Reverse proxies in front of the app; their X-Forwarded-* entries (and only theirs) are believed. */
@@ -47,6 +55,21 @@ export type Env = {
   shutdownDrainMs: number;
 };
 
+export type MidtransSettings = {
+  serverKey: string;
+  environment: "sandbox" | "production";
+  /** Core API base (charge, status, expire), without a trailing slash. */
+  apiUrl: string;
+  /** Snap base (card instalment pages), without a trailing slash. */
+  snapUrl: string;
+};
+
+/** Midtrans's own base URLs per environment (docs.midtrans.com); MIDTRANS_API_URL / _SNAP_URL override them. */
+export const MIDTRANS_BASE_URLS = {
+  sandbox: { apiUrl: "https://api.sandbox.midtrans.com", snapUrl: "https://app.sandbox.midtrans.com" },
+  production: { apiUrl: "https://api.midtrans.com", snapUrl: "https://app.midtrans.com" },
+} as const;
+
 function readEnv(source: NodeJS.ProcessEnv): Env {
   // Empty strings count as "not set", as they do in most container tooling.
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== ""));
@@ -56,6 +79,10 @@ function readEnv(source: NodeJS.ProcessEnv): Env {
     throw new Error(`Invalid configuration: ${problems}`);
   }
   const e = parsed.data;
+  if (e.PAYMENT_GATEWAY === "midtrans" && !e.MIDTRANS_SERVER_KEY) {
+    throw new Error("Invalid configuration: MIDTRANS_SERVER_KEY: is required when PAYMENT_GATEWAY=midtrans");
+  }
+  const midtransBase = MIDTRANS_BASE_URLS[e.MIDTRANS_ENV];
   const isProduction = e.NODE_ENV === "production";
   const port = Number(e.PORT);
   return {
@@ -74,6 +101,15 @@ function readEnv(source: NodeJS.ProcessEnv): Env {
     mailFrom: e.MAIL_FROM,
     paymentGateway: e.PAYMENT_GATEWAY,
     paymentWebhookSecret: e.PAYMENT_WEBHOOK_SECRET,
+    midtrans:
+      e.PAYMENT_GATEWAY === "midtrans"
+        ? {
+            serverKey: e.MIDTRANS_SERVER_KEY!,
+            environment: e.MIDTRANS_ENV,
+            apiUrl: (e.MIDTRANS_API_URL ?? midtransBase.apiUrl).replace(/\/+$/, ""),
+            snapUrl: (e.MIDTRANS_SNAP_URL ?? midtransBase.snapUrl).replace(/\/+$/, ""),
+          }
+        : undefined,
     demoData: e.DEMO_DATA === "1",
     adminPhone: e.ADMIN_PHONE,
     trustProxyHops: Number(e.TRUST_PROXY),

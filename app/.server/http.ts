@@ -69,7 +69,11 @@ export const SECURITY_HEADERS: Record<string, string> = {
   "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",
 };
 
-export function contentSecurityPolicy(nonce: string, isProduction: boolean) {
+/**
+ * `formActionOrigins`: other sites a form POST may end up at — a payment gateway's page that the
+ * store's own answer redirects to (Midtrans Snap, issue 18): browsers apply form-action to redirects.
+ */
+export function contentSecurityPolicy(nonce: string, isProduction: boolean, formActionOrigins: string[] = []) {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
@@ -77,7 +81,7 @@ export function contentSecurityPolicy(nonce: string, isProduction: boolean) {
     "img-src 'self' data: blob:",
     "font-src 'self'",
     `connect-src 'self'${isProduction ? "" : " ws: wss:"}`,
-    "form-action 'self'",
+    ["form-action 'self'", ...formActionOrigins].join(" "),
     "frame-ancestors 'none'",
     "base-uri 'self'",
     "object-src 'none'",

@@ -4,6 +4,8 @@
 /** Spec §4: the buyer may cancel while nothing has been paid or shipped. */
 export const CANCELLABLE_STATUSES = [100, 200, 301, 302] as const;
 export const WAITING_FOR_PAYMENT = 200;
+/** 301: an instalment or paylater awaiting the issuer (or, with Midtrans, the buyer on Snap's page). */
+export const INSTALLMENT_PENDING = 301;
 export const SHIPPED = 400;
 export const DONE = 500;
 
@@ -15,13 +17,15 @@ export const canConfirmArrival = (statusId: number) => statusId === SHIPPED;
 
 /**
  * The payment button of an order waiting for payment (200): no method yet → choose one; a gateway
- * page to go back to → continue there; else the how-to-pay page. Null in every other status.
+ * page to go back to → continue there (also in 301); else the how-to-pay page. Null otherwise.
  */
 export function payAction(order: OrderForActions): PayAction | null {
+  // Only a web address is followed (the gateway gives it; anything else is ignored). A card
+  // instalment waits in 301 while its gateway page (Midtrans Snap) is still open.
+  const gatewayPage = order.redirectUrl && /^https?:\/\//i.test(order.redirectUrl) ? order.redirectUrl : null;
+  if (gatewayPage && (order.statusId === WAITING_FOR_PAYMENT || order.statusId === INSTALLMENT_PENDING)) return { label: "Lanjutkan Pembayaran", href: gatewayPage, external: true };
   if (order.statusId !== WAITING_FOR_PAYMENT) return null;
   if (order.paymentMethodId === null) return { label: "Pilih Metode Pembayaran", href: `/paymentmethod?orderId=${order.id}`, external: false };
-  // Only a web address is followed (the gateway gives it; anything else is ignored).
-  if (order.redirectUrl && /^https?:\/\//i.test(order.redirectUrl)) return { label: "Lanjutkan Pembayaran", href: order.redirectUrl, external: true };
   return { label: "Lihat Cara Bayar", href: `/payment/${order.id}`, external: false };
 }
 

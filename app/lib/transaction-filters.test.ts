@@ -65,7 +65,11 @@ describe("actions by status (spec §4, DESIGN §6)", () => {
     expect(payAction(order(200))).toEqual({ label: "Pilih Metode Pembayaran", href: "/paymentmethod?orderId=7", external: false });
     expect(payAction(order(200, 3))).toEqual({ label: "Lihat Cara Bayar", href: "/payment/7", external: false });
     expect(payAction(order(200, 3, "https://gateway.test/pay/abc"))).toEqual({ label: "Lanjutkan Pembayaran", href: "https://gateway.test/pay/abc", external: true });
-    for (const s of STATUSES.filter((s) => s !== 200)) expect(payAction(order(s, 3, "https://gateway.test/x"))).toBeNull();
+    // A card instalment waits in 301 while its gateway page (Midtrans Snap) is open.
+    expect(payAction(order(301, 5, "https://gateway.test/snap/t"))).toEqual({ label: "Lanjutkan Pembayaran", href: "https://gateway.test/snap/t", external: true });
+    expect(payAction(order(301, 5))).toBeNull();
+    expect(payAction(order(301, 5, "javascript:alert(1)"))).toBeNull();
+    for (const s of STATUSES.filter((s) => s !== 200 && s !== 301)) expect(payAction(order(s, 3, "https://gateway.test/x"))).toBeNull();
   });
 
   it("gives each card one button: pay where a method exists, else 'Lihat Detail'", () => {

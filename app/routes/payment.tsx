@@ -3,6 +3,7 @@ import { data, Form, Link, redirect, useNavigation, useRevalidator } from "react
 import type { Route } from "./+types/payment";
 import { requireUser } from "~/.server/auth";
 import { formatDateTimeWib } from "~/.server/dates";
+import { refreshOwnedGatewayPayment } from "~/.server/gateway/midtrans-settle";
 import { sandboxPay } from "~/.server/gateway/sandbox-pay";
 import { readForm } from "~/.server/http";
 import { flash } from "~/.server/session";
@@ -32,6 +33,8 @@ const VA_COPIED = "Nomor VA berhasil di salin.";
 /** Spec §8's generic copy message: the manual transfer's account number is no VA. */
 const copiedToClipboard = (text: string) => `Berhasil Tersalin ke Papan Klip: ${text}`;
 const TOTAL_COPIED = "Total Pembayaran berhasil di salin.";
+const COMPANY_CODE_COPIED = "Kode Perusahaan berhasil di salin.";
+const BILL_KEY_COPIED = "Kode Bayar berhasil di salin.";
 
 function notFound(): never {
   throw data("Not Found", { status: 404 });
@@ -45,6 +48,10 @@ function orderIdOf(raw: string | undefined): number {
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const user = requireUser(context);
   const orderId = orderIdOf(params.id);
+  // Back from the gateway's page (the finish URL: Midtrans adds order_id, status_code and
+  // transaction_status): its status API is asked now, so the page shows the outcome, not the gateway again.
+  const returning = url.searchParams.has("transaction_status") || url.searchParams.has("order_id");
+  if (returning) await refreshOwnedGatewayPayment(orderId, user.id);
   const detail = await getPaymentDetail(orderId, user.id);
   if (!detail) notFound();
   if (!detail.method) {
@@ -53,8 +60,8 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
     if (detail.notice) flash(context, "toast", { type: "danger", message: detail.notice });
     throw redirect(detail.statusId === 200 ? `/paymentmethod?orderId=${orderId}` : `/transaction-detail/${orderId}`);
   }
-  // Spec §2: an order with a gateway page sends the browser there.
-  if (detail.redirectUrl && /^https?:\/\//i.test(detail.redirectUrl)) throw redirect(detail.redirectUrl);
+  // Spec §2: an order with a gateway page sends the browser there (not on the way back from it).
+  if (!returning && detail.redirectUrl && /^https?:\/\//i.test(detail.redirectUrl)) throw redirect(detail.redirectUrl);
   const sheet = url.searchParams.get("sheet") === PROOF_SHEET && detail.canMarkPaid ? PROOF_SHEET : null;
   return {
     payment: {
@@ -112,6 +119,7 @@ export default function PaymentScreen({ loaderData, actionData }: Route.Componen
   const { payment } = loaderData;
   if (payment.expired) return <PaymentExpired />;
   if (payment.paid) return <PaymentDone payment={payment} />;
+  if (payment.openError) return <PaymentUnavailable payment={payment} />;
   return <PaymentOpen {...loaderData} proofError={actionData?.proofError ?? null} />;
 }
 
@@ -123,6 +131,22 @@ export function PaymentExpired() {
       <p>Mohon maaf, pembayaran Anda telah kadaluarsa. Silakan melakukan transaksi ulang.</p>
       <Link to="/home" className="btn btn-primary btn-block">
         Kembali ke Beranda
+      </Link>
+    </section>
+  );
+}
+
+/** The gateway failed to open the payment: the order stays payable and a new visit tries again. */
+function PaymentUnavailable({ payment }: { payment: PaymentData }) {
+  return (
+    <section className="center-panel" data-testid="payment-unavailable">
+      <h2>{payment.statusName}</h2>
+      <p role="alert">{payment.openError}</p>
+      <a href={`/payment/${payment.orderId}`} className="btn btn-primary btn-block">
+        Coba Lagi
+      </a>
+      <Link to="/transaction" className="btn btn-outline btn-block">
+        Cek status pembayaran
       </Link>
     </section>
   );
@@ -214,7 +238,21 @@ function PaymentOpen({ payment, now, sheet, proofError }: Route.ComponentProps["
           </div>
         ) : null}
 
-        {payment.vaNo ? (
+        {payment.billerCode ? (
+          // Mandiri bill payment (Midtrans echannel): a company code and a bill key instead of one VA number.
+          <CopyField
+            id="biller-code"
+            label="Kode Perusahaan"
+            value={payment.billerCode}
+            copyText={payment.billerCode}
+            copied={COMPANY_CODE_COPIED}
+            hydrated={hydrated}
+            onToast={setToast}
+          />
+        ) : null}
+        {payment.vaNo && payment.billerCode ? (
+          <CopyField id="bill-key" label="Kode Bayar" value={payment.vaNo} copyText={payment.vaNo} copied={BILL_KEY_COPIED} hydrated={hydrated} onToast={setToast} />
+        ) : payment.vaNo ? (
           <CopyField
             id="va-number"
             label={manual ? "Nomor Rekening" : "Nomor Virtual Account"}
@@ -251,6 +289,12 @@ function PaymentOpen({ payment, now, sheet, proofError }: Route.ComponentProps["
       ) : null}
 
       <div className="pay-actions">
+        {payment.redirectUrl && /^https?:\/\//i.test(payment.redirectUrl) ? (
+          // Back from the gateway's page without finishing: the same page again (spec §2).
+          <a href={payment.redirectUrl} className="btn btn-primary btn-block" data-testid="continue-payment">
+            Lanjutkan Pembayaran
+          </a>
+        ) : null}
         {payment.canSandboxPay ? (
           <Form method="post" action={here} replace>
             <input type="hidden" name="intent" value="sandbox-pay" />

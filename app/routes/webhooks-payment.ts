@@ -1,8 +1,8 @@
 import type { Route } from "./+types/webhooks-payment";
-import { handlePaymentWebhook, MAX_WEBHOOK_BODY_BYTES } from "~/.server/gateway/webhook";
+import { handlePaymentWebhook } from "~/.server/gateway/webhook";
 import { errorField, log } from "~/.server/log";
 import { countPaymentNotification } from "~/.server/metrics";
-import { env } from "~/.server/env";
+import { MAX_WEBHOOK_BODY_BYTES, readCapped } from "~/.server/webhook-body";
 
 // The payment gateway's settlements (issue 7). Not a page: a JSON endpoint authenticated by its
 // HMAC signature (http.ts exempts /webhooks/ from the Origin check). The raw body is read as bytes
@@ -25,40 +25,19 @@ export async function action({ request }: Route.ActionArgs) {
   if (request.method !== "POST") return json(405, { ok: false, error: "method-not-allowed" });
   const raw = await readCapped(request, MAX_WEBHOOK_BODY_BYTES);
   if (raw === null) {
-    countPaymentNotification(env().paymentGateway, "too_large");
+    countPaymentNotification("sandbox", "too_large");
     log.warn("webhook: 413 body too large");
     return json(413, { ok: false, error: "body-too-large" });
   }
   try {
     const answer = await handlePaymentWebhook(raw, request.headers.get("x-signature"));
-    countPaymentNotification(env().paymentGateway, notificationOutcome(answer.status, answer.body));
+    countPaymentNotification("sandbox", notificationOutcome(answer.status, answer.body));
     log[answer.status === 200 ? "info" : "warn"](`webhook: ${answer.log}`);
     return json(answer.status, answer.body);
   } catch (error) {
     // The gateway retries on a 5xx; the log line names the cause without a stack.
-    countPaymentNotification(env().paymentGateway, "error");
+    countPaymentNotification("sandbox", "error");
     log.warn({ err: errorField(error) }, "webhook: 500");
     return json(500, { ok: false, error: "internal" });
   }
-}
-
-/** The body as text, or null when it is longer than `limit` bytes (stops reading there). */
-async function readCapped(request: Request, limit: number): Promise<string | null> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > limit) return null;
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks));
 }

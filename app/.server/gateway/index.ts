@@ -1,45 +1,39 @@
 import { env } from "../env";
+import { midtransGateway } from "./midtrans";
 import { sandboxGateway } from "./sandbox";
+import type { PaymentGateway, PaymentMethodType } from "./types";
 
 // The payment gateway (DESIGN §6 Payments): it opens a payment for an order — a virtual-account or
 // account number to pay to, an expiry, perhaps a page to send the buyer to — and later reports
-// settlements through the signed webhook (POST /webhooks/payment, see webhook.ts). PAYMENT_GATEWAY
-// picks the implementation; the built-in sandbox is the default and the only one so far.
+// settlements (the sandbox through POST /webhooks/payment, webhook.ts; Midtrans through POST
+// /webhooks/midtrans, midtrans-webhook.ts). PAYMENT_GATEWAY picks the implementation; the built-in
+// sandbox is the default. The shared types live in types.ts, which the gateways import instead of this.
 
-export type PaymentChannel = "ATM" | "Mobile Banking" | "Internet Banking";
-export type HowToPay = { type: PaymentChannel; content: string };
+export type { GatewayClosing, GatewayEvent, HowToPay, OpenedPayment, OpenPaymentRequest, PaymentChannel, PaymentGateway } from "./types";
 
-export type OpenPaymentRequest = {
-  orderId: number;
-  invoiceId: string;
-  method: { code: string; name: string; type: "virtual_account" | "bank_transfer" | "installment" | "paylater" };
-  /** What the buyer pays, in whole rupiah. */
-  total: number;
-  customer: { name: string; email: string; phone: string };
-};
-
-export type OpenedPayment = {
-  /** The virtual account (unique per order), the store's account for a manual transfer, or null. */
-  vaNumber: string | null;
-  /** When the payment stops being payable; null: the store's default (24 hours, spec §9). */
-  expiresAt: Date | null;
-  /** A page of the gateway the buyer must go to (card instalment pages), or null. */
-  redirectUrl: string | null;
-  /** The gateway's own reference for the payment. */
-  gatewayRef: string;
-};
-
-export interface PaymentGateway {
-  readonly name: string;
-  /** Opens (or, for the same order, re-issues the same) payment. Throws when the gateway is unreachable. */
-  openPayment(request: OpenPaymentRequest): Promise<OpenedPayment>;
-  /** How to pay with a method, per channel, as HTML (sanitised by the caller before it is shown). */
-  howToPay(method: { code: string; type: OpenPaymentRequest["method"]["type"] }, payTo: string | null): HowToPay[];
-}
-
-export function getGateway(): PaymentGateway {
+/**
+ * The gateway that opens payments of a method. With Midtrans, only virtual accounts and the card
+ * instalment go there: a manual transfer is the store's own account (unique code + proof + ops), and
+ * BRI-CERIA has no public API, so both stay on the built-in sandbox (decision 0021).
+ */
+export function getGateway(method?: { type: PaymentMethodType }): PaymentGateway {
   switch (env().paymentGateway) {
     case "sandbox":
       return sandboxGateway;
+    case "midtrans":
+      return !method || method.type === "virtual_account" || method.type === "installment" ? midtransGateway : sandboxGateway;
   }
+}
+
+/** The gateway a stored payment was opened with (payments.gateway), whatever PAYMENT_GATEWAY is now. */
+export function gatewayNamed(name: string): PaymentGateway | null {
+  if (name === sandboxGateway.name) return sandboxGateway;
+  if (name === midtransGateway.name) return midtransGateway;
+  return null;
+}
+
+/** The gateway pages a form's answer may redirect the browser to (the CSP's form-action allows them). */
+export function gatewayFormActionOrigins(): string[] {
+  const midtrans = env().midtrans;
+  return midtrans ? [new URL(midtrans.snapUrl).origin] : [];
 }

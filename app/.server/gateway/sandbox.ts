@@ -1,4 +1,4 @@
-import type { HowToPay, OpenedPayment, OpenPaymentRequest, PaymentGateway } from "./index";
+import type { HowToPay, OpenedPayment, OpenPaymentRequest, PaymentGateway } from "./types";
 
 // The built-in sandbox gateway (PAYMENT_GATEWAY=sandbox, the default): issues virtual-account numbers
 // without a bank, so testers and the demo can go through the whole flow. Paying is simulated by

@@ -6,8 +6,7 @@ import { hasValidSignature } from "./signature";
 // the body is {"id", "type", "vaNumber", "amount", "paidAt"}. Every answer is JSON, and the route
 // writes one log line per request.
 
-/** Settlement bodies are a few hundred bytes; anything near this is not one. */
-export const MAX_WEBHOOK_BODY_BYTES = 16 * 1024;
+export { MAX_WEBHOOK_BODY_BYTES } from "../webhook-body";
 
 export type WebhookAnswer = { status: number; body: Record<string, unknown>; log: string };
 

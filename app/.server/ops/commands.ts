@@ -1,7 +1,8 @@
 import { listUsers, markVerified } from "../store/accounts";
 import { requestWithdrawal, settleWithdrawal } from "../store/balance";
 import { applyOpsDecision, listOrdersForOps, OPS_LIST_LIMIT, type OpsDecision } from "../store/order-ops";
-import { expireOverduePayments } from "../store/payments";
+import { runPaymentSweep, sweepSummary } from "../gateway/sweep";
+import { listPaymentIncidents, resolvePaymentIncident } from "../store/gateway-payments";
 import { backupCommand, restoreCommand } from "./backup";
 
 // The ops commands (`npm run ops -- <command>`), independent of where they run: in the CLI's own
@@ -116,12 +117,44 @@ export const OPS_COMMANDS: Record<string, Command> = {
   "orders:ship": decision("ship", "shipped: 300 → 400"),
   "orders:expire": {
     usage: "orders:expire",
-    summary: "expiry sweep: unpaid orders past the payment deadline → 2",
+    summary: "payment sweep: Midtrans reconciliation, then unpaid orders past the payment deadline → 2",
     async run(args, io) {
       if (args.length > 0) return usageError(io, "orders:expire");
       // The same sweep the server runs every minute.
-      const expired = await expireOverduePayments();
-      io.out(expired.length ? `expired ${expired.length} order(s): ${expired.join(", ")}` : "no overdue orders");
+      const result = await runPaymentSweep();
+      io.out(result.expired.length ? `expired ${result.expired.length} order(s): ${result.expired.join(", ")}` : "no overdue orders");
+      const reconciled = sweepSummary({ expired: [], reconciled: result.reconciled });
+      if (reconciled) io.out(reconciled);
+      return EXIT_OK;
+    },
+  },
+  "payments:incidents": {
+    usage: "payments:incidents [--all]",
+    summary: "payments for ops: money after the order closed (refund), amounts that did not match",
+    async run(args, io) {
+      if (args.length > 1 || (args[0] !== undefined && args[0] !== "--all")) return usageError(io, "payments:incidents [--all]");
+      const incidents = await listPaymentIncidents({ open: args[0] !== "--all" });
+      table(
+        io,
+        ["id", "kind", "order", "invoice", "status", "gateway ref", "amount", "date (UTC)", "resolved"],
+        incidents.map((i) => [String(i.id), i.kind, String(i.orderId), i.invoiceId, String(i.statusId), i.gatewayRef, i.amount === null ? "-" : String(i.amount), dateTime(i.createdAt), i.resolvedAt ? dateTime(i.resolvedAt) : "-"]),
+      );
+      for (const i of incidents) io.out(`#${i.id}: ${i.detail}`);
+      io.out(`${incidents.length} incident(s)`);
+      return EXIT_OK;
+    },
+  },
+  "payments:resolve-incident": {
+    usage: "payments:resolve-incident <id>",
+    summary: "an incident was dealt with (refunded, or checked): it leaves the open list",
+    async run([id, ...rest], io) {
+      const incidentId = positiveInt(id);
+      if (incidentId === null || rest.length > 0) return usageError(io, "payments:resolve-incident <id>");
+      if (!(await resolvePaymentIncident(incidentId))) {
+        io.err(`incident ${incidentId}: not found or already resolved`);
+        return EXIT_REFUSED;
+      }
+      io.out(`incident ${incidentId}: resolved`);
       return EXIT_OK;
     },
   },

@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNull, lt, sql, type SQL } from "drizzle-orm";
 import { getDb } from "../db/client";
-import { orderDeliveryProofs, orderEvents, orderProducts, orders, orderStatuses, paymentMethods, type AppliedPromo } from "../db/schema";
+import { orderDeliveryProofs, orderEvents, orderProducts, orders, orderStatuses, paymentMethods, payments, type AppliedPromo } from "../db/schema";
 import { startOfDayWib } from "../dates";
 import { uploadUrl } from "./uploads";
 import type { TransactionFilters } from "~/lib/transaction-filters";
@@ -109,6 +109,7 @@ export async function listOrderHistoryPages(userId: number, filters: Transaction
         .where(inArray(orderProducts.orderId, rows.map((r) => r.id)))
         .orderBy(asc(orderProducts.id))
     : [];
+  const redirects = await openRedirectUrls(rows.map((r) => r.id));
   const items: OrderHistoryItem[] = rows.map((row) => {
     const own = products.filter((p) => p.orderId === row.id);
     return {
@@ -116,7 +117,7 @@ export async function listOrderHistoryPages(userId: number, filters: Transaction
       imageUrl: own[0]?.imageUrl ?? null,
       productTitle: own[0]?.title ?? null,
       quantity: own.reduce((sum, p) => sum + p.qty, 0),
-      redirectUrl: null,
+      redirectUrl: redirects.get(row.id) ?? null,
     };
   });
 
@@ -222,7 +223,7 @@ export async function getOwnedOrderDetail(orderId: number, userId: number): Prom
     insentif: o.insentif,
     insentifValue: o.insentifValue,
     promoPegawaiValue: o.promoPegawaiValue,
-    redirectUrl: null,
+    redirectUrl: (await openRedirectUrls([o.id])).get(o.id) ?? null,
     buyerName: o.buyerName,
     buyerNik: o.buyerNik,
     buyerPhoneNumber: o.buyerPhoneNumber,
@@ -259,4 +260,18 @@ export function costLines(order: Pick<OrderDetail, "priceOri" | "amount" | "inse
   if (productDiscount < 0) lines.push({ label: "Diskon Produk", amount: productDiscount });
   lines.push(...ordinary);
   return lines;
+}
+
+/**
+ * The gateway page (Midtrans Snap) of each order's payment while that payment is open: the list and
+ * the detail then offer 'Lanjutkan Pembayaran' to it (spec §2). Closed payments have none.
+ */
+async function openRedirectUrls(orderIds: number[]): Promise<Map<number, string>> {
+  if (!orderIds.length) return new Map();
+  const db = await getDb();
+  const rows = await db
+    .select({ orderId: payments.orderId, redirectUrl: payments.redirectUrl })
+    .from(payments)
+    .where(and(inArray(payments.orderId, orderIds), isNull(payments.closedAt)));
+  return new Map(rows.filter((r) => r.redirectUrl).map((r) => [r.orderId, r.redirectUrl!]));
 }

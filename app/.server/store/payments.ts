@@ -3,7 +3,7 @@ import { getDb } from "../db/client";
 import { queryRows } from "../db/query-rows";
 import { checkoutDrafts, orderEvents, orders, orderStatuses, paymentMethods, payments, uploads, users, webhookEvents } from "../db/schema";
 import { env } from "../env";
-import { getGateway, type HowToPay } from "../gateway";
+import { gatewayNamed, getGateway, type GatewayClosing, type GatewayEvent, type HowToPay } from "../gateway";
 import { MANUAL_TRANSFER_ACCOUNT } from "../gateway/sandbox";
 import { sanitizeHtml } from "../sanitize-html";
 import { checkoutSchema } from "~/lib/schemas/checkout";
@@ -45,6 +45,7 @@ export const INCENTIVE_FROM_CHECKOUT = "Pesanan dengan Insentif Pemerintah diaju
 export const METHOD_ALREADY_SET = "Metode Pembayaran pesanan ini sudah dipilih.";
 export const NOT_PAYABLE = "Pesanan ini tidak dapat dibayar.";
 export const NOT_MARKABLE = "Pembayaran ini tidak dapat ditandai sudah dibayar.";
+export const GATEWAY_UNAVAILABLE = "Pembayaran belum dapat dibuat karena layanan pembayaran sedang gangguan. Silakan coba lagi beberapa saat lagi.";
 export const UNIQUE_CODES_EXHAUSTED = "Transfer manual sedang penuh. Silakan pilih metode pembayaran lain atau coba lagi nanti.";
 
 /** All 999 unique codes are held by open manual transfers: the buyer chooses another method. */
@@ -416,22 +417,26 @@ export async function openPayment(orderId: number): Promise<PaymentRow | null> {
   if (method.type === "bank_transfer" && (await freeUniqueCode()) === null) throw new UniqueCodesExhausted();
 
   const priced = paymentBreakdown(method.type, order.totalAmount, method.fee);
-  const gateway = getGateway();
+  const gateway = getGateway(method);
+  const payable = method.type === "virtual_account" || method.type === "bank_transfer";
   const opened = await gateway.openPayment({
     orderId,
     invoiceId: order.invoiceId,
     method: { code: method.code, name: method.name, type: method.type },
+    tenor: method.type === "installment" ? order.tenor : null,
     total: priced.total,
     customer: { name: order.buyerName, email: order.buyerEmail, phone: order.buyerPhoneNumber },
+    // The store's deadline, which a real gateway expires the payment at as well (spec §9).
+    ...(payable ? { deadline: new Date(Date.now() + DEFAULT_VALIDITY_MS) } : {}),
   });
   const now = new Date();
-  const payable = method.type === "virtual_account" || method.type === "bank_transfer";
   const row = {
     orderId,
     paymentMethodId: method.id,
     type: method.type,
     tenor: method.type === "installment" ? order.tenor : null,
     vaNumber: opened.vaNumber,
+    billerCode: opened.billerCode ?? null,
     amount: priced.amount,
     discount: priced.discount,
     fee: priced.fee,
@@ -497,12 +502,41 @@ async function closeStalePayments(): Promise<number> {
  * the payment closes. Only the caller whose transition happened closes it, so a settlement racing
  * with the expiry leaves exactly one of the two.
  */
-async function expirePayment(orderId: number): Promise<boolean> {
-  const moved = await transitionOrder(orderId, 200, 2, "system", "Pembayaran kedaluwarsa");
+async function expirePayment(orderId: number, options: { from?: 200 | 301; gatewayClosed?: boolean; note?: string } = {}): Promise<boolean> {
+  if (!options.gatewayClosed) {
+    // A real gateway stops the payment first; one it reports paid meanwhile is settled instead.
+    const closing = await closeAtGateway(orderId);
+    if (closing.kind === "settled") {
+      await settleGatewayEvent(closing.event);
+      return false;
+    }
+    if (closing.kind === "unreachable") return false;
+  }
+  const moved = await transitionOrder(orderId, options.from ?? 200, 2, options.gatewayClosed ? "gateway" : "system", options.note ?? "Pembayaran kedaluwarsa");
   if (!moved.ok) return false;
   const db = await getDb();
   await db.update(payments).set({ closedAt: new Date(), closedReason: "expired" }).where(and(eq(payments.orderId, orderId), isNull(payments.closedAt)));
   return true;
+}
+
+/** When a gateway that cannot be reached holds a payment this long past its deadline, the store expires it anyway. */
+const GATEWAY_CLOSE_GRACE_MS = 60 * 60 * 1000;
+
+/**
+ * Before the store expires a payment of a real gateway, the gateway is asked to stop it (Midtrans:
+ * POST /v2/{order_id}/expire). Unreachable: the expiry waits for a later sweep, up to an hour past
+ * the deadline; after that the store expires it alone (a later payment becomes an incident for ops).
+ */
+async function closeAtGateway(orderId: number, now = new Date()): Promise<GatewayClosing> {
+  const db = await getDb();
+  const [payment] = await db.select({ gateway: payments.gateway, gatewayRef: payments.gatewayRef, closedAt: payments.closedAt, expiresAt: payments.expiresAt }).from(payments).where(eq(payments.orderId, orderId));
+  const gateway = payment && !payment.closedAt && payment.gatewayRef ? gatewayNamed(payment.gateway) : null;
+  if (!payment || !gateway?.closePayment) return { kind: "closed" };
+  const closing = await gateway.closePayment(payment.gatewayRef!);
+  if (closing.kind !== "unreachable") return closing;
+  const overdueBy = payment.expiresAt ? now.getTime() - payment.expiresAt.getTime() : 0;
+  console.warn(`payments: ${gateway.name} could not close the payment of order ${orderId} (${closing.reason})${overdueBy > GATEWAY_CLOSE_GRACE_MS ? "; expiring it anyway" : "; trying again later"}`);
+  return overdueBy > GATEWAY_CLOSE_GRACE_MS ? { kind: "closed" } : closing;
 }
 
 /**
@@ -539,8 +573,12 @@ export type PaymentDetail = {
   /** null: no method chosen yet (an approved incentive order): the page sends the buyer to /paymentmethod?orderId=. */
   method: { id: number; code: string; name: string; type: PaymentMethodType; imageUrl: string } | null;
   tenor: number | null;
-  /** The VA number, or the store's account number for a manual transfer; null for instalment/paylater. */
+  /** The VA number (Mandiri bill payment: 'Kode Bayar'), or the store's account number for a manual transfer; null for instalment/paylater. */
   vaNo: string | null;
+  /** Mandiri bill payment through Midtrans: 'Kode Perusahaan'; null otherwise. */
+  billerCode: string | null;
+  /** Opening the payment failed just now (the gateway): the page says so and offers to try again. */
+  openError: string | null;
   breakdown: PaymentBreakdown | null;
   /** 'Total Pembayaran' (with the unique code for a manual transfer). */
   totalAmount: number;
@@ -574,16 +612,23 @@ export async function getPaymentDetail(orderId: number, userId: number, now = ne
   const db = await getDb();
   const owned = await db.select({ id: orders.id }).from(orders).where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
   if (!owned.length) return null;
-  let payment: PaymentRow | null | undefined;
+  let payment: PaymentRow | null;
   let notice: string | null = null;
+  let openError: string | null = null;
   try {
     payment = await openPayment(orderId);
   } catch (error) {
-    if (!(error instanceof UniqueCodesExhausted)) throw error;
-    // The order was made while codes were free, but none is left to open its transfer: the method
-    // is released, so the buyer chooses another one for this order (the set-payment flow).
-    await releaseUnopenedMethod(orderId);
-    notice = UNIQUE_CODES_EXHAUSTED;
+    if (error instanceof UniqueCodesExhausted) {
+      // The order was made while codes were free, but none is left to open its transfer: the method
+      // is released, so the buyer chooses another one for this order (the set-payment flow).
+      await releaseUnopenedMethod(orderId);
+      notice = UNIQUE_CODES_EXHAUSTED;
+    } else {
+      // The gateway failed or refused: the order stays payable and the page offers to try again.
+      log.warn({ orderId, err: errorField(error) }, "payments: opening the payment failed");
+      openError = GATEWAY_UNAVAILABLE;
+    }
+    [payment = null] = await db.select().from(payments).where(eq(payments.orderId, orderId));
   }
   if (payment && !payment.closedAt && payment.expiresAt && payment.expiresAt <= now) {
     await expirePayment(orderId);
@@ -611,6 +656,8 @@ export async function getPaymentDetail(orderId: number, userId: number, now = ne
     method: method ? { id: method.id, code: method.code, name: method.name, type: method.type, imageUrl: method.imageUrl } : null,
     tenor: order.tenor,
     vaNo: payment?.vaNumber ?? null,
+    billerCode: payment?.billerCode ?? null,
+    openError: payment ? null : openError,
     breakdown,
     totalAmount: payment?.total ?? order.totalAmount,
     uniqueCode: payment?.uniqueCode ?? null,
@@ -621,15 +668,15 @@ export async function getPaymentDetail(orderId: number, userId: number, now = ne
     canMarkPaid: open && isManual && order.statusId === 200,
     proofRejected: lastMove?.fromStatus === 302 ? { reason: lastMove.note?.trim() || null } : null,
     notice,
-    canSandboxPay: open && isVa && order.statusId === 200 && env().paymentGateway === "sandbox",
+    canSandboxPay: open && isVa && order.statusId === 200 && env().paymentGateway === "sandbox" && payment!.gateway === "sandbox",
     paid: PAID_STATUSES.includes(order.statusId),
     manualInfoDetail: isManual
       ? { bankImageUrl: MANUAL_TRANSFER_ACCOUNT.bankImageUrl, bankAccountName: MANUAL_TRANSFER_ACCOUNT.bankAccountName, bankName: MANUAL_TRANSFER_ACCOUNT.bankName, bankAccountNumber: payment!.vaNumber ?? MANUAL_TRANSFER_ACCOUNT.bankAccountNumber }
       : null,
     howTo:
       payment && method && (isVa || isManual)
-        ? getGateway()
-            .howToPay({ code: method.code, type: method.type }, payment.vaNumber)
+        ? (gatewayNamed(payment.gateway) ?? getGateway(method))
+            .howToPay({ code: method.code, type: method.type }, payment.vaNumber, payment.billerCode)
             .map((h) => ({ type: h.type, content: sanitizeHtml(h.content) }))
         : [],
     redirectUrl: open ? (payment?.redirectUrl ?? null) : null,
@@ -709,12 +756,12 @@ class PaymentClosed extends Error {}
 
 // ————————————————————————————————————————————— settlements from the gateway
 
-export type GatewayEvent = { id: string; type: string; vaNumber: string; amount: number; paidAt: Date | null };
-export type SettlementOutcome = "settled" | "already-paid" | "order-closed" | "ignored";
+export type { GatewayEvent };
+export type SettlementOutcome = "settled" | "already-paid" | "order-closed" | "ignored" | "expired";
 export type SettlementResult =
   | { status: 200; outcome: SettlementOutcome; replay: boolean; orderId: number }
   | { status: 404; error: "unknown-va" }
-  | { status: 422; error: "amount-mismatch"; orderId: number };
+  | { status: 422; error: "amount-mismatch"; orderId: number; total: number };
 
 const eventNote = (eventId: string) => `webhook ${eventId}`;
 
@@ -732,16 +779,19 @@ export async function settleGatewayEvent(event: GatewayEvent, now = new Date()):
     if (earlier.orderId === null) return { status: 404, error: "unknown-va" };
     return { status: 200, outcome: earlier.outcome, replay: true, orderId: earlier.orderId };
   }
+  // Midtrans's events name its order_id (gatewayRef); the sandbox's name the VA.
   const [payment] = await db
     .select({ orderId: payments.orderId, total: payments.total, expiresAt: payments.expiresAt, closedAt: payments.closedAt })
     .from(payments)
-    .where(and(eq(payments.vaNumber, event.vaNumber), eq(payments.type, "virtual_account")));
+    .where(event.gatewayRef ? eq(payments.gatewayRef, event.gatewayRef) : and(eq(payments.vaNumber, event.vaNumber ?? ""), eq(payments.type, "virtual_account")));
   if (!payment) return { status: 404, error: "unknown-va" };
-  if (event.amount !== payment.total) return { status: 422, error: "amount-mismatch", orderId: payment.orderId };
   const orderId = payment.orderId;
+  const settles = event.type === "payment.paid";
+  if (settles && event.amount !== payment.total) return { status: 422, error: "amount-mismatch", orderId, total: payment.total };
 
   const record = async (outcome: SettlementOutcome, overwrite = false): Promise<SettlementResult> => {
-    const values = { id: event.id, type: event.type, vaNumber: event.vaNumber, amount: event.amount, paidAt: event.paidAt, orderId, outcome, receivedAt: now };
+    const amount = Number.isSafeInteger(event.amount) ? event.amount : payment.total;
+    const values = { id: event.id, type: event.type, vaNumber: event.vaNumber, gatewayRef: event.gatewayRef ?? null, amount, paidAt: event.paidAt, orderId, outcome, receivedAt: now };
     const query = db.insert(webhookEvents).values(values);
     // The delivery that settled overwrites what a concurrent duplicate may have written first.
     const inserted = overwrite
@@ -750,17 +800,26 @@ export async function settleGatewayEvent(event: GatewayEvent, now = new Date()):
     return { status: 200, outcome, replay: inserted.length === 0, orderId };
   };
 
-  if (event.type !== "payment.paid") return record("ignored");
-
   const [order] = await db.select({ statusId: orders.statusId }).from(orders).where(eq(orders.id, orderId));
   let statusId = order?.statusId ?? 0;
-  if (statusId === 200) {
-    if (payment.expiresAt && payment.expiresAt <= now) {
+
+  if (event.type === "payment.expired") {
+    // The gateway closed it (expire, cancel, deny, failure): the order expires as the store's own expiry does.
+    if (statusId !== 200 && statusId !== 301) return record(statusId === 1 || statusId === 2 ? "order-closed" : "ignored");
+    const expired = await expirePayment(orderId, { from: statusId, gatewayClosed: true, note: `Pembayaran ditutup oleh gateway (${eventNote(event.id)})` });
+    return record(expired ? "expired" : "ignored");
+  }
+  if (!settles) return record("ignored");
+
+  // A card instalment paid at the gateway (Midtrans Snap) waits in 301 rather than 200.
+  if (statusId === 200 || (statusId === 301 && event.gatewayRef)) {
+    const from = statusId;
+    if (from === 200 && !event.gatewayEnforcesDeadline && payment.expiresAt && payment.expiresAt <= now) {
       // Paid after the deadline: the payment is expired (as the sweep would have done); nothing is settled.
       await expirePayment(orderId);
       return record("order-closed");
     }
-    const moved = await transitionOrder(orderId, 200, 300, "gateway", eventNote(event.id));
+    const moved = await transitionOrder(orderId, from, 300, "gateway", eventNote(event.id));
     if (moved.ok) {
       await db.update(payments).set({ paidAt: event.paidAt ?? now, closedAt: now, closedReason: "paid" }).where(eq(payments.orderId, orderId));
       const settled = await record("settled", true);

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { users } from "./accounts";
 import { orders, uploads } from "./orders";
 import { paymentMethods } from "./reference";
@@ -24,6 +24,8 @@ export const payments = pgTable(
     tenor: integer("tenor"),
     // A virtual account's number (unique), or the store's account number for a manual transfer.
     vaNumber: text("va_number"),
+    // Mandiri bill payment (Midtrans echannel): 'Kode Perusahaan'; vaNumber then holds 'Kode Bayar'.
+    billerCode: text("biller_code"),
     // Rupiah: the goods amount, the VA cash discount taken off, the method's fee, the manual
     // transfer's unique code, and the total = amount − discount + fee + uniqueCode.
     amount: integer("amount").notNull(),
@@ -35,6 +37,9 @@ export const payments = pgTable(
     redirectUrl: text("redirect_url"),
     gateway: text("gateway").notNull(),
     gatewayRef: text("gateway_ref"),
+    // The last time the store heard from the gateway about this payment (a notification, or the
+    // reconciliation sweep asking its status API); the sweep asks again about payments silent since.
+    gatewayCheckedAt: timestamp("gateway_checked_at", { withTimezone: true }),
     proofUploadId: text("proof_upload_id").references(() => uploads.id),
     markedPaidAt: timestamp("marked_paid_at", { withTimezone: true }),
     paidAt: timestamp("paid_at", { withTimezone: true }),
@@ -47,6 +52,8 @@ export const payments = pgTable(
     uniqueIndex("payments_va_number_key").on(t.vaNumber).where(sql`${t.type} = 'virtual_account'`),
     // The 3-digit code tells open manual transfers apart; it is free again once the payment closes.
     uniqueIndex("payments_open_unique_code_key").on(t.uniqueCode).where(sql`${t.uniqueCode} is not null and ${t.closedAt} is null`),
+    // A gateway's notification names its own reference (Midtrans: order_id).
+    uniqueIndex("payments_gateway_ref_key").on(t.gateway, t.gatewayRef),
     // The expiry sweep reads only open payments.
     index("payments_open_expiry_idx").on(t.expiresAt).where(sql`${t.closedAt} is null`),
   ],
@@ -61,13 +68,16 @@ export const webhookEvents = pgTable(
   {
     id: text("id").primaryKey(),
     type: text("type").notNull(),
-    vaNumber: text("va_number").notNull(),
+    // The sandbox's events name the VA; Midtrans's name the gateway's reference (gatewayRef).
+    vaNumber: text("va_number"),
+    gatewayRef: text("gateway_ref"),
     amount: integer("amount").notNull(),
     paidAt: timestamp("paid_at", { withTimezone: true }),
     orderId: integer("order_id").references(() => orders.id, { onDelete: "set null" }),
     // settled: moved the order 200 → 300; already-paid: its order was paid before; order-closed:
     // the order had expired or was cancelled, nothing changed; ignored: a type the store does not act on.
-    outcome: text("outcome", { enum: ["settled", "already-paid", "order-closed", "ignored"] }).notNull(),
+    // expired: a gateway reported the payment expired/cancelled/denied and the order expired (200/301 → 2).
+    outcome: text("outcome", { enum: ["settled", "already-paid", "order-closed", "ignored", "expired"] }).notNull(),
     receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("webhook_events_order_idx").on(t.orderId)],
@@ -91,3 +101,51 @@ export const otpCodes = pgTable("otp_codes", {
   secretHash: text("secret_hash"),
   consumedAt: timestamp("consumed_at", { withTimezone: true }),
 });
+
+/**
+ * Every charge the store asked a gateway for (Midtrans: one order_id per attempt, decision 0021),
+ * written BEFORE the request: an attempt whose answer never came (a timeout) is looked up at the
+ * gateway before another is made, so one order never has two open charges.
+ */
+export const gatewayCharges = pgTable(
+  "gateway_charges",
+  {
+    // The gateway's reference of this attempt (Midtrans order_id).
+    ref: text("ref").primaryKey(),
+    gateway: text("gateway").notNull(),
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    attempt: integer("attempt").notNull(),
+    // opening: asked, no answer yet; unknown: the request ended without an answer that says (a
+    // timeout, a 5xx); opened: the payment row holds it; failed: the gateway refused it (nothing
+    // exists there); closed: looked up later, not open there.
+    state: text("state", { enum: ["opening", "unknown", "opened", "failed", "closed"] }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("gateway_charges_order_attempt_key").on(t.orderId, t.attempt)],
+);
+
+/**
+ * Payments an operator must look at (decision 0021): money a gateway reports received for an order
+ * the store had already expired or cancelled (a refund case), or a settlement whose amount differs
+ * from the payment's total (refused). One row per gateway reference and kind; resolved by an operator.
+ */
+export const paymentIncidents = pgTable(
+  "payment_incidents",
+  {
+    id: serial("id").primaryKey(),
+    kind: text("kind", { enum: ["paid-after-close", "amount-mismatch"] }).notNull(),
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    gateway: text("gateway").notNull(),
+    gatewayRef: text("gateway_ref").notNull(),
+    // What the gateway reports received, in whole rupiah (null when it was not a whole amount).
+    amount: integer("amount"),
+    detail: text("detail").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    resolvedAt: timestamp("resolved_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("payment_incidents_ref_kind_key").on(t.gatewayRef, t.kind)],
+);

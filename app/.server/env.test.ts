@@ -1,0 +1,59 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { env, resetEnvForTests } from "./env";
+import { contentSecurityPolicy } from "./http";
+import { gatewayFormActionOrigins, getGateway } from "./gateway";
+
+// PAYMENT_GATEWAY=midtrans (issue 18): validated at start like every setting, and the server key
+// never appears in a message.
+
+const KEYS = ["PAYMENT_GATEWAY", "MIDTRANS_SERVER_KEY", "MIDTRANS_ENV", "MIDTRANS_API_URL", "MIDTRANS_SNAP_URL"] as const;
+const saved = Object.fromEntries(KEYS.map((k) => [k, process.env[k]]));
+
+function configure(values: Partial<Record<(typeof KEYS)[number], string>>) {
+  for (const key of KEYS) delete process.env[key];
+  Object.assign(process.env, values);
+  resetEnvForTests();
+}
+
+afterEach(() => {
+  for (const key of KEYS) {
+    if (saved[key] === undefined) delete process.env[key];
+    else process.env[key] = saved[key];
+  }
+  resetEnvForTests();
+});
+
+describe("PAYMENT_GATEWAY=midtrans", () => {
+  it("needs MIDTRANS_SERVER_KEY, and never repeats a key it refuses", () => {
+    configure({ PAYMENT_GATEWAY: "midtrans" });
+    expect(() => env()).toThrow("MIDTRANS_SERVER_KEY: is required when PAYMENT_GATEWAY=midtrans");
+    configure({ PAYMENT_GATEWAY: "midtrans", MIDTRANS_SERVER_KEY: "SB-Mid-server secret with spaces" });
+    expect(() => env()).toThrow(/MIDTRANS_SERVER_KEY: must be the server key/);
+    expect(() => env()).not.toThrow(/secret with spaces/);
+    configure({ PAYMENT_GATEWAY: "paypal" });
+    expect(() => env()).toThrow("PAYMENT_GATEWAY: must be sandbox or midtrans");
+  });
+
+  it("defaults to Midtrans's sandbox URLs, production's with MIDTRANS_ENV, or the overrides", () => {
+    configure({ PAYMENT_GATEWAY: "midtrans", MIDTRANS_SERVER_KEY: "SB-Mid-server-abcdef123456" });
+    expect(env().midtrans).toEqual({ serverKey: "SB-Mid-server-abcdef123456", environment: "sandbox", apiUrl: "https://api.sandbox.midtrans.com", snapUrl: "https://app.sandbox.midtrans.com" });
+    configure({ PAYMENT_GATEWAY: "midtrans", MIDTRANS_SERVER_KEY: "Mid-server-abcdef123456", MIDTRANS_ENV: "production" });
+    expect(env().midtrans).toMatchObject({ apiUrl: "https://api.midtrans.com", snapUrl: "https://app.midtrans.com" });
+    configure({ PAYMENT_GATEWAY: "midtrans", MIDTRANS_SERVER_KEY: "SB-Mid-server-abcdef123456", MIDTRANS_API_URL: "http://127.0.0.1:9/", MIDTRANS_SNAP_URL: "http://127.0.0.1:8" });
+    expect(env().midtrans).toMatchObject({ apiUrl: "http://127.0.0.1:9", snapUrl: "http://127.0.0.1:8" });
+    configure({ PAYMENT_GATEWAY: "midtrans", MIDTRANS_SERVER_KEY: "SB-Mid-server-abcdef123456", MIDTRANS_ENV: "staging" });
+    expect(() => env()).toThrow("MIDTRANS_ENV: must be sandbox or production");
+  });
+
+  it("sends VAs and the card instalment to Midtrans, manual transfer and BRI-CERIA to the sandbox, and lets forms reach Snap", () => {
+    configure({ PAYMENT_GATEWAY: "midtrans", MIDTRANS_SERVER_KEY: "SB-Mid-server-abcdef123456" });
+    expect(getGateway({ type: "virtual_account" }).name).toBe("midtrans");
+    expect(getGateway({ type: "installment" }).name).toBe("midtrans");
+    expect(getGateway({ type: "bank_transfer" }).name).toBe("sandbox");
+    expect(getGateway({ type: "paylater" }).name).toBe("sandbox");
+    expect(contentSecurityPolicy("n", true, gatewayFormActionOrigins())).toContain("form-action 'self' https://app.sandbox.midtrans.com;");
+    configure({});
+    expect(getGateway({ type: "virtual_account" }).name).toBe("sandbox");
+    expect(contentSecurityPolicy("n", true, gatewayFormActionOrigins())).toContain("form-action 'self';");
+  });
+});
