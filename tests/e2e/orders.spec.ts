@@ -157,7 +157,7 @@ test("an incentive order approved, paid, shipped, confirmed with a photo, the re
   await page.getByRole("button", { name: "Bayar (Sandbox)" }).click();
   await expect(page.getByTestId("payment-paid")).toContainText("Pembayaran Diterima");
 
-  await ops("orders:ship", String(orderId));
+  await ops("orders:ship", String(orderId), "JNE", "JNE0012345");
   await page.goto(detail);
   await expect(page.locator(".status-bar")).toHaveText("Dalam Pengiriman");
   await page.getByRole("link", { name: "Konfirmasi Barang Sampai" }).click();
