@@ -3,6 +3,7 @@ import { getDb } from "../db/client";
 import { orderEvents, orders, orderStatuses } from "../db/schema";
 import { transitionOrder } from "./orders";
 import { recordAudit } from "./operators";
+import { COURIER_NAME_MAX, COURIERS, OTHER_COURIER, REASON_MAX, TRACKING_MAX } from "~/lib/ops-decisions";
 
 // What the operators do to orders (the /ops back office and the ops CLI, DESIGN §6): list them, and
 // move them through the one status machine (transitionOrder), so the rules, the stock and the
@@ -48,11 +49,7 @@ export type OpsDecision = keyof typeof OPS_TRANSITIONS;
 export const REJECTIONS: readonly OpsDecision[] = ["reject-incentive", "reject-installment", "reject-transfer"];
 export const isRejection = (decision: OpsDecision) => REJECTIONS.includes(decision);
 
-/** The couriers of the 'Kurir' select; 'Lainnya' asks for the courier's name. */
-export const COURIERS = ["JNE", "J&T Express", "SiCepat", "AnterAja", "Pos Indonesia", "TIKI", "Ninja Xpress", "Lion Parcel", "Wahana", "Diantar Dealer"] as const;
-export const OTHER_COURIER = "Lainnya";
-export const REASON_MAX = 300;
-export const TRACKING_MAX = 50;
+export { COURIERS, OTHER_COURIER, REASON_MAX, TRACKING_MAX };
 
 export const ORDER_NOT_FOUND = "Pesanan tidak ditemukan.";
 export const REASON_REQUIRED = "Alasan tidak boleh kosong.";
@@ -90,7 +87,7 @@ export function checkDecisionInput(decision: OpsDecision, input: DecisionInput):
     let courier = picked;
     if (!picked) errors.courier = COURIER_REQUIRED;
     else if (picked === OTHER_COURIER) {
-      courier = (input.courierOther ?? "").trim().slice(0, 60);
+      courier = (input.courierOther ?? "").trim().slice(0, COURIER_NAME_MAX);
       if (!courier) errors.courierOther = COURIER_NAME_REQUIRED;
     } else if (!(COURIERS as readonly string[]).includes(picked)) errors.courier = COURIER_REQUIRED;
     const trackingNumber = (input.trackingNumber ?? "").trim();

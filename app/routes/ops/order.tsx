@@ -5,9 +5,11 @@ import { requireOperator } from "~/.server/ops-access";
 import { formatWhen } from "~/.server/ops-format";
 import { flash } from "~/.server/session";
 import { getOrderForOps } from "~/.server/store/back-office";
-import { applyOpsDecision, COURIERS, OPS_TRANSITIONS, OTHER_COURIER, REASON_MAX, TRACKING_MAX, type DecisionFieldErrors, type OpsDecision } from "~/.server/store/order-ops";
+import { applyOpsDecision, OPS_TRANSITIONS } from "~/.server/store/order-ops";
+import type { DecisionFieldErrors, OpsDecision } from "~/.server/store/order-ops";
 import { uploadUrl } from "~/.server/store/uploads";
 import { formatRupiah } from "~/lib/money";
+import { COURIER_NAME_MAX, COURIERS, OTHER_COURIER, REASON_MAX, TRACKING_MAX } from "~/lib/ops-decisions";
 import type { RouteHandle } from "~/lib/route-handle";
 import { StatusBadge } from "./components";
 
@@ -202,7 +204,7 @@ export default function OpsOrder({ loaderData, actionData }: Route.ComponentProp
                 <input
                   id="courierOther"
                   name="courierOther"
-                  maxLength={60}
+                  maxLength={COURIER_NAME_MAX}
                   defaultValue={valueOf("ship", "courierOther")}
                   aria-invalid={errorsFor("ship").courierOther ? true : undefined}
                   aria-describedby={errorsFor("ship").courierOther ? "courier-other-error" : undefined}

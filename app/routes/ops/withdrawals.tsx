@@ -5,7 +5,7 @@ import { requireOperator } from "~/.server/ops-access";
 import { formatAge, formatWhen, pageParam } from "~/.server/ops-format";
 import { flash } from "~/.server/session";
 import { settleWithdrawal } from "~/.server/store/balance";
-import { listWithdrawalsInProcess, WITHDRAWAL_QUEUE_TITLE } from "~/.server/store/back-office";
+import { listWithdrawalsInProcess } from "~/.server/store/back-office";
 import { recordAudit } from "~/.server/store/operators";
 import { formatRupiah } from "~/lib/money";
 import type { RouteHandle } from "~/lib/route-handle";
@@ -14,7 +14,8 @@ import { Pager } from "./components";
 // /ops/withdrawals: the withdrawals 'Dalam Proses', oldest first, each settled 'Berhasil' (paid
 // out) or 'Dibatalkan' (the amount back to the balance) by the same function as `balance:settle`.
 
-export const handle: RouteHandle = { title: WITHDRAWAL_QUEUE_TITLE };
+const TITLE = "Penarikan Saldo";
+export const handle: RouteHandle = { title: TITLE };
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   requireOperator(context);
@@ -50,7 +51,7 @@ export default function Withdrawals({ loaderData, actionData }: Route.ComponentP
         <a href="/ops">‹ Antrean</a>
       </p>
       <h1>
-        {WITHDRAWAL_QUEUE_TITLE} <span className="ops-muted">({total})</span>
+        {TITLE} <span className="ops-muted">({total})</span>
       </h1>
       {actionData?.error ? (
         <p className="ops-alert" role="alert">
