@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import { stringify } from "csv-stringify";
-import { and, asc, eq, gt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { getDb } from "../db/client";
 import { orderProducts, orders, orderStatuses, paymentMethods } from "../db/schema";
 import { searchConditions, type OrderSearch } from "./back-office";
@@ -44,7 +44,8 @@ async function* exportRows(search: OrderSearch): AsyncGenerator<(string | number
   let after: { createdAt: Date; id: number } | null = null;
   for (;;) {
     const conditions: SQL[] = [...base];
-    if (after) conditions.push(or(gt(orders.createdAt, after.createdAt), and(eq(orders.createdAt, after.createdAt), gt(orders.id, after.id)))!);
+    // A row comparison, so the (created_at, id) index finds the next batch without a scan or a sort.
+    if (after) conditions.push(sql`(${orders.createdAt}, ${orders.id}) > (${after.createdAt.toISOString()}::timestamptz, ${after.id}::int)`);
     const batch = await db
       .select({
         id: orders.id,
