@@ -1,5 +1,5 @@
 import QRCode from "qrcode";
-import { data, Form, redirect } from "react-router";
+import { data, Form, redirect, type ShouldRevalidateFunction } from "react-router";
 import type { Route } from "./+types/second-factor";
 import { readForm } from "~/.server/http";
 import { requireOperator } from "~/.server/ops-access";
@@ -71,6 +71,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   await passed(verified.usedRecoveryCode ? "2fa-recovery-code" : "2fa-passed");
   throw redirect("/ops");
 }
+
+/**
+ * After the enrolment the page shows the recovery codes from the action's answer. With JavaScript,
+ * React Router would reload this route's data next, and the loader (factor now passed) would send
+ * the operator on to /ops before they could note the codes: not after that answer.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
+  actionResult && typeof actionResult === "object" && "recoveryCodes" in actionResult && actionResult.recoveryCodes ? false : defaultShouldRevalidate;
 
 export default function SecondFactor({ loaderData, actionData }: Route.ComponentProps) {
   const error = actionData?.error ?? null;
