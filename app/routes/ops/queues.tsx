@@ -34,7 +34,7 @@ export default function Queues({ loaderData }: Route.ComponentProps) {
               <span className="ops-queue-count" data-testid="queue-count">
                 {q.count}
               </span>
-              <span className="ops-queue-age">{q.oldest ? `Terlama menunggu ${q.oldest}` : "Tidak ada yang menunggu"}</span>
+              <span className="ops-queue-age">{q.oldest ? `Terlama menunggu: ${q.oldest}` : "Tidak ada yang menunggu"}</span>
             </a>
           </li>
         ))}
