@@ -288,3 +288,30 @@ describe("two operators deciding one order at once", () => {
     console.log(`[race] 20 decisions → ${landed.length} transition, ${refused.length} refused with the new status, ${mails.length} e-mail`);
   });
 });
+
+describe("withdrawals from the back office", () => {
+  it("'Berhasil' and 'Dibatalkan' settle through the same function as balance:settle, once, recorded with the operator", async () => {
+    const operator = await enrolledOperator();
+    const buyer = await createVerifiedUser(db);
+    await db.insert(balanceEntries).values({ userId: buyer.id, kind: "credit", title: "Reward Pembelian", amount: 100_000 });
+    const paid = await requestWithdrawal(buyer.email, 30_000);
+    const cancelled = await requestWithdrawal(buyer.email, 20_000);
+    if (!paid.ok || !cancelled.ok) throw new Error("setup");
+    const page = (await operator.browser.get(withdrawalsRoute.loader, "/ops/withdrawals")).data as { items: { id: number }[] };
+    expect(page.items.map((w) => w.id)).toEqual(expect.arrayContaining([paid.id, cancelled.id]));
+    expect(await operator.browser.post(withdrawalsRoute.action, "/ops/withdrawals", { intent: "ok", withdrawalId: String(paid.id) })).toMatchObject({ status: 302, location: "/ops/withdrawals" });
+    expect(await operator.browser.post(withdrawalsRoute.action, "/ops/withdrawals", { intent: "cancel", withdrawalId: String(cancelled.id) })).toMatchObject({ status: 302 });
+    // A second decision on a settled one changes nothing.
+    await operator.browser.post(withdrawalsRoute.action, "/ops/withdrawals", { intent: "cancel", withdrawalId: String(paid.id) });
+    expect(await operator.browser.post(withdrawalsRoute.action, "/ops/withdrawals", { intent: "maybe", withdrawalId: String(paid.id) })).toMatchObject({ status: 400 });
+    const rows = await db.select({ id: balanceEntries.id, status: balanceEntries.status }).from(balanceEntries).where(eq(balanceEntries.kind, "withdrawal"));
+    expect(rows.find((r) => r.id === paid.id)!.status).toBe("Berhasil");
+    expect(rows.find((r) => r.id === cancelled.id)!.status).toBe("Dibatalkan");
+    const audit = await db.select({ action: operatorAudit.action, withdrawalId: operatorAudit.withdrawalId }).from(operatorAudit).where(eq(operatorAudit.operatorId, operator.user.id));
+    expect(audit.filter((a) => a.withdrawalId !== null)).toEqual([
+      { action: "withdrawal-settled", withdrawalId: paid.id },
+      { action: "withdrawal-settled", withdrawalId: cancelled.id },
+      { action: "withdrawal-refused", withdrawalId: paid.id },
+    ]);
+  });
+});
