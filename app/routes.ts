@@ -56,5 +56,17 @@ export default [
     layout("layouts/profile.tsx", [route("profile", "routes/profile.tsx")]),
   ]),
 
+  // The operators' back office (issue 17): its own layout, whose middleware answers 404 to anyone
+  // without the operator role and sends an operator to /ops/2fa until the second factor is passed.
+  layout("routes/ops/layout.tsx", [
+    route("ops", "routes/ops/queues.tsx"),
+    route("ops/2fa", "routes/ops/second-factor.tsx"),
+    route("ops/queue/:queue", "routes/ops/queue.tsx"),
+    route("ops/orders/:id", "routes/ops/order.tsx"),
+    route("ops/withdrawals", "routes/ops/withdrawals.tsx"),
+    route("ops/search", "routes/ops/search.tsx"),
+    route("ops/export", "routes/ops/export.ts"),
+  ]),
+
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

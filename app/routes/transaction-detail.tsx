@@ -6,6 +6,7 @@ import { readForm } from "~/.server/http";
 import { processProofUpload } from "~/.server/proof-upload";
 import { flash } from "~/.server/session";
 import { costLines, getOwnedOrderDetail } from "~/.server/store/order-history";
+import { getBuyerOpsFacts } from "~/.server/store/order-ops";
 import { cancelOrder, confirmDelivery, MAX_DELIVERY_PROOFS, ORDER_CANCELLED, PROOF_REQUIRED, TOO_MANY_PROOFS } from "~/.server/store/orders";
 import { saveUpload } from "~/.server/store/uploads";
 import { isEmptyFile } from "~/.server/uploads";
@@ -52,6 +53,18 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
     lines: costLines(order),
     actions,
     sheet,
+    // The operators' side (issue 17): courier and tracking number, a rejection's reason.
+    ops: await opsFactsForBuyer(order.id),
+  };
+}
+
+async function opsFactsForBuyer(orderId: number) {
+  const facts = await getBuyerOpsFacts(orderId);
+  const rejected = { incentive: "Pengajuan insentif ditolak", installment: "Pengajuan cicilan ditolak", transfer: "Bukti transfer ditolak" } as const;
+  return {
+    courier: facts.courier,
+    trackingNumber: facts.trackingNumber,
+    rejection: facts.rejection && { title: rejected[facts.rejection.kind], reason: facts.rejection.reason, at: formatDateWib(facts.rejection.at) },
   };
 }
 
@@ -130,6 +143,32 @@ export default function TransactionDetail({ loaderData, actionData }: Route.Comp
           <span data-testid="purchase-date">{order.createdAt}</span>
         </div>
       </section>
+
+      {loaderData.ops.rejection ? (
+        <section className="card" role="note" aria-labelledby="rejection-heading" data-testid="rejection-reason">
+          <h2 id="rejection-heading">{loaderData.ops.rejection.title}</h2>
+          <p>
+            <span className="muted">Alasan: </span>
+            {loaderData.ops.rejection.reason}
+          </p>
+        </section>
+      ) : null}
+
+      {loaderData.ops.trackingNumber ? (
+        <section className="card" aria-labelledby="shipping-heading" data-testid="shipping-info">
+          <h2 id="shipping-heading">Pengiriman</h2>
+          <div className="row-between">
+            <span className="muted">Kurir</span>
+            <span data-testid="courier">{loaderData.ops.courier}</span>
+          </div>
+          <div className="row-between">
+            <span className="muted">Nomor Resi</span>
+            <span className="strong" data-testid="tracking-number">
+              {loaderData.ops.trackingNumber}
+            </span>
+          </div>
+        </section>
+      ) : null}
 
       <section className="card" aria-labelledby="products-heading">
         <h2 id="products-heading">Produk</h2>

@@ -1,9 +1,11 @@
 import type { Route } from "./+types/uploads";
 import { getUser } from "~/.server/session";
+import { isCheckedOperator } from "~/.server/ops-access";
+import { getUploadForOperator } from "~/.server/store/back-office";
 import { getOwnedUpload } from "~/.server/store/uploads";
 
-// Files users uploaded (the KTP photo …), served from the database to their owner only (DESIGN §6,
-// §9). Anyone else — another user, an anonymous visitor, an unknown id — gets the same 404, so the
+// Files users uploaded (the KTP photo …), served from the database to their owner and to operators
+// who passed their second factor (the back office, issue 17) only (DESIGN §6, §9). Anyone else — another user, an anonymous visitor, an unknown id — gets the same 404, so the
 // answer never tells whether a file exists. The bytes never change under an id, but they are
 // private: the browser may keep them, shared caches may not.
 const UPLOAD_ID = /^[A-Za-z0-9_-]{8,64}$/;
@@ -12,7 +14,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const user = getUser(context);
   const id = params.id ?? "";
   if (!user || !UPLOAD_ID.test(id)) return notFound();
-  const upload = await getOwnedUpload(id, user.id);
+  const upload = isCheckedOperator(user) ? await getUploadForOperator(id) : await getOwnedUpload(id, user.id);
   if (!upload) return notFound();
   return new Response(upload.bytes as Uint8Array<ArrayBuffer>, {
     headers: {

@@ -151,7 +151,7 @@ test("an incentive order approved, paid, shipped, confirmed with a photo, the re
   await expect(page.getByTestId("paid-stamp")).toHaveText("LUNAS");
   await expect(page.getByTestId("paid-at")).toHaveText(/^Dibayar pada \d{2} \w{3} \d{4} \d{2}:\d{2} WIB$/);
 
-  await ops("orders:ship", String(orderId));
+  await ops("orders:ship", String(orderId), "JNE", "JNE0012345");
   await page.goto(detail);
   await expect(page.locator(".status-bar")).toHaveText("Dalam Pengiriman");
   await page.getByRole("link", { name: "Konfirmasi Barang Sampai" }).click();

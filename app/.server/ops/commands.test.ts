@@ -41,15 +41,18 @@ async function mailsTo(email: string) {
   return (await readOutbox(500)).filter((m) => m.to === email);
 }
 
-type Case = { command: string; from: 100 | 200 | 301 | 302 | 300 | 400; to: number; refusedFrom: 100 | 200 | 301 | 302 | 300 | 400 };
+type Case = { command: string; args?: string[]; from: 100 | 200 | 301 | 302 | 300 | 400; to: number; refusedFrom: 100 | 200 | 301 | 302 | 300 | 400 };
+// Rejections name their reason (the rest of the line); shipping names the courier and tracking number.
+const REASON = ["Foto", "KTP", "buram"];
+const SHIPPING = ["JNE", "JNE0012345"];
 const DECISIONS: Case[] = [
   { command: "orders:approve-incentive", from: 100, to: 200, refusedFrom: 200 },
-  { command: "orders:reject-incentive", from: 100, to: 2, refusedFrom: 301 },
+  { command: "orders:reject-incentive", args: REASON, from: 100, to: 2, refusedFrom: 301 },
   { command: "orders:approve-installment", from: 301, to: 300, refusedFrom: 302 },
-  { command: "orders:reject-installment", from: 301, to: 2, refusedFrom: 100 },
+  { command: "orders:reject-installment", args: REASON, from: 301, to: 2, refusedFrom: 100 },
   { command: "orders:verify-transfer", from: 302, to: 300, refusedFrom: 301 },
-  { command: "orders:reject-transfer", from: 302, to: 200, refusedFrom: 300 },
-  { command: "orders:ship", from: 300, to: 400, refusedFrom: 400 },
+  { command: "orders:reject-transfer", args: REASON, from: 302, to: 200, refusedFrom: 300 },
+  { command: "orders:ship", args: SHIPPING, from: 300, to: 400, refusedFrom: 400 },
 ];
 
 describe("order commands", () => {
@@ -57,20 +60,20 @@ describe("order commands", () => {
     it(`${c.command}: ${c.from} → ${c.to}; refused (exit 1, one line, nothing changes) from ${c.refusedFrom} and when repeated`, async () => {
       const db = await getDb();
       const { orderId } = await createOrderInStatus(db, c.from);
-      const done = await ops(c.command, String(orderId));
+      const done = await ops(c.command, String(orderId), ...(c.args ?? []));
       expect(done).toEqual({ code: 0, out: `order ${orderId}: ${c.from} → ${c.to}`, err: "" });
       expect(await statusOf(orderId)).toBe(c.to);
       const events = await db.select().from(orderEvents).where(eq(orderEvents.orderId, orderId)).orderBy(orderEvents.id);
       expect(events.at(-1)).toMatchObject({ fromStatus: c.from, toStatus: c.to, actor: "ops" });
 
-      const again = await ops(c.command, String(orderId));
+      const again = await ops(c.command, String(orderId), ...(c.args ?? []));
       expect(again.code).toBe(1);
       expect(again.err).toMatch(new RegExp(`^order ${orderId}: Status pesanan tidak dapat diubah\\. Pesanan berstatus ${c.to} .+; perintah ini hanya untuk status ${c.from}\\.$`));
       expect(again.out).toBe("");
       expect(await statusOf(orderId)).toBe(c.to);
 
       const other = await createOrderInStatus(db, c.refusedFrom);
-      const refused = await ops(c.command, String(other.orderId));
+      const refused = await ops(c.command, String(other.orderId), ...(c.args ?? []));
       expect(refused.code).toBe(1);
       expect(refused.err.split("\n")).toHaveLength(1);
       expect(await statusOf(other.orderId)).toBe(c.refusedFrom);
@@ -81,22 +84,30 @@ describe("order commands", () => {
     const db = await getDb();
     const incentive = await createOrderInStatus(db, 100);
     const before = await productStock(db, incentive.productId);
-    expect((await ops("orders:reject-incentive", String(incentive.orderId))).code).toBe(0);
+    expect((await ops("orders:reject-incentive", String(incentive.orderId), ...REASON)).code).toBe(0);
     expect(await productStock(db, incentive.productId)).toBe(before + 1);
 
     const paid = await createOrderInStatus(db, 300);
     const stock = await productStock(db, paid.productId);
-    expect((await ops("orders:ship", String(paid.orderId))).code).toBe(0);
+    expect((await ops("orders:ship", String(paid.orderId), ...SHIPPING)).code).toBe(0);
     expect(await productStock(db, paid.productId)).toBe(stock);
+    const [shipped] = await db.select({ courier: orders.courier, trackingNumber: orders.trackingNumber }).from(orders).where(eq(orders.id, paid.orderId));
+    expect(shipped).toEqual({ courier: "JNE", trackingNumber: "JNE0012345" });
   });
 
   it("unknown orders, ids that are not ids, missing arguments and unknown commands are refused with a reason", async () => {
-    expect(await ops("orders:ship", "999999")).toEqual({ code: 1, out: "", err: "order 999999: Pesanan tidak ditemukan." });
-    for (const bad of [["orders:ship"], ["orders:ship", "abc"], ["orders:ship", "-3"], ["orders:ship", "1.5"], ["orders:ship", "99999999999"], ["orders:ship", "1", "2"]]) {
+    expect(await ops("orders:ship", "999999", ...SHIPPING)).toEqual({ code: 1, out: "", err: "order 999999: Pesanan tidak ditemukan." });
+    for (const bad of [["orders:ship"], ["orders:ship", "abc", ...SHIPPING], ["orders:ship", "-3", ...SHIPPING], ["orders:ship", "1.5", ...SHIPPING], ["orders:ship", "99999999999", ...SHIPPING], ["orders:ship", "1", "2"], ["orders:ship", "1"]]) {
       const result = await ops(...bad);
       expect(result.code).toBe(2);
-      expect(result.err).toBe("usage: npm run ops -- orders:ship <id>");
+      expect(result.err).toBe("usage: npm run ops -- orders:ship <id> <kurir> <nomor-resi>");
     }
+    expect(await ops("orders:reject-incentive", "1")).toMatchObject({ code: 2, err: "usage: npm run ops -- orders:reject-incentive <id> <alasan…>" });
+    // The same rules as the back office: an unknown courier is refused, nothing changes.
+    const db = await getDb();
+    const paid = await createOrderInStatus(db, 300);
+    expect(await ops("orders:ship", String(paid.orderId), "Kilat", "X1")).toEqual({ code: 1, out: "", err: `order ${paid.orderId}: Kurir tidak boleh kosong.` });
+    expect(await statusOf(paid.orderId)).toBe(300);
     expect(await ops("orders:teleport", "1")).toMatchObject({ code: 2, err: "unknown command: orders:teleport (npm run ops -- help lists them)" });
     expect(await ops("constructor")).toMatchObject({ code: 2 });
     const help = await ops("help");
@@ -184,7 +195,18 @@ describe("balance commands", () => {
     expect(await ops("users:verify", "nobody@example.test")).toMatchObject({ code: 1, err: "no account with e-mail nobody@example.test" });
     const list = await ops("users:list");
     expect(list.code).toBe(0);
-    expect(list.out).toMatch(new RegExp(`^${user.id}\\s+${user.email}\\s.*\\d{4}-\\d\\d-\\d\\d$`, "m"));
+    expect(list.out).toMatch(new RegExp(`^${user.id}\\s+${user.email}\\s.*\\sbuyer\\s+\\d{4}-\\d\\d-\\d\\d$`, "m"));
+  });
+
+  it("users:grant-operator and users:revoke-operator; users:list shows the role", async () => {
+    const db = await getDb();
+    const user = await createVerifiedUser(db);
+    expect(await ops("users:grant-operator", user.email.toUpperCase())).toEqual({ code: 0, out: `${user.email.toUpperCase()} is an operator`, err: "" });
+    expect((await ops("users:list")).out).toMatch(new RegExp(`^${user.id}\\s+${user.email}\\s.*\\soperator\\s+\\d{4}-`, "m"));
+    expect(await ops("users:revoke-operator", user.email)).toEqual({ code: 0, out: `${user.email} is no longer an operator`, err: "" });
+    expect((await ops("users:list")).out).toMatch(new RegExp(`^${user.id}\\s+${user.email}\\s.*\\sbuyer\\s+\\d{4}-`, "m"));
+    expect(await ops("users:grant-operator", "nobody@example.test")).toMatchObject({ code: 1, err: "no account with e-mail nobody@example.test" });
+    expect(await ops("users:grant-operator")).toMatchObject({ code: 2 });
   });
 });
 
@@ -198,7 +220,7 @@ describe("buyer e-mails on status changes", () => {
     await ops("orders:approve-incentive", String(orderId));
     await db.update(orders).set({ statusId: 302 }).where(eq(orders.id, orderId)); // the buyer sent a transfer proof (payments branch)
     await ops("orders:verify-transfer", String(orderId));
-    await ops("orders:ship", String(orderId));
+    await ops("orders:ship", String(orderId), ...SHIPPING);
 
     const mails = (await mailsTo(user.email)).reverse();
     expect(mails.map((m) => m.subject)).toEqual([
@@ -214,20 +236,31 @@ describe("buyer e-mails on status changes", () => {
     }
     expect(mails[0]!.text).toContain("Silakan lanjutkan pembayaran");
     expect(mails[2]!.text).toContain("Konfirmasi Barang Sampai");
+    expect(mails[2]!.text).toContain("Kurir: JNE, Nomor Resi: JNE0012345.");
   });
 
-  it("incentive rejected: the buyer is told; a transfer proof rejected or an expiry sends no status e-mail of this list", async () => {
+  it("every rejection tells the buyer, with the operator's reason", async () => {
     const db = await getDb();
     const rejected = await createOrderInStatus(db, 100);
-    await ops("orders:reject-incentive", String(rejected.orderId));
+    await ops("orders:reject-incentive", String(rejected.orderId), ...REASON);
     const mails = await mailsTo(rejected.user.email);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toMatch(/^Pengajuan Insentif Ditolak – INV\//);
     expect(mails[0]!.text).toContain("tidak dapat kami setujui");
+    expect(mails[0]!.text).toContain("Alasan: Foto KTP buram");
 
     const proof = await createOrderInStatus(db, 302);
-    await ops("orders:reject-transfer", String(proof.orderId));
-    expect(await mailsTo(proof.user.email)).toHaveLength(0);
+    await ops("orders:reject-transfer", String(proof.orderId), "Nominal", "tidak", "sesuai");
+    const proofMails = await mailsTo(proof.user.email);
+    expect(proofMails).toHaveLength(1);
+    expect(proofMails[0]!.subject).toMatch(/^Bukti Transfer Ditolak – INV\//);
+    expect(proofMails[0]!.text).toContain("Alasan: Nominal tidak sesuai");
+
+    const installment = await createOrderInStatus(db, 301);
+    await ops("orders:reject-installment", String(installment.orderId), "Limit", "tidak", "cukup");
+    const [installmentMail] = await mailsTo(installment.user.email);
+    expect(installmentMail!.subject).toMatch(/^Pengajuan Cicilan Ditolak – INV\//);
+    expect(installmentMail!.text).toContain("Alasan: Limit tidak cukup");
   });
 
   it("done (→ 500) names the reward credited; a mail failure never fails the transition", async () => {
@@ -249,7 +282,7 @@ describe("buyer e-mails on status changes", () => {
     vi.spyOn(log, "warn").mockImplementation(((...a: unknown[]) => void warnings.push(a)) as never);
     try {
       const paid = await createOrderInStatus(db, 300);
-      expect((await ops("orders:ship", String(paid.orderId))).code).toBe(0);
+      expect((await ops("orders:ship", String(paid.orderId), ...SHIPPING)).code).toBe(0);
       expect(await statusOf(paid.orderId)).toBe(400);
       expect(warnings.filter(([fields, message]) => message === "order e-mail not sent" && (fields as { orderId: number; toStatus: number }).orderId === paid.orderId && (fields as { toStatus: number }).toStatus === 400)).toHaveLength(1);
     } finally {
@@ -291,12 +324,12 @@ describe("the CLI while the server runs (PGlite: through the server's socket)", 
   it.skipIf(!!process.env.DATABASE_URL)("a child `npm run ops` moves an order inside this running process, with the same exit codes", async () => {
     const db = await getDb();
     const { orderId, user } = await createOrderInStatus(db, 300);
-    const shipped = await cli("orders:ship", String(orderId));
+    const shipped = await cli("orders:ship", String(orderId), ...SHIPPING);
     expect(shipped).toEqual({ code: 0, stdout: `order ${orderId}: 300 → 400`, stderr: "" });
     expect(await statusOf(orderId)).toBe(400);
     expect((await mailsTo(user.email))[0]!.subject).toMatch(/^Pesanan Dalam Pengiriman/);
 
-    const again = await cli("orders:ship", String(orderId));
+    const again = await cli("orders:ship", String(orderId), ...SHIPPING);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(new RegExp(`^order ${orderId}: Status pesanan tidak dapat diubah\\.`));
     expect((await cli("orders:ship", "nope")).code).toBe(2);

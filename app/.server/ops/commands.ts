@@ -1,6 +1,7 @@
 import { listUsers, markVerified } from "../store/accounts";
 import { requestWithdrawal, settleWithdrawal } from "../store/balance";
-import { applyOpsDecision, listOrdersForOps, OPS_LIST_LIMIT, type OpsDecision } from "../store/order-ops";
+import { applyOpsDecision, listOrdersForOps, OPS_LIST_LIMIT, type DecisionInput, type OpsDecision } from "../store/order-ops";
+import { setOperatorRole } from "../store/operators";
 import { runPaymentSweep, sweepSummary } from "../gateway/sweep";
 import { listPaymentIncidents, resolvePaymentIncident } from "../store/gateway-payments";
 import { backupCommand, restoreCommand } from "./backup";
@@ -35,16 +36,23 @@ function table(io: OpsIO, header: string[], rows: string[][]) {
   for (const row of rows) io.out(line(row));
 }
 
-/** `withReason`: the words after the id are the reason (the event's note; the buyer reads it). */
-function decision(name: OpsDecision, summary: string, options: { withReason?: boolean } = {}): Command {
-  const usage = options.withReason ? `orders:${name} <id> [reason]` : `orders:${name} <id>`;
+/**
+ * One operator decision. `extra` names what the decision needs after the id: a rejection's reason
+ * (the rest of the line), or shipping's courier and tracking number (the same rules as /ops).
+ */
+function decision(name: OpsDecision, summary: string, extra: "none" | "reason" | "shipping" = "none"): Command {
+  const usage = `orders:${name} <id>${extra === "reason" ? " <alasan…>" : extra === "shipping" ? " <kurir> <nomor-resi>" : ""}`;
   return {
     usage,
     summary,
     async run([id, ...rest], io) {
       const orderId = positiveInt(id);
-      if (orderId === null || (rest.length > 0 && !options.withReason)) return usageError(io, usage);
-      const result = await applyOpsDecision(orderId, name, rest.join(" ") || undefined);
+      let input: DecisionInput = {};
+      if (extra === "reason") input = { reason: rest.join(" ") };
+      else if (extra === "shipping" && rest.length === 2) input = { courier: rest[0], trackingNumber: rest[1] };
+      const arity = extra === "none" ? rest.length === 0 : extra === "shipping" ? rest.length === 2 : rest.length > 0;
+      if (orderId === null || !arity) return usageError(io, usage);
+      const result = await applyOpsDecision(orderId, name, "cli", input);
       if (!result.ok) {
         io.err(`order ${orderId}: ${result.message}`);
         return EXIT_REFUSED;
@@ -60,16 +68,34 @@ function usageError(io: OpsIO, usage: string) {
   return EXIT_USAGE;
 }
 
+/** The back-office role (issue 17): never self-service, only here. */
+function operatorRole(grant: boolean): Command {
+  const usage = `users:${grant ? "grant" : "revoke"}-operator <email>`;
+  return {
+    usage,
+    summary: grant ? "make an account an operator (the /ops back office, with a second factor)" : "take the operator role away",
+    async run([email, ...rest], io) {
+      if (!email || rest.length > 0) return usageError(io, usage);
+      if (!(await setOperatorRole(email, grant))) {
+        io.err(`no account with e-mail ${email}`);
+        return EXIT_REFUSED;
+      }
+      io.out(`${email} is ${grant ? "an operator" : "no longer an operator"}`);
+      return EXIT_OK;
+    },
+  };
+}
+
 export const OPS_COMMANDS: Record<string, Command> = {
   "users:list": {
     usage: "users:list",
-    summary: "list the accounts (id, email, name, NIP, company, verified)",
+    summary: "list the accounts (id, email, name, NIP, company, role, verified)",
     async run(_args, io) {
       const users = await listUsers();
       table(
         io,
-        ["id", "email", "name", "NIP", "company", "verified"],
-        users.map((u) => [String(u.id), u.email, u.fullname, u.nip, u.companyName, u.verifiedAt ? u.verifiedAt.toISOString().slice(0, 10) : "no"]),
+        ["id", "email", "name", "NIP", "company", "role", "verified"],
+        users.map((u) => [String(u.id), u.email, u.fullname, u.nip, u.companyName, u.role, u.verifiedAt ? u.verifiedAt.toISOString().slice(0, 10) : "no"]),
       );
       io.out(`${users.length} account(s)`);
       return EXIT_OK;
@@ -88,6 +114,8 @@ export const OPS_COMMANDS: Record<string, Command> = {
       return EXIT_OK;
     },
   },
+  "users:grant-operator": operatorRole(true),
+  "users:revoke-operator": operatorRole(false),
   "orders:list": {
     usage: "orders:list [--status <id>]",
     summary: `list orders, newest first (at most ${OPS_LIST_LIMIT})`,
@@ -109,12 +137,12 @@ export const OPS_COMMANDS: Record<string, Command> = {
     },
   },
   "orders:approve-incentive": decision("approve-incentive", "incentive approved: 100 → 200 (the buyer pays next)"),
-  "orders:reject-incentive": decision("reject-incentive", "incentive rejected: 100 → 2"),
+  "orders:reject-incentive": decision("reject-incentive", "incentive rejected with a reason: 100 → 2", "reason"),
   "orders:approve-installment": decision("approve-installment", "instalment/paylater approved: 301 → 300"),
-  "orders:reject-installment": decision("reject-installment", "instalment/paylater rejected: 301 → 2"),
+  "orders:reject-installment": decision("reject-installment", "instalment/paylater rejected with a reason: 301 → 2", "reason"),
   "orders:verify-transfer": decision("verify-transfer", "transfer proof verified: 302 → 300"),
-  "orders:reject-transfer": decision("reject-transfer", "transfer proof rejected: 302 → 200 (the buyer may upload again; the reason is shown to them)", { withReason: true }),
-  "orders:ship": decision("ship", "shipped: 300 → 400"),
+  "orders:reject-transfer": decision("reject-transfer", "transfer proof rejected with a reason: 302 → 200 (the buyer may upload again)", "reason"),
+  "orders:ship": decision("ship", "shipped with courier and tracking number: 300 → 400", "shipping"),
   "orders:expire": {
     usage: "orders:expire",
     summary: "payment sweep: Midtrans reconciliation, then unpaid orders past the payment deadline → 2",

@@ -16,6 +16,8 @@ export const RATE_LIMITS = {
   resend: { name: "resend", limit: 3, windowSeconds: 60 * 60 },
   forgotPassword: { name: "forgot", limit: 5, windowSeconds: 60 * 60 },
   otp: { name: "otp", limit: 5, windowSeconds: 15 * 60 },
+  // An operator's second factor (issue 17), per account: like the login's attempts per e-mail.
+  secondFactor: { name: "2fa", limit: 10, windowSeconds: 15 * 60 },
 } satisfies Record<string, RateLimitRule>;
 
 /**

@@ -14,7 +14,15 @@ export type SessionUser = {
   companyName: string;
   verified: boolean;
   resendAvailableAt: Date | null;
+  role: "buyer" | "operator";
+  // Operators: this session passed the TOTP second factor (issue 17).
+  secondFactorPassed: boolean;
 };
+
+/** Issue 17: an operator's session ends after 30 minutes without a request. */
+export const OPERATOR_IDLE_MS = 30 * 60 * 1000;
+// The last-seen time is written at most this often (not on every request).
+const LAST_SEEN_RESOLUTION_MS = 30 * 1000;
 
 export function hashToken(raw: string) {
   return crypto.createHash("sha256").update(raw).digest("hex");
@@ -50,6 +58,9 @@ export async function getSessionUser(raw: string): Promise<SessionUser | null> {
       companyName: companies.name,
       verifiedAt: users.verifiedAt,
       resendAvailableAt: users.resendAvailableAt,
+      role: users.role,
+      secondFactorAt: sessions.secondFactorAt,
+      lastSeenAt: sessions.lastSeenAt,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -58,8 +69,25 @@ export async function getSessionUser(raw: string): Promise<SessionUser | null> {
     .limit(1);
   const row = rows[0];
   if (!row) return null;
-  const { verifiedAt, ...rest } = row;
-  return { ...rest, verified: verifiedAt !== null };
+  const { verifiedAt, secondFactorAt, lastSeenAt, ...rest } = row;
+  const now = Date.now();
+  if (row.role === "operator") {
+    // An operator idle for 30 minutes is signed out (the session is revoked, not just forgotten).
+    if (now - lastSeenAt.getTime() > OPERATOR_IDLE_MS) {
+      await revokeSession(raw);
+      return null;
+    }
+    if (now - lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS) {
+      await db.update(sessions).set({ lastSeenAt: new Date(now) }).where(eq(sessions.idHash, hashToken(raw)));
+    }
+  }
+  return { ...rest, verified: verifiedAt !== null, secondFactorPassed: row.role === "operator" && secondFactorAt !== null };
+}
+
+/** Marks this session as having passed the operator's second factor. */
+export async function markSecondFactorPassed(raw: string) {
+  const db = await getDb();
+  await db.update(sessions).set({ secondFactorAt: new Date(), lastSeenAt: new Date() }).where(and(eq(sessions.idHash, hashToken(raw)), isNull(sessions.revokedAt)));
 }
 
 export async function revokeSession(raw: string) {

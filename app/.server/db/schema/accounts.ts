@@ -18,6 +18,8 @@ export const users = pgTable(
     verifiedAt: timestamp("verified_at", { withTimezone: true }),
     // The next moment a verification e-mail may be resent (spec: one hour after a resend).
     resendAvailableAt: timestamp("resend_available_at", { withTimezone: true }),
+    // 'operator' works in the back office (/ops, issue 17); granted only by the ops CLI.
+    role: text("role", { enum: ["buyer", "operator"] }).notNull().default("buyer"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -52,6 +54,10 @@ export const sessions = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    // Operators: when this session passed the second factor (TOTP), and its last request (the
+    // 30-minute idle limit of operator sessions).
+    secondFactorAt: timestamp("second_factor_at", { withTimezone: true }),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
 );

@@ -4,3 +4,4 @@ export * from "./catalogue";
 export * from "./orders";
 export * from "./payments";
 export * from "./balance";
+export * from "./operators";

@@ -140,6 +140,9 @@ export const orders = pgTable(
     totalAmount: integer("total_amount").notNull(),
     paymentMethodId: integer("payment_method_id").references(() => paymentMethods.id),
     tenor: integer("tenor"),
+    // Set by the operator's 'Kirim' (300 → 400), shown on the buyer's order detail.
+    courier: text("courier"),
+    trackingNumber: text("tracking_number"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -147,6 +150,9 @@ export const orders = pgTable(
     uniqueIndex("orders_user_idempotency_key").on(t.userId, t.idempotencyKey),
     index("orders_user_created_idx").on(t.userId, t.createdAt),
     index("orders_status_idx").on(t.statusId),
+    // The back office's queues (oldest first per status) and the export's date range.
+    index("orders_status_changed_idx").on(t.statusId, t.statusChangedAt, t.id),
+    index("orders_created_idx").on(t.createdAt, t.id),
     // One NIK, one incentive unit, enforced by the database even under concurrent submits.
     uniqueIndex("orders_live_incentive_nik_key")
       .on(t.buyerNik)

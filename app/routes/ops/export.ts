@@ -1,0 +1,24 @@
+import { Readable } from "node:stream";
+import type { Route } from "./+types/export";
+import { requireOperator } from "~/.server/ops-access";
+import { readOrderSearch } from "~/.server/ops-format";
+import { listOrderStatuses } from "~/.server/store/order-history";
+import { recordAudit } from "~/.server/store/operators";
+import { exportOrdersCsv } from "~/.server/store/order-export";
+
+// /ops/export?dateFrom=&dateTo=&statusId= (issue 17): the orders as CSV for finance, streamed as it
+// is read (a resource route: no page). The same criteria as /ops/search.
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const operator = requireOperator(context);
+  const statuses = await listOrderStatuses();
+  const { search } = readOrderSearch(url.searchParams, statuses.map((s) => s.id));
+  await recordAudit(null, operator.id, "export", { detail: url.search.slice(0, 300) });
+  const day = new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Jakarta" }).format(new Date());
+  return new Response(Readable.toWeb(exportOrdersCsv(search)) as ReadableStream<Uint8Array>, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="pesanan-${day}.csv"`,
+      "Cache-Control": "private, no-store",
+    },
+  });
+}

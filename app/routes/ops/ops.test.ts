@@ -1,0 +1,317 @@
+import { and, count, eq } from "drizzle-orm";
+import { Secret, TOTP } from "otpauth";
+import { RouterContextProvider } from "react-router";
+import sharp from "sharp";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import * as exportRoute from "./export";
+import * as layoutRoute from "./layout";
+import * as orderRoute from "./order";
+import * as queueRoute from "./queue";
+import * as queuesRoute from "./queues";
+import * as searchRoute from "./search";
+import * as secondFactorRoute from "./second-factor";
+import * as withdrawalsRoute from "./withdrawals";
+import * as uploadsRoute from "../uploads";
+import { startSession } from "~/.server/auth";
+import { getDb, type Db } from "~/.server/db/client";
+import { balanceEntries, operatorAudit, operatorFactors, orderEvents, orders } from "~/.server/db/schema";
+import { readOutbox } from "~/.server/mail";
+import { sessionMiddleware } from "~/.server/session";
+import { requestWithdrawal } from "~/.server/store/balance";
+import { createVerifiedUser, type TestUser } from "~/.server/store/fixtures";
+import { setOperatorRole } from "~/.server/store/operators";
+import { createOrderInStatus } from "~/.server/store/order-fixtures";
+import { saveUpload } from "~/.server/store/uploads";
+import { processImageUpload } from "~/.server/uploads";
+
+// The back office's doors (issue 17), through the real session middleware, the /ops layout's
+// middleware and the route modules: the role matrix (anonymous, buyer, operator without the second
+// factor, operator × every /ops route, action and image), the second factor's enrolment and its
+// rate limit, and two operators deciding one order at once.
+
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 300_000 });
+
+type Args = { request: Request; url: URL; context: RouterContextProvider; params: Record<string, string> };
+type Handler = (args: Args) => unknown;
+type Middleware = (args: Args, next: () => Promise<unknown>) => Promise<unknown>;
+type Outcome = { status: number; location: string | null; data: unknown; body: Response | null };
+
+const opsMiddleware = layoutRoute.middleware as unknown as Middleware[];
+
+/** One browser: session middleware → (the /ops layout's middleware) → the route's loader or action. */
+class Browser {
+  cookie = "";
+  async signIn(userId: number) {
+    await this.send(async ({ context }) => startSession(context, userId), "/login", "GET", undefined, {}, false);
+    return this;
+  }
+  get(handler: unknown, url: string, params: Record<string, string> = {}, ops = true) {
+    return this.send(handler as Handler, url, "GET", undefined, params, ops);
+  }
+  post(handler: unknown, url: string, fields: Record<string, string>, params: Record<string, string> = {}) {
+    const body = new FormData();
+    for (const [k, v] of Object.entries(fields)) body.append(k, v);
+    return this.send(handler as Handler, url, "POST", body, params, true);
+  }
+  private async send(handler: Handler, url: string, method: string, body: BodyInit | undefined, params: Record<string, string>, ops: boolean): Promise<Outcome> {
+    const headers = new Headers();
+    if (this.cookie) headers.set("cookie", this.cookie);
+    const request = new Request(new URL(url, "http://store.test"), { method, headers, body });
+    const args: Args = { request, url: new URL(request.url), context: new RouterContextProvider(), params };
+    let result: unknown;
+    const response = (await sessionMiddleware(args as never, async () => {
+      const run = async () => {
+        result = await handler(args);
+        return new Response(null);
+      };
+      const chain = (ops ? opsMiddleware : []).reduceRight<() => Promise<unknown>>((next, mw) => () => mw(args, next), run);
+      try {
+        await chain();
+      } catch (thrown) {
+        result = thrown;
+      }
+      return new Response(null);
+    })) as Response;
+    const setCookie = response.headers.get("set-cookie");
+    if (setCookie) this.cookie = setCookie.split(";")[0]!;
+    if (result instanceof Response) return { status: result.status, location: result.headers.get("location"), data: null, body: result };
+    if (result && typeof result === "object" && (result as { type?: string }).type === "DataWithResponseInit") {
+      const { data, init } = result as { data: unknown; init: ResponseInit | null };
+      return { status: init?.status ?? 200, location: null, data, body: null };
+    }
+    if (result instanceof Error) throw result;
+    return { status: 200, location: null, data: result, body: null };
+  }
+}
+
+let db: Db;
+let photo: Awaited<ReturnType<typeof processImageUpload>> & { ok: true };
+
+beforeAll(async () => {
+  db = await getDb();
+  const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: { r: 10, g: 120, b: 90 } } }).png().toBuffer();
+  photo = (await processImageUpload(new File([new Uint8Array(png)], "p.png", { type: "image/png" }))) as typeof photo;
+});
+
+const totp = (secret: string, timestamp = Date.now()) => new TOTP({ secret: Secret.fromBase32(secret.replace(/\s+/g, "")), digits: 6, period: 30 }).generate({ timestamp });
+
+/** An operator who enrolled through /ops/2fa in this browser: the page's 'Kunci', one code, the recovery codes. */
+async function enrolledOperator(): Promise<{ user: TestUser; browser: Browser; recoveryCodes: string[] }> {
+  const user = await createVerifiedUser(db);
+  await setOperatorRole(user.email, true);
+  const browser = await new Browser().signIn(user.id);
+  const page = await browser.get(secondFactorRoute.loader, "/ops/2fa");
+  const { secret, qr } = page.data as { secret: string; qr: string };
+  expect(qr).toMatch(/^data:image\/png;base64,/);
+  const enrolled = await browser.post(secondFactorRoute.action, "/ops/2fa", { intent: "enrol", code: totp(secret) });
+  expect(enrolled.status).toBe(200);
+  const { recoveryCodes } = enrolled.data as { recoveryCodes: string[] };
+  expect(recoveryCodes).toHaveLength(10);
+  return { user, browser, recoveryCodes };
+}
+
+describe("the second factor", () => {
+  it("an operator is sent to /ops/2fa until enrolled; a recovery code signs in once; wrong codes are limited and audited", async () => {
+    const user = await createVerifiedUser(db);
+    await setOperatorRole(user.email, true);
+    const browser = await new Browser().signIn(user.id);
+    expect(await browser.get(queuesRoute.loader, "/ops")).toMatchObject({ status: 302, location: "/ops/2fa" });
+    const page = await browser.get(secondFactorRoute.loader, "/ops/2fa");
+    const { secret } = page.data as { secret: string; enrolled: boolean };
+    expect(page.data).toMatchObject({ enrolled: false });
+    expect(await browser.post(secondFactorRoute.action, "/ops/2fa", { intent: "enrol", code: "" })).toMatchObject({ status: 400, data: { error: "Kode tidak boleh kosong." } });
+    expect(await browser.post(secondFactorRoute.action, "/ops/2fa", { intent: "enrol", code: "123456" })).toMatchObject({ status: 400, data: { error: "Kode salah atau sudah kedaluwarsa." } });
+    const enrolled = await browser.post(secondFactorRoute.action, "/ops/2fa", { intent: "enrol", code: totp(secret) });
+    const codes = (enrolled.data as { recoveryCodes: string[] }).recoveryCodes;
+    expect(await browser.get(queuesRoute.loader, "/ops")).toMatchObject({ status: 200 });
+    // Shown once: the page never shows them (or the secret) again.
+    expect(await browser.get(secondFactorRoute.loader, "/ops/2fa")).toMatchObject({ status: 302, location: "/ops" });
+
+    // A new session (another sign-in) must pass the factor again: here with a recovery code, once.
+    const second = await new Browser().signIn(user.id);
+    expect(await second.get(searchRoute.loader, "/ops/search")).toMatchObject({ status: 302, location: "/ops/2fa" });
+    expect((await second.get(secondFactorRoute.loader, "/ops/2fa")).data).toEqual({ enrolled: true });
+    expect(await second.post(secondFactorRoute.action, "/ops/2fa", { intent: "verify", code: codes[0]! })).toMatchObject({ status: 302, location: "/ops" });
+    expect(await second.get(searchRoute.loader, "/ops/search")).toMatchObject({ status: 200 });
+    const third = await new Browser().signIn(user.id);
+    expect(await third.post(secondFactorRoute.action, "/ops/2fa", { intent: "verify", code: codes[0]! })).toMatchObject({ status: 400 });
+
+    // Wrong codes: 10 per 15 minutes per account, then 429 even for a right code; every one audited.
+    for (let i = 1; i < 10; i++) expect((await third.post(secondFactorRoute.action, "/ops/2fa", { intent: "verify", code: "000000" })).status).toBe(400);
+    const limited = await third.post(secondFactorRoute.action, "/ops/2fa", { intent: "verify", code: codes[1]! });
+    expect(limited.status).toBe(429);
+    expect((limited.data as { error: string }).error).toMatch(/^Terlalu banyak percobaan kode\. Coba lagi dalam \d+ menit\.$/);
+    expect(await third.get(queuesRoute.loader, "/ops")).toMatchObject({ status: 302, location: "/ops/2fa" });
+    const audit = await db.select({ action: operatorAudit.action }).from(operatorAudit).where(eq(operatorAudit.operatorId, user.id));
+    const tally = (a: string) => audit.filter((r) => r.action === a).length;
+    expect({ wrong: tally("2fa-wrong-code"), limited: tally("2fa-rate-limited"), passed: tally("2fa-passed"), recovery: tally("2fa-recovery-code"), enrolled: tally("2fa-enrolled") }).toEqual({
+      wrong: 11,
+      limited: 1,
+      passed: 1,
+      recovery: 1,
+      enrolled: 1,
+    });
+  });
+});
+
+describe("role matrix: anonymous, buyer, operator without the second factor, operator", () => {
+  it("0 leaks and 0 foreign writes over every /ops route, action and image", async () => {
+    const buyer = await createVerifiedUser(db);
+    const half = await createVerifiedUser(db);
+    await setOperatorRole(half.email, true);
+    const anonymous = new Browser();
+    const buyerBrowser = await new Browser().signIn(buyer.id);
+    const halfBrowser = await new Browser().signIn(half.id);
+    const operator = await enrolledOperator();
+
+    const incentive = await createOrderInStatus(db, 100, { user: buyer });
+    const installment = await createOrderInStatus(db, 301);
+    const proof = await createOrderInStatus(db, 302);
+    const paid = await createOrderInStatus(db, 300);
+    await db.insert(balanceEntries).values({ userId: buyer.id, kind: "credit", title: "Reward Pembelian", amount: 50_000 });
+    const withdrawal = await requestWithdrawal(buyer.email, 20_000);
+    if (!withdrawal.ok) throw new Error(withdrawal.message);
+    const images = await Promise.all((["ktp", "transfer-proof", "delivery-proof"] as const).map((purpose) => saveUpload(buyer.id, purpose, photo.file)));
+    const orderIds = [incentive, installment, proof, paid].map((o) => o.orderId);
+
+    const snapshot = async () => ({
+      orders: await db.select({ id: orders.id, statusId: orders.statusId, courier: orders.courier, trackingNumber: orders.trackingNumber }).from(orders).orderBy(orders.id),
+      events: (await db.select({ n: count() }).from(orderEvents))[0]!.n,
+      withdrawals: await db.select({ id: balanceEntries.id, status: balanceEntries.status }).from(balanceEntries).where(eq(balanceEntries.kind, "withdrawal")),
+      factors: await db.select({ userId: operatorFactors.userId }).from(operatorFactors).orderBy(operatorFactors.userId),
+      decisions: (await db.select({ n: count() }).from(operatorAudit).where(and(eq(operatorAudit.action, "order-decision"))))[0]!.n,
+    });
+
+    const reads: [string, unknown, string, Record<string, string>][] = [
+      ["layout", layoutRoute.loader, "/ops", {}],
+      ["queues", queuesRoute.loader, "/ops", {}],
+      ...(["insentif", "cicilan", "transfer", "kirim"] as const).map((q): [string, unknown, string, Record<string, string>] => [`queue ${q}`, queueRoute.loader, `/ops/queue/${q}`, { queue: q }]),
+      ...orderIds.map((id): [string, unknown, string, Record<string, string>] => [`order ${id}`, orderRoute.loader, `/ops/orders/${id}`, { id: String(id) }]),
+      ["withdrawals", withdrawalsRoute.loader, "/ops/withdrawals", {}],
+      ["search", searchRoute.loader, `/ops/search?email=${encodeURIComponent(buyer.email)}`, {}],
+      ["export", exportRoute.loader, "/ops/export", {}],
+    ];
+    const writes: [string, unknown, string, Record<string, string>, Record<string, string>][] = [
+      ...(["approve-incentive", "reject-incentive", "approve-installment", "reject-installment", "verify-transfer", "reject-transfer", "ship"] as const).flatMap((intent) =>
+        orderIds.map((id): [string, unknown, string, Record<string, string>, Record<string, string>] => [
+          `${intent} ${id}`,
+          orderRoute.action,
+          `/ops/orders/${id}`,
+          { id: String(id) },
+          { intent, reason: "Data tidak sesuai", courier: "JNE", trackingNumber: "JNE123" },
+        ]),
+      ),
+      ["withdrawal ok", withdrawalsRoute.action, "/ops/withdrawals", {}, { intent: "ok", withdrawalId: String(withdrawal.id) }],
+      ["withdrawal cancel", withdrawalsRoute.action, "/ops/withdrawals", {}, { intent: "cancel", withdrawalId: String(withdrawal.id) }],
+    ];
+
+    let leaks = 0;
+    let checks = 0;
+    const before = await snapshot();
+    const expectStatus = (outcome: Outcome, status: number, location: string | null, what: string) => {
+      checks++;
+      if (outcome.status !== status || outcome.location !== location || outcome.data !== null) leaks++;
+      expect({ status: outcome.status, location: outcome.location, data: outcome.data }, what).toEqual({ status, location, data: null });
+    };
+    for (const [who, browser] of [["anonymous", anonymous], ["buyer", buyerBrowser]] as const) {
+      for (const [name, handler, url, params] of reads) expectStatus(await browser.get(handler, url, params), 404, null, `${who} GET ${name}`);
+      expectStatus(await browser.get(secondFactorRoute.loader, "/ops/2fa"), 404, null, `${who} GET /ops/2fa`);
+      for (const [name, handler, url, params, fields] of writes) expectStatus(await browser.post(handler, url, fields, params), 404, null, `${who} POST ${name}`);
+      for (const intent of ["enrol", "verify"]) expectStatus(await browser.post(secondFactorRoute.action, "/ops/2fa", { intent, code: "123456" }), 404, null, `${who} POST /ops/2fa ${intent}`);
+    }
+    // The buyer who owns the images still sees them; nobody else without the checked role does.
+    for (const id of images) {
+      expectStatus(await anonymous.get(uploadsRoute.loader, `/uploads/${id}`, { id }, false), 404, null, `anonymous image ${id}`);
+      expectStatus(await halfBrowser.get(uploadsRoute.loader, `/uploads/${id}`, { id }, false), 404, null, `operator without factor, image ${id}`);
+      expect((await buyerBrowser.get(uploadsRoute.loader, `/uploads/${id}`, { id }, false)).status).toBe(200);
+    }
+    const stranger = await new Browser().signIn((await createVerifiedUser(db)).id);
+    for (const id of images) expectStatus(await stranger.get(uploadsRoute.loader, `/uploads/${id}`, { id }, false), 404, null, `another buyer, image ${id}`);
+
+    // The operator without the second factor: every screen and action sends to /ops/2fa.
+    for (const [name, handler, url, params] of reads) expectStatus(await halfBrowser.get(handler, url, params), 302, "/ops/2fa", `half GET ${name}`);
+    for (const [name, handler, url, params, fields] of writes) expectStatus(await halfBrowser.post(handler, url, fields, params), 302, "/ops/2fa", `half POST ${name}`);
+
+    const after = await snapshot();
+    // The only write a role below 'operator' made: the half operator's own factor row (their /ops/2fa visit is not in this loop).
+    const foreignWrites = JSON.stringify(before) === JSON.stringify(after) ? 0 : 1;
+    expect(after).toEqual(before);
+    expect(await db.select().from(operatorFactors).where(eq(operatorFactors.userId, buyer.id))).toEqual([]);
+
+    // The operator reads everything: the pages, the images (private, never in shared caches), the CSV with the NIK masked.
+    for (const [name, handler, url, params] of reads) expect((await operator.browser.get(handler, url, params)).status, `operator GET ${name}`).toBe(200);
+    for (const id of images) {
+      const image = await operator.browser.get(uploadsRoute.loader, `/uploads/${id}`, { id }, false);
+      expect(image.status).toBe(200);
+      expect(image.body!.headers.get("cache-control")).toMatch(/^private/);
+    }
+    const detail = (await operator.browser.get(orderRoute.loader, `/ops/orders/${incentive.orderId}`, { id: String(incentive.orderId) })).data as { order: { ktpUrl: string; buyer: { nik: string } } };
+    expect(detail.order.ktpUrl).toMatch(/^\/uploads\//);
+    const csv = await (await operator.browser.get(exportRoute.loader, "/ops/export", {})).body!.text();
+    expect(csv).toContain(`*`.repeat(12) + detail.order.buyer.nik.slice(-4));
+    expect(csv).not.toContain(detail.order.buyer.nik);
+    console.log(`[role matrix] ${checks} denied checks, ${leaks} leaks, ${foreignWrites} foreign writes`);
+    expect(leaks).toBe(0);
+  });
+});
+
+describe("two operators deciding one order at once", () => {
+  it("20 simultaneous 'Setujui'/'Tolak' from two sessions: one transition, one e-mail, 19 told the new status", async () => {
+    const [a, b] = [await enrolledOperator(), await enrolledOperator()];
+    const { orderId } = await createOrderInStatus(db, 100);
+    const [{ buyerEmail }] = (await db.select({ buyerEmail: orders.buyerEmail }).from(orders).where(eq(orders.id, orderId))) as [{ buyerEmail: string }];
+    const eventsBefore = (await db.select({ n: count() }).from(orderEvents).where(eq(orderEvents.orderId, orderId)))[0]!.n;
+    const params = { id: String(orderId) };
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        (i % 2 ? a : b).browser.post(orderRoute.action, `/ops/orders/${orderId}`, i % 4 < 2 ? { intent: "approve-incentive" } : { intent: "reject-incentive", reason: "KTP tidak terbaca" }, params),
+      ),
+    );
+    const landed = outcomes.filter((o) => o.status === 302);
+    const refused = outcomes.filter((o) => o.status === 409);
+    expect(landed).toHaveLength(1);
+    expect(refused).toHaveLength(19);
+    const [order] = await db.select({ statusId: orders.statusId }).from(orders).where(eq(orders.id, orderId));
+    const statusName = order!.statusId === 200 ? "Menunggu Pembayaran" : "Kedaluwarsa / Ditolak";
+    for (const o of refused) {
+      expect((o.data as { conflict: string }).conflict).toBe(
+        `Keputusan tidak disimpan: pesanan ini sudah diproses lebih dulu. Status pesanan sekarang: ${statusName} (${order!.statusId}).`,
+      );
+    }
+    const events = await db.select().from(orderEvents).where(eq(orderEvents.orderId, orderId));
+    expect(events.length - eventsBefore).toBe(1);
+    expect(events.at(-1)!.actor).toMatch(new RegExp(`^operator:(${a.user.id}|${b.user.id})$`));
+    const mails = (await readOutbox(500)).filter((m) => m.to === buyerEmail && /Pengajuan Insentif/.test(m.subject));
+    expect(mails).toHaveLength(1);
+    const decisions = await db.select().from(operatorAudit).where(and(eq(operatorAudit.orderId, orderId), eq(operatorAudit.action, "order-decision")));
+    expect(decisions).toHaveLength(1);
+    console.log(`[race] 20 decisions → ${landed.length} transition, ${refused.length} refused with the new status, ${mails.length} e-mail`);
+  });
+});
+
+describe("withdrawals from the back office", () => {
+  it("'Berhasil' and 'Dibatalkan' settle through the same function as balance:settle, once, recorded with the operator", async () => {
+    const operator = await enrolledOperator();
+    const buyer = await createVerifiedUser(db);
+    await db.insert(balanceEntries).values({ userId: buyer.id, kind: "credit", title: "Reward Pembelian", amount: 100_000 });
+    const paid = await requestWithdrawal(buyer.email, 30_000);
+    const cancelled = await requestWithdrawal(buyer.email, 20_000);
+    if (!paid.ok || !cancelled.ok) throw new Error("setup");
+    const page = (await operator.browser.get(withdrawalsRoute.loader, "/ops/withdrawals")).data as { items: { id: number }[] };
+    expect(page.items.map((w) => w.id)).toEqual(expect.arrayContaining([paid.id, cancelled.id]));
+    expect(await operator.browser.post(withdrawalsRoute.action, "/ops/withdrawals", { intent: "ok", withdrawalId: String(paid.id) })).toMatchObject({ status: 302, location: "/ops/withdrawals" });
+    expect(await operator.browser.post(withdrawalsRoute.action, "/ops/withdrawals", { intent: "cancel", withdrawalId: String(cancelled.id) })).toMatchObject({ status: 302 });
+    // A second decision on a settled one changes nothing.
+    await operator.browser.post(withdrawalsRoute.action, "/ops/withdrawals", { intent: "cancel", withdrawalId: String(paid.id) });
+    expect(await operator.browser.post(withdrawalsRoute.action, "/ops/withdrawals", { intent: "maybe", withdrawalId: String(paid.id) })).toMatchObject({ status: 400 });
+    const rows = await db.select({ id: balanceEntries.id, status: balanceEntries.status }).from(balanceEntries).where(eq(balanceEntries.kind, "withdrawal"));
+    expect(rows.find((r) => r.id === paid.id)!.status).toBe("Berhasil");
+    expect(rows.find((r) => r.id === cancelled.id)!.status).toBe("Dibatalkan");
+    const audit = await db.select({ action: operatorAudit.action, withdrawalId: operatorAudit.withdrawalId }).from(operatorAudit).where(eq(operatorAudit.operatorId, operator.user.id));
+    expect(audit.filter((a) => a.withdrawalId !== null)).toEqual([
+      { action: "withdrawal-settled", withdrawalId: paid.id },
+      { action: "withdrawal-settled", withdrawalId: cancelled.id },
+      { action: "withdrawal-refused", withdrawalId: paid.id },
+    ]);
+  });
+});

@@ -1,0 +1,416 @@
+import { data, Form, redirect } from "react-router";
+import type { Route } from "./+types/order";
+import { readForm } from "~/.server/http";
+import { requireOperator } from "~/.server/ops-access";
+import { formatWhen } from "~/.server/ops-format";
+import { flash } from "~/.server/session";
+import { getOrderForOps } from "~/.server/store/back-office";
+import { applyOpsDecision, OPS_TRANSITIONS } from "~/.server/store/order-ops";
+import type { DecisionFieldErrors, OpsDecision } from "~/.server/store/order-ops";
+import { uploadUrl } from "~/.server/store/uploads";
+import { formatRupiah } from "~/lib/money";
+import { COURIER_NAME_MAX, COURIERS, OTHER_COURIER, REASON_MAX, TRACKING_MAX } from "~/lib/ops-decisions";
+import type { RouteHandle } from "~/lib/route-handle";
+import { StatusBadge } from "./components";
+
+// /ops/orders/:id: everything an operator needs to decide on one order (buyer, NIK, KTP photo,
+// transfer proof, payment with its unique code, other orders with the same NIK, the timeline) and
+// the decisions its status allows. Each decision is one POST with its `intent`, through the same
+// store function as the CLI; a decision that lost a race is answered with the order's new status.
+
+export const handle: RouteHandle = { title: "Detail Pesanan · Back Office" };
+
+const ORDER_ID = /^[1-9]\d{0,9}$/;
+
+function orderIdOf(raw: string | undefined): number {
+  if (!raw || !ORDER_ID.test(raw) || Number(raw) > 2_147_483_647) throw data("Not Found", { status: 404 });
+  return Number(raw);
+}
+
+/** The decisions offered in each status: [approve, reject] or shipping. */
+const DECISIONS_BY_STATUS: Record<number, { approve?: { intent: OpsDecision; label: string }; reject?: OpsDecision; ship?: true }> = {
+  100: { approve: { intent: "approve-incentive", label: "Setujui" }, reject: "reject-incentive" },
+  301: { approve: { intent: "approve-installment", label: "Setujui" }, reject: "reject-installment" },
+  302: { approve: { intent: "verify-transfer", label: "Verifikasi" }, reject: "reject-transfer" },
+  300: { ship: true },
+};
+
+const SUCCESS: Record<OpsDecision, string> = {
+  "approve-incentive": "Insentif disetujui. Pembeli dapat melanjutkan pembayaran.",
+  "reject-incentive": "Pengajuan insentif ditolak.",
+  "approve-installment": "Cicilan disetujui.",
+  "reject-installment": "Pengajuan cicilan ditolak.",
+  "verify-transfer": "Bukti transfer terverifikasi. Pembayaran diterima.",
+  "reject-transfer": "Bukti transfer ditolak. Pembeli dapat mengirim bukti baru.",
+  ship: "Pesanan dikirim.",
+};
+
+const isDecision = (value: unknown): value is OpsDecision => typeof value === "string" && Object.hasOwn(OPS_TRANSITIONS, value);
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  requireOperator(context);
+  const order = await getOrderForOps(orderIdOf(params.id));
+  if (!order) throw data("Not Found", { status: 404 });
+  return {
+    order: {
+      ...order,
+      createdAt: formatWhen(order.createdAt),
+      statusChangedAt: formatWhen(order.statusChangedAt),
+      payment: order.payment && {
+        ...order.payment,
+        expiresAt: order.payment.expiresAt ? formatWhen(order.payment.expiresAt) : null,
+        markedPaidAt: order.payment.markedPaidAt ? formatWhen(order.payment.markedPaidAt) : null,
+        paidAt: order.payment.paidAt ? formatWhen(order.payment.paidAt) : null,
+      },
+      sameNik: order.sameNik.map((o) => ({ ...o, createdAt: formatWhen(o.createdAt) })),
+      timeline: order.timeline.map((e) => ({ ...e, at: formatWhen(e.at) })),
+      ktpUrl: order.ktpUploadId ? uploadUrl(order.ktpUploadId) : null,
+      transferProofUrl: order.transferProofUploadId ? uploadUrl(order.transferProofUploadId) : null,
+      deliveryPhotoUrls: order.deliveryPhotoUploadIds.map(uploadUrl),
+    },
+    decisions: DECISIONS_BY_STATUS[order.statusId] ?? null,
+    couriers: [...COURIERS, OTHER_COURIER],
+  };
+}
+
+type ActionData = { intent: OpsDecision | null; errors: DecisionFieldErrors; values: Record<string, string>; conflict: string | null };
+
+export async function action({ context, params, request }: Route.ActionArgs) {
+  const operator = requireOperator(context);
+  const orderId = orderIdOf(params.id);
+  const form = await readForm(request);
+  const intent = form.get("intent");
+  const values = {
+    reason: String(form.get("reason") ?? "").slice(0, 2000),
+    courier: String(form.get("courier") ?? "").slice(0, 100),
+    courierOther: String(form.get("courierOther") ?? "").slice(0, 100),
+    trackingNumber: String(form.get("trackingNumber") ?? "").slice(0, 200),
+  };
+  if (!isDecision(intent)) return data<ActionData>({ intent: null, errors: {}, values, conflict: "Aksi tidak dikenal." }, { status: 400 });
+  const result = await applyOpsDecision(orderId, intent, { operatorId: operator.id }, values);
+  if (result.ok) {
+    flash(context, "toast", { type: "success", message: SUCCESS[intent] });
+    throw redirect(`/ops/orders/${orderId}`);
+  }
+  if (result.kind === "not-found") throw data("Not Found", { status: 404 });
+  if (result.kind === "invalid") return data<ActionData>({ intent, errors: result.errors, values, conflict: null }, { status: 400 });
+  // Another operator (or the buyer, or the gateway) was first: nothing changed; the page below is
+  // rendered again with the order as it is now.
+  const conflict = `Keputusan tidak disimpan: pesanan ini sudah diproses lebih dulu. Status pesanan sekarang: ${result.current.statusName} (${result.current.statusId}).`;
+  return data<ActionData>({ intent, errors: {}, values, conflict }, { status: 409 });
+}
+
+function Photo({ url, alt }: { url: string; alt: string }) {
+  return (
+    <figure>
+      <a href={url} target="_blank" rel="noopener">
+        <img src={url} alt={alt} width={240} height={152} loading="lazy" />
+      </a>
+      <figcaption>{alt} (klik untuk ukuran penuh)</figcaption>
+    </figure>
+  );
+}
+
+function FieldError({ id, message }: { id: string; message?: string }) {
+  return message ? (
+    <p className="ops-error" id={id}>
+      {message}
+    </p>
+  ) : null;
+}
+
+export default function OpsOrder({ loaderData, actionData }: Route.ComponentProps) {
+  const { order, decisions, couriers } = loaderData;
+  const failed = actionData as ActionData | undefined;
+  const errorsFor = (intent: OpsDecision) => (failed?.intent === intent ? failed.errors : {});
+  const valueOf = (intent: OpsDecision, field: string) => (failed?.intent === intent ? (failed.values[field] ?? "") : "");
+  const p = order.payment;
+  return (
+    <>
+      <p>
+        <a href="/ops">‹ Antrean</a>
+      </p>
+      <h1 data-testid="ops-invoice">{order.invoiceId}</h1>
+      <div className="ops-status-line">
+        <StatusBadge id={order.statusId} name={order.statusName} />
+        <span className="ops-muted">sejak {order.statusChangedAt}</span>
+        <span className="ops-muted">Tanggal Pembelian {order.createdAt}</span>
+      </div>
+
+      {failed?.conflict ? (
+        <p className="ops-alert" role="alert" data-testid="ops-conflict">
+          {failed.conflict}
+        </p>
+      ) : null}
+
+      {decisions ? (
+        <section className="ops-card" aria-labelledby="decision-heading">
+          <h2 id="decision-heading">Keputusan</h2>
+          <div className="ops-decisions">
+            {decisions.approve ? (
+              <Form method="post" className="ops-form">
+                <input type="hidden" name="intent" value={decisions.approve.intent} />
+                <p className="ops-muted">
+                  {decisions.approve.intent === "verify-transfer"
+                    ? "Bukti transfer sesuai dengan jumlah dan kode unik."
+                    : decisions.approve.intent === "approve-incentive"
+                      ? "Data KTP, NIK dan nama ayah kandung sesuai."
+                      : "Pengajuan cicilan/paylater disetujui."}
+                </p>
+                <button type="submit" className="ops-btn">
+                  {decisions.approve.label}
+                </button>
+              </Form>
+            ) : null}
+            {decisions.reject ? (
+              <Form method="post" className="ops-form">
+                <input type="hidden" name="intent" value={decisions.reject} />
+                <label htmlFor="reason">Alasan</label>
+                <textarea
+                  id="reason"
+                  name="reason"
+                  maxLength={REASON_MAX}
+                  defaultValue={valueOf(decisions.reject, "reason")}
+                  className={errorsFor(decisions.reject).reason ? "is-invalid" : undefined}
+                  aria-invalid={errorsFor(decisions.reject).reason ? true : undefined}
+                  aria-describedby={errorsFor(decisions.reject).reason ? "reason-error" : undefined}
+                />
+                <FieldError id="reason-error" message={errorsFor(decisions.reject).reason} />
+                <button type="submit" className="ops-btn ops-btn-danger">
+                  Tolak
+                </button>
+              </Form>
+            ) : null}
+            {decisions.ship ? (
+              <Form method="post" className="ops-form">
+                <input type="hidden" name="intent" value="ship" />
+                <label htmlFor="courier">Kurir</label>
+                <select
+                  id="courier"
+                  name="courier"
+                  defaultValue={valueOf("ship", "courier")}
+                  aria-invalid={errorsFor("ship").courier ? true : undefined}
+                  aria-describedby={errorsFor("ship").courier ? "courier-error" : undefined}
+                >
+                  <option value="">Pilih kurir</option>
+                  {couriers.map((c) => (
+                    <option key={c} value={c}>
+                      {c}
+                    </option>
+                  ))}
+                </select>
+                <FieldError id="courier-error" message={errorsFor("ship").courier} />
+                <label htmlFor="courierOther">Nama Kurir (jika Lainnya)</label>
+                <input
+                  id="courierOther"
+                  name="courierOther"
+                  maxLength={COURIER_NAME_MAX}
+                  defaultValue={valueOf("ship", "courierOther")}
+                  aria-invalid={errorsFor("ship").courierOther ? true : undefined}
+                  aria-describedby={errorsFor("ship").courierOther ? "courier-other-error" : undefined}
+                />
+                <FieldError id="courier-other-error" message={errorsFor("ship").courierOther} />
+                <label htmlFor="trackingNumber">Nomor Resi</label>
+                <input
+                  id="trackingNumber"
+                  name="trackingNumber"
+                  maxLength={TRACKING_MAX}
+                  defaultValue={valueOf("ship", "trackingNumber")}
+                  aria-invalid={errorsFor("ship").trackingNumber ? true : undefined}
+                  aria-describedby={errorsFor("ship").trackingNumber ? "tracking-error" : undefined}
+                />
+                <FieldError id="tracking-error" message={errorsFor("ship").trackingNumber} />
+                <button type="submit" className="ops-btn">
+                  Kirim
+                </button>
+              </Form>
+            ) : null}
+          </div>
+        </section>
+      ) : null}
+
+      <div className="ops-grid">
+        <section className="ops-card" aria-labelledby="buyer-heading">
+          <h2 id="buyer-heading">Pembeli</h2>
+          <dl className="ops-facts">
+            <dt>Nama</dt>
+            <dd>{order.buyer.name}</dd>
+            <dt>NIK</dt>
+            <dd data-testid="ops-nik">{order.buyer.nik}</dd>
+            {order.buyer.dadName ? (
+              <>
+                <dt>Nama Ayah Kandung</dt>
+                <dd>{order.buyer.dadName}</dd>
+              </>
+            ) : null}
+            <dt>No. HP</dt>
+            <dd>{order.buyer.phone}</dd>
+            <dt>Email</dt>
+            <dd>{order.buyer.email}</dd>
+            <dt>Akun</dt>
+            <dd>
+              {order.buyer.accountName} ({order.buyer.accountEmail})
+            </dd>
+            <dt>NIP</dt>
+            <dd>
+              {order.buyer.nip ?? order.buyer.accountNip}
+              {order.buyer.nip && order.buyer.nip !== order.buyer.accountNip ? ` (akun: ${order.buyer.accountNip})` : ""}
+            </dd>
+            <dt>Perusahaan</dt>
+            <dd>{order.buyer.company}</dd>
+          </dl>
+        </section>
+
+        <section className="ops-card" aria-labelledby="address-heading">
+          <h2 id="address-heading">Alamat Pengiriman</h2>
+          <p>
+            {order.address.full}
+            <br />
+            {order.address.kelurahan}, {order.address.kecamatan}
+            <br />
+            {order.address.kota}, {order.address.provinsi} {order.address.kodePos}
+          </p>
+          {order.note ? <p className="ops-muted">Catatan: {order.note}</p> : null}
+          {order.courier ? (
+            <dl className="ops-facts">
+              <dt>Kurir</dt>
+              <dd>{order.courier}</dd>
+              <dt>Nomor Resi</dt>
+              <dd data-testid="ops-tracking">{order.trackingNumber}</dd>
+            </dl>
+          ) : null}
+        </section>
+
+        <section className="ops-card" aria-labelledby="product-heading">
+          <h2 id="product-heading">Produk dan Harga</h2>
+          <ul>
+            {order.products.map((product, i) => (
+              <li key={i}>
+                {product.title} × {product.qty}
+              </li>
+            ))}
+          </ul>
+          <dl className="ops-facts">
+            <dt>Harga</dt>
+            <dd>{formatRupiah(order.priceOri)}</dd>
+            {order.costLines.map((line) => (
+              <FactRow key={line.label} label={line.label} value={formatRupiah(line.amount)} />
+            ))}
+            {order.insentif ? <FactRow label="Insentif Pemerintah" value={formatRupiah(-order.insentifValue)} /> : null}
+            {order.promoPegawai ? <FactRow label="Promo Pegawai" value={formatRupiah(-order.promoPegawaiValue)} /> : null}
+            <dt>Total Belanja</dt>
+            <dd>
+              <strong>{formatRupiah(order.amount)}</strong>
+            </dd>
+          </dl>
+        </section>
+
+        <section className="ops-card" aria-labelledby="payment-heading">
+          <h2 id="payment-heading">Pembayaran</h2>
+          <dl className="ops-facts">
+            <dt>Metode</dt>
+            <dd>
+              {order.paymentMethodName ?? "Belum dipilih"}
+              {order.tenor ? ` (${order.tenor} bulan)` : ""}
+            </dd>
+            {p ? (
+              <>
+                <dt>{p.type === "virtual_account" ? "Nomor VA" : "Rekening"}</dt>
+                <dd>{p.vaNumber ?? "-"}</dd>
+                {p.discount ? <FactRow label="Diskon" value={formatRupiah(-p.discount)} /> : null}
+                {p.fee ? <FactRow label="Biaya" value={formatRupiah(p.fee)} /> : null}
+                {p.uniqueCode !== null ? (
+                  <>
+                    <dt>Kode Unik</dt>
+                    <dd>
+                      <mark className="ops-unique-code" data-testid="ops-unique-code">
+                        {String(p.uniqueCode).padStart(3, "0")}
+                      </mark>
+                    </dd>
+                  </>
+                ) : null}
+                <dt>Jumlah</dt>
+                <dd data-testid="ops-payment-total">
+                  <PaymentTotal total={p.total} uniqueCode={p.uniqueCode} />
+                </dd>
+                {p.expiresAt ? <FactRow label="Batas Bayar" value={p.expiresAt} /> : null}
+                {p.markedPaidAt ? <FactRow label="Ditandai Dibayar" value={p.markedPaidAt} /> : null}
+                {p.paidAt ? <FactRow label="Dibayar" value={p.paidAt} /> : null}
+              </>
+            ) : (
+              <>
+                <dt>Jumlah</dt>
+                <dd>{formatRupiah(order.totalAmount)}</dd>
+              </>
+            )}
+          </dl>
+        </section>
+      </div>
+
+      <section className="ops-card" aria-labelledby="photos-heading" style={{ marginTop: 16 }}>
+        <h2 id="photos-heading">Foto dan Bukti</h2>
+        <div className="ops-photos">
+          {order.ktpUrl ? <Photo url={order.ktpUrl} alt="Foto KTP" /> : <p className="ops-muted">Tidak ada foto KTP.</p>}
+          {order.transferProofUrl ? <Photo url={order.transferProofUrl} alt="Bukti Transfer" /> : null}
+          {order.deliveryPhotoUrls.map((url) => (
+            <Photo key={url} url={url} alt="Bukti Barang Sampai" />
+          ))}
+        </div>
+      </section>
+
+      <div className="ops-grid">
+        <section className="ops-card" aria-labelledby="nik-heading">
+          <h2 id="nik-heading">Pesanan Lain dengan NIK yang Sama</h2>
+          {order.sameNik.length === 0 ? (
+            <p className="ops-muted" data-testid="same-nik-none">
+              Tidak ada.
+            </p>
+          ) : (
+            <ul data-testid="same-nik">
+              {order.sameNik.map((o) => (
+                <li key={o.id}>
+                  <a href={`/ops/orders/${o.id}`}>{o.invoiceId}</a> · <StatusBadge id={o.statusId} name={o.statusName} /> · {o.buyerEmail} · {o.createdAt}
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+
+        <section className="ops-card" aria-labelledby="timeline-heading">
+          <h2 id="timeline-heading">Riwayat</h2>
+          <ol className="ops-timeline" data-testid="timeline">
+            {order.timeline.map((e, i) => (
+              <li key={i}>
+                <span className="when">{e.at}</span> · <strong>{e.toStatusName}</strong>
+                <br />
+                oleh {e.who}
+                {e.note && !e.note.startsWith("bukti:") ? <> — {e.note}</> : null}
+              </li>
+            ))}
+          </ol>
+        </section>
+      </div>
+    </>
+  );
+}
+
+function FactRow({ label, value }: { label: string; value: string }) {
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd>{value}</dd>
+    </>
+  );
+}
+
+/** The total with its last three digits (the manual transfer's unique code) marked. */
+function PaymentTotal({ total, uniqueCode }: { total: number; uniqueCode: number | null }) {
+  const text = formatRupiah(total);
+  if (uniqueCode === null || text.length < 3) return <strong>{text}</strong>;
+  return (
+    <strong>
+      {text.slice(0, -3)}
+      <mark className="ops-unique-code">{text.slice(-3)}</mark>
+    </strong>
+  );
+}
