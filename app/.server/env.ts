@@ -18,6 +18,7 @@ const schema = z.object({
   ADMIN_PHONE: z._default(z.string(), "+62 811-1000-123"),
   TRUST_PROXY: z._default(z.string().check(z.regex(/^\d{1,2}$/, "must be the number of reverse proxies in front of the app (0, 1, 2 …)")), "0"),
   OUTBOX_KEY: z.optional(z.string().check(z.minLength(16, "must be at least 16 characters"))),
+  API_CORS_ORIGINS: z.optional(z.string().check(z.regex(/^\s*https?:\/\/[^\s,/]+(\s*,\s*https?:\/\/[^\s,/]+)*\s*$/, "must be a comma-separated list of origins such as https://app.example.id"))),
 });
 
 export type Env = {
@@ -38,6 +39,8 @@ export type Env = {
   trustProxyHops: number;
   /** Opens the demo outbox from other machines (/outbox?key=…); absent: a new one each start. */
   outboxKey: string | undefined;
+  /** Origins whose pages may call the JSON API from a browser (CORS); empty: none. */
+  apiCorsOrigins: string[];
 };
 
 function readEnv(source: NodeJS.ProcessEnv): Env {
@@ -71,6 +74,10 @@ function readEnv(source: NodeJS.ProcessEnv): Env {
     adminPhone: e.ADMIN_PHONE,
     trustProxyHops: Number(e.TRUST_PROXY),
     outboxKey: e.OUTBOX_KEY,
+    apiCorsOrigins: (e.API_CORS_ORIGINS ?? "")
+      .split(",")
+      .map((s) => s.trim().replace(/\/+$/, ""))
+      .filter(Boolean),
   };
 }
 

@@ -19,7 +19,7 @@ export const UPLOAD_BODY_LIMIT = 10 * 1024 * 1024;
  * The routes whose forms upload files (multipart). The ONE list: a new upload screen adds its path
  * here. Matched against the path without React Router's `.data` suffix (JavaScript submissions).
  */
-export const UPLOAD_PATHS: RegExp[] = [/^\/checkout$/, /^\/payment\/[^/]+$/, /^\/transaction-detail\/[^/]+$/];
+export const UPLOAD_PATHS: RegExp[] = [/^\/checkout$/, /^\/payment\/[^/]+$/, /^\/transaction-detail\/[^/]+$/, /^\/api\/core\/api\/v1\/upload$/];
 
 const ALLOWED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
 
@@ -123,9 +123,11 @@ export function bodyLimit(limitFor: (url: string) => number = bodyLimitFor) {
   };
 }
 
-/** Unknown and unsupported methods (TRACE, CONNECT, PROPFIND, OPTIONS …): 405, quietly. */
+/** Unknown and unsupported methods (TRACE, CONNECT, PROPFIND, OPTIONS outside /api …): 405, quietly. */
 export function methodGuard(req: IncomingMessage, res: ServerResponse, next: NextFunction) {
   if (ALLOWED_METHODS.includes(req.method ?? "")) return next();
+  // CORS preflights of the JSON API (answered there, from API_CORS_ORIGINS).
+  if (req.method === "OPTIONS" && routePathOf(req.url ?? "/").startsWith("/api/")) return next();
   res.statusCode = 405;
   res.setHeader("Allow", ALLOWED_METHODS.join(", "));
   res.setHeader("Content-Type", "text/plain; charset=utf-8");

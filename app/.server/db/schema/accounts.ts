@@ -41,7 +41,7 @@ export const accountTokens = pgTable(
   (t) => [uniqueIndex("account_tokens_hash_key").on(t.tokenHash), index("account_tokens_user_idx").on(t.userId)],
 );
 
-/** Server-side sessions: the cookie carries a random id whose hash is the primary key. */
+/** Server-side sessions: the cookie (or the API's bearer token) carries a random id whose hash is the primary key. */
 export const sessions = pgTable(
   "sessions",
   {
@@ -52,6 +52,9 @@ export const sessions = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    // 'web': the id is in the browser's session cookie; 'api': a bearer token of the JSON API. One
+    // table, so a password reset (revokeAllSessions) ends both, and neither works as the other.
+    kind: text("kind", { enum: ["web", "api"] }).notNull().default("web"),
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
 );
