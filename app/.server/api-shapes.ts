@@ -23,6 +23,8 @@ export const PRODUCT_ITEM = object({
   id: int,
   title: str,
   imageUrl: nullable(str),
+  imageWidth: nullable(int),
+  imageHeight: nullable(int),
   price: nullable(int),
   discount: int,
   discountType: { enum: ["v", "%"] },
