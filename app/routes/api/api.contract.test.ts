@@ -418,7 +418,7 @@ describe("OpenAPI", () => {
     const document = buildOpenApi("http://store.test") as { openapi: string; paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } }>> };
     expect(document.openapi).toBe("3.1.0");
     const paths = Object.keys(document.paths);
-    expect(paths).toHaveLength(43);
+    expect(paths).toHaveLength(44);
     const register = document.paths["/api/core/api/v1/auth/register"]!.post!.requestBody!.content["application/json"]!.schema;
     expect(Object.keys(register.properties)).toEqual(expect.arrayContaining(["fullname", "phoneNo", "nip", "companyId", "email", "password", "matchPassword"]));
   });

@@ -122,12 +122,13 @@ describe("token matrix", () => {
       "/payment/methods": { json: { totalDiscount: 1000 } },
       "/payment/installment": { json: { totalDiscount: 1000, paymentId: 5 } },
       "/payment/select": { json: { totalDiscount: 1000, paymentMethodId: 1 } },
+      "/payment/sandbox-pay": { json: { orderId } },
       "/upload": { form: () => Object.assign(new FormData(), {}) },
     });
 
     const before = await victimState(victim, victimOrders.map((o) => o.orderId));
     const authedCalls = API_AREAS.flatMap((area) => Object.entries(area.routes).filter(([, r]) => r.auth).map(([sub, r]) => ({ path: `/${area.area}${sub}`, method: r.method })));
-    expect(authedCalls).toHaveLength(26);
+    expect(authedCalls).toHaveLength(27);
 
     let answered = 0;
     let leaks = 0;
@@ -152,7 +153,7 @@ describe("token matrix", () => {
         const answer = await callApi(call.method, input.query ? `${call.path}?${input.query}` : call.path, { token: attackerToken, json: input.json, form: input.form?.() });
         answered++;
         if (secrets.some((s) => JSON.stringify(answer.body).includes(s))) leaks++;
-        const takesOrder = ["/order/detail", "/order/cancel", "/order/confirm", "/order/open-va", "/order/mark-paid", "/order/set-payment"].includes(call.path);
+        const takesOrder = ["/order/detail", "/order/cancel", "/order/confirm", "/order/open-va", "/order/mark-paid", "/order/set-payment", "/payment/sandbox-pay"].includes(call.path);
         if (takesOrder && answer.status !== 404) foreignOrderStatuses.push(`${call.path} ${target.orderId} → ${answer.status}`);
         if (call.path === "/auth/logout") break;
       }

@@ -1,6 +1,8 @@
-import { areaRoute, defineArea, idOf, invalid, ok, readJson, requireId, type JsonBody } from "~/.server/api";
+import { ApiError, areaRoute, defineArea, idOf, invalid, notFound, ok, readJson, requireId, type JsonBody } from "~/.server/api";
 import { METHOD, TENOR, list, object } from "~/.server/api-shapes";
+import { sandboxPay } from "~/.server/gateway/sandbox-pay";
 import { productCheckoutAmount } from "~/.server/store/checkout-submit";
+import { getOwnedOrderSummary } from "~/.server/store/orders";
 import { checkPaymentChoice, listPaymentMethods, listTenorOptions, METHOD_UNKNOWN } from "~/.server/store/payments";
 
 // Spec §7 payment/methods, payment/installment, payment/select: the lists of /paymentmethodlist and
@@ -63,6 +65,25 @@ const area = defineArea("payment", {
       const check = await checkPaymentChoice(await amountOf(body), body.paymentMethodId, body.tenor);
       if (!check.ok) throw invalid({ [check.field]: [check.message] });
       return ok({ method: check.method, tenor: check.tenor });
+    },
+  },
+  "/sandbox-pay": {
+    method: "POST",
+    auth: true,
+    doc: {
+      summary: "Sandbox only: pay the order's open virtual account ('Bayar (Sandbox)' of the payment page)",
+      description: "Not in spec §7: with PAYMENT_GATEWAY=sandbox the gateway sends its signed webhook to the store, exactly as a real payment would; the order moves to 300. Any other gateway: 409.",
+      body: { type: "object", required: ["orderId"], properties: { orderId: { type: "integer" } } },
+      data: object({ webhookStatus: { type: "integer" } }),
+      errors: [400, 404, 409],
+    },
+    async handle({ request, user }) {
+      const orderId = requireId((await readJson(request)).orderId, "orderId", "Pesanan tidak ditemukan.");
+      if (!(await getOwnedOrderSummary(orderId, user.id))) throw notFound("Pesanan tidak ditemukan.");
+      const paid = await sandboxPay(orderId, user.id);
+      if (!paid.ok) throw new ApiError(409, paid.message);
+      if (paid.status !== 200) throw new ApiError(409, `Pembayaran (Sandbox) ditolak (HTTP ${paid.status}).`);
+      return ok({ webhookStatus: paid.status }, "Pembayaran (Sandbox) berhasil.");
     },
   },
 });
