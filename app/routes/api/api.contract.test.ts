@@ -12,7 +12,7 @@ import { createSession } from "~/.server/store/sessions";
 import { methodId } from "~/.server/store/payment-fixtures";
 import { callApi } from "./test-client";
 import * as notFoundRoute from "./not-found";
-import { buildOpenApi } from "./openapi";
+import { buildOpenApi } from "./openapi.server";
 
 // Contract tests of spec §7 (issue 19): every call's status, envelope, field names and messages,
 // through the same dispatcher as the resource routes, on the real database.

@@ -12,7 +12,7 @@ import { setOrderPayment } from "~/.server/store/payments";
 import { createSession, hashToken, revokeSession } from "~/.server/store/sessions";
 import { saveUpload } from "~/.server/store/uploads";
 import { processImageUpload } from "~/.server/uploads";
-import { API_AREAS } from "./openapi";
+import { API_AREAS } from "./openapi.server";
 import { callApi } from "./test-client";
 
 // The token matrix (issue 19): every call that needs a token, tried with no token, a malformed one,

@@ -1,5 +1,5 @@
 import { API_PREFIX, runApi } from "~/.server/api";
-import { API_AREAS } from "./openapi";
+import { API_AREAS } from "./openapi.server";
 
 // For the API's tests: one call through the same dispatcher the resource routes use (area lookup,
 // token check, envelope), with a real Request. Not a route module (routes.ts does not name it).
@@ -25,6 +25,6 @@ export async function callApi(
     headers.set("content-type", "application/json");
   }
   const request = new Request(`http://store.test${API_PREFIX}${path}`, { method, headers, body });
-  const response = await runApi(definition, request, area === "upload" ? "" : `/${rest.join("/")}`);
+  const response = await runApi(definition, request, rest.length ? `/${rest.join("/")}` : "");
   return { status: response.status, body: await response.json(), headers: response.headers };
 }

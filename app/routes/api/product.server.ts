@@ -1,4 +1,4 @@
-import { areaRoute, defineArea, notFound, ok, requireId } from "~/.server/api";
+import { defineArea, notFound, ok, requireId } from "~/.server/api";
 import { ID_TITLE, PRODUCT_DETAIL, PRODUCT_ITEM, list, object, page } from "~/.server/api-shapes";
 import { getProductDetail, listCategories, listCities, listProducts } from "~/.server/store/catalogue";
 import { parseSearchParams } from "~/lib/search-params";
@@ -60,4 +60,3 @@ const productArea = defineArea("product", {
 });
 
 export const PRODUCT_AREA = productArea;
-export const { loader, action } = areaRoute(productArea);

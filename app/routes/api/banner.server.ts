@@ -1,4 +1,4 @@
-import { areaRoute, defineArea, notFound, ok, requireId } from "~/.server/api";
+import { defineArea, notFound, ok, requireId } from "~/.server/api";
 import { BANNER, list } from "~/.server/api-shapes";
 import { listBanners } from "~/.server/store/catalogue";
 
@@ -25,4 +25,3 @@ const bannerArea = defineArea("banner", {
 });
 
 export const BANNER_AREA = bannerArea;
-export const { loader, action } = areaRoute(bannerArea);

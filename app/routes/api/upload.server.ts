@@ -1,9 +1,8 @@
-import { ApiError, invalid, ok, runApi } from "~/.server/api";
+import { ApiError, defineArea, invalid, ok } from "~/.server/api";
 import { object } from "~/.server/api-shapes";
 import { processProofUpload } from "~/.server/proof-upload";
 import { saveUpload, uploadUrl, type UploadPurpose } from "~/.server/store/uploads";
 import { isEmptyFile, KTP_REQUIRED, processImageUpload } from "~/.server/uploads";
-import type { Route } from "./+types/upload";
 
 // Spec §7 File upload: POST multipart `file` → `{ path }`. The same checks and storage as the KTP
 // photo (checkout), the transfer proof (payment) and the delivery proof (order detail): the type
@@ -13,22 +12,20 @@ import type { Route } from "./+types/upload";
 
 const PURPOSES: UploadPurpose[] = ["ktp", "transfer-proof", "delivery-proof"];
 
-export const UPLOAD_AREA = {
-  area: "upload",
-  routes: {
+export const UPLOAD_AREA = defineArea("upload", {
     "": {
-      method: "POST" as const,
-      auth: true as const,
+      method: "POST",
+      auth: true,
       doc: {
         summary: "Upload a photo (or a PDF delivery proof); only its owner can use or read it",
         description:
           "Multipart form: `file` (JPG/PNG; PDF too for delivery-proof; at most 10 MB sent, 2 MB stored after processing) and `type` (ktp — the default, spec's `merchant` means the same —, transfer-proof or delivery-proof). `path` is what the order calls take (ktpImageUrl, buktiImageUrls, buktiImageUrl) and where the owner reads the file back (`GET {host}{path}` with the same bearer token).",
-        bodyType: "multipart" as const,
+        bodyType: "multipart",
         body: { type: "object", required: ["file"], properties: { file: { type: "string", format: "binary" }, type: { enum: ["ktp", "merchant", "transfer-proof", "delivery-proof"] } } },
         data: object({ path: { type: "string" }, id: { type: "string" }, type: { type: "string" } }),
         errors: [400, 413],
       },
-      async handle({ request, user }: { request: Request; user: { id: number } }) {
+      async handle({ request, user }) {
         let form: FormData;
         try {
           form = await request.formData();
@@ -46,8 +43,5 @@ export const UPLOAD_AREA = {
         return ok({ path: uploadUrl(id), id, type: purpose }, "File berhasil diunggah.", 201);
       },
     },
-  },
-};
+});
 
-export const loader = ({ request }: Route.LoaderArgs) => runApi(UPLOAD_AREA, request, "");
-export const action = ({ request }: Route.ActionArgs) => runApi(UPLOAD_AREA, request, "");

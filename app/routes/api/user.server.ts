@@ -1,4 +1,4 @@
-import { areaRoute, asForm, defineArea, invalid, notFound, ok, readJson, validate } from "~/.server/api";
+import { asForm, defineArea, invalid, notFound, ok, readJson, validate } from "~/.server/api";
 import { ADDRESS, PROFILE, object } from "~/.server/api-shapes";
 import { getProfile, updateProfile } from "~/.server/store/accounts";
 import { getSavedAddress, saveDraftAddress } from "~/.server/store/checkout";
@@ -82,4 +82,3 @@ const area = defineArea("user", {
 });
 
 export const USER_AREA = area;
-export const { loader, action } = areaRoute(area);

@@ -1,4 +1,4 @@
-import { areaRoute, defineArea, ok } from "~/.server/api";
+import { defineArea, ok } from "~/.server/api";
 import { ID_NAME, list } from "~/.server/api-shapes";
 import { listDistricts, listProvinces, listRegencies, listVillages } from "~/.server/store/locations";
 import { AREA_CODE } from "~/lib/schemas/checkout";
@@ -30,4 +30,3 @@ const area = defineArea("location", {
 });
 
 export const LOCATION_AREA = area;
-export const { loader, action } = areaRoute(area);

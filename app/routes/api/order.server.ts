@@ -1,4 +1,4 @@
-import { ApiError, areaRoute, asForm, defineArea, idOf, invalid, notFound, ok, readJson, requireId } from "~/.server/api";
+import { ApiError, asForm, defineArea, idOf, invalid, notFound, ok, readJson, requireId } from "~/.server/api";
 import { CREATED_ORDER, ORDER_DETAIL, ORDER_ITEM, PAYMENT_DETAIL, PROMO, list, object, page } from "~/.server/api-shapes";
 import { dayWib } from "~/.server/dates";
 import { checkEmployeePromo } from "~/.server/store/checkout";
@@ -281,4 +281,3 @@ const area = defineArea("order", {
 /** The checkout form's schema, for the OpenAPI document (the create body follows it). */
 export const CHECKOUT_FORM_SCHEMA = checkoutSchema({ ktpOnFile: true, addressOnFile: true, hasIncentive: true, hasEmployeePromo: true });
 export const ORDER_AREA = area;
-export const { loader, action } = areaRoute(area);

@@ -1,4 +1,4 @@
-import { areaRoute, defineArea, ok } from "~/.server/api";
+import { defineArea, ok } from "~/.server/api";
 import { list, object } from "~/.server/api-shapes";
 import { listCompanies } from "~/.server/store/accounts";
 
@@ -14,4 +14,3 @@ const area = defineArea("company", {
 });
 
 export const COMPANY_AREA = area;
-export const { loader, action } = areaRoute(area);

@@ -1,4 +1,4 @@
-import { ApiError, areaRoute, asForm, defineArea, invalid, limit, MESSAGES, ok, readJson, validate } from "~/.server/api";
+import { ApiError, asForm, defineArea, invalid, limit, MESSAGES, ok, readJson, validate } from "~/.server/api";
 import { TOKEN_DATA, USER_SCHEMA } from "~/.server/api-shapes";
 import { checkCredentials } from "~/.server/auth";
 import { runAfterResponse } from "~/.server/jobs";
@@ -141,4 +141,3 @@ const area = defineArea("auth", {
 });
 
 export const AUTH_AREA = area;
-export const { loader, action } = areaRoute(area);

@@ -1,4 +1,4 @@
-import { areaRoute, defineArea, ok } from "~/.server/api";
+import { defineArea, ok } from "~/.server/api";
 import { BALANCE_ITEM, list, object } from "~/.server/api-shapes";
 import { getBalance, listBalanceHistory } from "~/.server/store/balance";
 
@@ -23,4 +23,3 @@ const area = defineArea("balance", {
 });
 
 export const BALANCE_AREA = area;
-export const { loader, action } = areaRoute(area);

@@ -1,4 +1,4 @@
-import { ApiError, areaRoute, defineArea, idOf, invalid, notFound, ok, readJson, requireId, type JsonBody } from "~/.server/api";
+import { ApiError, defineArea, idOf, invalid, notFound, ok, readJson, requireId, type JsonBody } from "~/.server/api";
 import { METHOD, TENOR, list, object } from "~/.server/api-shapes";
 import { sandboxPay } from "~/.server/gateway/sandbox-pay";
 import { productCheckoutAmount } from "~/.server/store/checkout-submit";
@@ -89,4 +89,3 @@ const area = defineArea("payment", {
 });
 
 export const PAYMENT_AREA = area;
-export const { loader, action } = areaRoute(area);

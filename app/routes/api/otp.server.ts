@@ -1,4 +1,4 @@
-import { ApiError, areaRoute, defineArea, idOf, invalid, ok, readJson, tooMany } from "~/.server/api";
+import { ApiError, defineArea, idOf, invalid, ok, readJson, tooMany } from "~/.server/api";
 import { object } from "~/.server/api-shapes";
 import { getProfile } from "~/.server/store/accounts";
 import { OTP_WRONG, requestOtp, validateOtp } from "~/.server/store/otp";
@@ -51,4 +51,3 @@ const area = defineArea("otp", {
 });
 
 export const OTP_AREA = area;
-export const { loader, action } = areaRoute(area);

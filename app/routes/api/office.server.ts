@@ -1,4 +1,4 @@
-import { areaRoute, defineArea, ok } from "~/.server/api";
+import { defineArea, ok } from "~/.server/api";
 import { list, object } from "~/.server/api-shapes";
 
 // Spec §7 office/list: "defined, unused". The store keeps no offices: an empty list, so a client
@@ -14,4 +14,3 @@ const area = defineArea("office", {
 });
 
 export const OFFICE_AREA = area;
-export const { loader, action } = areaRoute(area);
