@@ -11,6 +11,9 @@ import { transitionOrder } from "~/.server/store/orders";
 import { createSession } from "~/.server/store/sessions";
 import { methodId } from "~/.server/store/payment-fixtures";
 import { callApi } from "./test-client";
+import { RouterContextProvider } from "react-router";
+import { sessionMiddleware } from "~/.server/session";
+import * as uploadsRoute from "../uploads";
 import * as notFoundRoute from "./not-found";
 import { buildOpenApi } from "./openapi.server";
 
@@ -242,6 +245,20 @@ describe("orders", () => {
     const ktp = await callApi("POST", "/upload", { token, form: uploadForm("ktp") });
     expect(ktp.status).toBe(201);
     expect(ktp.body.data).toEqual({ path: expect.stringMatching(/^\/uploads\/[A-Za-z0-9_-]{22}$/), id: expect.any(String), type: "ktp" });
+    // The owner reads it back with the same token; anyone else gets 404.
+    const readBack = async (bearer: string) => {
+      const request = new Request(`http://store.test${ktp.body.data.path}`, { headers: { authorization: `Bearer ${bearer}` } });
+      const context = new RouterContextProvider();
+      let answer: Response | undefined;
+      await sessionMiddleware({ request, url: new URL(request.url), context } as never, async () => {
+        answer = await uploadsRoute.loader({ request, context, params: { id: ktp.body.data.id } } as never);
+        return answer;
+      });
+      return answer!;
+    };
+    const own = await readBack(token);
+    expect([own.status, own.headers.get("content-type")]).toEqual([200, "image/jpeg"]);
+    expect((await readBack(await tokenFor((await createVerifiedUser(db)).id))).status).toBe(404);
 
     const empty = await callApi("POST", "/order/create", { token, json: { orderProducts: [{ id: productId, qty: 1 }], insentif: true } });
     expect(empty.status).toBe(400);
