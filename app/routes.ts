@@ -16,13 +16,9 @@ export default [
   // The payment gateway's signed settlements (JSON; no session, no Origin check: the HMAC signs it).
   route("webhooks/payment", "routes/webhooks-payment.ts"),
 
-  // The JSON API of spec §7 (issue 19): resource routes only; bearer tokens, no cookies, no Origin
-  // check (app/.server/api.ts). routes/api/v1.ts hands each call to its area's module.
-  route("api/core/api/v1/*", "routes/api/v1.ts"),
-  route("api/core/openapi.json", "routes/api/openapi.ts"),
-  route("api/core/docs", "routes/api/docs.ts"),
-  // Anything else under /api answers the API's JSON 404, not the HTML page.
-  route("api/*", "routes/api/not-found.ts"),
+  // The JSON API of spec §7 under /api/core/api/v1, its OpenAPI document and reference page (issue
+  // 19): one resource route; bearer tokens, no cookies, no Origin check (app/.server/api.ts).
+  route("api/*", "routes/api/index.ts"),
 
   layout("layouts/main.tsx", [route("home", "routes/home.tsx")]),
 

@@ -14,7 +14,7 @@ import { callApi } from "./test-client";
 import { RouterContextProvider } from "react-router";
 import { sessionMiddleware } from "~/.server/session";
 import * as uploadsRoute from "../uploads";
-import * as notFoundRoute from "./not-found";
+import * as apiRoute from "./index";
 import { buildOpenApi } from "./openapi.server";
 
 // Contract tests of spec §7 (issue 19): every call's status, envelope, field names and messages,
@@ -225,9 +225,21 @@ describe("catalogue and reference lists", () => {
     const wrongMethod = await callApi("POST", "/product/page", { json: {} });
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get("allow")).toBe("GET");
-    const elsewhere = notFoundRoute.loader();
+    const viaRoute = (path: string) => apiRoute.loader({ request: new Request(`http://store.test${path}`), params: { "*": path.split("?")[0]!.slice("/api/".length) } } as never);
+    const elsewhere = await viaRoute("/api/nothing/here");
     expect(elsewhere.status).toBe(404);
     expect(await elsewhere.json()).toEqual({ success: false, code: 404, message: "Alamat API tidak ditemukan.", data: null });
+    const unknownArea = await viaRoute("/api/core/api/v1/nowhere/list");
+    expect(unknownArea.status).toBe(404);
+    const products = await viaRoute("/api/core/api/v1/product/page?keyword=x");
+    expect((await products.json()).data).toMatchObject({ page: 0 });
+    const openapi = await viaRoute("/api/core/openapi.json");
+    expect((await openapi.json()).openapi).toBe("3.1.0");
+    const docs = await viaRoute("/api/core/docs");
+    expect(docs.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    const html = await docs.text();
+    expect(html).toContain("POST /api/core/api/v1/order/create");
+    expect(html).not.toContain("<script");
   });
 });
 

@@ -2,7 +2,7 @@ import { API_PREFIX } from "~/.server/api";
 import { API_AREAS, API_VERSION, bodySchema } from "./openapi.server";
 
 // GET /api/core/docs: the API reference as one plain HTML page (no JavaScript), from the same
-// definitions as /api/core/openapi.json.
+// definitions as /api/core/openapi.json (routes/api/index.ts serves it).
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const code = (value: unknown) => `<pre>${escape(JSON.stringify(value, null, 2))}</pre>`;
@@ -35,7 +35,7 @@ ${doc.data ? `<details><summary><code>data</code> on success</summary>${code(doc
 ${sections.join("\n")}</main></body></html>`;
 }
 
-export function loader() {
+export function docsResponse() {
   return new Response(page(), {
     headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-cache", "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'" },
   });
