@@ -84,9 +84,15 @@ function answerTooLarge(req: IncomingMessage, res: ServerResponse, limit: number
   const message = `Data yang Anda kirim terlalu besar (maksimal ${megabytes(limit)}). Kecilkan ukuran foto atau isian, lalu coba lagi.`;
   console.warn(`413 ${req.method} ${routePathOf(req.url ?? "/")}: body over ${megabytes(limit)}`);
   res.statusCode = 413;
-  res.setHeader("Content-Type", "text/html; charset=utf-8");
   res.setHeader("Connection", "close");
-  res.end(plainPage("Permintaan Terlalu Besar", message));
+  if (routePathOf(req.url ?? "/").startsWith("/api/")) {
+    // The JSON API's clients read its envelope (app/.server/api.ts), not a page.
+    res.setHeader("Content-Type", "application/json; charset=utf-8");
+    res.end(JSON.stringify({ success: false, code: 413, message, data: null }));
+  } else {
+    res.setHeader("Content-Type", "text/html; charset=utf-8");
+    res.end(plainPage("Permintaan Terlalu Besar", message));
+  }
   // The rest of the body is read and thrown away (so the client gets to read the page) for at most
   // two seconds; then the connection goes.
   setTimeout(() => req.socket.destroy(), 2000).unref();
