@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { getDb } from "../db/client";
-import { orders, users, type AddressInput } from "../db/schema";
+import { orders, uploads, users, type AddressInput } from "../db/schema";
 import { parseForm } from "~/lib/forms";
 import { checkoutPricing } from "~/lib/pricing";
 import { checkoutSchema } from "~/lib/schemas/checkout";
@@ -38,6 +38,12 @@ async function redirectUrlOf(orderId: number): Promise<string | null> {
   } catch {
     return null;
   }
+}
+
+async function isOwnKtp(userId: number, uploadId: string): Promise<boolean> {
+  const db = await getDb();
+  const [row] = await db.select({ id: uploads.id }).from(uploads).where(and(eq(uploads.id, uploadId), eq(uploads.ownerId, userId), eq(uploads.purpose, "ktp")));
+  return row !== undefined;
 }
 
 /** The order an earlier call with this key made, if any. */
@@ -83,7 +89,8 @@ export async function submitCheckout(user: { id: number; verified: boolean }, id
     bbnValidation: ticked("bbnValidation"),
     domisiliValidation: ticked("domisiliValidation"),
   });
-  if (payload.ktpUploadId) await setDraftKtp(user.id, payload.ktpUploadId);
+  // Only a KTP photo of the buyer's own (an upload of purpose "ktp", as the checkout form stores).
+  if (payload.ktpUploadId && (await isOwnKtp(user.id, payload.ktpUploadId))) await setDraftKtp(user.id, payload.ktpUploadId);
   if (payload.address) {
     const resolved = await resolveAddress(payload.address);
     if (!resolved.ok) return fieldError(400, `address.${resolved.field}`, resolved.message);

@@ -303,6 +303,10 @@ describe("orders", () => {
       orderProducts: [{ id: productId, qty: 1 }],
       totalAmount: 23_000_000,
     };
+    // A photo uploaded as a delivery proof is no KTP.
+    const otherPurpose = await callApi("POST", "/upload", { token, form: uploadForm("delivery-proof") });
+    const notKtp = await callApi("POST", "/order/create", { token, json: { ...payload, ktpImageUrl: otherPurpose.body.data.path } });
+    expect(notKtp.body.errors).toEqual({ ktpImageUrl: ["File KTP tidak boleh kosong."] });
     const key = randomUUID();
     const created = await callApi("POST", "/order/create", { token, json: payload, headers: { "Idempotency-Key": key } });
     expect(created.status).toBe(201);
