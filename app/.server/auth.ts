@@ -25,25 +25,35 @@ authenticator.use(
       return { ok: false, reply: submission.reply({ hideFields: ["password"] }), status: 400 };
     }
     const { email, password, redirect: target } = submission.value;
-    const address = clientAddress(request);
-    // Two limits: attempts per address and e-mail (guessing one account's password), and failures
-    // per address over every e-mail (one password tried on many accounts).
-    const sprayed = await checkRateLimit(RATE_LIMITS.loginFailures, address);
-    const limited = sprayed.allowed ? await hitRateLimit(RATE_LIMITS.login, `${address}|${email}`) : sprayed;
-    if (!limited.allowed) {
-      const minutes = Math.ceil(limited.retryAfterSeconds / 60);
-      return { ok: false, status: 429, reply: submission.reply({ formErrors: [`Terlalu banyak percobaan masuk. Coba lagi dalam ${minutes} menit.`], hideFields: ["password"] }) };
-    }
-    const user = await authenticate(email, password);
-    if (!user) {
-      await hitRateLimit(RATE_LIMITS.loginFailures, address);
-      return { ok: false, status: 400, reply: submission.reply({ formErrors: [WRONG_CREDENTIALS], hideFields: ["password"] }) };
-    }
-    await resetRateLimit(RATE_LIMITS.login, `${address}|${email}`);
-    return { ok: true, userId: user.id, redirectTo: safeRedirect(target, "/home") };
+    const checked = await checkCredentials(email, password, clientAddress(request));
+    if (!checked.ok) return { ok: false, status: checked.status, reply: submission.reply({ formErrors: [checked.message], hideFields: ["password"] }) };
+    return { ok: true, userId: checked.userId, redirectTo: safeRedirect(target, "/home") };
   }),
   "form",
 );
+
+export type CredentialCheck = { ok: true; userId: number } | { ok: false; status: 400 | 429; message: string; retryAfterSeconds?: number };
+
+/**
+ * The login rules of both doors (the form and the JSON API): two limits — attempts per address and
+ * e-mail (guessing one account's password), and failures per address over every e-mail (one
+ * password tried on many accounts) — then the password; one message for every wrong pair.
+ */
+export async function checkCredentials(email: string, password: string, address: string): Promise<CredentialCheck> {
+  const sprayed = await checkRateLimit(RATE_LIMITS.loginFailures, address);
+  const limited = sprayed.allowed ? await hitRateLimit(RATE_LIMITS.login, `${address}|${email}`) : sprayed;
+  if (!limited.allowed) {
+    const minutes = Math.ceil(limited.retryAfterSeconds / 60);
+    return { ok: false, status: 429, message: `Terlalu banyak percobaan masuk. Coba lagi dalam ${minutes} menit.`, retryAfterSeconds: limited.retryAfterSeconds };
+  }
+  const user = await authenticate(email, password);
+  if (!user) {
+    await hitRateLimit(RATE_LIMITS.loginFailures, address);
+    return { ok: false, status: 400, message: WRONG_CREDENTIALS };
+  }
+  await resetRateLimit(RATE_LIMITS.login, `${address}|${email}`);
+  return { ok: true, userId: user.id };
+}
 
 /**
  * Checks a login form through remix-auth. The strategy reads the body itself, so it is handed a

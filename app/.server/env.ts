@@ -27,6 +27,7 @@ const schema = z.object({
   LOG_LEVEL: z.optional(z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"], "must be trace, debug, info, warn, error, fatal or silent")),
   METRICS_TOKEN: z.optional(z.string().check(z.minLength(16, "must be at least 16 characters"))),
   SHUTDOWN_DRAIN_MS: z._default(z.string().check(z.regex(/^\d{1,6}$/, "must be a number of milliseconds")), "5000"),
+  API_CORS_ORIGINS: z.optional(z.string().check(z.regex(/^\s*https?:\/\/[^\s,/]+(\s*,\s*https?:\/\/[^\s,/]+)*\s*$/, "must be a comma-separated list of origins such as https://app.example.id"))),
 });
 
 export type Env = {
@@ -53,6 +54,8 @@ export type Env = {
   metricsToken: string | undefined;
   /** After SIGTERM: how long /readyz answers 503 while requests are still served, before the listener closes. */
   shutdownDrainMs: number;
+  /** Origins whose pages may call the JSON API from a browser (CORS); empty: none. */
+  apiCorsOrigins: string[];
 };
 
 export type MidtransSettings = {
@@ -116,6 +119,10 @@ function readEnv(source: NodeJS.ProcessEnv): Env {
     outboxKey: e.OUTBOX_KEY,
     metricsToken: e.METRICS_TOKEN,
     shutdownDrainMs: Number(e.SHUTDOWN_DRAIN_MS),
+    apiCorsOrigins: (e.API_CORS_ORIGINS ?? "")
+      .split(",")
+      .map((s) => s.trim().replace(/\/+$/, ""))
+      .filter(Boolean),
   };
 }
 

@@ -16,8 +16,10 @@ export function isLoopbackRequest(request: Request): boolean {
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-// Exempt paths authenticate their requests otherwise (the payment webhook has its HMAC signature).
-const EXEMPT_PATHS = ["/webhooks/"];
+// Exempt paths authenticate their requests otherwise (the payment webhook has its HMAC signature;
+// the JSON API a bearer token in a header, which no other site can make a browser send — the API
+// reads no cookie, so a cross-site request carries nothing to abuse).
+const EXEMPT_PATHS = ["/webhooks/", "/api/"];
 
 /**
  * Refuses cross-site form posts (CSRF): a browser says where a request comes from in

@@ -127,6 +127,14 @@ describe("request body limits", () => {
     }
     expect((await send(port, { path: "/checkout", bodyBytes: UPLOAD_BODY_LIMIT + 1 })).status).toBe(413);
     expect(bodyLimitFor("/checkout/../login")).toBe(FORM_BODY_LIMIT);
+
+    // The JSON API: its upload call takes photos, its other calls form-sized JSON; a 413 there is
+    // the API's envelope, not the page.
+    expect((await send(port, { path: "/api/core/api/v1/upload", bodyBytes: 6 * 1024 * 1024 })).status).toBe(404);
+    const tooBig = await send(port, { path: "/api/core/api/v1/order/create", bodyBytes: FORM_BODY_LIMIT + 1, headers: { "content-type": "application/json" } });
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(JSON.parse(tooBig.body)).toEqual({ success: false, code: 413, message: "Data yang Anda kirim terlalu besar (maksimal 64 KB). Kecilkan ukuran foto atau isian, lalu coba lagi.", data: null });
     expect(bodyLimitFor("/detail/1")).toBe(FORM_BODY_LIMIT);
   });
 });

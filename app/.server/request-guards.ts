@@ -20,7 +20,7 @@ export const UPLOAD_BODY_LIMIT = 10 * 1024 * 1024;
  * The routes whose forms upload files (multipart). The ONE list: a new upload screen adds its path
  * here. Matched against the path without React Router's `.data` suffix (JavaScript submissions).
  */
-export const UPLOAD_PATHS: RegExp[] = [/^\/checkout$/, /^\/payment\/[^/]+$/, /^\/transaction-detail\/[^/]+$/];
+export const UPLOAD_PATHS: RegExp[] = [/^\/checkout$/, /^\/payment\/[^/]+$/, /^\/transaction-detail\/[^/]+$/, /^\/api\/core\/api\/v1\/upload$/];
 
 const ALLOWED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
 
@@ -85,9 +85,15 @@ function answerTooLarge(req: IncomingMessage, res: ServerResponse, limit: number
   const message = `Data yang Anda kirim terlalu besar (maksimal ${megabytes(limit)}). Kecilkan ukuran foto atau isian, lalu coba lagi.`;
   log.warn({ method: req.method, path: routePathOf(req.url ?? "/"), limit: megabytes(limit) }, "413 body too large");
   res.statusCode = 413;
-  res.setHeader("Content-Type", "text/html; charset=utf-8");
   res.setHeader("Connection", "close");
-  res.end(plainPage("Permintaan Terlalu Besar", message));
+  if (routePathOf(req.url ?? "/").startsWith("/api/")) {
+    // The JSON API's clients read its envelope (app/.server/api.ts), not a page.
+    res.setHeader("Content-Type", "application/json; charset=utf-8");
+    res.end(JSON.stringify({ success: false, code: 413, message, data: null }));
+  } else {
+    res.setHeader("Content-Type", "text/html; charset=utf-8");
+    res.end(plainPage("Permintaan Terlalu Besar", message));
+  }
   // The rest of the body is read and thrown away (so the client gets to read the page) for at most
   // two seconds; then the connection goes.
   setTimeout(() => req.socket.destroy(), 2000).unref();
@@ -124,9 +130,11 @@ export function bodyLimit(limitFor: (url: string) => number = bodyLimitFor) {
   };
 }
 
-/** Unknown and unsupported methods (TRACE, CONNECT, PROPFIND, OPTIONS …): 405, quietly. */
+/** Unknown and unsupported methods (TRACE, CONNECT, PROPFIND, OPTIONS outside /api …): 405, quietly. */
 export function methodGuard(req: IncomingMessage, res: ServerResponse, next: NextFunction) {
   if (ALLOWED_METHODS.includes(req.method ?? "")) return next();
+  // CORS preflights of the JSON API (answered there, from API_CORS_ORIGINS).
+  if (req.method === "OPTIONS" && routePathOf(req.url ?? "/").startsWith("/api/")) return next();
   res.statusCode = 405;
   res.setHeader("Allow", ALLOWED_METHODS.join(", "));
   res.setHeader("Content-Type", "text/plain; charset=utf-8");

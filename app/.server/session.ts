@@ -67,7 +67,9 @@ type RequestSession = {
 const requestSessionContext = createContext<RequestSession>();
 
 /** Root middleware: reads the session before the loaders and actions, writes the cookie after. */
-export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context, url }, next) => {
+  // The JSON API knows no cookies (bearer tokens, app/.server/api.ts): it neither reads nor sets one.
+  if (url.pathname.startsWith("/api/")) return next();
   const store = sessionStorage();
   const cookie = await store.getSession(request.headers.get("Cookie"));
   const sid = cookie.get("sid");

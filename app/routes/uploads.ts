@@ -1,7 +1,9 @@
 import type { Route } from "./+types/uploads";
+import { bearerToken } from "~/.server/api";
 import { getUser } from "~/.server/session";
 import { isCheckedOperator } from "~/.server/ops-access";
 import { getUploadForOperator } from "~/.server/store/back-office";
+import { getSessionUser } from "~/.server/store/sessions";
 import { getOwnedUpload } from "~/.server/store/uploads";
 
 // Files users uploaded (the KTP photo …), served from the database to their owner and to operators
@@ -10,8 +12,10 @@ import { getOwnedUpload } from "~/.server/store/uploads";
 // private: the browser may keep them, shared caches may not.
 const UPLOAD_ID = /^[A-Za-z0-9_-]{8,64}$/;
 
-export async function loader({ params, context }: Route.LoaderArgs) {
-  const user = getUser(context);
+export async function loader({ params, context, request }: Route.LoaderArgs) {
+  // The owner's browser (session cookie) or the owner's API client (bearer token, issue 19).
+  const token = bearerToken(request);
+  const user = getUser(context) ?? (token ? await getSessionUser(token, "api") : null);
   const id = params.id ?? "";
   if (!user || !UPLOAD_ID.test(id)) return notFound();
   const upload = isCheckedOperator(user) ? await getUploadForOperator(id) : await getOwnedUpload(id, user.id);

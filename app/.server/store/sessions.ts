@@ -4,6 +4,10 @@ import { getDb } from "../db/client";
 import { companies, sessions, users } from "../db/schema";
 
 const SESSION_DAYS = 30;
+/** A bearer token of the JSON API lives as long as a web session; logout or a password reset ends it sooner. */
+export const API_TOKEN_DAYS = 30;
+
+export type SessionKind = "web" | "api";
 
 export type SessionUser = {
   id: number;
@@ -32,20 +36,28 @@ export function randomToken() {
   return crypto.randomBytes(32).toString("base64url");
 }
 
-/** Creates a session row and returns the raw id for the cookie (only its hash is stored). */
-export async function createSession(userId: number): Promise<string> {
+/**
+ * Creates a session row and returns the raw id for the cookie, or the API's bearer token (`kind`
+ * "api"); only its hash is stored.
+ */
+export async function createSession(userId: number, kind: SessionKind = "web"): Promise<string> {
   const db = await getDb();
   const raw = randomToken();
+  const days = kind === "api" ? API_TOKEN_DAYS : SESSION_DAYS;
   await db.insert(sessions).values({
     idHash: hashToken(raw),
     userId,
-    expiresAt: new Date(Date.now() + SESSION_DAYS * 24 * 3600 * 1000),
+    kind,
+    expiresAt: new Date(Date.now() + days * 24 * 3600 * 1000),
   });
   return raw;
 }
 
-/** The signed-in user for a raw session id, or null when unknown, expired or revoked. */
-export async function getSessionUser(raw: string): Promise<SessionUser | null> {
+/**
+ * The signed-in user for a raw session id (or, with kind "api", a bearer token), or null when
+ * unknown, expired, revoked or of the other kind: a cookie's id is no bearer token and vice versa.
+ */
+export async function getSessionUser(raw: string, kind: SessionKind = "web"): Promise<SessionUser | null> {
   if (typeof raw !== "string" || raw.length > 100) return null;
   const db = await getDb();
   const rows = await db
@@ -65,7 +77,7 @@ export async function getSessionUser(raw: string): Promise<SessionUser | null> {
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .innerJoin(companies, eq(companies.id, users.companyId))
-    .where(and(eq(sessions.idHash, hashToken(raw)), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())))
+    .where(and(eq(sessions.idHash, hashToken(raw)), eq(sessions.kind, kind), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())))
     .limit(1);
   const row = rows[0];
   if (!row) return null;
@@ -95,7 +107,7 @@ export async function revokeSession(raw: string) {
   await db.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.idHash, hashToken(raw)), isNull(sessions.revokedAt)));
 }
 
-/** Ends every session of a user, except the one given (used after a password reset). */
+/** Ends every session and API token of a user, except the one given (used after a password reset). */
 export async function revokeAllSessions(userId: number, exceptRaw?: string) {
   const db = await getDb();
   const conditions = [eq(sessions.userId, userId), isNull(sessions.revokedAt)];

@@ -43,7 +43,7 @@ export const accountTokens = pgTable(
   (t) => [uniqueIndex("account_tokens_hash_key").on(t.tokenHash), index("account_tokens_user_idx").on(t.userId)],
 );
 
-/** Server-side sessions: the cookie carries a random id whose hash is the primary key. */
+/** Server-side sessions: the cookie (or the API's bearer token) carries a random id whose hash is the primary key. */
 export const sessions = pgTable(
   "sessions",
   {
@@ -58,6 +58,9 @@ export const sessions = pgTable(
     // 30-minute idle limit of operator sessions).
     secondFactorAt: timestamp("second_factor_at", { withTimezone: true }),
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+    // 'web': the id is in the browser's session cookie; 'api': a bearer token of the JSON API. One
+    // table, so a password reset (revokeAllSessions) ends both, and neither works as the other.
+    kind: text("kind", { enum: ["web", "api"] }).notNull().default("web"),
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
 );

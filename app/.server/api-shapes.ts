@@ -1,0 +1,118 @@
+// JSON Schemas of the API's answers (`data` of the envelope), for the OpenAPI document. The request
+// bodies come from the forms' own zod/mini schemas; these describe what the store functions return,
+// under the field names of spec §3.
+
+type Schema = Record<string, unknown>;
+
+const str = { type: "string" } as const;
+const int = { type: "integer" } as const;
+const bool = { type: "boolean" } as const;
+const nullable = (schema: Schema): Schema => ({ anyOf: [schema, { type: "null" }] });
+export const object = (properties: Record<string, Schema>, required: string[] = Object.keys(properties)): Schema => ({ type: "object", properties, required });
+export const list = (items: Schema): Schema => ({ type: "array", items });
+/** Spec §3: pages are `content, total, page, isLastPage` (page from 0). */
+export const page = (item: Schema): Schema => object({ content: list(item), total: int, page: int, isLastPage: bool });
+
+export const USER_SCHEMA = object({ email: str, fullname: str, verified: bool });
+export const TOKEN_DATA = object({ user: USER_SCHEMA, tokenType: { const: "Bearer" }, token: { type: "string", description: "Send as `Authorization: Bearer <token>`; valid 30 days unless revoked." } });
+export const PROFILE = object({ fullname: str, phoneNo: str, email: str, nip: str, companyName: str });
+export const ID_NAME = object({ id: str, name: str });
+export const ID_TITLE = object({ id: int, title: str });
+export const PROMO = object({ id: int, title: str, discount: int, discountType: { enum: ["v", "%"] } });
+export const PRODUCT_ITEM = object({
+  id: int,
+  title: str,
+  imageUrl: nullable(str),
+  imageWidth: nullable(int),
+  imageHeight: nullable(int),
+  price: nullable(int),
+  discount: int,
+  discountType: { enum: ["v", "%"] },
+  promo: list(PROMO),
+  ratingPercentage: nullable(int),
+  sellCount: int,
+  cityName: nullable(str),
+});
+export const PRODUCT_DETAIL: Schema = {
+  allOf: [
+    PRODUCT_ITEM,
+    object({
+      images: list(object({ url: str, width: int, height: int })),
+      viewCount: int,
+      categoryTitle: nullable(str),
+      condition: str,
+      weightGram: int,
+      addInfo: object({ minimum_purchase: int }),
+      description: { type: "string", description: "Sanitised HTML" },
+      orderable: bool,
+      stock: int,
+    }),
+  ],
+};
+export const BANNER = object({ id: int, title: str, imageUrl: str, width: int, height: int, href: nullable(str) });
+export const ADDRESS = object({ fullAddress: str, provinsiId: str, kotaId: str, kecamatanId: str, kelurahanId: str, kodePos: str, provinsi: str, kota: str, kecamatan: str, kelurahan: str });
+export const ORDER_ITEM = object({
+  id: int,
+  statusId: int,
+  statusName: str,
+  statusDate: { type: "string", format: "date-time" },
+  imageUrl: nullable(str),
+  productTitle: str,
+  quantity: int,
+  amount: int,
+  redirectUrl: nullable(str),
+  paymentMethodId: nullable(int),
+});
+export const ORDER_DETAIL = object(
+  {
+    id: int,
+    invoiceId: str,
+    createdAt: { type: "string", format: "date-time" },
+    statusId: int,
+    statusName: str,
+    paymentMethodId: nullable(int),
+    paymentMethodName: nullable(str),
+    tenor: nullable(int),
+    amount: int,
+    totalAmount: int,
+    insentif: bool,
+    insentifVal: int,
+    promoPegawaiVal: int,
+    redirectUrl: nullable(str),
+    buyerName: str,
+    buyerNik: str,
+    buyerPhoneNumber: str,
+    buyerEmail: str,
+    fullAddress: str,
+    kelurahan: str,
+    kecamatan: str,
+    kota: str,
+    provinsi: str,
+    kodePos: str,
+    note: str,
+    ktpImageUrl: nullable(str),
+    orderProducts: list(object({ id: int, qty: int, title: str, imageUrl: nullable(str), price: int, priceOri: int, totalDiscount: int, promo: list(object({ title: str, value: int, discountType: str })) })),
+  },
+  ["id", "invoiceId", "statusId", "statusName", "amount", "totalAmount", "orderProducts"],
+);
+export const CREATED_ORDER = object({ orderId: int, redirectUrl: nullable(str), created: bool });
+export const PAYMENT_DETAIL = object(
+  {
+    orderId: int,
+    type: nullable(str),
+    imageUrl: nullable(str),
+    paymentMethodName: nullable(str),
+    vaNo: nullable(str),
+    totalAmount: int,
+    expiredAt: nullable({ type: "string", format: "date-time" }),
+    expired: bool,
+    marker: bool,
+    paid: bool,
+    manualInfoDetail: nullable(object({ bankImageUrl: str, bankAccountName: str, bankName: str, bankAccountNumber: str })),
+    howTo: list(object({ type: str, content: str })),
+  },
+  ["orderId", "totalAmount", "expired", "paid"],
+);
+export const METHOD = object({ id: int, name: str, code: str, type: str, imageUrl: str, totalPayment: int, additionalData: object({ fee: int, applyUrl: nullable(str) }) });
+export const TENOR = object({ id: int, tenor: int, interestPercentage: { type: "number" }, allMount: int, perMonth: int, totalPayment: int, additionalData: object({ fee: int, applyUrl: nullable(str) }) });
+export const BALANCE_ITEM = object({ id: int, title: str, description: str, amount: int, status: nullable(str), createdAt: { type: "string", format: "date-time" } });
