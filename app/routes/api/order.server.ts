@@ -4,7 +4,7 @@ import { dayWib } from "~/.server/dates";
 import { checkEmployeePromo } from "~/.server/store/checkout";
 import { submitCheckout } from "~/.server/store/checkout-submit";
 import { getOwnedOrderDetail, listOrderHistoryPages, listOrderStatuses, type OrderDetail } from "~/.server/store/order-history";
-import { cancelOrder, confirmDelivery, ORDER_CANCELLED, PROOF_REQUIRED as DELIVERY_PROOF_REQUIRED } from "~/.server/store/orders";
+import { cancelOrder, confirmDelivery, MAX_DELIVERY_PROOFS, ORDER_CANCELLED, PROOF_REQUIRED as DELIVERY_PROOF_REQUIRED, TOO_MANY_PROOFS } from "~/.server/store/orders";
 import { getPaymentDetail, markPaid, PROOF_REQUIRED, setOrderPayment, type PaymentDetail } from "~/.server/store/payments";
 import { checkoutSchema } from "~/lib/schemas/checkout";
 import { readTransactionFilters } from "~/lib/transaction-filters";
@@ -31,14 +31,14 @@ export function uploadIdOf(value: unknown): string | null {
 
 /** Spec §3 order detail field names over the store's detail. */
 function detailOf(order: OrderDetail) {
-  const { insentifValue, promoPegawaiValue, ktpUrl, deliveryProofUrl, priceOri, orderProducts, ...rest } = order;
+  const { insentifValue, promoPegawaiValue, ktpUrl, deliveryProofUrls, priceOri, orderProducts, ...rest } = order;
   return {
     ...rest,
     priceOri,
     insentifVal: insentifValue,
     promoPegawaiVal: promoPegawaiValue,
     ktpImageUrl: ktpUrl,
-    deliveryProofUrl,
+    buktiImageUrls: deliveryProofUrls,
     orderProducts: orderProducts.map(({ productId, promo, ...line }) => ({ ...line, productId, promo: promo.map((p) => ({ title: p.title, value: p.value, discountType: p.discountType })) })),
   };
 }
@@ -156,8 +156,8 @@ const area = defineArea("order", {
     method: "POST",
     auth: true,
     doc: {
-      summary: "Confirm delivery (in 400) with a photo: → 500, the reward is credited",
-      body: { type: "object", required: ["orderId", "buktiImageUrls"], properties: { orderId: { type: "integer" }, buktiImageUrls: { type: "array", items: { type: "string", description: "`path` of POST /upload (type delivery-proof)" }, minItems: 1 } } },
+      summary: "Confirm delivery (in 400) with up to 5 photos or PDFs: → 500, the reward is credited",
+      body: { type: "object", required: ["orderId", "buktiImageUrls"], properties: { orderId: { type: "integer" }, buktiImageUrls: { type: "array", items: { type: "string", description: "`path` of POST /upload (type delivery-proof)" }, minItems: 1, maxItems: MAX_DELIVERY_PROOFS } } },
       data: object({ reward: { anyOf: [object({ title: { type: "string" }, description: { type: "string" }, amount: { type: "integer" } }), { type: "null" }] } }),
       errors: [400, 404, 409],
     },
@@ -165,9 +165,10 @@ const area = defineArea("order", {
       const body = await readJson(request);
       const orderId = bodyOrderId(body);
       const urls = Array.isArray(body.buktiImageUrls) ? body.buktiImageUrls : typeof body.buktiImageUrls === "string" ? [body.buktiImageUrls] : [];
-      const proofId = uploadIdOf(urls[0]);
-      if (!proofId) throw invalid({ buktiImageUrls: [DELIVERY_PROOF_REQUIRED] });
-      const result = await confirmDelivery(orderId, user.id, proofId);
+      if (urls.length > MAX_DELIVERY_PROOFS) throw invalid({ buktiImageUrls: [TOO_MANY_PROOFS] });
+      const proofIds = urls.map(uploadIdOf);
+      if (!proofIds.length || proofIds.some((id) => !id)) throw invalid({ buktiImageUrls: [DELIVERY_PROOF_REQUIRED] });
+      const result = await confirmDelivery(orderId, user.id, proofIds as string[]);
       if (!result.ok) {
         if (result.notFound) throw notFound(ORDER_NOT_FOUND);
         throw result.message === DELIVERY_PROOF_REQUIRED ? invalid({ buktiImageUrls: [result.message] }) : new ApiError(409, result.message);
