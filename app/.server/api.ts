@@ -4,6 +4,7 @@ import { clientAddress } from "./http";
 import { env } from "./env";
 import { hitRateLimit, type RateLimitRule } from "./store/rate-limits";
 import { getSessionUser, type SessionUser } from "./store/sessions";
+import { errorField, log } from "./log";
 
 // The JSON API's door (spec §7, issue 19): the envelope, bearer tokens, errors and CORS. The
 // handlers in app/routes/api/ are thin: they read the request, call app/.server/store and answer
@@ -242,7 +243,7 @@ export async function runApi(area: ApiArea, request: Request, path: string): Pro
     if (error instanceof ApiError) return withHeaders(errorResponse(error), cors);
     // A body over the limit while streaming (request-guards.ts already answered 413).
     if ((error as { status?: number })?.status === 413) return errorResponse(new ApiError(413, "Data terlalu besar."));
-    console.error(`api ${request.method} ${url.pathname} failed:`, error instanceof Error ? error.stack : error);
+    log.error({ err: errorField(error), method: request.method, path: url.pathname }, "api: call failed");
     return withHeaders(errorResponse(new ApiError(500, MESSAGES.server)), cors);
   }
 }

@@ -2,6 +2,7 @@ import { claimSilentGatewayPayments, findGatewayPayment, findOwnedOpenGatewayRef
 import { settleGatewayEvent } from "../store/payments";
 import type { MidtransTransaction } from "./midtrans-client";
 import { MIDTRANS, midtransClient, midtransGateway, midtransVerdict, statusEvent } from "./midtrans";
+import { log } from "../log";
 
 // What Midtrans says about a payment, applied once (issue 18 items 5 and 6): a notification and the
 // reconciliation sweep both end here. The status API's answer — never a notification's body — becomes
@@ -137,7 +138,7 @@ export async function closeMidtransPaymentsOfClosedOrders(): Promise<MidtransDec
   for (const { gatewayRef } of await openGatewayPaymentsOfClosedOrders(MIDTRANS)) {
     const closing = await midtransGateway.closePayment!(gatewayRef);
     if (closing.kind === "settled") decisions.push(await applyMidtransStatus(gatewayRef, "sweep"));
-    else if (closing.kind === "unreachable") console.warn(`payments: Midtrans could not expire ${gatewayRef} of a closed order (${closing.reason})`);
+    else if (closing.kind === "unreachable") log.warn({ gatewayRef, reason: closing.reason }, "payments: Midtrans could not expire the payment of a closed order");
   }
   return decisions;
 }

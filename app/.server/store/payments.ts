@@ -535,7 +535,7 @@ async function closeAtGateway(orderId: number, now = new Date()): Promise<Gatewa
   const closing = await gateway.closePayment(payment.gatewayRef!);
   if (closing.kind !== "unreachable") return closing;
   const overdueBy = payment.expiresAt ? now.getTime() - payment.expiresAt.getTime() : 0;
-  console.warn(`payments: ${gateway.name} could not close the payment of order ${orderId} (${closing.reason})${overdueBy > GATEWAY_CLOSE_GRACE_MS ? "; expiring it anyway" : "; trying again later"}`);
+  log.warn({ orderId, gateway: gateway.name, reason: closing.reason }, overdueBy > GATEWAY_CLOSE_GRACE_MS ? "payments: the gateway could not close the payment; expiring it anyway" : "payments: the gateway could not close the payment; trying again later");
   return overdueBy > GATEWAY_CLOSE_GRACE_MS ? { kind: "closed" } : closing;
 }
 
