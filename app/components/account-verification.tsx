@@ -1,5 +1,5 @@
 import { Form } from "react-router";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import { Modal } from "./modal";
 import { SubmitButton } from "./submit-button";
 

@@ -3,7 +3,7 @@ import { Link, Outlet } from "react-router";
 import { ActivationBanner } from "~/components/activation-banner";
 import { BottomTabs } from "~/components/bottom-tabs";
 import { BellIcon, SearchIcon } from "~/components/icons";
-import { useRootData } from "~/root";
+import { useRootData } from "~/lib/root-data";
 import logoUrl from "~/images/logo.svg?url";
 
 /** Spec §2 main layout: logo, Login or bell, search box that opens /search, activation banner, tabs. */
