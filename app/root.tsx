@@ -10,7 +10,6 @@ import {
   useLoaderData,
   useLocation,
   useMatches,
-  useRouteLoaderData,
 } from "react-router";
 import type { UIMatch } from "react-router";
 import type { Route } from "./+types/root";
@@ -23,6 +22,7 @@ import styles from "./styles.css?inline";
 import { FlashModal } from "./components/flash-modal";
 import { CloseIcon } from "./components/icons";
 import { useNonce } from "./lib/nonce";
+import type { RootData } from "./lib/root-data";
 import { START_SCRIPTS } from "./lib/scripts-after-load";
 import { TOAST_HIDE_MS, type Toast } from "./lib/toast";
 import { STORE_NAME, titleOf } from "./lib/route-handle";
@@ -44,7 +44,7 @@ export const links: Route.LinksFunction = () => [
 
 export async function loader({ context }: Route.LoaderArgs) {
   const user = getUser(context);
-  return data({
+  return data<RootData>({
     // Read from the database on every request, so `verified` is always fresh (spec §4).
     user: user && {
       fullname: user.fullname,
@@ -66,12 +66,8 @@ function documentTitle(matches: UIMatch[]) {
   return title ? `${title} · ${STORE_NAME}` : STORE_NAME;
 }
 
-export type RootData = Awaited<ReturnType<typeof loader>>["data"];
-
-/** The root loader's data (signed-in user, toast), from any route. */
-export function useRootData() {
-  return useRouteLoaderData<typeof loader>("root");
-}
+// Components and layouts read the root loader's data through ~/lib/root-data (useRootData), not
+// through this module (which imports them).
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();

@@ -1,5 +1,5 @@
-import { Form } from "react-router";
-import { useRootData } from "~/root";
+import { Form, useRouteLoaderData } from "react-router";
+import type { RootData } from "~/lib/root-data";
 import { Modal } from "./modal";
 import { SubmitButton } from "./submit-button";
 
@@ -38,7 +38,7 @@ export function AccountActivatedModal() {
  * login, everyone the shop.
  */
 export function AccountAlreadyActiveModal() {
-  const signedIn = !!useRootData()?.user;
+  const signedIn = !!(useRouteLoaderData("root") as RootData | undefined)?.user;
   return (
     <Modal title="Akun sudah aktif" closeLabel="Mulai Belanja" closeHref="/home" secondary={signedIn ? undefined : { label: "Login", href: "/login" }}>
       <p>Akun Anda sudah aktif. {signedIn ? "Anda dapat langsung bertransaksi." : "Silakan login untuk mulai bertransaksi."}</p>

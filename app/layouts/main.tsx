@@ -1,14 +1,14 @@
 import { useEffect, useState } from "react";
-import { Link, Outlet } from "react-router";
+import { Link, Outlet, useRouteLoaderData } from "react-router";
 import { ActivationBanner } from "~/components/activation-banner";
 import { BottomTabs } from "~/components/bottom-tabs";
 import { BellIcon, SearchIcon } from "~/components/icons";
-import { useRootData } from "~/root";
+import type { RootData } from "~/lib/root-data";
 import logoUrl from "~/images/logo.svg?url";
 
 /** Spec §2 main layout: logo, Login or bell, search box that opens /search, activation banner, tabs. */
 export default function MainLayout() {
-  const root = useRootData();
+  const root = useRouteLoaderData("root") as RootData | undefined;
   const user = root?.user ?? null;
   const scrolled = useScrolledPast(100);
   return (

@@ -1,13 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { and, eq, inArray, like, not, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, like, not, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "./client";
 import { env } from "../env";
 import { BANNER_SIZE, CARD_SIZE, DETAIL_SIZE, bannerSvg, productSvg, webpOf, type ArtworkKind, type BannerArtwork } from "./demo-artwork";
-import { banners, categories, cities, orders, productImages, productPromos, products, promos } from "./schema";
-import { invalidateCatalogueCache } from "../store/catalogue";
+import { banners, categories, cities, orders, productImages, productPromos, products, promos, type BannerTarget } from "./schema";
+import { invalidateCatalogueCache } from "./catalogue-cache";
 
 // The demo catalogue (DEMO_DATA=1, DESIGN §6): categories, cities, promos, ~45 products and 5
 // banners, with images in DATA_DIR/media served by /media/:file: copied from the ones the build
@@ -194,12 +194,9 @@ const DEMO_BANNERS: DemoBanner[] = [
   { code: "plts-atap", title: "PLTS atap untuk rumah pegawai", headline: "PLTS Atap", subline: "Hemat tagihan listrik", kind: "solar", colour: "#6a1b9a", accent: "#ffd200" },
 ];
 
-/** What a banner advertises: a search (optionally within one category, by title) or one product (by SKU). */
-export type BannerTarget = { keyword: string; category?: string } | { sku: string };
-
 /**
- * Where each demo banner leads, by banner code: every banner is a link to what it advertises. Kept
- * here rather than in a column (no migration for it); store/catalogue.ts turns it into an address.
+ * Where each demo banner leads, by banner code: every banner is a link to what it advertises. Written
+ * into the banner rows (banners.target) by the seeding; store/catalogue.ts turns it into an address.
  */
 export const DEMO_BANNER_LINKS: Record<string, BannerTarget> = {
   "promo-pegawai": { keyword: "listrik" },
@@ -239,8 +236,12 @@ export async function seedDemoCatalogue(db: Db, options: { media?: boolean } = {
       .onConflictDoNothing();
     await tx
       .insert(banners)
-      .values(DEMO_BANNERS.map((b, position) => ({ code: b.code, title: b.title, imageUrl: `/media/${bannerFile(b.code)}`, ...BANNER_SIZE, position })))
+      .values(DEMO_BANNERS.map((b, position) => ({ code: b.code, title: b.title, imageUrl: `/media/${bannerFile(b.code)}`, ...BANNER_SIZE, position, target: DEMO_BANNER_LINKS[b.code] ?? null })))
       .onConflictDoNothing();
+    // Banners seeded before they carried their target get it once (an operator's later change stays).
+    for (const [code, target] of Object.entries(DEMO_BANNER_LINKS)) {
+      await tx.update(banners).set({ target }).where(and(eq(banners.code, code), isNull(banners.target)));
+    }
 
     // Rows seeded by an earlier artwork version point at its files: move them to this version's.
     const versioned = (column: AnyPgColumn) =>

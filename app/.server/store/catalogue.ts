@@ -1,50 +1,15 @@
 import { and, asc, eq, gte, ilike, inArray, lte, sql, type SQL } from "drizzle-orm";
 import { getDb } from "../db/client";
-import { DEMO_BANNER_LINKS } from "../db/demo-catalogue";
+import { cached } from "../db/catalogue-cache";
 import { resultsHref } from "~/lib/search-params";
-import { banners, categories, cities, productImages, productPromos, products, promos } from "../db/schema";
+import { banners, categories, cities, productImages, productPromos, products, promos, type BannerTarget } from "../db/schema";
 
 // The catalogue backend (spec §7 "Product and banner"): product pages with filters and sort, the
 // product detail, categories, cities and banners. Plain functions over the database; the routes
 // render what they return.
 
-/**
- * Catalogue reads are cached in the process: the home page, search results, product details,
- * categories, cities and banners change only when the catalogue is written (demo seeding, product
- * changes, stock and sales on orders), while every page view reads them. Whatever writes catalogue
- * rows calls invalidateCatalogueCache() after the write; view counts (and stock, when shown) are
- * read fresh on every request and never cached. Entries also expire after CACHE_TTL_MS, which
- * bounds how long another instance sharing a PostgreSQL database can show an older catalogue.
- * Cached values are shared between requests: treat them as read-only.
- */
-const CACHE_TTL_MS = 30_000;
-/** Distinct queries kept (filters and keywords vary); the least recently used goes first. */
-const CACHE_LIMIT = 300;
-const catalogueCache = new Map<string, { value: Promise<unknown>; expiresAt: number }>();
-
-/** Forget every cached catalogue read: call after any write to products, images, promos, categories, cities or banners. */
-export function invalidateCatalogueCache(): void {
-  catalogueCache.clear();
-}
-
-function cached<T>(key: string, read: () => Promise<T>): Promise<T> {
-  const now = Date.now();
-  const hit = catalogueCache.get(key);
-  catalogueCache.delete(key);
-  if (hit && hit.expiresAt > now) {
-    catalogueCache.set(key, hit); // most recently used last
-    return hit.value as Promise<T>;
-  }
-  const value = read();
-  const entry = { value, expiresAt: now + CACHE_TTL_MS };
-  catalogueCache.set(key, entry);
-  if (catalogueCache.size > CACHE_LIMIT) catalogueCache.delete(catalogueCache.keys().next().value!);
-  // A failed read is not remembered (unless the cache was cleared meanwhile: then it is gone anyway).
-  value.catch(() => {
-    if (catalogueCache.get(key) === entry) catalogueCache.delete(key);
-  });
-  return value;
-}
+// The read cache lives in db/catalogue-cache.ts (the demo seeding invalidates it too).
+export { invalidateCatalogueCache } from "../db/catalogue-cache";
 
 export type PromoSummary = { id: number; title: string; discount: number; discountType: "v" | "%" };
 
@@ -364,17 +329,17 @@ export function listBanners(): Promise<Banner[]> {
   return cached("banners", async () => {
     const db = await getDb();
     const rows = await db
-      .select({ id: banners.id, code: banners.code, title: banners.title, imageUrl: banners.imageUrl, width: banners.width, height: banners.height })
+      .select({ id: banners.id, title: banners.title, imageUrl: banners.imageUrl, width: banners.width, height: banners.height, target: banners.target })
       .from(banners)
       .orderBy(asc(banners.position), asc(banners.id));
-    const hrefs = await bannerHrefs(rows.map((row) => row.code));
-    return rows.map(({ code, ...banner }) => ({ ...banner, href: (code && hrefs.get(code)) ?? null }));
+    const hrefs = await bannerHrefs(rows);
+    return rows.map(({ target: _target, ...banner }) => ({ ...banner, href: hrefs.get(banner.id) ?? null }));
   });
 }
 
-/** The address each banner code leads to; a target whose category or product is gone has none. */
-async function bannerHrefs(codes: (string | null)[]): Promise<Map<string, string>> {
-  const targets = codes.flatMap((code) => (code && DEMO_BANNER_LINKS[code] ? [[code, DEMO_BANNER_LINKS[code]] as const] : []));
+/** The address each banner (by id) leads to; a target whose category or product is gone has none. */
+async function bannerHrefs(rows: { id: number; target: BannerTarget | null }[]): Promise<Map<number, string>> {
+  const targets = rows.flatMap((row) => (row.target ? [[row.id, row.target] as const] : []));
   const skus = targets.flatMap(([, t]) => ("sku" in t ? [t.sku] : []));
   const categoryTitles = targets.flatMap(([, t]) => ("category" in t && t.category ? [t.category] : []));
   const db = await getDb();
@@ -384,16 +349,16 @@ async function bannerHrefs(codes: (string | null)[]): Promise<Map<string, string
   ]);
   const productIds = new Map(productRows.map((p) => [p.sku, p.id]));
   const categoryIds = new Map(categoryRows.map((c) => [c.title, c.id]));
-  const hrefs = new Map<string, string>();
-  for (const [code, target] of targets) {
+  const hrefs = new Map<number, string>();
+  for (const [bannerId, target] of targets) {
     if ("sku" in target) {
-      const id = productIds.get(target.sku);
-      if (id) hrefs.set(code, `/detail/${id}`);
+      const productId = productIds.get(target.sku);
+      if (productId) hrefs.set(bannerId, `/detail/${productId}`);
       continue;
     }
     const categoryId = target.category ? categoryIds.get(target.category) : undefined;
     if (target.category && !categoryId) continue;
-    hrefs.set(code, resultsHref({ keyword: target.keyword, categories: categoryId ? [categoryId] : [] }));
+    hrefs.set(bannerId, resultsHref({ keyword: target.keyword, categories: categoryId ? [categoryId] : [] }));
   }
   return hrefs;
 }

@@ -79,7 +79,7 @@ export async function buyIncentiveOrder(page: Page, javaScriptEnabled: boolean):
   await field("No. HP").fill("081234567890");
   await field("Email").fill("rina@example.test");
   await field("NIK").fill(`3273${String(randomInt(0, 1e12)).padStart(12, "0")}`);
-  await page.locator('input[type="file"][name="ktp"]').setInputFiles({ name: "ktp.jpg", mimeType: "image/jpeg", buffer: await samplePhoto() });
+  await page.locator('input[type="file"][name="ktp"]:not([capture])').setInputFiles({ name: "ktp.jpg", mimeType: "image/jpeg", buffer: await samplePhoto() });
   await page.getByRole("checkbox", { name: "Ajukan Insentif" }).check();
   await field("Nama Ayah Kandung").fill("Slamet Riyadi");
   await page.getByRole("checkbox", { name: "Saya menyatakan NIK di atas belum pernah digunakan untuk pengajuan insentif kendaraan listrik." }).check();
@@ -113,7 +113,7 @@ export async function checkoutToPayment(page: Page, javaScriptEnabled: boolean, 
   await field("No. HP").fill(options.phone);
   await field("Email").fill("rina@example.test");
   await field("NIK").fill(options.nik ?? `3273${String(randomInt(0, 1e12)).padStart(12, "0")}`);
-  await page.locator('input[type="file"][name="ktp"]').setInputFiles({ name: "ktp.jpg", mimeType: "image/jpeg", buffer: await samplePhoto() });
+  await page.locator('input[type="file"][name="ktp"]:not([capture])').setInputFiles({ name: "ktp.jpg", mimeType: "image/jpeg", buffer: await samplePhoto() });
   await page.getByRole("checkbox", { name: "Saya memahami bahwa biaya pengiriman dibayarkan langsung kepada dealer di luar aplikasi." }).check();
   await page.getByRole("checkbox", { name: "Saya menyatakan alamat domisili saya sesuai dengan KTP." }).check();
   // The buyer's saved address comes back with the next checkout (then there is nothing to fill).

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { users } from "./accounts";
 
 export const categories = pgTable("categories", {
@@ -85,9 +85,14 @@ export const productPromos = pgTable(
   (t) => [primaryKey({ columns: [t.productId, t.promoId] }), index("product_promos_promo_idx").on(t.promoId)],
 );
 
+/** What a banner advertises: a search (optionally within one category, by title) or one product (by SKU). */
+export type BannerTarget = { keyword: string; category?: string } | { sku: string };
+
 export const banners = pgTable("banners", {
   id: serial("id").primaryKey(),
   code: text("code").unique(),
+  // Where the banner leads (store/catalogue.ts turns it into an address); null: a plain picture.
+  target: jsonb("target").$type<BannerTarget>(),
   title: text("title").notNull().default(""),
   imageUrl: text("image_url").notNull(),
   width: integer("width").notNull(),
