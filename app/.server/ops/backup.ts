@@ -18,6 +18,10 @@ import type { OpsIO } from "./commands";
 
 export type BackupResult = { ok: true; bytes: number; ms: number } | { ok: false; message: string };
 
+/** Where a restore goes: the configured DATABASE_URL or DATA_DIR unless a test names another. */
+export type StoreTarget = { databaseUrl?: string; dataDir: string };
+const configured = (): StoreTarget => ({ databaseUrl: env().databaseUrl, dataDir: env().dataDir });
+
 /** A PostgreSQL client tool (pg_dump, pg_restore) from PG_BIN or PATH; a clear error naming it when missing. */
 export function findPgTool(name: "pg_dump" | "pg_restore"): string {
   const dirs = [process.env.PG_BIN, ...(process.env.PATH ?? "").split(path.delimiter)].filter((dir): dir is string => !!dir);
@@ -82,11 +86,10 @@ async function postgresIsEmpty(url: string): Promise<boolean> {
 }
 
 /** Restores `file` into DATA_DIR (PGlite) or DATABASE_URL (PostgreSQL); refuses a target that holds data. */
-export async function restoreDatabase(file: string): Promise<BackupResult> {
+export async function restoreDatabase(file: string, e: StoreTarget = configured()): Promise<BackupResult> {
   const started = performance.now();
   const source = path.resolve(file);
   if (!fs.existsSync(source)) return { ok: false, message: `no such file: ${source}` };
-  const e = env();
   try {
     if (e.databaseUrl) {
       if (!(await postgresIsEmpty(e.databaseUrl))) return { ok: false, message: "the database is not empty: restore into a new, empty database (createdb) and point DATABASE_URL at it" };
