@@ -10,6 +10,7 @@ import {
   useLoaderData,
   useLocation,
   useMatches,
+  useRouteLoaderData,
 } from "react-router";
 import type { UIMatch } from "react-router";
 import type { Route } from "./+types/root";

@@ -13,4 +13,6 @@ export type RootData = {
   modal: string | null;
   /** The server's clock, so countdowns render the same on both sides. */
   now: string;
+  /** This request's id (X-Request-Id): the 500 page shows it as 'Kode kesalahan'. */
+  requestId: string | null;
 };
