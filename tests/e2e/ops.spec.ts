@@ -97,9 +97,12 @@ test("an operator enrols the second factor, approves an incentive after opening 
   await page.goto(detail);
   await expect(page.locator(".status-bar")).toHaveText("Menunggu Pembayaran");
   await page.getByRole("link", { name: "Pilih Metode Pembayaran" }).click();
+  await expect(page).toHaveURL(`/paymentmethod?orderId=${orderId}`);
   await page.getByRole("link", { name: "Pilih Metode Pembayaran" }).click();
+  await expect(page).toHaveURL(/\/paymentmethodlist/);
   await page.getByRole("radio", { name: /BNI Virtual Account/ }).check();
   await page.locator(".checkout-bar").getByRole("button", { name: "Pilih" }).click();
+  await expect(page).toHaveURL(new RegExp(`/paymentmethod\\?orderId=${orderId}&paymentMethodId=\\d+$`));
   await page.getByRole("button", { name: "Bayar Sekarang" }).click();
   await expect(page).toHaveURL(`/payment/${orderId}`);
   await page.getByRole("button", { name: "Bayar (Sandbox)" }).click();
@@ -132,6 +135,7 @@ test("a transfer proof rejected with a reason: the buyer sees the reason on the 
   await page.getByRole("link", { name: /Pilih Metode Pembayaran|Ubah Metode Pembayaran/ }).click();
   await page.getByRole("radio", { name: /Transfer Bank BNI \(Manual\)/ }).check();
   await page.locator(".checkout-bar").getByRole("button").click();
+  await expect(page).toHaveURL("/paymentmethod");
   await page.getByRole("button", { name: "Bayar Sekarang" }).click();
   await expect(page).toHaveURL(/\/payment\/\d+$/);
   const orderId = Number(new URL(page.url()).pathname.split("/").pop());
@@ -177,6 +181,7 @@ test.fixme("after a rejected proof the buyer sends a new one and the operator ve
   await page.getByRole("link", { name: /Pilih Metode Pembayaran|Ubah Metode Pembayaran/ }).click();
   await page.getByRole("radio", { name: /Transfer Bank BNI \(Manual\)/ }).check();
   await page.locator(".checkout-bar").getByRole("button").click();
+  await expect(page).toHaveURL("/paymentmethod");
   await page.getByRole("button", { name: "Bayar Sekarang" }).click();
   const orderId = Number(new URL(page.url()).pathname.split("/").pop());
   const sendProof = async () => {

@@ -2,7 +2,7 @@ import { and, count, eq } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import { RouterContextProvider } from "react-router";
 import sharp from "sharp";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as exportRoute from "./export";
 import * as layoutRoute from "./layout";
 import * as orderRoute from "./order";
@@ -18,7 +18,7 @@ import { balanceEntries, operatorAudit, operatorFactors, orderEvents, orders } f
 import { readOutbox } from "~/.server/mail";
 import { sessionMiddleware } from "~/.server/session";
 import { requestWithdrawal } from "~/.server/store/balance";
-import { createVerifiedUser, type TestUser } from "~/.server/store/fixtures";
+import { createVerifiedUser, type TestUser, useOwnPostgresDatabase } from "~/.server/store/fixtures";
 import { setOperatorRole } from "~/.server/store/operators";
 import { createOrderInStatus } from "~/.server/store/order-fixtures";
 import { saveUpload } from "~/.server/store/uploads";
@@ -87,7 +87,13 @@ class Browser {
 let db: Db;
 let photo: Awaited<ReturnType<typeof processImageUpload>> & { ok: true };
 
+// With DATABASE_URL: a database of this file's own (its counts and snapshots see only its writes).
+let dropOwnDatabase: () => Promise<void>;
+afterAll(async () => {
+  await dropOwnDatabase();
+});
 beforeAll(async () => {
+  dropOwnDatabase = await useOwnPostgresDatabase();
   db = await getDb();
   const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: { r: 10, g: 120, b: 90 } } }).png().toBuffer();
   photo = (await processImageUpload(new File([new Uint8Array(png)], "p.png", { type: "image/png" }))) as typeof photo;
