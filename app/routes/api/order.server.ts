@@ -121,8 +121,9 @@ const area = defineArea("order", {
       errors: [400],
     },
     async handle({ url, user }) {
-      const statuses = await listOrderStatuses();
-      const read = readTransactionFilters(url.searchParams, statuses.map((s) => s.id), dayWib(new Date()));
+      // The status list only validates a statusId filter: not read when there is none.
+      const statusIds = url.searchParams.has("statusId") ? (await listOrderStatuses()).map((s) => s.id) : [];
+      const read = readTransactionFilters(url.searchParams, statusIds, dayWib(new Date()));
       if (read.dateError) throw invalid({ [read.dateError.startsWith("Tanggal akhir tidak boleh kosong") ? "dateTo" : "dateFrom"]: [read.dateError] });
       const raw = url.searchParams.get("page")?.trim() ?? "";
       const pageNumber = /^\d{1,6}$/.test(raw) ? Number(raw) : 0;
