@@ -173,9 +173,9 @@ test("a transfer proof rejected with a reason: the buyer sees the reason on the 
   await operator.context().close();
 });
 
-// Needs the purchase16 branch: a rejected proof (302 → 200) clears the payment's "marked paid", so
-// the payment page offers 'Saya sudah bayar' again. Remove `fixme` once both branches are merged.
-test.fixme("after a rejected proof the buyer sends a new one and the operator verifies it", async ({ page, browser, javaScriptEnabled }) => {
+// A rejected proof (302 → 200) clears the payment's "marked paid", so the payment page offers
+// 'Saya sudah bayar' again with the operator's reason (issue 16 item 1).
+test("after a rejected proof the buyer sends a new one and the operator verifies it", async ({ page, browser, javaScriptEnabled }) => {
   await registerBuyer(page);
   await checkoutToPayment(page, javaScriptEnabled, { product: BIKE, phone: `0813${randomInt(10_000_000, 99_999_999)}` });
   await page.getByRole("link", { name: /Pilih Metode Pembayaran|Ubah Metode Pembayaran/ }).click();
