@@ -147,6 +147,8 @@ export const orders = pgTable(
     uniqueIndex("orders_user_idempotency_key").on(t.userId, t.idempotencyKey),
     index("orders_user_created_idx").on(t.userId, t.createdAt),
     index("orders_status_idx").on(t.statusId),
+    // The metrics' oldest order waiting in each operator queue: one index lookup per status (store/ops-metrics.ts).
+    index("orders_status_changed_idx").on(t.statusId, t.statusChangedAt),
     // One NIK, one incentive unit, enforced by the database even under concurrent submits.
     uniqueIndex("orders_live_incentive_nik_key")
       .on(t.buyerNik)

@@ -1,0 +1,1 @@
+CREATE INDEX "orders_status_changed_idx" ON "orders" USING btree ("status_id","status_changed_at");
