@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { countMailFailure, countPaymentNotification, countRateLimited, mayReadMetrics, scrapeMetrics } from "./metrics";
+import { eq } from "drizzle-orm";
+import { getDb } from "./db/client";
+import { orders } from "./db/schema";
+import { createOrderInStatus } from "./store/order-fixtures";
 import { createBuyer, createStockedProduct, placeOrder } from "./store/payment-fixtures";
 
 describe("who may read /metrics", () => {
@@ -21,6 +25,9 @@ describe("the scrape", () => {
   it("has the request histogram, process metrics, the store's state from the database and the counters", async () => {
     const buyer = await createBuyer();
     await placeOrder(buyer, await createStockedProduct({ stock: 3 }), "BNI-VA");
+    // An incentive order waiting for an operator since an hour ago.
+    const waiting = await createOrderInStatus(await getDb(), 100);
+    await (await getDb()).update(orders).set({ statusChangedAt: new Date(Date.now() - 3_600_000) }).where(eq(orders.id, waiting.orderId));
     countPaymentNotification("sandbox", "bad_signature");
     countMailFailure();
     countRateLimited("login");
@@ -32,6 +39,7 @@ describe("the scrape", () => {
     expect(body).toMatch(/^process_resident_memory_bytes \d+/m);
     expect(body).toMatch(/^store_orders\{status="200"\} [1-9]\d*$/m);
     expect(body).toContain("# TYPE store_oldest_waiting_seconds gauge");
+    expect(Number(body.match(/^store_oldest_waiting_seconds\{queue="100"\} (\d+)$/m)?.[1])).toBeGreaterThanOrEqual(3600);
     expect(body).toMatch(/^store_payment_notifications_total\{gateway="sandbox",outcome="bad_signature"\} 1$/m);
     expect(body).toMatch(/^store_mail_failures_total 1$/m);
     expect(body).toMatch(/^store_rate_limited_total\{limit="login"\} 1$/m);

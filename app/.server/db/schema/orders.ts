@@ -150,7 +150,8 @@ export const orders = pgTable(
     uniqueIndex("orders_user_idempotency_key").on(t.userId, t.idempotencyKey),
     index("orders_user_created_idx").on(t.userId, t.createdAt),
     index("orders_status_idx").on(t.statusId),
-    // The back office's queues (oldest first per status) and the export's date range.
+    // The back office's queues (oldest first per status), the metrics' oldest waiting order per queue
+    // (store/ops-metrics.ts) and the export's date range.
     index("orders_status_changed_idx").on(t.statusId, t.statusChangedAt, t.id),
     index("orders_created_idx").on(t.createdAt, t.id),
     // One NIK, one incentive unit, enforced by the database even under concurrent submits.
