@@ -182,7 +182,7 @@ const paid = await call("GET", `/order/detail?orderId=${order.orderId}`);
 if (paid.statusId !== 300) fail(`after the sandbox payment the order is in ${paid.statusId}, not 300`);
 step("paid through the sandbox", paid.statusName);
 
-ops("orders:ship", String(order.orderId));
+ops("orders:ship", String(order.orderId), "JNE", `JNE${Date.now()}`);
 const proof = await upload("delivery-proof", 40, 140, 60);
 const confirmed = await call("POST", "/order/confirm", { json: { orderId: order.orderId, buktiImageUrls: [proof] } });
 step("confirmed the delivery with a photo", confirmed.reward ? `reward Rp ${confirmed.reward.amount}` : "no reward");

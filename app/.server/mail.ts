@@ -41,7 +41,11 @@ export async function writeToOutbox(message: MailMessage): Promise<OutboxEntry> 
   const sentAt = new Date().toISOString();
   const id = `${sentAt.replace(/[-:.TZ]/g, "")}-${crypto.randomBytes(4).toString("hex")}`;
   const entry: OutboxEntry = { id, sentAt, ...message };
-  await fs.writeFile(path.join(dir, `${id}.json`), JSON.stringify(entry, null, 2));
+  // Written under another name, then renamed: a reader (the outbox page, the headless buyer) never
+  // sees half a message.
+  const file = path.join(dir, `${id}.json`);
+  await fs.writeFile(`${file}.partial`, JSON.stringify(entry, null, 2));
+  await fs.rename(`${file}.partial`, file);
   return entry;
 }
 

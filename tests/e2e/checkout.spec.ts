@@ -361,8 +361,14 @@ test("the draft: with JavaScript every change is kept without a submit (the back
   if (!javaScriptEnabled) await submitCheckout(page, "Pilih Metode Pembayaran"); // refused (messages), but kept
   await page.getByTestId("back-link").click();
   await expect(page).toHaveURL("/home");
-  await page.goto("/checkout");
-  await expect(field(page, "Catatan (opsional)")).toHaveValue("Titip di pos satpam");
+  // With JavaScript a change made just before leaving goes with the page (a keepalive request that
+  // may land a moment after the next page was asked for): come back until it shows.
+  await expect
+    .poll(async () => {
+      await page.goto("/checkout");
+      return field(page, "Catatan (opsional)").inputValue();
+    })
+    .toBe("Titip di pos satpam");
   await expect(field(page, "NIK")).toHaveValue("3273");
   await expect(checkbox(page, "Saya menyatakan alamat domisili saya sesuai dengan KTP.")).toBeChecked();
 

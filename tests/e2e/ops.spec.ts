@@ -183,6 +183,7 @@ test("after a rejected proof the buyer sends a new one and the operator verifies
   await page.locator(".checkout-bar").getByRole("button").click();
   await expect(page).toHaveURL("/paymentmethod");
   await page.getByRole("button", { name: "Bayar Sekarang" }).click();
+  await expect(page).toHaveURL(/\/payment\/\d+$/);
   const orderId = Number(new URL(page.url()).pathname.split("/").pop());
   const sendProof = async () => {
     await page.goto(`/payment/${orderId}`);
