@@ -6,7 +6,7 @@ import { requireUser } from "~/.server/auth";
 import { readForm } from "~/.server/http";
 import { flash } from "~/.server/session";
 import { checkEmployeePromo, type CheckoutDraft, clearDraftPaymentChoice, getCheckoutDraft, saveDraftValues, setDraftKtp } from "~/.server/store/checkout";
-import { checkOrderRules, type CheckoutSubmission, createOrderFromDraft, getOwnedOrderSummary, type RuleFailure } from "~/.server/store/orders";
+import { checkOrderRules, checkoutContextOf, checkoutSubmissionOf, type CheckoutSubmission, createOrderFromDraft, getOwnedOrderSummary, type RuleFailure } from "~/.server/store/orders";
 import { saveUpload } from "~/.server/store/uploads";
 import { isEmptyFile, processImageUpload } from "~/.server/uploads";
 import { CheckboxField } from "~/components/checkbox-field";
@@ -36,7 +36,7 @@ const DRAFT_SAVE_DELAY_MS = 400;
 type Draft = CheckoutDraft;
 
 function contextOf(draft: Draft, employeePromo: unknown): CheckoutContext {
-  return { ktpOnFile: draft.ktp !== null, addressOnFile: draft.address !== null, hasIncentive: draft.product.hasIncentive, hasEmployeePromo: employeePromo !== null };
+  return checkoutContextOf(draft, employeePromo !== null);
 }
 
 /** The draft's values as the form's strings (a ticked box is "on"). */
@@ -162,19 +162,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success" || ktpError) {
     return data({ reply: submission.reply(ktpError ? { fieldErrors: { ktp: [ktpError] } } : undefined) }, { status: 400 });
   }
-  const value = submission.value;
-  const insentif = checkout.hasIncentive && value.insentif;
-  const order: CheckoutSubmission = {
-    note: value.note ?? "",
-    buyerName: value.buyerName,
-    buyerPhoneNumber: value.buyerPhoneNumber,
-    buyerEmail: value.buyerEmail,
-    buyerNik: value.buyerNik,
-    buyerNip: value.buyerNip ?? null,
-    buyerDadName: insentif ? (value.buyerDadName ?? null) : null,
-    insentif,
-    ajukanInsentifPegawai: checkout.hasEmployeePromo && value.ajukanInsentifPegawai,
-  };
+  const order = checkoutSubmissionOf(submission.value, checkout);
+  const insentif = order.insentif;
   const rules = await checkOrderRules(user.id, order);
   if (!rules.ok) return data({ reply: ruleReply(submission, rules) }, { status: 409 });
 

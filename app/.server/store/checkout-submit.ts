@@ -6,7 +6,7 @@ import { checkoutPricing } from "~/lib/pricing";
 import { checkoutSchema } from "~/lib/schemas/checkout";
 import { checkEmployeePromo, clearDraftPaymentChoice, getCheckoutDraft, loadCheckoutProduct, OUT_OF_STOCK, PRODUCT_NOT_FOUND, saveDraftAddress, saveDraftValues, setDraftKtp, startCheckout, UNVERIFIED } from "./checkout";
 import { resolveAddress } from "./locations";
-import { checkOrderRules, createOrderFromDraft, type CheckoutSubmission } from "./orders";
+import { checkOrderRules, checkoutContextOf, checkoutSubmissionOf, createOrderFromDraft } from "./orders";
 import { chooseDraftMethod, chooseDraftTenor, METHOD_REQUIRED, openPayment, payDraft } from "./payments";
 
 // A whole checkout in one call (spec §7 POST /order/create): the same steps the web takes over
@@ -102,26 +102,15 @@ export async function submitCheckout(user: { id: number; verified: boolean }, id
   const db = await getDb();
   const [account] = await db.select({ nip: users.nip }).from(users).where(eq(users.id, user.id));
   const employeePromo = account ? await checkEmployeePromo(user.id, draft.product.id, account.nip) : null;
-  const context = { ktpOnFile: draft.ktp !== null, addressOnFile: draft.address !== null, hasIncentive: draft.product.hasIncentive, hasEmployeePromo: employeePromo !== null };
+  const context = checkoutContextOf(draft, employeePromo !== null);
   const parsed = parseForm(payload.form, checkoutSchema(context));
   if (parsed.status !== "success") {
     const errors: Record<string, string[]> = {};
     for (const [field, messages] of Object.entries(parsed.error ?? {})) if (messages?.length) errors[field === "ktp" ? "ktpImageUrl" : field] = messages;
     return { ok: false, status: 400, message: Object.values(errors)[0]?.[0] ?? METHOD_REQUIRED, errors };
   }
-  const value = parsed.value;
-  const insentif = context.hasIncentive && value.insentif;
-  const submission: CheckoutSubmission = {
-    note: value.note ?? "",
-    buyerName: value.buyerName,
-    buyerPhoneNumber: value.buyerPhoneNumber,
-    buyerEmail: value.buyerEmail,
-    buyerNik: value.buyerNik,
-    buyerNip: value.buyerNip ?? null,
-    buyerDadName: insentif ? (value.buyerDadName ?? null) : null,
-    insentif,
-    ajukanInsentifPegawai: context.hasEmployeePromo && value.ajukanInsentifPegawai,
-  };
+  const submission = checkoutSubmissionOf(parsed.value, context);
+  const insentif = submission.insentif;
   const rules = await checkOrderRules(user.id, submission);
   if (!rules.ok) return fieldError(409, rules.field === "ktp" ? "ktpImageUrl" : (rules.field ?? "form"), rules.message);
   await clearDraftPaymentChoice(user.id);

@@ -5,7 +5,9 @@ import { checkoutDrafts, orderDeliveryProofs, orderEvents, orderProducts, orders
 import { notifyOrderStatus } from "../order-mail";
 import { KTP_REQUIRED } from "../uploads";
 import { checkoutPricing } from "~/lib/pricing";
-import { loadCheckoutProduct, OUT_OF_STOCK, PRODUCT_NOT_ORDERABLE } from "./checkout";
+import type { output } from "zod/mini";
+import type { CheckoutContext, checkoutSchema } from "~/lib/schemas/checkout";
+import { loadCheckoutProduct, OUT_OF_STOCK, PRODUCT_NOT_ORDERABLE, type CheckoutDraft } from "./checkout";
 import { resolveAddress, type ResolvedAddress } from "./locations";
 import { creditOrderReward, type Reward } from "./balance";
 import { canCancel, canConfirmArrival, DONE, SHIPPED } from "~/lib/order-actions";
@@ -25,6 +27,27 @@ export type CheckoutSubmission = {
   insentif: boolean;
   ajukanInsentifPegawai: boolean;
 };
+/** What the checkout form's rules depend on: a KTP and an address on file, the product's incentive, the employee promo. */
+export function checkoutContextOf(draft: CheckoutDraft, hasEmployeePromo: boolean): CheckoutContext {
+  return { ktpOnFile: draft.ktp !== null, addressOnFile: draft.address !== null, hasIncentive: draft.product.hasIncentive, hasEmployeePromo };
+}
+
+/** The order a valid checkout form asks for (the web form and the API's /order/create alike). */
+export function checkoutSubmissionOf(value: output<ReturnType<typeof checkoutSchema>>, context: CheckoutContext): CheckoutSubmission {
+  const insentif = context.hasIncentive && value.insentif;
+  return {
+    note: value.note ?? "",
+    buyerName: value.buyerName,
+    buyerPhoneNumber: value.buyerPhoneNumber,
+    buyerEmail: value.buyerEmail,
+    buyerNik: value.buyerNik,
+    buyerNip: value.buyerNip ?? null,
+    buyerDadName: insentif ? (value.buyerDadName ?? null) : null,
+    insentif,
+    ajukanInsentifPegawai: context.hasEmployeePromo && value.ajukanInsentifPegawai,
+  };
+}
+
 export type RuleFailure = { ok: false; message: string; field?: "buyerNik" | "buyerNip" | "ktp" | "address" | "insentif" | "ajukanInsentifPegawai" | "product" };
 
 export const NO_DRAFT = "Data checkout tidak ditemukan. Silakan pilih produk kembali.";
