@@ -1,5 +1,6 @@
 import { ApiError, defineArea, invalid, ok } from "~/.server/api";
 import { object } from "~/.server/api-shapes";
+import { readForm } from "~/.server/http";
 import { processProofUpload } from "~/.server/proof-upload";
 import { saveUpload, uploadUrl, type UploadPurpose } from "~/.server/store/uploads";
 import { isEmptyFile, KTP_REQUIRED, processImageUpload } from "~/.server/uploads";
@@ -26,12 +27,8 @@ export const UPLOAD_AREA = defineArea("upload", {
         errors: [400, 413],
       },
       async handle({ request, user }) {
-        let form: FormData;
-        try {
-          form = await request.formData();
-        } catch {
-          throw invalid({ file: [KTP_REQUIRED] });
-        }
+        // A body that is not multipart reads as an empty form: 'file' is then missing (400).
+        const form = await readForm(request);
         const asked = String(form.get("type") ?? new URL(request.url).searchParams.get("type") ?? "ktp");
         const purpose: UploadPurpose | undefined = asked === "merchant" || asked === "" ? "ktp" : PURPOSES.find((p) => p === asked);
         if (!purpose) throw invalid({ type: ["Jenis file tidak valid."] });
