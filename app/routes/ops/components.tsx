@@ -1,3 +1,4 @@
+import { formatRupiah } from "~/lib/money";
 import { statusTone } from "~/lib/order-status";
 
 // Small pieces the back-office screens share (not a route).
@@ -27,5 +28,64 @@ export function StatusBadge({ id, name }: { id: number; name: string }) {
     <span className={`ops-badge tone-${statusTone(id)}`} data-testid="ops-status">
       {name}
     </span>
+  );
+}
+
+export type OrderTableRow = {
+  id: number;
+  invoiceId: string;
+  statusId?: number;
+  statusName?: string;
+  buyerName: string;
+  buyerEmail: string;
+  productTitle: string;
+  totalAmount: number;
+  /** The purchase date, already formatted (WIB). */
+  createdAt: string;
+  /** How long the order has waited in its queue, already formatted. */
+  waiting?: string;
+};
+
+/** Orders as the queues and the search list them: each links to its page. */
+export function OrderTable({ rows, rowTestId, showStatus = false, showWaiting = false }: { rows: OrderTableRow[]; rowTestId: string; showStatus?: boolean; showWaiting?: boolean }) {
+  return (
+    <div className="ops-table-wrap">
+      <table className="ops-table">
+        <thead>
+          <tr>
+            <th>Invoice</th>
+            {showStatus ? <th>Status</th> : null}
+            <th>Pembeli</th>
+            <th>Produk</th>
+            <th className="num">Total</th>
+            <th>Tanggal Pembelian</th>
+            {showWaiting ? <th>Menunggu</th> : null}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((o) => (
+            <tr key={o.id} data-testid={rowTestId}>
+              <td>
+                <a href={`/ops/orders/${o.id}`}>{o.invoiceId}</a>
+              </td>
+              {showStatus ? (
+                <td>
+                  <StatusBadge id={o.statusId ?? 0} name={o.statusName ?? ""} />
+                </td>
+              ) : null}
+              <td>
+                {o.buyerName}
+                <br />
+                <span className="ops-muted">{o.buyerEmail}</span>
+              </td>
+              <td>{o.productTitle}</td>
+              <td className="num">{formatRupiah(o.totalAmount)}</td>
+              <td>{o.createdAt}</td>
+              {showWaiting ? <td>{o.waiting}</td> : null}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -3,9 +3,8 @@ import type { Route } from "./+types/queue";
 import { requireOperator } from "~/.server/ops-access";
 import { formatAge, formatWhen, pageParam } from "~/.server/ops-format";
 import { isOrderQueue, listQueue, QUEUES } from "~/.server/store/back-office";
-import { formatRupiah } from "~/lib/money";
 import type { RouteHandle } from "~/lib/route-handle";
-import { Pager } from "./components";
+import { OrderTable, Pager } from "./components";
 
 export const handle: RouteHandle = { title: "Antrean Back Office" };
 
@@ -39,38 +38,7 @@ export default function Queue({ loaderData }: Route.ComponentProps) {
       {items.length === 0 ? (
         <p className="ops-card">Tidak ada pesanan yang menunggu.</p>
       ) : (
-        <div className="ops-table-wrap">
-          <table className="ops-table">
-            <thead>
-              <tr>
-                <th>Invoice</th>
-                <th>Pembeli</th>
-                <th>Produk</th>
-                <th className="num">Total</th>
-                <th>Tanggal Pembelian</th>
-                <th>Menunggu</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((o) => (
-                <tr key={o.id} data-testid="queue-row">
-                  <td>
-                    <a href={`/ops/orders/${o.id}`}>{o.invoiceId}</a>
-                  </td>
-                  <td>
-                    {o.buyerName}
-                    <br />
-                    <span className="ops-muted">{o.buyerEmail}</span>
-                  </td>
-                  <td>{o.productTitle}</td>
-                  <td className="num">{formatRupiah(o.totalAmount)}</td>
-                  <td>{o.createdAt}</td>
-                  <td>{o.waiting}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <OrderTable rows={items} rowTestId="queue-row" showWaiting />
       )}
       <Pager page={page} pageCount={pageCount} />
     </>

@@ -3,9 +3,8 @@ import { requireOperator } from "~/.server/ops-access";
 import { formatWhen, pageParam, readOrderSearch } from "~/.server/ops-format";
 import { searchOrders } from "~/.server/store/back-office";
 import { listOrderStatuses } from "~/.server/store/order-history";
-import { formatRupiah } from "~/lib/money";
 import type { RouteHandle } from "~/lib/route-handle";
-import { Pager, StatusBadge } from "./components";
+import { OrderTable, Pager } from "./components";
 
 // /ops/search: orders by invoice, e-mail, NIK, status and purchase days (WIB), newest first. A GET
 // form: the address is the search, so it can be bookmarked and shared. The same criteria export CSV.
@@ -91,40 +90,7 @@ export default function Search({ loaderData }: Route.ComponentProps) {
         ) : (
           <>
             <p className="ops-muted">{result.total} pesanan</p>
-            <div className="ops-table-wrap">
-              <table className="ops-table">
-                <thead>
-                  <tr>
-                    <th>Invoice</th>
-                    <th>Status</th>
-                    <th>Pembeli</th>
-                    <th>Produk</th>
-                    <th className="num">Total</th>
-                    <th>Tanggal Pembelian</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {result.items.map((o) => (
-                    <tr key={o.id} data-testid="search-row">
-                      <td>
-                        <a href={`/ops/orders/${o.id}`}>{o.invoiceId}</a>
-                      </td>
-                      <td>
-                        <StatusBadge id={o.statusId} name={o.statusName} />
-                      </td>
-                      <td>
-                        {o.buyerName}
-                        <br />
-                        <span className="ops-muted">{o.buyerEmail}</span>
-                      </td>
-                      <td>{o.productTitle}</td>
-                      <td className="num">{formatRupiah(o.totalAmount)}</td>
-                      <td>{o.createdAt}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <OrderTable rows={result.items} rowTestId="search-row" showStatus />
             <Pager page={result.page} pageCount={result.pageCount} search={loaderData.search} />
           </>
         )
