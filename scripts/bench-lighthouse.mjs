@@ -1,28 +1,74 @@
 #!/usr/bin/env node
-// `npm run bench:lighthouse`: Lighthouse 13 (mobile preset, its default) on /home and /detail/1 of
-// the production server, several runs each, with the medians of the scores and metrics.
+// `npm run bench:lighthouse`: Lighthouse 13 on five buyer pages of the production server and on two
+// floors, in interleaved rounds, with the medians of the scores and metrics (issue 21).
 //
-// Builds nothing: it runs the existing build (`npm run build`, or $BUILD_DIR) on a fresh temporary
-// DATA_DIR with DEMO_DATA=1, in the system Chromium (/usr/bin/chromium, or $CHROME_PATH).
-// Environment: LIGHTHOUSE_RUNS (5), BENCH_PORT (a free one), BUILD_DIR (build), LIGHTHOUSE_REPORTS (a
-// folder: each run's full report is written there as JSON, to see what an audit or the LCP holds).
-// The last line of the output is one JSON object:
-//   {"/home": {"performance", "accessibility", "lcp", "tbt", "cls"}, "/detail/1": {…}}
-// (scores 0–100, lcp and tbt in milliseconds).
+// Pages: /authrequired (the store's lightest page), /home, /detail/1, /checkout (the demo account
+// signed in, product 1 chosen with 'Beli Sekarang') and /payment/{id} (a demo-account order waiting
+// for a virtual-account payment, made through the JSON API at the start). Floors, measured in the
+// same run: `static`, an HTML page without script, and `minimal`, a React Router 8 framework-mode
+// app of one route with ten list items (scripts/bench/minimal-app, built by the bench at the start
+// with the project's packages into a temporary folder, served by scripts/bench/floor-server.mjs as
+// server.js serves the store). Each round measures every page once (static, minimal, then the store's
+// five), so a slow moment of a shared machine falls on all alike. The two signed-in pages get the
+// session cookie as a request header; every run's final URL must be the page asked for (not the
+// login screen), or the bench stops.
+//
+// Builds the minimal app only: the store runs from its existing build (`npm run build`, or
+// $BUILD_DIR) on a fresh temporary DATA_DIR with DEMO_DATA=1, in the system Chromium
+// (/usr/bin/chromium, or $CHROME_PATH).
+// Environment:
+//   LIGHTHOUSE_PROFILE  default (Lighthouse's mobile preset: 150 ms, 1.6 Mbit/s, CPU 4×), slow
+//                       ("Slow-ID": 300 ms, 700 Kbit/s, CPU 8×, simulated, mobile screen), or both
+//                       (each profile's rounds in turn)
+//   LIGHTHOUSE_ROUNDS   rounds (5; LIGHTHOUSE_RUNS is read when it is unset)
+//   LIGHTHOUSE_REPORTS  a folder: each run's full report as JSON, <profile>-<page>-<round>.json
+//   BENCH_PORT (a free one), BUILD_DIR (build)
+// The last line of the output is one JSON object (scores 0–100, times in milliseconds):
+//   {"profile", "rounds", "benchmarkIndex", "static": {…}, "minimal": {…}, "/authrequired": {…},
+//    "/home": {…}, "/detail/1": {…}, "/checkout": {…}, "/payment/{id}": {…}}
+// each page with the medians of performance, accessibility, fcp, lcp, tbt, cls, taskMs (main-thread
+// work), scripts (script requests), jsKb (JavaScript transferred, KB) and, for the store's pages,
+// tbtRatio (its TBT over the minimal app's). With LIGHTHOUSE_PROFILE=both: {"default": {…}, "slow": {…}}.
+import { spawn, spawnSync } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { freePort, root, spawnServer, waitForHealth } from "./lib.mjs";
+import sharp from "sharp";
+import { freePort, root, SERVER_ENV, SERVER_NODE_FLAGS, spawnServer, waitForHealth } from "./lib.mjs";
 import { useProjectNode } from "./node-runtime.mjs";
 
 // Measured on the Node the store runs on (24), also where the system Node is older.
 await useProjectNode();
 
-const runs = Number(process.env.LIGHTHOUSE_RUNS ?? 5);
+const PROFILES = {
+  // Lighthouse's own mobile preset (its default settings).
+  default: {},
+  // Slow-ID: Lighthouse's "regular 3G" network with the CPU of an entry-level phone; the mobile form
+  // factor and screen of the default settings stay.
+  slow: {
+    throttlingMethod: "simulate",
+    throttling: { rttMs: 300, throughputKbps: 700, requestLatencyMs: 300 * 3.75, downloadThroughputKbps: 700 * 0.9, uploadThroughputKbps: 700 * 0.9, cpuSlowdownMultiplier: 8 },
+  },
+};
+const profileArg = process.env.LIGHTHOUSE_PROFILE || "default";
+const profiles = profileArg === "both" ? ["default", "slow"] : [profileArg];
+if (!profiles.every((p) => p in PROFILES)) {
+  console.error(`LIGHTHOUSE_PROFILE must be default, slow or both, not ${JSON.stringify(profileArg)}.`);
+  process.exit(1);
+}
+const rounds = Number(process.env.LIGHTHOUSE_ROUNDS ?? process.env.LIGHTHOUSE_RUNS ?? 5);
+if (!Number.isInteger(rounds) || rounds < 1) {
+  console.error("LIGHTHOUSE_ROUNDS must be a whole number of at least 1.");
+  process.exit(1);
+}
+const reportsDir = process.env.LIGHTHOUSE_REPORTS;
 const buildDir = path.resolve(root, process.env.BUILD_DIR ?? "build");
-const PAGES = ["/home", "/detail/1"];
+const DEMO = { email: "demo@pln.co.id", password: "Demo12345!" };
+const PRODUCT_ID = 1;
+const STORE_PAGES = ["/authrequired", "/home", "/detail/1", "/checkout", "/payment/{id}"];
 const CHROME_FLAGS = [
   "--headless=new",
   "--no-sandbox",
@@ -34,89 +80,313 @@ const CHROME_FLAGS = [
 ];
 
 if (!fs.existsSync(path.join(buildDir, "server", "index.js"))) {
-  console.error(`No build in ${buildDir}: run \`npm run build\` first (bench:lighthouse builds nothing).`);
+  console.error(`No build in ${buildDir}: run \`npm run build\` first (bench:lighthouse builds only its minimal app).`);
   process.exit(1);
 }
 
 const port = Number(process.env.BENCH_PORT) || (await freePort());
+const floorPort = await freePort();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "store-lighthouse-"));
+const minimalDir = fs.mkdtempSync(path.join(os.tmpdir(), "store-lighthouse-minimal-"));
 const base = `http://127.0.0.1:${port}`;
+const floorBase = `http://127.0.0.1:${floorPort}`;
 const server = spawnServer({ PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: "1", BUILD_DIR: buildDir });
 let serverLog = "";
 server.stdout.on("data", (chunk) => (serverLog += chunk));
 server.stderr.on("data", (chunk) => (serverLog += chunk));
+let floorServer;
+let floorLog = "";
 let chrome;
 
 try {
+  const minimalBuilt = performance.now();
+  buildMinimalApp();
+  console.log(`built the minimal app in ${((performance.now() - minimalBuilt) / 1000).toFixed(1)} s`);
+  floorServer = await startFloorServer();
   await waitForHealth(base, server);
-  // Warm the server (JIT, caches) so the first run measures the page, not the process start.
-  for (const page of PAGES) for (let i = 0; i < 3; i++) await (await fetch(base + page)).text();
+
+  // The signed-in pages: a session of the demo account, an order waiting for its VA payment, then
+  // product 1 chosen for the checkout (the order above used the checkout draft, so it comes second).
+  const cookie = await signIn();
+  const orderId = await createVaOrder();
+  await chooseProduct(cookie);
+  const paymentPath = `/payment/${orderId}`;
+  console.log(`signed in as ${DEMO.email}; order #${orderId} waits for its VA payment; product ${PRODUCT_ID} chosen for the checkout`);
+
+  /** What each page is measured at: its address, and the cookie of the signed-in pages. */
+  const targets = [
+    { key: "static", url: `${floorBase}/static` },
+    { key: "minimal", url: `${floorBase}/` },
+    ...STORE_PAGES.map((key) => {
+      const pathname = key === "/payment/{id}" ? paymentPath : key;
+      const signedIn = key === "/checkout" || key === "/payment/{id}";
+      return { key, url: base + pathname, cookie: signedIn ? cookie : undefined };
+    }),
+  ];
+
+  // Warm both servers (JIT, caches) so the first round measures the pages, not the processes' start;
+  // each must answer 200 (a signed-in page without its session would redirect).
+  for (const target of targets) {
+    for (let i = 0; i < 3; i++) {
+      const response = await fetch(target.url, { headers: target.cookie ? { Cookie: target.cookie } : {}, redirect: "manual" });
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`${target.key}: ${target.url} answered ${response.status}${response.headers.get("location") ? ` → ${response.headers.get("location")}` : ""}`);
+    }
+  }
 
   chrome = await chromeLauncher.launch({ chromePath: process.env.CHROME_PATH ?? "/usr/bin/chromium", chromeFlags: CHROME_FLAGS });
-  const summary = {};
-  for (const page of PAGES) {
-    const results = [];
-    // A run Lighthouse itself could not finish (e.g. NO_FCP: Chromium painted nothing it could
-    // trace) says nothing about the page: it is reported and run again, at most `runs` times extra.
-    let failedRuns = 0;
-    for (let run = 1; run <= runs; run++) {
-      const { lhr } = await lighthouse(base + page, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance", "accessibility"] });
-      if (lhr.runtimeError || lhr.categories.performance.score === null) {
-        console.log(`${page} run ${run}: Lighthouse failed (${lhr.runtimeError?.code ?? "no performance score"}); running it again`);
-        if (++failedRuns > runs) throw new Error(`${page}: Lighthouse failed ${failedRuns} times`);
-        run--;
-        continue;
-      }
-      const result = {
-        performance: Math.round((lhr.categories.performance.score ?? 0) * 100),
-        accessibility: Math.round((lhr.categories.accessibility.score ?? 0) * 100),
-        lcp: Math.round(lhr.audits["largest-contentful-paint"].numericValue ?? 0),
-        fcp: Math.round(lhr.audits["first-contentful-paint"].numericValue ?? 0),
-        tbt: Math.round(lhr.audits["total-blocking-time"].numericValue ?? 0),
-        cls: round(lhr.audits["cumulative-layout-shift"].numericValue ?? 0, 3),
-        // Audits that cost points: what to fix next.
-        failing: Object.values(lhr.audits)
-          .filter((audit) => audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode !== "informative" && audit.scoreDisplayMode !== "manual" && audit.scoreDisplayMode !== "notApplicable")
-          .map((audit) => audit.id),
-      };
-      results.push(result);
-      if (process.env.LIGHTHOUSE_REPORTS) {
-        fs.mkdirSync(process.env.LIGHTHOUSE_REPORTS, { recursive: true });
-        fs.writeFileSync(path.join(process.env.LIGHTHOUSE_REPORTS, `${page.replace(/\W+/g, "_")}-${run}.json`), JSON.stringify(lhr));
-      }
-      console.log(
-        `${page} run ${run}: performance ${result.performance}, accessibility ${result.accessibility}, LCP ${result.lcp} ms, FCP ${result.fcp} ms, TBT ${result.tbt} ms, CLS ${result.cls}` +
-          (result.failing.length ? `; below 0.9: ${result.failing.join(", ")}` : ""),
-      );
-    }
-    const median = (key) => {
-      const values = results.map((r) => r[key]).sort((a, b) => a - b);
-      return values[Math.floor(values.length / 2)];
-    };
-    summary[page] = { performance: median("performance"), accessibility: median("accessibility"), lcp: median("lcp"), tbt: median("tbt"), cls: median("cls"), fcp: median("fcp") };
-    console.log(`${page} median of ${runs}: ${JSON.stringify(summary[page])}`);
-  }
+  const summaries = {};
+  for (const profile of profiles) summaries[profile] = await measureProfile(profile, targets);
   await stop();
-  console.log(JSON.stringify(summary));
+  console.log(JSON.stringify(profiles.length === 1 ? summaries[profiles[0]] : summaries));
 } catch (error) {
   console.error(error instanceof Error ? (error.stack ?? error.message) : error);
   console.error(serverLog.slice(-4000));
+  if (floorLog) console.error(floorLog.slice(-2000));
   await stop();
   process.exit(1);
+}
+
+/** `rounds` rounds of every target under `profile`; prints each run, a table, and answers the medians. */
+async function measureProfile(profile, targets) {
+  const started = performance.now();
+  const results = Object.fromEntries(targets.map((t) => [t.key, []]));
+  const benchmarkIndexes = [];
+  for (let roundNo = 1; roundNo <= rounds; roundNo++) {
+    const roundStarted = performance.now();
+    for (const target of targets) {
+      const { result, lhr } = await measure(profile, target, roundNo);
+      results[target.key].push(result);
+      benchmarkIndexes.push(lhr.environment.benchmarkIndex);
+      if (reportsDir) {
+        fs.mkdirSync(reportsDir, { recursive: true });
+        const name = target.key.replace(/^\//, "").replace(/\W+/g, "_");
+        fs.writeFileSync(path.join(reportsDir, `${profile}-${name}-${roundNo}.json`), JSON.stringify(lhr));
+      }
+      console.log(
+        `[${profile}] ${target.key} round ${roundNo}: performance ${result.performance}, accessibility ${result.accessibility}, FCP ${result.fcp} ms, LCP ${result.lcp} ms, TBT ${result.tbt} ms, CLS ${result.cls}, tasks ${result.taskMs} ms, ${result.scripts} scripts ${result.jsKb} KB` +
+          (result.failing.length ? `; below 0.9: ${result.failing.join(", ")}` : ""),
+      );
+    }
+    console.log(`[${profile}] round ${roundNo} took ${((performance.now() - roundStarted) / 1000).toFixed(0)} s`);
+  }
+
+  const median = (values) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const middle = Math.floor(sorted.length / 2);
+    return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  };
+  const KEYS = ["performance", "accessibility", "fcp", "lcp", "tbt", "cls", "taskMs", "scripts", "jsKb"];
+  const summary = { profile, rounds, benchmarkIndex: Math.round(median(benchmarkIndexes)) };
+  for (const target of targets) {
+    const medians = Object.fromEntries(KEYS.map((key) => [key, median(results[target.key].map((r) => r[key]))]));
+    // (An even number of rounds gives the mean of the two middle runs: rounded as a single run is.)
+    for (const key of KEYS) medians[key] = key === "cls" ? round(medians[key], 3) : key === "jsKb" ? round(medians[key], 1) : Math.round(medians[key]);
+    summary[target.key] = medians;
+  }
+  const minimalTbt = summary.minimal.tbt;
+  for (const key of STORE_PAGES) summary[key].tbtRatio = minimalTbt > 0 ? round(summary[key].tbt / minimalTbt, 2) : null;
+
+  console.log(`\n[${profile}] medians of ${rounds} round${rounds === 1 ? "" : "s"} (benchmarkIndex ${summary.benchmarkIndex}; ${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  const header = ["page", "perf", "a11y", "FCP", "LCP", "TBT", "×min", "CLS", "tasks", "scripts", "JS KB"];
+  const rows = targets.map(({ key }) => {
+    const m = summary[key];
+    return [key, m.performance, m.accessibility, m.fcp, m.lcp, m.tbt, m.tbtRatio ?? "", m.cls, m.taskMs, m.scripts, m.jsKb].map(String);
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  for (const row of [header, ...rows]) console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  "));
+  console.log("");
+  return summary;
+}
+
+/**
+ * One Lighthouse run of `target`. A run Lighthouse itself could not finish (e.g. NO_FCP: Chromium
+ * painted nothing it could trace) says nothing about the page: it is reported and run again, at most
+ * `rounds` times extra per page. A run that ended anywhere but at the page asked for stops the bench.
+ */
+async function measure(profile, target, roundNo) {
+  for (let failures = 0; ; ) {
+    const flags = {
+      port: chrome.port,
+      output: "json",
+      logLevel: "error",
+      onlyCategories: ["performance", "accessibility"],
+      // Cookies go too: a signed-in page's Set-Cookie must not sign in the next, anonymous run.
+      clearStorageTypes: ["file_systems", "shader_cache", "service_workers", "cache_storage", "cookies"],
+      ...(target.cookie ? { extraHeaders: { Cookie: target.cookie } } : {}),
+    };
+    const config = { extends: "lighthouse:default", settings: PROFILES[profile] };
+    const { lhr } = await lighthouse(target.url, flags, config);
+    if (lhr.runtimeError || lhr.categories.performance.score === null) {
+      console.log(`[${profile}] ${target.key} round ${roundNo}: Lighthouse failed (${lhr.runtimeError?.code ?? "no performance score"}); running it again`);
+      if (++failures > rounds) throw new Error(`${target.key}: Lighthouse failed ${failures} times`);
+      continue;
+    }
+    const asked = new URL(target.url).pathname;
+    const landed = new URL(lhr.finalDisplayedUrl).pathname;
+    if (landed !== asked) throw new Error(`${target.key}: Lighthouse measured ${lhr.finalDisplayedUrl}, not ${target.url} (redirected: the session cookie was not accepted?)`);
+    const scripts = (lhr.audits["network-requests"].details?.items ?? []).filter((item) => item.resourceType === "Script");
+    const result = {
+      performance: Math.round((lhr.categories.performance.score ?? 0) * 100),
+      accessibility: Math.round((lhr.categories.accessibility.score ?? 0) * 100),
+      fcp: Math.round(lhr.audits["first-contentful-paint"].numericValue ?? 0),
+      lcp: Math.round(lhr.audits["largest-contentful-paint"].numericValue ?? 0),
+      tbt: Math.round(lhr.audits["total-blocking-time"].numericValue ?? 0),
+      cls: round(lhr.audits["cumulative-layout-shift"].numericValue ?? 0, 3),
+      taskMs: Math.round(lhr.audits["mainthread-work-breakdown"].numericValue ?? 0),
+      scripts: scripts.length,
+      jsKb: round(scripts.reduce((sum, item) => sum + (item.transferSize ?? 0), 0) / 1024, 1),
+      // Audits that cost points: what to fix next.
+      failing: Object.values(lhr.audits)
+        .filter((audit) => audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode !== "informative" && audit.scoreDisplayMode !== "manual" && audit.scoreDisplayMode !== "notApplicable")
+        .map((audit) => audit.id),
+    };
+    return { result, lhr };
+  }
+}
+
+/** Builds scripts/bench/minimal-app into `minimalDir` with the project's React Router and Vite. */
+function buildMinimalApp() {
+  const appDir = path.join(root, "scripts", "bench", "minimal-app");
+  const cli = path.join(root, "node_modules", "@react-router", "dev", "bin.cjs");
+  const result = spawnSync(process.execPath, [cli, "build"], { cwd: appDir, env: { ...process.env, NODE_ENV: "production", MINIMAL_BUILD_DIR: minimalDir }, encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`building the minimal app failed:\n${result.stdout}\n${result.stderr}`);
+  // The server bundle imports react and react-router: found through a link to the project's packages.
+  fs.symlinkSync(path.join(root, "node_modules"), path.join(minimalDir, "node_modules"), "junction");
+}
+
+/** scripts/bench/floor-server.mjs on `floorPort`, as the store's server runs (flags, environment). */
+async function startFloorServer() {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(root, "scripts", "bench", "floor-server.mjs")], {
+    cwd: root,
+    env: { ...process.env, ...SERVER_ENV, NODE_ENV: "production", PORT: String(floorPort), MINIMAL_BUILD_DIR: minimalDir },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stderr.on("data", (chunk) => (floorLog += chunk));
+  await new Promise((resolve, reject) => {
+    child.stdout.on("data", (chunk) => {
+      floorLog += chunk;
+      if (floorLog.includes("listening")) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`the floor server stopped (exit code ${code}):\n${floorLog}`)));
+  });
+  return child;
+}
+
+/** The cookies a response sets, over those of `jar` ("name=value; …"). */
+function withCookies(jar, response) {
+  const cookies = new Map(jar ? jar.split("; ").map((pair) => [pair.slice(0, pair.indexOf("=")), pair]) : []);
+  for (const line of response.headers.getSetCookie()) {
+    const pair = line.split(";")[0];
+    const name = pair.slice(0, pair.indexOf("="));
+    if (/expires=Thu, 01 Jan 1970/i.test(line) || /max-age=0\b/i.test(line)) cookies.delete(name);
+    else cookies.set(name, pair);
+  }
+  return [...cookies.values()].join("; ");
+}
+
+/** A form post as the browser sends it from the store's own page (the same-origin check wants Origin). */
+function post(pathname, cookie, fields) {
+  return fetch(base + pathname, {
+    method: "POST",
+    redirect: "manual",
+    headers: { Origin: base, "Content-Type": "application/x-www-form-urlencoded", ...(cookie ? { Cookie: cookie } : {}) },
+    body: new URLSearchParams(fields),
+  });
+}
+
+/** Signs the demo account in through /login; answers its session cookie (after the welcome toast was shown). */
+async function signIn() {
+  const response = await post("/login", "", { email: DEMO.email, password: DEMO.password, redirect: "" });
+  await response.arrayBuffer();
+  if (response.status !== 302) throw new Error(`/login answered ${response.status}, not a redirect: is ${DEMO.email} still the demo account?`);
+  let cookie = withCookies("", response);
+  // The welcome toast is a flash in the session: read once here, so the measured pages don't show it.
+  const home = await fetch(base + "/home", { headers: { Cookie: cookie }, redirect: "manual" });
+  await home.arrayBuffer();
+  cookie = withCookies(cookie, home);
+  return cookie;
+}
+
+/** 'Beli Sekarang' on /detail/1: starts the demo account's checkout draft for product 1. */
+async function chooseProduct(cookie) {
+  const response = await post(`/detail/${PRODUCT_ID}`, cookie, { intent: "order" });
+  await response.arrayBuffer();
+  const location = response.headers.get("location");
+  if (response.status !== 302 || location !== "/checkout") throw new Error(`'Beli Sekarang' on /detail/${PRODUCT_ID} answered ${response.status} ${location ?? ""}, not a redirect to /checkout`);
+}
+
+/**
+ * A plain order (no incentive) of the demo account paid by virtual account, through the JSON API as
+ * scripts/api-buyer.mjs makes one: its payment page shows the VA number and the countdown.
+ */
+async function createVaOrder() {
+  const api = `${base}/api/core/api/v1`;
+  let token = null;
+  const call = async (method, pathname, { json, form, headers = {} } = {}) => {
+    const init = { method, headers: { ...headers, ...(token ? { Authorization: `Bearer ${token}` } : {}) } };
+    if (form) init.body = form;
+    else if (json !== undefined) {
+      init.body = JSON.stringify(json);
+      init.headers["Content-Type"] = "application/json";
+    }
+    const response = await fetch(api + pathname, init);
+    const body = await response.json().catch(() => null);
+    if (!response.ok || !body?.success) throw new Error(`API ${method} ${pathname}: HTTP ${response.status} ${body?.message ?? ""}${body?.errors ? ` ${JSON.stringify(body.errors)}` : ""}`);
+    return body.data;
+  };
+  token = (await call("POST", "/auth/login", { json: DEMO })).token;
+  const user = await call("GET", "/user/short-info");
+  const photo = await sharp({ create: { width: 640, height: 400, channels: 3, background: { r: 30, g: 80, b: 160 } } }).jpeg({ quality: 80 }).toBuffer();
+  const upload = new FormData();
+  upload.set("file", new Blob([photo], { type: "image/jpeg" }), "ktp.jpg");
+  upload.set("type", "ktp");
+  const ktpImageUrl = (await call("POST", "/upload", { form: upload })).path;
+  const groups = await call("POST", "/payment/methods", { json: { productId: PRODUCT_ID } });
+  const vas = groups.flatMap((g) => g.methods).filter((m) => m.type === "virtual_account");
+  const va = vas.find((m) => /bni/i.test(`${m.code ?? ""} ${m.name ?? ""}`)) ?? vas[0];
+  if (!va) throw new Error(`no virtual-account method for product ${PRODUCT_ID}`);
+  const [provinsi] = await call("GET", "/location/provinsi");
+  const [kota] = await call("GET", `/location/kota?provinsiId=${provinsi.id}`);
+  const [kecamatan] = await call("GET", `/location/kecamatan?kotaId=${kota.id}`);
+  const [kelurahan] = await call("GET", `/location/kelurahan?kecamatanId=${kecamatan.id}`);
+  const order = await call("POST", "/order/create", {
+    headers: { "Idempotency-Key": crypto.randomUUID() },
+    json: {
+      buyerName: user.fullname ?? "Demo",
+      buyerPhoneNumber: "081277770000",
+      buyerEmail: DEMO.email,
+      buyerNik: "3273010101900001",
+      insentif: false,
+      bbnValidation: true,
+      domisiliValidation: true,
+      ktpImageUrl,
+      address: { fullAddress: "Jl. Contoh No. 1", provinsiId: provinsi.id, kotaId: kota.id, kecamatanId: kecamatan.id, kelurahanId: kelurahan.id, kodePos: "40111" },
+      orderProducts: [{ id: PRODUCT_ID, qty: 1 }],
+      paymentMethodId: va.id,
+    },
+  });
+  const payment = await call("GET", `/order/open-va?orderId=${order.orderId}`);
+  if (!payment.vaNo) throw new Error(`order #${order.orderId} has no VA number`);
+  await call("POST", "/auth/logout");
+  return order.orderId;
 }
 
 async function stop() {
   if (chrome) await chrome.kill();
   chrome = undefined;
-  if (server.exitCode === null && server.signalCode === null) {
-    server.kill("SIGTERM");
-    await new Promise((resolve) => server.once("exit", resolve));
+  for (const child of [server, floorServer]) {
+    if (child && child.exitCode === null && child.signalCode === null) {
+      child.kill("SIGTERM");
+      await new Promise((resolve) => child.once("exit", resolve));
+    }
   }
   fs.rmSync(dataDir, { recursive: true, force: true });
+  // The link to the project's node_modules goes first, by itself (never a removal through it).
+  fs.rmSync(path.join(minimalDir, "node_modules"), { force: true });
+  fs.rmSync(minimalDir, { recursive: true, force: true });
 }
 
 function round(n, digits) {
   return Math.round(n * 10 ** digits) / 10 ** digits;
 }
-
-
