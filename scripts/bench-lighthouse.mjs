@@ -21,14 +21,16 @@
 //                       ("Slow-ID": 300 ms, 700 Kbit/s, CPU 8×, simulated, mobile screen), or both
 //                       (each profile's rounds in turn)
 //   LIGHTHOUSE_ROUNDS   rounds (5; LIGHTHOUSE_RUNS is read when it is unset)
-//   LIGHTHOUSE_REPORTS  a folder: each run's full report as JSON, <profile>-<page>-<round>.json
+//   LIGHTHOUSE_REPORTS  a folder: each run's full report as JSON, <profile>-<page>-<round>.json (a run
+//                       Lighthouse could not finish: …-<round>-failed-<n>.json)
 //   BENCH_PORT (a free one), BUILD_DIR (build)
 // The last line of the output is one JSON object (scores 0–100, times in milliseconds):
 //   {"profile", "rounds", "benchmarkIndex", "static": {…}, "minimal": {…}, "/authrequired": {…},
 //    "/home": {…}, "/detail/1": {…}, "/checkout": {…}, "/payment/{id}": {…}}
 // each page with the medians of performance, accessibility, fcp, lcp, tbt, cls, taskMs (main-thread
 // work), scripts (script requests), jsKb (JavaScript transferred, KB) and, for the store's pages,
-// tbtRatio (its TBT over the minimal app's). With LIGHTHOUSE_PROFILE=both: {"default": {…}, "slow": {…}}.
+// tbtRatio (its TBT over the minimal app's; null when that is 0) and taskRatio (its main-thread work
+// over the minimal app's). With LIGHTHOUSE_PROFILE=both: {"default": {…}, "slow": {…}}.
 import { spawn, spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -160,8 +162,7 @@ async function measureProfile(profile, targets) {
       benchmarkIndexes.push(lhr.environment.benchmarkIndex);
       if (reportsDir) {
         fs.mkdirSync(reportsDir, { recursive: true });
-        const name = target.key.replace(/^\//, "").replace(/\W+/g, "_");
-        fs.writeFileSync(path.join(reportsDir, `${profile}-${name}-${roundNo}.json`), JSON.stringify(lhr));
+        fs.writeFileSync(path.join(reportsDir, `${profile}-${fileNameOf(target.key)}-${roundNo}.json`), JSON.stringify(lhr));
       }
       console.log(
         `[${profile}] ${target.key} round ${roundNo}: performance ${result.performance}, accessibility ${result.accessibility}, FCP ${result.fcp} ms, LCP ${result.lcp} ms, TBT ${result.tbt} ms, CLS ${result.cls}, tasks ${result.taskMs} ms, ${result.scripts} scripts ${result.jsKb} KB` +
@@ -185,13 +186,17 @@ async function measureProfile(profile, targets) {
     summary[target.key] = medians;
   }
   const minimalTbt = summary.minimal.tbt;
-  for (const key of STORE_PAGES) summary[key].tbtRatio = minimalTbt > 0 ? round(summary[key].tbt / minimalTbt, 2) : null;
+  // No ratio to a TBT of 0 (the minimal app often blocks nothing with the default profile): null.
+  for (const key of STORE_PAGES) {
+    summary[key].tbtRatio = minimalTbt > 0 ? round(summary[key].tbt / minimalTbt, 2) : null;
+    summary[key].taskRatio = round(summary[key].taskMs / summary.minimal.taskMs, 2);
+  }
 
   console.log(`\n[${profile}] medians of ${rounds} round${rounds === 1 ? "" : "s"} (benchmarkIndex ${summary.benchmarkIndex}; ${((performance.now() - started) / 1000).toFixed(0)} s)`);
-  const header = ["page", "perf", "a11y", "FCP", "LCP", "TBT", "×min", "CLS", "tasks", "scripts", "JS KB"];
+  const header = ["page", "perf", "a11y", "FCP", "LCP", "TBT", "×min", "CLS", "tasks", "×min", "scripts", "JS KB"];
   const rows = targets.map(({ key }) => {
     const m = summary[key];
-    return [key, m.performance, m.accessibility, m.fcp, m.lcp, m.tbt, m.tbtRatio ?? "", m.cls, m.taskMs, m.scripts, m.jsKb].map(String);
+    return [key, m.performance, m.accessibility, m.fcp, m.lcp, m.tbt, m.tbtRatio ?? "", m.cls, m.taskMs, m.taskRatio ?? "", m.scripts, m.jsKb].map(String);
   });
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   for (const row of [header, ...rows]) console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  "));
@@ -202,10 +207,12 @@ async function measureProfile(profile, targets) {
 /**
  * One Lighthouse run of `target`. A run Lighthouse itself could not finish (e.g. NO_FCP: Chromium
  * painted nothing it could trace) says nothing about the page: it is reported and run again, at most
- * `rounds` times extra per page. A run that ended anywhere but at the page asked for stops the bench.
+ * `rounds` times extra per page and profile (at least twice). A run that ended anywhere but at the
+ * page asked for stops the bench.
  */
+const failuresOf = new Map();
 async function measure(profile, target, roundNo) {
-  for (let failures = 0; ; ) {
+  for (;;) {
     const flags = {
       port: chrome.port,
       output: "json",
@@ -218,8 +225,14 @@ async function measure(profile, target, roundNo) {
     const config = { extends: "lighthouse:default", settings: PROFILES[profile] };
     const { lhr } = await lighthouse(target.url, flags, config);
     if (lhr.runtimeError || lhr.categories.performance.score === null) {
-      console.log(`[${profile}] ${target.key} round ${roundNo}: Lighthouse failed (${lhr.runtimeError?.code ?? "no performance score"}); running it again`);
-      if (++failures > rounds) throw new Error(`${target.key}: Lighthouse failed ${failures} times`);
+      console.log(`[${profile}] ${target.key} round ${roundNo}: Lighthouse failed (${lhr.runtimeError?.code ?? "no performance score"}${lhr.runtimeError?.message ? `: ${lhr.runtimeError.message}` : ""}); running it again`);
+      if (reportsDir) {
+        fs.mkdirSync(reportsDir, { recursive: true });
+        fs.writeFileSync(path.join(reportsDir, `${profile}-${fileNameOf(target.key)}-${roundNo}-failed-${(failuresOf.get(`${profile} ${target.key}`) ?? 0) + 1}.json`), JSON.stringify(lhr));
+      }
+      const failures = (failuresOf.get(`${profile} ${target.key}`) ?? 0) + 1;
+      failuresOf.set(`${profile} ${target.key}`, failures);
+      if (failures > Math.max(rounds, 2)) throw new Error(`[${profile}] ${target.key}: Lighthouse failed ${failures} times`);
       continue;
     }
     const asked = new URL(target.url).pathname;
@@ -385,6 +398,11 @@ async function stop() {
   // The link to the project's node_modules goes first, by itself (never a removal through it).
   fs.rmSync(path.join(minimalDir, "node_modules"), { force: true });
   fs.rmSync(minimalDir, { recursive: true, force: true });
+}
+
+/** A page's key as part of a report's file name: "/payment/{id}" → "payment_id". */
+function fileNameOf(key) {
+  return key.replace(/\W+/g, "_").replace(/^_+|_+$/g, "");
 }
 
 function round(n, digits) {
