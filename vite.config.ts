@@ -1,10 +1,65 @@
 import { reactRouter } from "@react-router/dev/vite";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
+
+type ModuleInfo = { importedIds: readonly string[] } | null;
+
+/**
+ * The browser's chunks (decision 0047). Left to itself, Rollup gives every set of routes that shares
+ * a module a chunk of its own: /home loaded 27 scripts, most under 2 KB, and on a slow line each
+ * costs a round trip and the phone a task to compile it. Two groups load on every page anyway, so
+ * each becomes one file: `framework` (React, React DOM, React Router) and `chrome` (the modules the
+ * root and the layouts import: top bar, bottom tabs, icons, modal, toast…). What only some screens
+ * use stays in Rollup's chunks, except what the home page imports (product card and grid, images,
+ * prices, the swiper hook): one `catalogue` file, which another page that needs a piece of it (the
+ * search results' grid, the checkout's prices) loads whole.
+ */
+function fewerClientChunks(): Plugin {
+  const framework = /\/node_modules\/(react|react-dom|react-router|scheduler|cookie|set-cookie-parser)\//;
+  const appModule = /\/app\/(components|lib|images|layouts)\//;
+  const chromeRoots = /\/app\/(root\.tsx|layouts\/[^/]+\.tsx)(\?|$)/;
+  const catalogueRoots = /\/app\/routes\/home\.tsx(\?|$)/;
+  let chrome: Set<string> | undefined;
+  let catalogue: Set<string> | undefined;
+  function reachable(roots: RegExp, moduleIds: Iterable<string>, infoOf: (id: string) => ModuleInfo) {
+    const found = new Set<string>();
+    const visit = (id: string) => {
+      for (const imported of infoOf(id)?.importedIds ?? []) {
+        if (!appModule.test(imported) || found.has(imported)) continue;
+        found.add(imported);
+        visit(imported);
+      }
+    };
+    for (const id of moduleIds) if (roots.test(id)) visit(id);
+    return found;
+  }
+  return {
+    name: "store:fewer-client-chunks",
+    configEnvironment(name) {
+      if (name !== "client") return;
+      return {
+        build: {
+          rollupOptions: {
+            output: {
+              manualChunks(id, { getModuleIds, getModuleInfo }) {
+                if (framework.test(id)) return "framework";
+                // Loaded after hydration, all together (use-swiper.ts): one file, not three.
+                if (id.includes("/node_modules/swiper/")) return "swiper";
+                chrome ??= reachable(chromeRoots, getModuleIds(), getModuleInfo);
+                catalogue ??= reachable(catalogueRoots, getModuleIds(), getModuleInfo);
+                return chrome.has(id) ? "chrome" : catalogue.has(id) ? "catalogue" : undefined;
+              },
+            },
+          },
+        },
+      };
+    },
+  };
+}
 
 export default defineConfig({
-  plugins: [reactRouter()],
+  plugins: [reactRouter(), fewerClientChunks()],
   resolve: { alias: { "~": new URL("./app", import.meta.url).pathname } },
-  build: { assetsInlineLimit: 0 },
+  build: { assetsInlineLimit: 0, sourcemap: !!process.env.SOURCEMAP },
   ssr: {
     // Native and Node-only packages stay external in the server bundle.
     external: ["@node-rs/argon2", "sharp", "@electric-sql/pglite", "postgres", "nodemailer", "idn-area-data"],

@@ -6,7 +6,6 @@ import {
   Meta,
   Outlet,
   Scripts,
-  ScrollRestoration,
   useLoaderData,
   useLocation,
   useMatches,
@@ -21,6 +20,7 @@ import { currentRequest } from "./.server/log";
 // before the first paint (Lighthouse), and the HTML stays within its size budget.
 import styles from "./styles.css?inline";
 import { FlashModal } from "./components/flash-modal";
+import { ScrollRestoration } from "./components/scroll-restoration";
 import { CloseIcon } from "./components/icons";
 import { useNonce } from "./lib/nonce";
 import type { RootData } from "./lib/root-data";

@@ -23,6 +23,8 @@
 //   LIGHTHOUSE_ROUNDS   rounds (5; LIGHTHOUSE_RUNS is read when it is unset)
 //   LIGHTHOUSE_REPORTS  a folder: each run's full report as JSON, <profile>-<page>-<round>.json (a run
 //                       Lighthouse could not finish: …-<round>-failed-<n>.json)
+//   LIGHTHOUSE_PAGES    a comma-separated subset of the keys below, to try a change quickly
+//                       (e.g. "minimal,/home"); the floors and pages left out are not measured
 //   BENCH_PORT (a free one), BUILD_DIR (build)
 // The last line of the output is one JSON object (scores 0–100, times in milliseconds):
 //   {"profile", "rounds", "benchmarkIndex", "static": {…}, "minimal": {…}, "/authrequired": {…},
@@ -100,6 +102,11 @@ let floorServer;
 let floorLog = "";
 let chrome;
 
+const onlyPages = process.env.LIGHTHOUSE_PAGES?.split(",").map((key) => key.trim());
+
+// Failed Lighthouse runs per "profile page" (measure() retries them).
+const failuresOf = new Map();
+
 try {
   const minimalBuilt = performance.now();
   buildMinimalApp();
@@ -124,7 +131,7 @@ try {
       const signedIn = key === "/checkout" || key === "/payment/{id}";
       return { key, url: base + pathname, cookie: signedIn ? cookie : undefined };
     }),
-  ];
+  ].filter(({ key }) => !onlyPages || onlyPages.includes(key));
 
   // Warm both servers (JIT, caches) so the first round measures the pages, not the processes' start;
   // each must answer 200 (a signed-in page without its session would redirect).
@@ -185,9 +192,10 @@ async function measureProfile(profile, targets) {
     for (const key of KEYS) medians[key] = key === "cls" ? round(medians[key], 3) : key === "jsKb" ? round(medians[key], 1) : Math.round(medians[key]);
     summary[target.key] = medians;
   }
-  const minimalTbt = summary.minimal.tbt;
+  const minimalTbt = summary.minimal?.tbt ?? 0;
   // No ratio to a TBT of 0 (the minimal app often blocks nothing with the default profile): null.
   for (const key of STORE_PAGES) {
+    if (!summary[key] || !summary.minimal) continue;
     summary[key].tbtRatio = minimalTbt > 0 ? round(summary[key].tbt / minimalTbt, 2) : null;
     summary[key].taskRatio = round(summary[key].taskMs / summary.minimal.taskMs, 2);
   }
@@ -210,7 +218,6 @@ async function measureProfile(profile, targets) {
  * `rounds` times extra per page and profile (at least twice). A run that ended anywhere but at the
  * page asked for stops the bench.
  */
-const failuresOf = new Map();
 async function measure(profile, target, roundNo) {
   for (;;) {
     const flags = {

@@ -5,10 +5,17 @@ import { FadeInImage } from "./fade-in-image";
 import { useSwiper } from "./use-swiper";
 
 /**
+ * When the carousel starts playing by itself (Swiper is set up then, or when the reader first swipes
+ * it): a few seconds after hydration, so a cheap phone finishes the page's own work first.
+ */
+const AUTOPLAY_START_MS = 3000;
+
+/**
  * Spec §2 Home banner carousel: slides at least 70% wide and 150 px high, a grey placeholder where
  * an image fails. The server renders a CSS scroll-snap strip (works without JavaScript); Swiper
- * takes over after hydration (autoplay only when the reader does not prefer reduced motion). The
- * first image loads eagerly with its dimensions (it is the largest thing on screen), the rest lazily.
+ * takes over when first needed (use-swiper.ts; autoplay only when the reader does not prefer
+ * reduced motion). The first image loads eagerly with its dimensions (it is the largest thing on
+ * screen), the rest lazily.
  * Each slide is a link to what it advertises (its image's text names it). The strip itself can take
  * the focus, so a keyboard can scroll it before Swiper arrives (or without JavaScript).
  */
@@ -25,7 +32,7 @@ export function BannerCarousel({ banners }: { banners: Banner[] }) {
     autoplay: reducedMotion ? false : { delay: 5000, disableOnInteraction: true, pauseOnMouseEnter: true },
     // The slides stay list items (Swiper would make them groups, which a list may not hold).
     a11y: { slideLabelMessage: "{{index}} dari {{slidesLength}}", slideRole: "" },
-  }));
+  }), { startAfterMs: AUTOPLAY_START_MS });
   if (!banners.length) return null;
   return (
     <section ref={container} className="banner-carousel swiper" aria-label="Promo" aria-roledescription="carousel" data-testid="banner-carousel">

@@ -6,7 +6,8 @@ import { useSwiper } from "./use-swiper";
 /**
  * Spec §2 detail image slider: one slide per view with the fraction 'x dari y'. Each slide carries
  * its own fraction label, so the count is right while scrolling the plain scroll-snap strip without
- * JavaScript too; Swiper takes over after hydration. No images: a placeholder picture.
+ * JavaScript too; Swiper (keyboard arrows, announcements) takes over when the reader first swipes or
+ * focuses it (use-swiper.ts). No images: a placeholder picture.
  */
 export function ImageSlider({ images, title }: { images: ProductImage[]; title: string }) {
   const container = useRef<HTMLElement>(null);

@@ -12,16 +12,22 @@
  *   two after `load`); a hidden tab draws no frames, so it starts at once;
  * - or after START_AT_THE_LATEST_MS, if the load never ends (a stalled image);
  * - one task per preload, then the module script: starting a fetch costs the main thread about a
- *   millisecond on a cheap phone, and two dozen in one task would hold up a tap for that long.
+ *   millisecond on a cheap phone, and two dozen in one task would hold up a tap for that long;
+ * - first, a new history entry gets the key React Router's scroll restoration uses (given here, not
+ *   while the page is parsed: ~/components/scroll-restoration).
  */
 export const HELD_ATTRIBUTE = "data-after-load";
 export const START_AT_THE_LATEST_MS = 5000;
+/** Where React Router keeps the scroll positions (~/components/scroll-restoration). */
+export const SCROLL_POSITIONS_KEY = "react-router-scroll-positions";
 
 export const START_SCRIPTS = `(() => {
   let started = false;
   const start = () => {
     if (started) return;
     started = true;
+    // The history entry's key, which React Router's scroll restoration files positions under.
+    if (!history.state || !history.state.key) history.replaceState({ key: Math.random().toString(32).slice(2) }, "");
     for (const link of document.querySelectorAll('link[${HELD_ATTRIBUTE}="modulepreload"]')) setTimeout(() => (link.rel = "modulepreload"));
     setTimeout(() => {
       const held = document.querySelector('script[${HELD_ATTRIBUTE}="module"]');
