@@ -376,6 +376,9 @@ test("the draft: with JavaScript every change is kept without a submit (the back
     // Closing the tab right after typing: the change still reaches the draft.
     const tab = await page.context().newPage();
     await tab.goto("/checkout");
+    // A new tab is not the fixture's page: like the fixture, wait for React before typing (this
+    // part is about what the scripts do; Playwright's fill raced hydration here once).
+    await tab.locator("html[data-hydrated]").waitFor({ state: "attached" });
     await field(tab, "Catatan (opsional)").fill("Telepon dulu sebelum kirim");
     await tab.close({ runBeforeUnload: true });
     await expect.poll(async () => {
