@@ -67,11 +67,18 @@ export function useSwiper(
     const { signal } = listening;
     const passive = { passive: true, signal };
     element.addEventListener("pointerdown", () => ((pointersDown += 1), void load().catch(() => {})), passive);
-    for (const type of ["pointerup", "pointercancel"]) element.addEventListener(type, () => (pointersDown = Math.max(0, pointersDown - 1)), passive);
-    // A swipe ends in a native scroll settling on a slide ('scrollend'; browsers without it: a moment
-    // after the finger is lifted). Scroll events do not bubble: listened for on the way down.
+    // Lifted anywhere (a swipe often ends outside the strip), or taken over by the browser's own
+    // scrolling (pointercancel).
+    const lifted = () => {
+      if (pointersDown === 0) return;
+      pointersDown -= 1;
+      // Browsers without 'scrollend' (below): a moment after the finger is lifted.
+      if (!("onscrollend" in window)) setTimeout(setUp, 600);
+    };
+    for (const type of ["pointerup", "pointercancel"]) window.addEventListener(type, lifted, passive);
+    // A swipe ends in a native scroll settling on a slide. Scroll events do not bubble: listened for
+    // on the way down.
     element.addEventListener("scrollend", setUp, { capture: true, passive: true, signal });
-    element.addEventListener("pointerup", () => setTimeout(setUp, 600), passive);
     element.addEventListener("focusin", setUp, { signal });
     let timer: ReturnType<typeof setTimeout> | undefined;
     if (startAfterMs !== undefined && !window.matchMedia("(prefers-reduced-motion: reduce)").matches) timer = setTimeout(() => void mainThreadIdle().then(setUp), startAfterMs);
