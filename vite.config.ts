@@ -59,6 +59,7 @@ function fewerClientChunks(): Plugin {
 export default defineConfig({
   plugins: [reactRouter(), fewerClientChunks()],
   resolve: { alias: { "~": new URL("./app", import.meta.url).pathname } },
+  // SOURCEMAP=1 writes source maps, to read a browser profile by function names (decision 0047).
   build: { assetsInlineLimit: 0, sourcemap: !!process.env.SOURCEMAP },
   ssr: {
     // Native and Node-only packages stay external in the server bundle.
