@@ -16,10 +16,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
+import { apiClient, firstAddress } from "./api-client.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const base = (process.env.API_BASE_URL ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(/\/+$/, "");
-const api = `${base}/api/core/api/v1`;
 const dataDir = path.resolve(root, process.env.DATA_DIR ?? "data");
 // As a client behind the store's proxy (TRUST_PROXY): an address of its own, so the buyer's
 // registration and login never count against anyone else's rate limits.
@@ -27,7 +27,6 @@ const clientAddress = `198.18.${crypto.randomInt(0, 255)}.${crypto.randomInt(1, 
 
 const started = Date.now();
 const steps = [];
-let token = null;
 
 function step(name, detail) {
   const line = `${String(((Date.now() - started) / 1000).toFixed(1)).padStart(5)} s  ${name}${detail ? `: ${detail}` : ""}`;
@@ -42,30 +41,8 @@ function fail(message) {
 }
 
 /** One call; answers `data`, or stops with the server's message. */
-async function call(method, pathname, { json, form, headers = {}, expect = [200, 201] } = {}) {
-  const init = { method, headers: { "X-Forwarded-For": clientAddress, ...headers } };
-  if (token) init.headers.Authorization = `Bearer ${token}`;
-  if (form) init.body = form;
-  else if (json !== undefined) {
-    init.body = JSON.stringify(json);
-    init.headers["Content-Type"] = "application/json";
-  }
-  let response;
-  for (let attempt = 0; !response; attempt++) {
-    try {
-      response = await fetch(`${api}${pathname}`, init);
-    } catch (error) {
-      // A kept-alive connection the server closed while the ops CLI ran: the request never reached
-      // the server (it closes only idle connections), so it is sent again once, on a new one.
-      if (attempt === 0 && error.cause?.code === "UND_ERR_SOCKET") continue;
-      fail(`${method} ${pathname}: ${error.cause?.code ?? error.message} (is the store running at ${base}?)`);
-    }
-  }
-  const body = await response.json().catch(() => null);
-  if (!body || typeof body.success !== "boolean") fail(`${method} ${pathname}: HTTP ${response.status} without the API's envelope`);
-  if (!expect.includes(response.status)) fail(`${method} ${pathname}: HTTP ${response.status} ${body.message}${body.errors ? ` ${JSON.stringify(body.errors)}` : ""}`);
-  return body.data;
-}
+const client = apiClient(base, { "X-Forwarded-For": clientAddress });
+const call = (method, pathname, options) => client.call(method, pathname, options).catch((error) => fail(error.message));
 
 /** The activation link's code from the demo outbox (the folder, else the outbox page with its key). */
 async function activationCode(email) {
@@ -118,7 +95,7 @@ const nik = `32${String(crypto.randomInt(0, 1e8)).padStart(8, "0")}${String(cryp
 const registered = await call("POST", "/auth/register", {
   json: { fullname: "Pembeli API", username: email.split("@")[0], email, phoneNo: "081277770000", password, matchPassword: password, nip: `API${crypto.randomInt(1e5, 1e6)}`, companyId: companies[0].id },
 });
-token = registered.token;
+client.token = registered.token;
 step("registered", email);
 
 const code = await activationCode(email);
@@ -141,10 +118,7 @@ step("searched and read a product", `${found.total} results; #${product.id} ${pr
 const ktpImageUrl = await upload("ktp", 30, 80, 160);
 step("uploaded the KTP", ktpImageUrl);
 
-const [provinsi] = await call("GET", "/location/provinsi");
-const [kota] = await call("GET", `/location/kota?provinsiId=${provinsi.id}`);
-const [kecamatan] = await call("GET", `/location/kecamatan?kotaId=${kota.id}`);
-const [kelurahan] = await call("GET", `/location/kelurahan?kecamatanId=${kecamatan.id}`);
+const address = await firstAddress(call);
 const order = await call("POST", "/order/create", {
   headers: { "Idempotency-Key": crypto.randomUUID() },
   json: {
@@ -159,7 +133,7 @@ const order = await call("POST", "/order/create", {
     domisiliValidation: true,
     ktpImageUrl,
     note: "Pesanan dari klien API",
-    address: { fullAddress: "Jl. Contoh No. 1", provinsiId: provinsi.id, kotaId: kota.id, kecamatanId: kecamatan.id, kelurahanId: kelurahan.id, kodePos: "40111" },
+    address,
     orderProducts: [{ id: product.id, qty: 1 }],
   },
 });
@@ -194,7 +168,7 @@ step("read the balance", `Rp ${balance}, ${history.content.length} entr${history
 
 await call("POST", "/auth/logout");
 await call("GET", "/user/short-info", { expect: [401] });
-token = null;
+client.token = null;
 step("logged out (the token no longer works)");
 
 console.log(JSON.stringify({ ok: true, email, orderId: order.orderId, productId: product.id, amount: payment.totalAmount, balance, steps: steps.length, seconds: (Date.now() - started) / 1000 }));

@@ -41,6 +41,7 @@ import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import sharp from "sharp";
+import { apiClient, firstAddress } from "./api-client.mjs";
 import { freePort, root, SERVER_ENV, SERVER_NODE_FLAGS, spawnServer, waitForHealth } from "./lib.mjs";
 import { useProjectNode } from "./node-runtime.mjs";
 
@@ -341,21 +342,9 @@ async function chooseProduct(cookie) {
  * scripts/api-buyer.mjs makes one: its payment page shows the VA number and the countdown.
  */
 async function createVaOrder() {
-  const api = `${base}/api/core/api/v1`;
-  let token = null;
-  const call = async (method, pathname, { json, form, headers = {} } = {}) => {
-    const init = { method, headers: { ...headers, ...(token ? { Authorization: `Bearer ${token}` } : {}) } };
-    if (form) init.body = form;
-    else if (json !== undefined) {
-      init.body = JSON.stringify(json);
-      init.headers["Content-Type"] = "application/json";
-    }
-    const response = await fetch(api + pathname, init);
-    const body = await response.json().catch(() => null);
-    if (!response.ok || !body?.success) throw new Error(`API ${method} ${pathname}: HTTP ${response.status} ${body?.message ?? ""}${body?.errors ? ` ${JSON.stringify(body.errors)}` : ""}`);
-    return body.data;
-  };
-  token = (await call("POST", "/auth/login", { json: DEMO })).token;
+  const client = apiClient(base);
+  const call = client.call;
+  client.token = (await call("POST", "/auth/login", { json: DEMO })).token;
   const user = await call("GET", "/user/short-info");
   const photo = await sharp({ create: { width: 640, height: 400, channels: 3, background: { r: 30, g: 80, b: 160 } } }).jpeg({ quality: 80 }).toBuffer();
   const upload = new FormData();
@@ -366,10 +355,6 @@ async function createVaOrder() {
   const vas = groups.flatMap((g) => g.methods).filter((m) => m.type === "virtual_account");
   const va = vas.find((m) => /bni/i.test(`${m.code ?? ""} ${m.name ?? ""}`)) ?? vas[0];
   if (!va) throw new Error(`no virtual-account method for product ${PRODUCT_ID}`);
-  const [provinsi] = await call("GET", "/location/provinsi");
-  const [kota] = await call("GET", `/location/kota?provinsiId=${provinsi.id}`);
-  const [kecamatan] = await call("GET", `/location/kecamatan?kotaId=${kota.id}`);
-  const [kelurahan] = await call("GET", `/location/kelurahan?kecamatanId=${kecamatan.id}`);
   const order = await call("POST", "/order/create", {
     headers: { "Idempotency-Key": crypto.randomUUID() },
     json: {
@@ -381,7 +366,7 @@ async function createVaOrder() {
       bbnValidation: true,
       domisiliValidation: true,
       ktpImageUrl,
-      address: { fullAddress: "Jl. Contoh No. 1", provinsiId: provinsi.id, kotaId: kota.id, kecamatanId: kecamatan.id, kelurahanId: kelurahan.id, kodePos: "40111" },
+      address: await firstAddress(call),
       orderProducts: [{ id: PRODUCT_ID, qty: 1 }],
       paymentMethodId: va.id,
     },

@@ -26,5 +26,16 @@ export async function readCapped(request: Request, limit = MAX_WEBHOOK_BODY_BYTE
   return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
+/** The body's JSON object, or null when it is not JSON or not a plain object (an array, a string…). */
+export function jsonObjectOf(rawBody: string): Record<string, unknown> | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(rawBody);
+  } catch {
+    return null;
+  }
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+}
+
 export const jsonAnswer = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" } });

@@ -1,4 +1,5 @@
 import { env } from "../env";
+import { jsonObjectOf } from "../webhook-body";
 import { hasValidMidtransSignature } from "./midtrans";
 import { applyMidtransStatus, midtransOutcome, type MidtransDecision } from "./midtrans-settle";
 
@@ -13,14 +14,8 @@ const GROSS_AMOUNT = /^\d{1,15}(\.\d{1,2})?$/;
 type Notification = { order_id: string; status_code: string; gross_amount: string; signature_key: unknown; transaction_status: unknown };
 
 function parseNotification(rawBody: string): Notification | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(rawBody);
-  } catch {
-    return null;
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
-  const body = value as Record<string, unknown>;
+  const body = jsonObjectOf(rawBody);
+  if (!body) return null;
   const { order_id, status_code, gross_amount } = body;
   if (typeof order_id !== "string" || !ORDER_ID.test(order_id)) return null;
   if (typeof status_code !== "string" || !STATUS_CODE.test(status_code)) return null;

@@ -1,4 +1,5 @@
 import { settleGatewayEvent, type SettlementResult } from "../store/payments";
+import { jsonObjectOf } from "../webhook-body";
 import { hasValidSignature } from "./signature";
 
 // POST /webhooks/payment (issue 7, DESIGN §6, §9): the gateway's settlements. The raw body is signed
@@ -15,14 +16,9 @@ const VA_NUMBER = /^[0-9]{6,30}$/;
 
 /** Validates the shape of a body; null when it is not a settlement event this store understands. */
 function parseEvent(rawBody: string): { id: string; type: string; vaNumber: string; amount: number; paidAt: Date | null } | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(rawBody);
-  } catch {
-    return null;
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
-  const { id, type, vaNumber, amount, paidAt } = value as Record<string, unknown>;
+  const body = jsonObjectOf(rawBody);
+  if (!body) return null;
+  const { id, type, vaNumber, amount, paidAt } = body;
   if (typeof id !== "string" || !EVENT_ID.test(id)) return null;
   if (typeof type !== "string" || type.length > 50) return null;
   if (typeof vaNumber !== "string" || !VA_NUMBER.test(vaNumber)) return null;

@@ -24,7 +24,7 @@ import type { PaymentFlow } from "~/lib/payment-flow";
 import { checkoutPricing } from "~/lib/pricing";
 import { checkEmployeePromo, getCheckoutDraft } from "./checkout";
 import { consumeOtpSecret } from "./otp";
-import { createOrderFromDraft, NO_DRAFT, transitionOrder, type CheckoutSubmission } from "./orders";
+import { checkoutContextOf, checkoutSubmissionOf, createOrderFromDraft, NO_DRAFT, transitionOrder, type CheckoutSubmission } from "./orders";
 import { errorField, log } from "../log";
 
 // Payments (spec §2–§5 Payment, DESIGN §6 Payments): the method list and tenors with their totals,
@@ -281,20 +281,9 @@ async function submissionFromDraft(userId: number, draft: NonNullable<Awaited<Re
     if (typeof value === "string") form.set(key, value);
     else if (value === true) form.set(key, "on");
   }
-  const parsed = parseForm(form, checkoutSchema({ ktpOnFile: draft.ktp !== null, addressOnFile: draft.address !== null, hasIncentive: draft.product.hasIncentive, hasEmployeePromo: employeePromo !== null }));
-  if (parsed.status !== "success") return null;
-  const value = parsed.value;
-  return {
-    note: value.note ?? "",
-    buyerName: value.buyerName,
-    buyerPhoneNumber: value.buyerPhoneNumber,
-    buyerEmail: value.buyerEmail,
-    buyerNik: value.buyerNik,
-    buyerNip: value.buyerNip ?? null,
-    buyerDadName: null,
-    insentif: draft.product.hasIncentive && value.insentif,
-    ajukanInsentifPegawai: employeePromo !== null && value.ajukanInsentifPegawai,
-  };
+  const context = checkoutContextOf(draft, employeePromo !== null);
+  const parsed = parseForm(form, checkoutSchema(context));
+  return parsed.status === "success" ? checkoutSubmissionOf(parsed.value, context) : null;
 }
 
 /**
