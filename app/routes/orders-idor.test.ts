@@ -10,15 +10,15 @@ import * as doneRoute from "./transaction-done";
 import * as invoiceRoute from "./transaction-invoice";
 import * as listRoute from "./transaction";
 import * as uploadsRoute from "./uploads";
-import { startSession } from "~/.server/auth";
 import { getDb, type Db } from "~/.server/db/client";
 import { balanceEntries, orderEvents, orders } from "~/.server/db/schema";
-import { sessionMiddleware, takeFlash } from "~/.server/session";
+import { takeFlash } from "~/.server/session";
 import { saveDraftAddress, setDraftKtp, startCheckout } from "~/.server/store/checkout";
 import { createProduct, createVerifiedUser, INCENTIVE_PROMO, realAddress, submission, type TestUser } from "~/.server/store/fixtures";
 import { createOrderFromDraft, transitionOrder } from "~/.server/store/orders";
 import { saveUpload } from "~/.server/store/uploads";
 import { processImageUpload } from "~/.server/uploads";
+import { TestBrowser, type Outcome } from "./test-browser";
 
 // The IDOR matrix (issue 8): two buyers, every order route and action of this branch, each tried on
 // the other's order through the real session middleware and route modules. A foreign order must
@@ -27,50 +27,11 @@ import { processImageUpload } from "~/.server/uploads";
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 300_000 });
 
-// `url` is the page address React Router 8 passes beside the raw request (decision 0004).
-type Handler = (args: { request: Request; url: URL; context: RouterContextProvider; params: Record<string, string> }) => unknown;
-type Outcome = { status: number; location: string | null; data: unknown; headers?: Headers };
-
-/** One signed-in browser: each request runs through the session middleware, then the handler. */
-class Browser {
-  cookie = "";
-  async signIn(userId: number) {
-    await this.send(async ({ context }) => startSession(context, userId), "/login", "GET");
-    return this;
-  }
-  get(handler: unknown, url: string, params: Record<string, string> = {}) {
-    return this.send(handler as Handler, url, "GET", undefined, params);
-  }
-  post(handler: unknown, url: string, body: FormData, params: Record<string, string> = {}) {
-    return this.send(handler as Handler, url, "POST", body, params);
-  }
+/** One signed-in browser, and what it reads of the session's one-shot toast. */
+class Browser extends TestBrowser {
   async toast() {
     const { data } = await this.get(({ context }: { context: RouterContextProvider }) => takeFlash(context, "toast") ?? null, "/home");
     return data as { type: string; message: string } | null;
-  }
-  private async send(handler: Handler, url: string, method: string, body?: BodyInit, params: Record<string, string> = {}): Promise<Outcome> {
-    const headers = new Headers();
-    if (this.cookie) headers.set("cookie", this.cookie);
-    const request = new Request(new URL(url, "http://store.test"), { method, headers, body });
-    const context = new RouterContextProvider();
-    let result: unknown;
-    const response = (await sessionMiddleware({ request, url: new URL(request.url), context, params } as never, async () => {
-      try {
-        result = await handler({ request, url: new URL(request.url), context, params });
-      } catch (thrown) {
-        result = thrown;
-      }
-      return new Response(null);
-    })) as Response;
-    const setCookie = response.headers.get("set-cookie");
-    if (setCookie) this.cookie = setCookie.split(";")[0]!;
-    if (result instanceof Response) return { status: result.status, location: result.headers.get("location"), data: null, headers: result.headers };
-    if (result && typeof result === "object" && (result as { type?: string }).type === "DataWithResponseInit") {
-      const { data, init } = result as { data: unknown; init: ResponseInit | null };
-      return { status: init?.status ?? 200, location: null, data };
-    }
-    if (result instanceof Error) throw result;
-    return { status: 200, location: null, data: result };
   }
 }
 
@@ -217,9 +178,9 @@ describe("IDOR matrix: two buyers, every order route and action", () => {
     const file = await browser.get(uploadsRoute.loader, detail.order.deliveryProofUrls[0]!, { id: detail.order.deliveryProofUrls[0]!.split("/").pop()! });
     expect(file.status).toBe(200);
     // Served inline from the store's origin, so sandboxed: a crafted PDF runs in no origin (issue 16).
-    expect(file.headers?.get("content-security-policy")).toBe("sandbox");
-    expect(file.headers?.get("x-content-type-options")).toBe("nosniff");
-    expect(file.headers?.get("content-type")).toBe("application/pdf");
+    expect(file.response?.headers.get("content-security-policy")).toBe("sandbox");
+    expect(file.response?.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(file.response?.headers.get("content-type")).toBe("application/pdf");
     const done = (await browser.get(doneRoute.loader, `/transaction-done?order=${orderId}`)).data as { reward: { amount: number } | null; suggestions: unknown[] };
     expect(done.reward?.amount).toBeGreaterThan(0);
     expect(done.suggestions.length).toBeLessThanOrEqual(7);
@@ -252,7 +213,7 @@ describe("IDOR matrix: two buyers, every order route and action", () => {
     expect(detail.order.statusId).toBe(500);
     expect(detail.order.deliveryProofUrls).toHaveLength(2);
     const types = [];
-    for (const url of detail.order.deliveryProofUrls) types.push((await browser.get(uploadsRoute.loader, url, { id: url.split("/").pop()! })).headers?.get("content-type"));
+    for (const url of detail.order.deliveryProofUrls) types.push((await browser.get(uploadsRoute.loader, url, { id: url.split("/").pop()! })).response?.headers.get("content-type"));
     expect(types).toEqual(["image/jpeg", "application/pdf"]);
     expect(await invoice()).toEqual(expect.objectContaining({ paid: true, paidAtText: paid.paidAtText }));
 

@@ -1,17 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { renderToStaticMarkup } from "react-dom/server";
-import { createMemoryRouter, MemoryRouter, RouterContextProvider, RouterProvider } from "react-router";
+import { createMemoryRouter, MemoryRouter, RouterProvider } from "react-router";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import * as paymentRoute from "./payment";
 import * as summaryRoute from "./paymentmethod";
 import * as otpRoute from "./otp";
-import { startSession } from "~/.server/auth";
+import { TestBrowser } from "./test-browser";
 import { getDb } from "~/.server/db/client";
 import { orders, payments } from "~/.server/db/schema";
 import { runOpsCommand } from "~/.server/ops/commands";
-import { sessionMiddleware } from "~/.server/session";
 import { chooseDraftMethod } from "~/.server/store/payments";
 import { createBuyer, createStockedProduct, methodId, placeOrder, productStock, readyDraft, type Buyer } from "~/.server/store/payment-fixtures";
 
@@ -21,50 +20,6 @@ import { createBuyer, createStockedProduct, methodId, placeOrder, productStock, 
 // proof upload's answers, and the double submit of 'continue'.
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
-
-// `url` is the page address React Router 8 passes beside the raw request (decision 0004).
-type Handler = (args: { request: Request; url: URL; context: RouterContextProvider; params: Record<string, string> }) => unknown;
-type Outcome = { status: number; location: string | null; data: unknown };
-
-/** One signed-in browser: each request runs through the session middleware, then the handler. */
-class Browser {
-  cookie = "";
-  static async of(userId: number) {
-    const browser = new Browser();
-    await browser.send(async ({ context }) => startSession(context, userId), "/login", "GET");
-    return browser;
-  }
-  get(handler: unknown, url: string, params: Record<string, string> = {}) {
-    return this.send(handler as Handler, url, "GET", undefined, params);
-  }
-  post(handler: unknown, url: string, body: FormData, params: Record<string, string> = {}) {
-    return this.send(handler as Handler, url, "POST", body, params);
-  }
-  private async send(handler: Handler, url: string, method: string, body?: BodyInit, params: Record<string, string> = {}): Promise<Outcome> {
-    const headers = new Headers();
-    if (this.cookie) headers.set("cookie", this.cookie);
-    const request = new Request(new URL(url, "http://store.test"), { method, headers, body });
-    const context = new RouterContextProvider();
-    let result: unknown;
-    const response = (await sessionMiddleware({ request, url: new URL(request.url), context, params } as never, async () => {
-      try {
-        result = await handler({ request, url: new URL(request.url), context, params });
-      } catch (thrown) {
-        result = thrown;
-      }
-      return new Response(null);
-    })) as Response;
-    const setCookie = response.headers.get("set-cookie");
-    if (setCookie) this.cookie = setCookie.split(";")[0]!;
-    if (result instanceof Response) return { status: result.status, location: result.headers.get("location"), data: null };
-    if (result && typeof result === "object" && (result as { type?: string }).type === "DataWithResponseInit") {
-      const { data, init } = result as { data: unknown; init: ResponseInit | null };
-      return { status: init?.status ?? 200, location: null, data };
-    }
-    if (result instanceof Error) throw result;
-    return { status: 200, location: null, data: result };
-  }
-}
 
 const form = (fields: Record<string, string | File>) => {
   const body = new FormData();
@@ -86,7 +41,7 @@ describe("/payment/{id}", () => {
     const product = await createStockedProduct({ stock: 3 });
     const orderId = await placeOrder(buyer, product, "BNI-VA");
     expect(await productStock(product)).toBe(2);
-    const browser = await Browser.of(buyer.id);
+    const browser = await new TestBrowser().signIn(buyer.id);
     const params = { id: String(orderId) };
 
     const open = (await browser.get(paymentRoute.loader, `/payment/${orderId}`, params)).data as Awaited<ReturnType<typeof paymentRoute.loader>>;
@@ -120,7 +75,7 @@ describe("/payment/{id}", () => {
     const owner = await createBuyer();
     const stranger = await createBuyer();
     const orderId = await placeOrder(owner, await createStockedProduct(), "MANUAL-BNI");
-    const browser = await Browser.of(stranger.id);
+    const browser = await new TestBrowser().signIn(stranger.id);
     const params = { id: String(orderId) };
     for (const url of [`/payment/${orderId}`, `/payment/${orderId}?sheet=bukti`]) {
       expect((await browser.get(paymentRoute.loader, url, params)).status).toBe(404);
@@ -134,7 +89,7 @@ describe("/payment/{id}", () => {
   it("'Saya sudah bayar': an empty proof or a non-image is refused with the form back; an image moves the order to 302 once", async () => {
     const buyer = await createBuyer();
     const orderId = await placeOrder(buyer, await createStockedProduct(), "MANUAL-BNI");
-    const browser = await Browser.of(buyer.id);
+    const browser = await new TestBrowser().signIn(buyer.id);
     const params = { id: String(orderId) };
     const url = `/payment/${orderId}`;
     expect((await browser.get(paymentRoute.loader, `${url}?sheet=bukti`, params)).data).toMatchObject({ sheet: "bukti" });
@@ -158,7 +113,7 @@ describe("a rejected proof (issue 16)", () => {
   it("reject-transfer with a reason → the page offers 'Saya sudah bayar' again and says why → a new proof → verified", async () => {
     const buyer = await createBuyer();
     const orderId = await placeOrder(buyer, await createStockedProduct(), "MANUAL-BNI");
-    const browser = await Browser.of(buyer.id);
+    const browser = await new TestBrowser().signIn(buyer.id);
     const params = { id: String(orderId) };
     const url = `/payment/${orderId}`;
     expect(await browser.post(paymentRoute.action, url, form({ intent: "mark-paid", bukti: proofPng }), params)).toMatchObject({ status: 302 });
@@ -194,7 +149,7 @@ describe("/paymentmethod", () => {
     const buyer: Buyer = await createBuyer();
     const product = await createStockedProduct({ stock: 5 });
     await readyDraft(buyer, product);
-    const browser = await Browser.of(buyer.id);
+    const browser = await new TestBrowser().signIn(buyer.id);
     const key = randomUUID();
 
     expect(await browser.post(summaryRoute.action, "/paymentmethod", form({ idempotencyKey: key }))).toMatchObject({ status: 400, data: { error: "Metode Pembayaran wajib dipilih." } });
@@ -213,13 +168,13 @@ describe("/paymentmethod", () => {
     const unknown = await createBuyer({ phoneNo: "081299990000" });
     await readyDraft(unknown, await createStockedProduct());
     await chooseDraftMethod(unknown.id, await methodId("BRI-CERIA"));
-    const refused = await (await Browser.of(unknown.id)).post(summaryRoute.action, "/paymentmethod", form({ idempotencyKey: randomUUID() }));
+    const refused = await (await new TestBrowser().signIn(unknown.id)).post(summaryRoute.action, "/paymentmethod", form({ idempotencyKey: randomUUID() }));
     expect(refused).toMatchObject({ status: 400, data: { error: "Nomor Telephone tak terdaftar" } });
 
     const buyer = await createBuyer();
     await readyDraft(buyer, await createStockedProduct());
     await chooseDraftMethod(buyer.id, await methodId("BRI-CERIA"));
-    const browser = await Browser.of(buyer.id);
+    const browser = await new TestBrowser().signIn(buyer.id);
     expect(await browser.post(summaryRoute.action, "/paymentmethod", form({ idempotencyKey: randomUUID() }))).toMatchObject({ status: 302, location: "/otp" });
     const page = (await browser.get(otpRoute.loader, "/otp")).data as Awaited<ReturnType<typeof otpRoute.loader>>;
     expect(page.code).toMatchObject({ resendWaiting: true, resendAtText: expect.stringMatching(/WIB$/) });

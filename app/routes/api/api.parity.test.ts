@@ -13,7 +13,7 @@ import { createProduct, createVerifiedUser, EMPLOYEE_PROMO, INCENTIVE_PROMO, pro
 import { methodId } from "~/.server/store/payment-fixtures";
 import { createSession } from "~/.server/store/sessions";
 import { callApi } from "./test-client";
-import { WebBrowser } from "./web-test-browser";
+import { TestBrowser } from "../test-browser";
 
 // Issue 19: two doors, one store. The same purchase made through the web's own forms (detail →
 // checkout form with the KTP photo → address → payment screens) and through POST /order/create
@@ -60,7 +60,7 @@ async function orderFacts(orderId: number) {
 }
 
 async function viaWeb(user: TestUser, productId: number, input: Input): Promise<number> {
-  const browser = await new WebBrowser().signIn(user.id);
+  const browser = await new TestBrowser().signIn(user.id);
   const order = new FormData();
   order.set("intent", "order");
   expect((await browser.post(detailRoute.action, `/detail/${productId}`, order, { id: String(productId) })).location).toBe("/checkout");

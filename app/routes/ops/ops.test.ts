@@ -1,6 +1,5 @@
 import { and, count, eq } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
-import { RouterContextProvider } from "react-router";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as exportRoute from "./export";
@@ -12,11 +11,10 @@ import * as searchRoute from "./search";
 import * as secondFactorRoute from "./second-factor";
 import * as withdrawalsRoute from "./withdrawals";
 import * as uploadsRoute from "../uploads";
-import { startSession } from "~/.server/auth";
+import { TestBrowser, type Outcome, type RouteMiddleware } from "../test-browser";
 import { getDb, type Db } from "~/.server/db/client";
 import { balanceEntries, operatorAudit, operatorFactors, orderEvents, orders } from "~/.server/db/schema";
 import { readOutbox } from "~/.server/mail";
-import { sessionMiddleware } from "~/.server/session";
 import { requestWithdrawal } from "~/.server/store/balance";
 import { createVerifiedUser, type TestUser, useOwnPostgresDatabase } from "~/.server/store/fixtures";
 import { setOperatorRole } from "~/.server/store/operators";
@@ -31,56 +29,17 @@ import { processImageUpload } from "~/.server/uploads";
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 300_000 });
 
-type Args = { request: Request; url: URL; context: RouterContextProvider; params: Record<string, string> };
-type Handler = (args: Args) => unknown;
-type Middleware = (args: Args, next: () => Promise<unknown>) => Promise<unknown>;
-type Outcome = { status: number; location: string | null; data: unknown; body: Response | null };
+const opsMiddleware = layoutRoute.middleware as unknown as RouteMiddleware[];
 
-const opsMiddleware = layoutRoute.middleware as unknown as Middleware[];
-
-/** One browser: session middleware → (the /ops layout's middleware) → the route's loader or action. */
-class Browser {
-  cookie = "";
-  async signIn(userId: number) {
-    await this.send(async ({ context }) => startSession(context, userId), "/login", "GET", undefined, {}, false);
-    return this;
+/** One browser: session middleware → the /ops layout's middleware (unless told `[]`) → the handler. */
+class Browser extends TestBrowser {
+  constructor() {
+    super(opsMiddleware);
   }
-  get(handler: unknown, url: string, params: Record<string, string> = {}, ops = true) {
-    return this.send(handler as Handler, url, "GET", undefined, params, ops);
-  }
-  post(handler: unknown, url: string, fields: Record<string, string>, params: Record<string, string> = {}) {
+  postFields(handler: unknown, url: string, fields: Record<string, string>, params: Record<string, string> = {}) {
     const body = new FormData();
     for (const [k, v] of Object.entries(fields)) body.append(k, v);
-    return this.send(handler as Handler, url, "POST", body, params, true);
-  }
-  private async send(handler: Handler, url: string, method: string, body: BodyInit | undefined, params: Record<string, string>, ops: boolean): Promise<Outcome> {
-    const headers = new Headers();
-    if (this.cookie) headers.set("cookie", this.cookie);
-    const request = new Request(new URL(url, "http://store.test"), { method, headers, body });
-    const args: Args = { request, url: new URL(request.url), context: new RouterContextProvider(), params };
-    let result: unknown;
-    const response = (await sessionMiddleware(args as never, async () => {
-      const run = async () => {
-        result = await handler(args);
-        return new Response(null);
-      };
-      const chain = (ops ? opsMiddleware : []).reduceRight<() => Promise<unknown>>((next, mw) => () => mw(args, next), run);
-      try {
-        await chain();
-      } catch (thrown) {
-        result = thrown;
-      }
-      return new Response(null);
-    })) as Response;
-    const setCookie = response.headers.get("set-cookie");
-    if (setCookie) this.cookie = setCookie.split(";")[0]!;
-    if (result instanceof Response) return { status: result.status, location: result.headers.get("location"), data: null, body: result };
-    if (result && typeof result === "object" && (result as { type?: string }).type === "DataWithResponseInit") {
-      const { data, init } = result as { data: unknown; init: ResponseInit | null };
-      return { status: init?.status ?? 200, location: null, data, body: null };
-    }
-    if (result instanceof Error) throw result;
-    return { status: 200, location: null, data: result, body: null };
+    return this.post(handler, url, body, params);
   }
 }
 
@@ -109,7 +68,7 @@ async function enrolledOperator(): Promise<{ user: TestUser; browser: Browser; r
   const page = await browser.get(secondFactorRoute.loader, "/ops/2fa");
   const { secret, qr } = page.data as { secret: string; qr: string };
   expect(qr).toMatch(/^data:image\/png;base64,/);
-  const enrolled = await browser.post(secondFactorRoute.action, "/ops/2fa", { intent: "enrol", code: totp(secret) });
+  const enrolled = await browser.postFields(secondFactorRoute.action, "/ops/2fa", { intent: "enrol", code: totp(secret) });
   expect(enrolled.status).toBe(200);
   const { recoveryCodes } = enrolled.data as { recoveryCodes: string[] };
   expect(recoveryCodes).toHaveLength(10);
@@ -125,9 +84,9 @@ describe("the second factor", () => {
     const page = await browser.get(secondFactorRoute.loader, "/ops/2fa");
     const { secret } = page.data as { secret: string; enrolled: boolean };
     expect(page.data).toMatchObject({ enrolled: false });
-    expect(await browser.post(secondFactorRoute.action, "/ops/2fa", { intent: "enrol", code: "" })).toMatchObject({ status: 400, data: { error: "Kode tidak boleh kosong." } });
-    expect(await browser.post(secondFactorRoute.action, "/ops/2fa", { intent: "enrol", code: "123456" })).toMatchObject({ status: 400, data: { error: "Kode salah atau sudah kedaluwarsa." } });
-    const enrolled = await browser.post(secondFactorRoute.action, "/ops/2fa", { intent: "enrol", code: totp(secret) });
+    expect(await browser.postFields(secondFactorRoute.action, "/ops/2fa", { intent: "enrol", code: "" })).toMatchObject({ status: 400, data: { error: "Kode tidak boleh kosong." } });
+    expect(await browser.postFields(secondFactorRoute.action, "/ops/2fa", { intent: "enrol", code: "123456" })).toMatchObject({ status: 400, data: { error: "Kode salah atau sudah kedaluwarsa." } });
+    const enrolled = await browser.postFields(secondFactorRoute.action, "/ops/2fa", { intent: "enrol", code: totp(secret) });
     const codes = (enrolled.data as { recoveryCodes: string[] }).recoveryCodes;
     expect(await browser.get(queuesRoute.loader, "/ops")).toMatchObject({ status: 200 });
     // Shown once: the page never shows them (or the secret) again.
@@ -137,14 +96,14 @@ describe("the second factor", () => {
     const second = await new Browser().signIn(user.id);
     expect(await second.get(searchRoute.loader, "/ops/search")).toMatchObject({ status: 302, location: "/ops/2fa" });
     expect((await second.get(secondFactorRoute.loader, "/ops/2fa")).data).toEqual({ enrolled: true });
-    expect(await second.post(secondFactorRoute.action, "/ops/2fa", { intent: "verify", code: codes[0]! })).toMatchObject({ status: 302, location: "/ops" });
+    expect(await second.postFields(secondFactorRoute.action, "/ops/2fa", { intent: "verify", code: codes[0]! })).toMatchObject({ status: 302, location: "/ops" });
     expect(await second.get(searchRoute.loader, "/ops/search")).toMatchObject({ status: 200 });
     const third = await new Browser().signIn(user.id);
-    expect(await third.post(secondFactorRoute.action, "/ops/2fa", { intent: "verify", code: codes[0]! })).toMatchObject({ status: 400 });
+    expect(await third.postFields(secondFactorRoute.action, "/ops/2fa", { intent: "verify", code: codes[0]! })).toMatchObject({ status: 400 });
 
     // Wrong codes: 10 per 15 minutes per account, then 429 even for a right code; every one audited.
-    for (let i = 1; i < 10; i++) expect((await third.post(secondFactorRoute.action, "/ops/2fa", { intent: "verify", code: "000000" })).status).toBe(400);
-    const limited = await third.post(secondFactorRoute.action, "/ops/2fa", { intent: "verify", code: codes[1]! });
+    for (let i = 1; i < 10; i++) expect((await third.postFields(secondFactorRoute.action, "/ops/2fa", { intent: "verify", code: "000000" })).status).toBe(400);
+    const limited = await third.postFields(secondFactorRoute.action, "/ops/2fa", { intent: "verify", code: codes[1]! });
     expect(limited.status).toBe(429);
     expect((limited.data as { error: string }).error).toMatch(/^Terlalu banyak percobaan kode\. Coba lagi dalam \d+ menit\.$/);
     expect(await third.get(queuesRoute.loader, "/ops")).toMatchObject({ status: 302, location: "/ops/2fa" });
@@ -222,21 +181,21 @@ describe("role matrix: anonymous, buyer, operator without the second factor, ope
     for (const [who, browser] of [["anonymous", anonymous], ["buyer", buyerBrowser]] as const) {
       for (const [name, handler, url, params] of reads) expectStatus(await browser.get(handler, url, params), 404, null, `${who} GET ${name}`);
       expectStatus(await browser.get(secondFactorRoute.loader, "/ops/2fa"), 404, null, `${who} GET /ops/2fa`);
-      for (const [name, handler, url, params, fields] of writes) expectStatus(await browser.post(handler, url, fields, params), 404, null, `${who} POST ${name}`);
-      for (const intent of ["enrol", "verify"]) expectStatus(await browser.post(secondFactorRoute.action, "/ops/2fa", { intent, code: "123456" }), 404, null, `${who} POST /ops/2fa ${intent}`);
+      for (const [name, handler, url, params, fields] of writes) expectStatus(await browser.postFields(handler, url, fields, params), 404, null, `${who} POST ${name}`);
+      for (const intent of ["enrol", "verify"]) expectStatus(await browser.postFields(secondFactorRoute.action, "/ops/2fa", { intent, code: "123456" }), 404, null, `${who} POST /ops/2fa ${intent}`);
     }
     // The buyer who owns the images still sees them; nobody else without the checked role does.
     for (const id of images) {
-      expectStatus(await anonymous.get(uploadsRoute.loader, `/uploads/${id}`, { id }, false), 404, null, `anonymous image ${id}`);
-      expectStatus(await halfBrowser.get(uploadsRoute.loader, `/uploads/${id}`, { id }, false), 404, null, `operator without factor, image ${id}`);
-      expect((await buyerBrowser.get(uploadsRoute.loader, `/uploads/${id}`, { id }, false)).status).toBe(200);
+      expectStatus(await anonymous.get(uploadsRoute.loader, `/uploads/${id}`, { id }, []), 404, null, `anonymous image ${id}`);
+      expectStatus(await halfBrowser.get(uploadsRoute.loader, `/uploads/${id}`, { id }, []), 404, null, `operator without factor, image ${id}`);
+      expect((await buyerBrowser.get(uploadsRoute.loader, `/uploads/${id}`, { id }, [])).status).toBe(200);
     }
     const stranger = await new Browser().signIn((await createVerifiedUser(db)).id);
-    for (const id of images) expectStatus(await stranger.get(uploadsRoute.loader, `/uploads/${id}`, { id }, false), 404, null, `another buyer, image ${id}`);
+    for (const id of images) expectStatus(await stranger.get(uploadsRoute.loader, `/uploads/${id}`, { id }, []), 404, null, `another buyer, image ${id}`);
 
     // The operator without the second factor: every screen and action sends to /ops/2fa.
     for (const [name, handler, url, params] of reads) expectStatus(await halfBrowser.get(handler, url, params), 302, "/ops/2fa", `half GET ${name}`);
-    for (const [name, handler, url, params, fields] of writes) expectStatus(await halfBrowser.post(handler, url, fields, params), 302, "/ops/2fa", `half POST ${name}`);
+    for (const [name, handler, url, params, fields] of writes) expectStatus(await halfBrowser.postFields(handler, url, fields, params), 302, "/ops/2fa", `half POST ${name}`);
 
     const after = await snapshot();
     // The only write a role below 'operator' made: the half operator's own factor row (their /ops/2fa visit is not in this loop).
@@ -247,13 +206,13 @@ describe("role matrix: anonymous, buyer, operator without the second factor, ope
     // The operator reads everything: the pages, the images (private, never in shared caches), the CSV with the NIK masked.
     for (const [name, handler, url, params] of reads) expect((await operator.browser.get(handler, url, params)).status, `operator GET ${name}`).toBe(200);
     for (const id of images) {
-      const image = await operator.browser.get(uploadsRoute.loader, `/uploads/${id}`, { id }, false);
+      const image = await operator.browser.get(uploadsRoute.loader, `/uploads/${id}`, { id }, []);
       expect(image.status).toBe(200);
-      expect(image.body!.headers.get("cache-control")).toMatch(/^private/);
+      expect(image.response!.headers.get("cache-control")).toMatch(/^private/);
     }
     const detail = (await operator.browser.get(orderRoute.loader, `/ops/orders/${incentive.orderId}`, { id: String(incentive.orderId) })).data as { order: { ktpUrl: string; buyer: { nik: string } } };
     expect(detail.order.ktpUrl).toMatch(/^\/uploads\//);
-    const csv = await (await operator.browser.get(exportRoute.loader, "/ops/export", {})).body!.text();
+    const csv = await (await operator.browser.get(exportRoute.loader, "/ops/export", {})).response!.text();
     expect(csv).toContain(`*`.repeat(12) + detail.order.buyer.nik.slice(-4));
     expect(csv).not.toContain(detail.order.buyer.nik);
     console.log(`[role matrix] ${checks} denied checks, ${leaks} leaks, ${foreignWrites} foreign writes`);
@@ -270,7 +229,7 @@ describe("two operators deciding one order at once", () => {
     const params = { id: String(orderId) };
     const outcomes = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        (i % 2 ? a : b).browser.post(orderRoute.action, `/ops/orders/${orderId}`, i % 4 < 2 ? { intent: "approve-incentive" } : { intent: "reject-incentive", reason: "KTP tidak terbaca" }, params),
+        (i % 2 ? a : b).browser.postFields(orderRoute.action, `/ops/orders/${orderId}`, i % 4 < 2 ? { intent: "approve-incentive" } : { intent: "reject-incentive", reason: "KTP tidak terbaca" }, params),
       ),
     );
     const landed = outcomes.filter((o) => o.status === 302);
@@ -305,11 +264,11 @@ describe("withdrawals from the back office", () => {
     if (!paid.ok || !cancelled.ok) throw new Error("setup");
     const page = (await operator.browser.get(withdrawalsRoute.loader, "/ops/withdrawals")).data as { items: { id: number }[] };
     expect(page.items.map((w) => w.id)).toEqual(expect.arrayContaining([paid.id, cancelled.id]));
-    expect(await operator.browser.post(withdrawalsRoute.action, "/ops/withdrawals", { intent: "ok", withdrawalId: String(paid.id) })).toMatchObject({ status: 302, location: "/ops/withdrawals" });
-    expect(await operator.browser.post(withdrawalsRoute.action, "/ops/withdrawals", { intent: "cancel", withdrawalId: String(cancelled.id) })).toMatchObject({ status: 302 });
+    expect(await operator.browser.postFields(withdrawalsRoute.action, "/ops/withdrawals", { intent: "ok", withdrawalId: String(paid.id) })).toMatchObject({ status: 302, location: "/ops/withdrawals" });
+    expect(await operator.browser.postFields(withdrawalsRoute.action, "/ops/withdrawals", { intent: "cancel", withdrawalId: String(cancelled.id) })).toMatchObject({ status: 302 });
     // A second decision on a settled one changes nothing.
-    await operator.browser.post(withdrawalsRoute.action, "/ops/withdrawals", { intent: "cancel", withdrawalId: String(paid.id) });
-    expect(await operator.browser.post(withdrawalsRoute.action, "/ops/withdrawals", { intent: "maybe", withdrawalId: String(paid.id) })).toMatchObject({ status: 400 });
+    await operator.browser.postFields(withdrawalsRoute.action, "/ops/withdrawals", { intent: "cancel", withdrawalId: String(paid.id) });
+    expect(await operator.browser.postFields(withdrawalsRoute.action, "/ops/withdrawals", { intent: "maybe", withdrawalId: String(paid.id) })).toMatchObject({ status: 400 });
     const rows = await db.select({ id: balanceEntries.id, status: balanceEntries.status }).from(balanceEntries).where(eq(balanceEntries.kind, "withdrawal"));
     expect(rows.find((r) => r.id === paid.id)!.status).toBe("Berhasil");
     expect(rows.find((r) => r.id === cancelled.id)!.status).toBe("Dibatalkan");
