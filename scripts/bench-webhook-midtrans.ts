@@ -12,29 +12,16 @@
 //    settlements. The LAST line is one JSON object as bench:webhook prints, plus "statusMismatch"
 //    (answers 200 'pending' to the disagreeing notifications). Exit 1 when transitions ≠ 800.
 import crypto from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
 import { startFakeMidtrans } from "../tests/fakes/midtrans";
-// @ts-expect-error: plain JavaScript module without types
-import { spawnServer, waitForHealth } from "./lib.mjs";
+import { CONCURRENCY, countTransitions, seedOpenVaPayments, sendAll, shuffle, withServer } from "./bench-webhook-common";
 
 const VALID = 800;
 const REPLAYS = 100;
 const BAD_SIGNATURE = 50;
 const STATUS_DISAGREES = 50;
-const CONCURRENCY = 20;
 
 type Kind = "valid" | "replay" | "badSignature" | "statusMismatch";
 type Planned = { kind: Kind; body: string };
-
-function shuffle<T>(items: T[]): T[] {
-  const all = [...items];
-  for (let i = all.length - 1; i > 0; i--) {
-    const j = crypto.randomInt(i + 1);
-    [all[i], all[j]] = [all[j]!, all[i]!];
-  }
-  return all;
-}
 
 export async function main({ dataDir, port, buildDir }: { dataDir: string; port: number; buildDir: string }) {
   const serverKey = `SB-Mid-server-bench${crypto.randomBytes(12).toString("hex")}`;
@@ -47,18 +34,7 @@ export async function main({ dataDir, port, buildDir }: { dataDir: string; port:
     const refs = await seed();
     if (refs.length < VALID + BAD_SIGNATURE + STATUS_DISAGREES) throw new Error(`only ${refs.length} payments were opened`);
     const requests = plan(fake, refs);
-    const server = spawnServer({ BUILD_DIR: buildDir }, ["ignore", fs.openSync(path.join(dataDir, "server.log"), "a"), fs.openSync(path.join(dataDir, "server.log"), "a")]);
-    let result: Awaited<ReturnType<typeof send>>;
-    try {
-      await waitForHealth(appUrl, server, 120_000).catch((error: Error) => {
-        throw new Error(`${error.message} See ${path.join(dataDir, "server.log")}.`);
-      });
-      result = await send(appUrl, requests);
-    } finally {
-      const exited = new Promise((resolve) => server.once("exit", resolve));
-      server.kill("SIGTERM");
-      await exited;
-    }
+    const result = await withServer(appUrl, dataDir, buildDir, () => send(appUrl, requests));
     const transitions = await countTransitions();
     const { counts, byKind, ms } = result;
     const statusCalls = fake.calls.filter((c) => c.endsWith("/status")).length;
@@ -78,25 +54,8 @@ export async function main({ dataDir, port, buildDir }: { dataDir: string; port:
 
 /** 900 orders with a BNI VA opened at the fake Midtrans through the store; returns their Midtrans order_ids. */
 async function seed(): Promise<string[]> {
-  const { getDb, closeDb } = await import("~/.server/db/client");
-  const { payments } = await import("~/.server/db/schema");
-  const { createBuyer, createStockedProduct, placeOrder } = await import("~/.server/store/payment-fixtures");
-  const { saveUpload } = await import("~/.server/store/uploads");
-  const started = Date.now();
-  await getDb();
-  const total = VALID + BAD_SIGNATURE + STATUS_DISAGREES;
-  const product = await createStockedProduct({ price: 28_500_000, stock: total + 10 });
-  const buyers = await Promise.all(Array.from({ length: 10 }, () => createBuyer()));
-  const ktp = await Promise.all(buyers.map((b) => saveUpload(b.id, "ktp", { bytes: new Uint8Array([0xff, 0xd8, 0xff, 0xd9]), contentType: "image/jpeg" })));
-  for (let i = 0; i < total; i++) {
-    await placeOrder(buyers[i % buyers.length]!, product, "BNI-VA", { ktpUploadId: ktp[i % buyers.length] });
-    if ((i + 1) % 100 === 0) process.stdout.write(`  ${i + 1}/${total} orders${i + 1 === total ? "\n" : "\r"}`);
-  }
-  const db = await getDb();
-  const rows = await db.select({ ref: payments.gatewayRef, gateway: payments.gateway }).from(payments);
-  await closeDb();
-  console.log(`seeded ${rows.length} open Midtrans VA payments through the store in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return rows.filter((r) => r.gateway === "midtrans" && r.ref).map((r) => r.ref!);
+  const rows = await seedOpenVaPayments(VALID + BAD_SIGNATURE + STATUS_DISAGREES);
+  return rows.filter((r) => r.gateway === "midtrans" && r.gatewayRef).map((r) => r.gatewayRef!);
 }
 
 function plan(fake: Awaited<ReturnType<typeof startFakeMidtrans>>, refs: string[]): Planned[] {
@@ -123,31 +82,17 @@ function plan(fake: Awaited<ReturnType<typeof startFakeMidtrans>>, refs: string[
 async function send(appUrl: string, requests: Planned[]) {
   const counts = { accepted: 0, replays: 0, badSignature: 0, statusMismatch: 0, other: 0 };
   const byKind: Record<string, Record<string, number>> = {};
-  let next = 0;
-  const worker = async () => {
-    while (next < requests.length) {
-      const request = requests[next++]!;
-      const response = await fetch(`${appUrl}/webhooks/midtrans`, { method: "POST", headers: { "Content-Type": "application/json" }, body: request.body });
-      const answer = (await response.json().catch(() => ({}))) as { outcome?: string; error?: string };
-      const label = `${response.status} ${answer.outcome ?? answer.error ?? "?"}`;
-      (byKind[request.kind] ??= {})[label] = (byKind[request.kind]![label] ?? 0) + 1;
-      if (response.status === 200 && answer.outcome === "paid") counts.accepted++;
-      else if (response.status === 200 && answer.outcome === "replay") counts.replays++;
-      else if (response.status === 200 && answer.outcome === "pending") counts.statusMismatch++;
-      else if (response.status === 401) counts.badSignature++;
-      else counts.other++;
-    }
-  };
-  const started = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  return { counts, byKind, ms: Math.round(performance.now() - started) };
+  const ms = await sendAll(requests, async (request) => {
+    const response = await fetch(`${appUrl}/webhooks/midtrans`, { method: "POST", headers: { "Content-Type": "application/json" }, body: request.body });
+    const answer = (await response.json().catch(() => ({}))) as { outcome?: string; error?: string };
+    const label = `${response.status} ${answer.outcome ?? answer.error ?? "?"}`;
+    (byKind[request.kind] ??= {})[label] = (byKind[request.kind]![label] ?? 0) + 1;
+    if (response.status === 200 && answer.outcome === "paid") counts.accepted++;
+    else if (response.status === 200 && answer.outcome === "replay") counts.replays++;
+    else if (response.status === 200 && answer.outcome === "pending") counts.statusMismatch++;
+    else if (response.status === 401) counts.badSignature++;
+    else counts.other++;
+  });
+  return { counts, byKind, ms };
 }
 
-async function countTransitions(): Promise<number> {
-  const { getDb, closeDb } = await import("~/.server/db/client");
-  const { queryRows } = await import("~/.server/db/query-rows");
-  const { sql } = await import("drizzle-orm");
-  const [row] = await queryRows<{ n: number }>(await getDb(), sql`select count(*)::int as n from order_events where to_status = 300`);
-  await closeDb();
-  return Number(row!.n);
-}

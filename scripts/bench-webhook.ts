@@ -18,8 +18,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-// @ts-expect-error: plain JavaScript module without types
-import { spawnServer, waitForHealth } from "./lib.mjs";
+import { CONCURRENCY, countTransitions, seedOpenVaPayments, sendAll, shuffle, withServer } from "./bench-webhook-common";
 
 const root = path.resolve(import.meta.dirname, "..");
 const buildDir = path.resolve(root, process.env.BUILD_DIR ?? "build");
@@ -31,7 +30,6 @@ const VALID = 800;
 const REPLAYS = 100;
 const BAD_SIGNATURE = 50;
 const WRONG_AMOUNT = 50;
-const CONCURRENCY = 20;
 
 if (!fs.existsSync(path.join(buildDir, "server", "index.js"))) {
   console.error(`No production build in ${buildDir}: run \`npm run build\` (or set BUILD_DIR) first.`);
@@ -45,54 +43,14 @@ delete process.env.DATABASE_URL;
 type OpenPayment = { orderId: number; vaNumber: string; total: number };
 
 async function seed(): Promise<OpenPayment[]> {
-  const { getDb, closeDb } = await import("~/.server/db/client");
-  const { payments } = await import("~/.server/db/schema");
-  const { createBuyer, createStockedProduct, placeOrder } = await import("~/.server/store/payment-fixtures");
-  const { saveUpload } = await import("~/.server/store/uploads");
-  const started = Date.now();
-  await getDb();
-  const product = await createStockedProduct({ price: 28_500_000, stock: VALID + BAD_SIGNATURE + WRONG_AMOUNT + 10 });
-  const buyers = await Promise.all(Array.from({ length: 10 }, () => createBuyer()));
-  const ktp = await Promise.all(buyers.map((b) => saveUpload(b.id, "ktp", { bytes: new Uint8Array([0xff, 0xd8, 0xff, 0xd9]), contentType: "image/jpeg" })));
-  const total = VALID + BAD_SIGNATURE + WRONG_AMOUNT;
-  for (let i = 0; i < total; i++) {
-    await placeOrder(buyers[i % buyers.length]!, product, "BNI-VA", { ktpUploadId: ktp[i % buyers.length] });
-    if ((i + 1) % 100 === 0) process.stdout.write(`  ${i + 1}/${total} orders${i + 1 === total ? "\n" : "\r"}`);
-  }
-  const db = await getDb();
-  const rows = await db.select({ orderId: payments.orderId, vaNumber: payments.vaNumber, total: payments.total }).from(payments);
-  await closeDb();
-  console.log(`seeded ${rows.length} open VA payments through the store in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const rows = await seedOpenVaPayments(VALID + BAD_SIGNATURE + WRONG_AMOUNT);
   return rows.map((r) => ({ orderId: r.orderId, vaNumber: r.vaNumber!, total: r.total }));
-}
-
-async function countTransitions(): Promise<number> {
-  const { getDb, closeDb } = await import("~/.server/db/client");
-  const { queryRows } = await import("~/.server/db/query-rows");
-  const { sql } = await import("drizzle-orm");
-  const [row] = await queryRows<{ n: number }>(await getDb(), sql`select count(*)::int as n from order_events where to_status = 300`);
-  await closeDb();
-  return Number(row!.n);
-}
-
-function startServer() {
-  const log = fs.openSync(path.join(dataDir, "server.log"), "a");
-  return spawnServer({ BUILD_DIR: buildDir }, ["ignore", log, log]);
 }
 
 
 const sign = (body: string) => crypto.createHmac("sha512", secret).update(body).digest("hex");
 
 type Planned = { kind: "valid" | "replay" | "badSignature" | "wrongAmount"; body: string; signature: string };
-
-function shuffle<T>(items: T[]): T[] {
-  const all = [...items];
-  for (let i = all.length - 1; i > 0; i--) {
-    const j = crypto.randomInt(i + 1);
-    [all[i], all[j]] = [all[j]!, all[i]!];
-  }
-  return all;
-}
 
 function plan(open: OpenPayment[]): Planned[] {
   const shuffled = shuffle(open);
@@ -118,26 +76,20 @@ function plan(open: OpenPayment[]): Planned[] {
 async function send(requests: Planned[]) {
   const counts = { accepted: 0, replays: 0, badSignature: 0, wrongAmount: 0, other: 0 };
   const byKind: Record<string, Record<number, number>> = {};
-  let next = 0;
-  const worker = async () => {
-    while (next < requests.length) {
-      const request = requests[next++]!;
-      const response = await fetch(`http://127.0.0.1:${port}/webhooks/payment`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", "X-Signature": request.signature },
-        body: request.body,
-      });
-      const answer = (await response.json().catch(() => ({}))) as { replay?: boolean };
-      (byKind[request.kind] ??= {})[response.status] = ((byKind[request.kind] ??= {})[response.status] ?? 0) + 1;
-      if (response.status === 200) answer.replay ? counts.replays++ : counts.accepted++;
-      else if (response.status === 401) counts.badSignature++;
-      else if (response.status === 422) counts.wrongAmount++;
-      else counts.other++;
-    }
-  };
-  const started = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  return { counts, byKind, ms: Math.round(performance.now() - started) };
+  const ms = await sendAll(requests, async (request) => {
+    const response = await fetch(`http://127.0.0.1:${port}/webhooks/payment`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Signature": request.signature },
+      body: request.body,
+    });
+    const answer = (await response.json().catch(() => ({}))) as { replay?: boolean };
+    (byKind[request.kind] ??= {})[response.status] = ((byKind[request.kind] ??= {})[response.status] ?? 0) + 1;
+    if (response.status === 200) answer.replay ? counts.replays++ : counts.accepted++;
+    else if (response.status === 401) counts.badSignature++;
+    else if (response.status === 422) counts.wrongAmount++;
+    else counts.other++;
+  });
+  return { counts, byKind, ms };
 }
 
 async function main() {
@@ -145,18 +97,7 @@ async function main() {
   const open = await seed();
   if (open.length < VALID + BAD_SIGNATURE + WRONG_AMOUNT) throw new Error(`only ${open.length} payments were opened`);
   const requests = plan(open);
-  const server = startServer();
-  let result: Awaited<ReturnType<typeof send>>;
-  try {
-    await waitForHealth(`http://127.0.0.1:${port}`, server, 120_000).catch((error: Error) => {
-      throw new Error(`${error.message} See ${path.join(dataDir, "server.log")}.`);
-    });
-    result = await send(requests);
-  } finally {
-    const exited = new Promise((resolve) => server.once("exit", resolve));
-    server.kill("SIGTERM");
-    await exited;
-  }
+  const result = await withServer(`http://127.0.0.1:${port}`, dataDir, buildDir, () => send(requests));
   const transitions = await countTransitions();
   const { counts, byKind, ms } = result;
   console.log(`sent ${requests.length} webhooks, ${CONCURRENCY} at a time, in ${ms} ms (${Math.round((requests.length / ms) * 1000)}/s)`);
