@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { FakeMidtrans, startFakeMidtrans } from "../../../tests/fakes/midtrans";
@@ -19,6 +18,7 @@ import { hasValidMidtransSignature, midtransOrderId, midtransSignature, midtrans
 import { MidtransClient, MidtransError } from "./midtrans-client";
 import { reconcileMidtransPayments, RECONCILE_SILENCE_MS } from "./midtrans-settle";
 import { runPaymentSweep, sweepSummary } from "./sweep";
+import { serveAction } from "./action-server";
 import { log } from "../log";
 
 // The Midtrans gateway against a fake Midtrans (tests/fakes/midtrans.ts) speaking real HTTP: opening
@@ -35,16 +35,9 @@ const savedEnv = { ...process.env };
 beforeAll(async () => {
   await getDb();
   // The store's webhook route behind a tiny HTTP front, where the fake sends its notifications.
-  store = http.createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const request = new Request(`http://localhost${req.url}`, { method: req.method, headers: req.headers as Record<string, string>, body: Buffer.concat(chunks) });
-    const response = await action({ request } as Parameters<typeof action>[0]);
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(Buffer.from(await response.arrayBuffer()));
-  });
-  await new Promise<void>((resolve) => store.listen(0, "127.0.0.1", resolve));
-  const appUrl = `http://127.0.0.1:${(store.address() as AddressInfo).port}`;
+  const front = await serveAction(action as Parameters<typeof serveAction>[0]);
+  store = front.server;
+  const appUrl = front.url;
   fake = await startFakeMidtrans({ serverKey: SERVER_KEY, notificationUrl: `${appUrl}/webhooks/midtrans` });
   Object.assign(process.env, { APP_URL: appUrl, PAYMENT_GATEWAY: "midtrans", MIDTRANS_SERVER_KEY: SERVER_KEY, MIDTRANS_API_URL: fake.url, MIDTRANS_SNAP_URL: fake.url });
   resetEnvForTests();

@@ -1,5 +1,4 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "../db/client";
@@ -10,6 +9,7 @@ import { action } from "~/routes/webhooks-payment";
 import { sandboxEvent, sandboxPay } from "./sandbox-pay";
 import { hasValidSignature, signWebhookBody } from "./signature";
 import { handlePaymentWebhook } from "./webhook";
+import { serveAction } from "./action-server";
 
 // The settlement webhook: the signature, the VA and amount checks, replays, and events for orders
 // that expired — through the route's action (raw body, JSON answers) and, for 'Bayar (Sandbox)', over
@@ -20,17 +20,10 @@ vi.setConfig({ testTimeout: 120_000, hookTimeout: 240_000 });
 let server: http.Server;
 beforeAll(async () => {
   await getDb();
-  // A tiny HTTP front for the route's action, standing in for the production server.
-  server = http.createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const request = new Request(`http://localhost${req.url}`, { method: req.method, headers: req.headers as Record<string, string>, body: Buffer.concat(chunks) });
-    const response = await action({ request } as Parameters<typeof action>[0]);
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(Buffer.from(await response.arrayBuffer()));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  process.env.APP_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // The route's action behind a tiny HTTP front, standing in for the production server.
+  const front = await serveAction(action as Parameters<typeof serveAction>[0]);
+  server = front.server;
+  process.env.APP_URL = front.url;
   resetEnvForTests();
 });
 afterAll(async () => {

@@ -1,9 +1,10 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, type Db } from "../db/client";
 import { balanceEntries, orders } from "../db/schema";
 import { listWithdrawalsInProcess, listQueue, OPS_PAGE_SIZE, queueSummaries, searchOrders } from "./back-office";
-import { createVerifiedUser, useOwnPostgresDatabase } from "./fixtures";
+import { createVerifiedUser } from "./fixtures";
+import { ownDatabaseForThisFile } from "./own-database";
 import { requestWithdrawal } from "./balance";
 import { exportOrdersCsv, EXPORT_HEADER, maskNik } from "./order-export";
 import { createOrderInStatus } from "./order-fixtures";
@@ -12,13 +13,8 @@ import { createOrderInStatus } from "./order-fixtures";
 // search's criteria, and the CSV export (header, masked NIK, every row).
 
 let db: Db;
-// With DATABASE_URL: a database of this file's own (its counts and snapshots see only its writes).
-let dropOwnDatabase: () => Promise<void>;
-afterAll(async () => {
-  await dropOwnDatabase();
-});
+ownDatabaseForThisFile();
 beforeAll(async () => {
-  dropOwnDatabase = await useOwnPostgresDatabase();
   db = await getDb();
 }, 300_000);
 

@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../db/client";
 import type { AddressInput } from "../db/schema";
 import { processImageUpload } from "../uploads";
@@ -13,7 +13,8 @@ import {
   setDraftKtp,
   startCheckout,
 } from "./checkout";
-import { createProduct, createVerifiedUser, EMPLOYEE_PROMO, ICP_PROMO, INCENTIVE_PROMO, realAddress, useOwnPostgresDatabase } from "./fixtures";
+import { createProduct, createVerifiedUser, EMPLOYEE_PROMO, ICP_PROMO, INCENTIVE_PROMO, realAddress } from "./fixtures";
+import { ownDatabaseForThisFile } from "./own-database";
 import { listDistricts, listProvinces, listRegencies, listVillages, resolveAddress } from "./locations";
 import { getOwnedUpload, saveUpload, uploadUrl } from "./uploads";
 
@@ -22,13 +23,9 @@ import { getOwnedUpload, saveUpload, uploadUrl } from "./uploads";
 // catalogue tests' listings).
 
 let address: AddressInput;
-let dropOwnDatabase: () => Promise<void>;
+ownDatabaseForThisFile();
 beforeAll(async () => {
-  dropOwnDatabase = await useOwnPostgresDatabase();
   address = await realAddress(await getDb());
-});
-afterAll(async () => {
-  await dropOwnDatabase();
 });
 
 describe("area lists", () => {

@@ -1,9 +1,10 @@
 import { eq } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, type Db } from "../db/client";
 import { operatorAudit, operatorRecoveryCodes, orderEvents, orders, sessions } from "../db/schema";
-import { createVerifiedUser, useOwnPostgresDatabase } from "./fixtures";
+import { createVerifiedUser } from "./fixtures";
+import { ownDatabaseForThisFile } from "./own-database";
 import { confirmEnrolment, getFactorState, RECOVERY_CODE_COUNT, setOperatorRole, unusedRecoveryCodes, verifySecondFactor, WRONG_CODE } from "./operators";
 import { createOrderInStatus } from "./order-fixtures";
 import { applyOpsDecision, getBuyerOpsFacts, REASON_REQUIRED, REASON_TOO_LONG, TRACKING_REQUIRED, COURIER_REQUIRED, COURIER_NAME_REQUIRED } from "./order-ops";
@@ -13,13 +14,8 @@ import { createSession, getSessionUser, hashToken, markSecondFactorPassed } from
 // limit, and the decisions' own fields (reasons, courier and tracking number) with their actor.
 
 let db: Db;
-// With DATABASE_URL: a database of this file's own (its counts and snapshots see only its writes).
-let dropOwnDatabase: () => Promise<void>;
-afterAll(async () => {
-  await dropOwnDatabase();
-});
+ownDatabaseForThisFile();
 beforeAll(async () => {
-  dropOwnDatabase = await useOwnPostgresDatabase();
   db = await getDb();
 }, 300_000);
 

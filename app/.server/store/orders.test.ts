@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, type Db } from "../db/client";
 import { checkoutDrafts, orderEvents, orderProducts, orders, type AddressInput } from "../db/schema";
 import { processImageUpload } from "../uploads";
 import { getCheckoutDraft, saveDraftAddress, setDraftKtp, startCheckout } from "./checkout";
-import { createProduct, createVerifiedUser, EMPLOYEE_PROMO, ICP_PROMO, INCENTIVE_PROMO, productStock, randomNik, realAddress, submission, type TestUser, useOwnPostgresDatabase } from "./fixtures";
+import { createProduct, createVerifiedUser, EMPLOYEE_PROMO, ICP_PROMO, INCENTIVE_PROMO, productStock, randomNik, realAddress, submission, type TestUser } from "./fixtures";
+import { ownDatabaseForThisFile } from "./own-database";
 import {
   checkOrderRules,
   createOrderFromDraft,
@@ -35,17 +36,13 @@ async function makeKtp() {
   return result.file;
 }
 
-let dropOwnDatabase: () => Promise<void>;
+ownDatabaseForThisFile();
 beforeAll(async () => {
-  dropOwnDatabase = await useOwnPostgresDatabase();
   db = await getDb();
   address = await realAddress(db);
   ktpFile = await makeKtp();
 });
 
-afterAll(async () => {
-  await dropOwnDatabase();
-});
 
 /** A user with a complete draft for `productId`: address chosen, KTP uploaded unless told otherwise. */
 async function buyerWithDraft(productId: number, options: { user?: TestUser; ktp?: boolean; address?: boolean } = {}) {

@@ -1,7 +1,7 @@
 import { and, count, eq } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import * as exportRoute from "./export";
 import * as layoutRoute from "./layout";
 import * as orderRoute from "./order";
@@ -16,7 +16,8 @@ import { getDb, type Db } from "~/.server/db/client";
 import { balanceEntries, operatorAudit, operatorFactors, orderEvents, orders } from "~/.server/db/schema";
 import { readOutbox } from "~/.server/mail";
 import { requestWithdrawal } from "~/.server/store/balance";
-import { createVerifiedUser, type TestUser, useOwnPostgresDatabase } from "~/.server/store/fixtures";
+import { createVerifiedUser, type TestUser } from "~/.server/store/fixtures";
+import { ownDatabaseForThisFile } from "~/.server/store/own-database";
 import { setOperatorRole } from "~/.server/store/operators";
 import { createOrderInStatus } from "~/.server/store/order-fixtures";
 import { saveUpload } from "~/.server/store/uploads";
@@ -46,13 +47,8 @@ class Browser extends TestBrowser {
 let db: Db;
 let photo: Awaited<ReturnType<typeof processImageUpload>> & { ok: true };
 
-// With DATABASE_URL: a database of this file's own (its counts and snapshots see only its writes).
-let dropOwnDatabase: () => Promise<void>;
-afterAll(async () => {
-  await dropOwnDatabase();
-});
+ownDatabaseForThisFile();
 beforeAll(async () => {
-  dropOwnDatabase = await useOwnPostgresDatabase();
   db = await getDb();
   const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: { r: 10, g: 120, b: 90 } } }).png().toBuffer();
   photo = (await processImageUpload(new File([new Uint8Array(png)], "p.png", { type: "image/png" }))) as typeof photo;
