@@ -129,7 +129,8 @@ test("an operator enrols the second factor, approves an incentive after opening 
   await operator.context().close();
 });
 
-test("a transfer proof rejected with a reason: the buyer sees the reason on the order and in the e-mail", async ({ page, browser, javaScriptEnabled }) => {
+/** A new buyer's order of the bike, to be paid by manual BNI transfer: its payment page is open. */
+async function manualTransferOrder(page: Page, javaScriptEnabled: boolean) {
   await registerBuyer(page);
   await checkoutToPayment(page, javaScriptEnabled, { product: BIKE, phone: `0813${randomInt(10_000_000, 99_999_999)}` });
   await page.getByRole("link", { name: /Pilih Metode Pembayaran|Ubah Metode Pembayaran/ }).click();
@@ -139,6 +140,11 @@ test("a transfer proof rejected with a reason: the buyer sees the reason on the 
   await page.getByRole("button", { name: "Bayar Sekarang" }).click();
   await expect(page).toHaveURL(/\/payment\/\d+$/);
   const orderId = Number(new URL(page.url()).pathname.split("/").pop());
+  return orderId;
+}
+
+test("a transfer proof rejected with a reason: the buyer sees the reason on the order and in the e-mail", async ({ page, browser, javaScriptEnabled }) => {
+  const orderId = await manualTransferOrder(page, javaScriptEnabled);
   const code = String(Number((await page.getByLabel("Total Pembayaran", { exact: true }).inputValue()).replace(/\D/g, ""))).slice(-3);
   await page.getByRole("link", { name: "Saya sudah bayar" }).click();
   await page.getByLabel("Bukti Pembayaran", { exact: true }).setInputFiles({ name: "bukti.jpg", mimeType: "image/jpeg", buffer: await samplePhoto() });
@@ -176,15 +182,7 @@ test("a transfer proof rejected with a reason: the buyer sees the reason on the 
 // A rejected proof (302 → 200) clears the payment's "marked paid", so the payment page offers
 // 'Saya sudah bayar' again with the operator's reason (issue 16 item 1).
 test("after a rejected proof the buyer sends a new one and the operator verifies it", async ({ page, browser, javaScriptEnabled }) => {
-  await registerBuyer(page);
-  await checkoutToPayment(page, javaScriptEnabled, { product: BIKE, phone: `0813${randomInt(10_000_000, 99_999_999)}` });
-  await page.getByRole("link", { name: /Pilih Metode Pembayaran|Ubah Metode Pembayaran/ }).click();
-  await page.getByRole("radio", { name: /Transfer Bank BNI \(Manual\)/ }).check();
-  await page.locator(".checkout-bar").getByRole("button").click();
-  await expect(page).toHaveURL("/paymentmethod");
-  await page.getByRole("button", { name: "Bayar Sekarang" }).click();
-  await expect(page).toHaveURL(/\/payment\/\d+$/);
-  const orderId = Number(new URL(page.url()).pathname.split("/").pop());
+  const orderId = await manualTransferOrder(page, javaScriptEnabled);
   const sendProof = async () => {
     await page.goto(`/payment/${orderId}`);
     await page.getByRole("link", { name: "Saya sudah bayar" }).click();
