@@ -7,7 +7,7 @@ export default {
   // BUILD_DIR lets parallel test runs build side by side; the default is ./build.
   buildDirectory: process.env.BUILD_DIR ?? "build",
   // React Router's own origin check would answer a foreign Origin with a plain-text 400 and a stack
-  // trace in the log, before our middleware runs. Ours (app/.server/http.ts sameOriginMiddleware) is
+  // trace in the log, before our middleware runs. Ours (app/.server/http/request.ts sameOriginMiddleware) is
   // stricter (Sec-Fetch-Site, `Origin: null`, resource routes too) and answers with the 'Akses
   // Ditolak' page, so React Router's check lets every origin through to it (decision 0006).
   allowedActionOrigins: ["**"],

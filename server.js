@@ -1,6 +1,6 @@
 // Production server: serves the built app (npm run serve, the container). Plain Node + Express:
-// the request id and one log line per request (app/.server/serving.ts), request guards
-// (app/.server/request-guards.ts), /readyz and /metrics, static assets with long caching,
+// the request id and one log line per request (app/.server/http/serving.ts), request guards
+// (app/.server/http/request-guards.ts), /readyz and /metrics, static assets with long caching,
 // compression, the React Router request handler, migrations before listening, and a draining
 // shutdown that closes the database cleanly.
 import fs from "node:fs";
@@ -48,10 +48,10 @@ app.disable("x-powered-by");
 const publicDir = path.join(buildDir, "client");
 const publicNames = new Set(fs.readdirSync(publicDir).filter((name) => name !== "assets"));
 const isStatic = (pathname) => pathname.startsWith("/assets/") || publicNames.has(pathname.split("/")[1]);
-// First: the request's id and its one log line, the request-duration metric (app/.server/serving.ts).
+// First: the request's id and its one log line, the request-duration metric (app/.server/http/serving.ts).
 installRequestLog(app, routeIdFinder(build.routes, isStatic, { "/readyz": "readyz", "/metrics": "metrics" }));
 // Then: methods, body limits, client address and protocol (TRUST_PROXY hops), security headers on
-// every response (app/.server/request-guards.ts).
+// every response (app/.server/http/request-guards.ts).
 installRequestGuards(app);
 app.get("/readyz", readinessHandler(() => ready));
 // Prometheus metrics to loopback clients or `Authorization: Bearer $METRICS_TOKEN`; else the 404 page.

@@ -11,13 +11,13 @@ export { writeDatabaseTemplate } from "./.server/db/client";
 export { writePreparedDemoMedia } from "./.server/db/demo-catalogue";
 import { env } from "./.server/env";
 import { webhookSecret } from "./.server/gateway/signature";
-import { smsUsesOutbox } from "./.server/sms";
-import { holdScriptsUntilLoad } from "./.server/scripts-after-load";
+import { smsUsesOutbox } from "./.server/store/messages/sms";
+import { holdScriptsUntilLoad } from "./.server/http/scripts-after-load";
 import { gatewayFormActionOrigins } from "./.server/gateway";
 import { runPaymentSweep, sweepSummary } from "./.server/gateway/sweep";
-import { contentSecurityPolicy, SECURITY_HEADERS } from "./.server/http";
-import { outboxWarning } from "./.server/mail";
-import { PERSONAL_CACHE_CONTROL } from "./.server/request-guards";
+import { contentSecurityPolicy, SECURITY_HEADERS } from "./.server/http/request";
+import { outboxWarning } from "./.server/store/messages/mail";
+import { PERSONAL_CACHE_CONTROL } from "./.server/http/request-guards";
 import { startOpsChannel } from "./.server/ops/channel";
 import { NonceContext } from "./lib/nonce";
 import { errorField, log } from "./.server/log";
@@ -98,10 +98,10 @@ export function handleError(error: unknown, { request }: { request: Request }) {
 }
 
 // server.js puts these in front of React Router (the server build is what server.js can import).
-export { installRequestGuards } from "./.server/request-guards";
-export { installRequestLog, metricsHandler, readinessHandler, routeIdFinder } from "./.server/serving";
+export { installRequestGuards } from "./.server/http/request-guards";
+export { installRequestLog, metricsHandler, readinessHandler, routeIdFinder } from "./.server/http/serving";
 export { log } from "./.server/log";
-export { settleJobs } from "./.server/jobs";
+export { settleJobs } from "./.server/store/messages/jobs";
 
 /** Called by server.js before it listens: validates the configuration and prepares the database. */
 let opsChannel: Awaited<ReturnType<typeof startOpsChannel>> | undefined;

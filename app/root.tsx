@@ -13,8 +13,8 @@ import {
 } from "react-router";
 import type { UIMatch } from "react-router";
 import type { Route } from "./+types/root";
-import { sameOriginMiddleware } from "./.server/http";
-import { getUser, sessionMiddleware, takeFlash } from "./.server/session";
+import { sameOriginMiddleware } from "./.server/http/request";
+import { getUser, sessionMiddleware, takeFlash } from "./.server/http/session";
 import { currentRequest } from "./.server/log";
 // The whole stylesheet (about 4 KB compressed) goes into the document: no render-blocking request
 // before the first paint (Lighthouse), and the HTML stays within its size budget.

@@ -18,7 +18,7 @@ export default [
   route("webhooks/midtrans", "routes/webhooks-midtrans.ts"),
 
   // The JSON API of spec §7 under /api/core/api/v1, its OpenAPI document and reference page (issue
-  // 19): one resource route; bearer tokens, no cookies, no Origin check (app/.server/api.ts).
+  // 19): one resource route; bearer tokens, no cookies, no Origin check (app/.server/http/api.ts).
   route("api/*", "routes/api/index.ts"),
 
   layout("layouts/main.tsx", [route("home", "routes/home.tsx")]),

@@ -38,8 +38,8 @@ const template = path.join(root, process.env.BUILD_DIR ?? "build", "server", "as
 if (!process.env.DB_TEMPLATE_DIR && fs.existsSync(path.join(template, "PG_VERSION.gz"))) process.env.DB_TEMPLATE_DIR = template;
 
 const { getDb, closeDb } = await import("~/.server/db/client");
-const { createOrderInStatus } = await import("~/.server/store/order-fixtures");
-const { exportOrdersCsv } = await import("~/.server/store/order-export");
+const { createOrderInStatus } = await import("~/.server/testing/order-fixtures");
+const { exportOrdersCsv } = await import("~/.server/store/back-office/export");
 const { sql } = await import("drizzle-orm");
 
 try {

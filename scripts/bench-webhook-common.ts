@@ -26,8 +26,8 @@ export function shuffle<T>(items: T[]): T[] {
 export async function seedOpenVaPayments(total: number) {
   const { getDb, closeDb } = await import("~/.server/db/client");
   const { payments } = await import("~/.server/db/schema");
-  const { createBuyer, createStockedProduct, placeOrder } = await import("~/.server/store/payment-fixtures");
-  const { saveUpload } = await import("~/.server/store/uploads");
+  const { createBuyer, createStockedProduct, placeOrder } = await import("~/.server/testing/payment-fixtures");
+  const { saveUpload } = await import("~/.server/store/orders/uploads");
   const started = Date.now();
   await getDb();
   const product = await createStockedProduct({ price: 28_500_000, stock: total + 10 });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { env, resetEnvForTests } from "./env";
-import { contentSecurityPolicy } from "./http";
+import { contentSecurityPolicy } from "./http/request";
 import { gatewayFormActionOrigins, getGateway } from "./gateway";
 
 // PAYMENT_GATEWAY=midtrans (issue 18): validated at start like every setting, and the server key

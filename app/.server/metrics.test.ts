@@ -3,8 +3,8 @@ import { countMailFailure, countPaymentNotification, countRateLimited, mayReadMe
 import { eq } from "drizzle-orm";
 import { getDb } from "./db/client";
 import { orders } from "./db/schema";
-import { createOrderInStatus } from "./store/order-fixtures";
-import { createBuyer, createStockedProduct, placeOrder } from "./store/payment-fixtures";
+import { createOrderInStatus } from "./testing/order-fixtures";
+import { createBuyer, createStockedProduct, placeOrder } from "./testing/payment-fixtures";
 
 describe("who may read /metrics", () => {
   const token = "metrics-token-0123456789";

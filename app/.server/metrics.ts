@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
-import { oldestWaitingSeconds, orderCountsByStatus } from "./store/ops-metrics";
+import { oldestWaitingSeconds, orderCountsByStatus } from "./store/back-office/metrics";
 
 /**
  * Prometheus metrics (issue 20), served at GET /metrics by server.js to loopback clients or with

@@ -1,6 +1,6 @@
 import { Outlet, redirect } from "react-router";
 import type { Route } from "./+types/guard";
-import { getUser } from "~/.server/session";
+import { getUser } from "~/.server/http/session";
 
 /**
  * Guard rule (spec §2): an anonymous request to any route below goes to

@@ -17,7 +17,7 @@ export function takePercent(amount: number, percent: number): number {
 
 /**
  * The price after the product's own discount (what the card, sort and price filters use).
- * The SQL in app/.server/store/catalogue.ts (`discountedPriceSql`) computes the same number.
+ * The SQL in app/.server/store/catalogue/catalogue.ts (`discountedPriceSql`) computes the same number.
  */
 export function applyDiscount(price: number, { discount, discountType }: Discount): number {
   const base = Math.round(nonNegative(price));

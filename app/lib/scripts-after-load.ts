@@ -3,7 +3,7 @@
  *
  * Every screen is complete HTML that works before any script runs, so on a slow phone connection
  * the 120 KB of scripts should not share the line with the page's own images, nor their evaluation
- * the main thread with its first paints. The server (app/.server/scripts-after-load.ts) writes React
+ * the main thread with its first paints. The server (app/.server/http/scripts-after-load.ts) writes React
  * Router's module preloads and its module script in an inert form, marked with HELD_ATTRIBUTE; the
  * small START_SCRIPTS below (inline in every document, root.tsx) makes them live again:
  *

@@ -1,11 +1,11 @@
 import { useState } from "react";
 import { data, Form, Link, redirect, useLocation } from "react-router";
 import type { Route } from "./+types/detail";
-import { readForm } from "~/.server/http";
-import { getProductDetail } from "~/.server/store/catalogue";
-import { startCheckout } from "~/.server/store/checkout";
-import { getUser } from "~/.server/session";
-import { countView } from "~/.server/viewed-products-cookie";
+import { readForm } from "~/.server/http/request";
+import { getProductDetail } from "~/.server/store/catalogue/catalogue";
+import { startCheckout } from "~/.server/store/checkout/draft";
+import { getUser } from "~/.server/http/session";
+import { countView } from "~/.server/http/viewed-products-cookie";
 import { ImageSlider } from "~/components/image-slider";
 import { IncentiveBadges } from "~/components/incentive-badges";
 import { StarIcon } from "~/components/icons";

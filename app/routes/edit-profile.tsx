@@ -1,10 +1,10 @@
 import { getFormProps } from "@conform-to/react";
 import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/edit-profile";
-import { requireUser } from "~/.server/auth";
-import { readForm } from "~/.server/http";
-import { flash } from "~/.server/session";
-import { getProfile, updateProfile } from "~/.server/store/accounts";
+import { requireUser } from "~/.server/http/auth";
+import { readForm } from "~/.server/http/request";
+import { flash } from "~/.server/http/session";
+import { getProfile, updateProfile } from "~/.server/store/people/accounts";
 import { ErrorSummary } from "~/components/error-summary";
 import { Field, FormError } from "~/components/field";
 import { SubmitButton } from "~/components/submit-button";

@@ -1,10 +1,10 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/forgot-password";
-import { endSession } from "~/.server/auth";
-import { readForm } from "~/.server/http";
-import { flash } from "~/.server/session";
-import { checkResetSecret, resetPassword } from "~/.server/store/accounts";
+import { endSession } from "~/.server/http/auth";
+import { readForm } from "~/.server/http/request";
+import { flash } from "~/.server/http/session";
+import { checkResetSecret, resetPassword } from "~/.server/store/people/accounts";
 import { ErrorSummary } from "~/components/error-summary";
 import { Field, FormError } from "~/components/field";
 import { SubmitButton } from "~/components/submit-button";

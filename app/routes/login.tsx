@@ -1,8 +1,8 @@
 import { getFormProps } from "@conform-to/react";
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/login";
-import { login, requireAnonymous, startSession } from "~/.server/auth";
-import { flash } from "~/.server/session";
+import { login, requireAnonymous, startSession } from "~/.server/http/auth";
+import { flash } from "~/.server/http/session";
 import { ErrorSummary } from "~/components/error-summary";
 import { Field, FormError } from "~/components/field";
 import { SubmitButton } from "~/components/submit-button";

@@ -12,12 +12,12 @@ import * as listRoute from "./transaction";
 import * as uploadsRoute from "./uploads";
 import { getDb, type Db } from "~/.server/db/client";
 import { balanceEntries, orderEvents, orders } from "~/.server/db/schema";
-import { takeFlash } from "~/.server/session";
-import { saveDraftAddress, setDraftKtp, startCheckout } from "~/.server/store/checkout";
-import { createProduct, createVerifiedUser, INCENTIVE_PROMO, realAddress, submission, type TestUser } from "~/.server/store/fixtures";
-import { createOrderFromDraft, transitionOrder } from "~/.server/store/orders";
-import { saveUpload } from "~/.server/store/uploads";
-import { processImageUpload } from "~/.server/uploads";
+import { takeFlash } from "~/.server/http/session";
+import { saveDraftAddress, setDraftKtp, startCheckout } from "~/.server/store/checkout/draft";
+import { createProduct, createVerifiedUser, INCENTIVE_PROMO, realAddress, submission, type TestUser } from "~/.server/testing/fixtures";
+import { createOrderFromDraft, transitionOrder } from "~/.server/store/orders/orders";
+import { saveUpload } from "~/.server/store/orders/uploads";
+import { processImageUpload } from "~/.server/images";
 import { TestBrowser, type Outcome } from "./test-browser";
 
 // The IDOR matrix (issue 8): two buyers, every order route and action of this branch, each tried on

@@ -1,12 +1,12 @@
 import { useCallback, useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/otp";
-import { requireUser } from "~/.server/auth";
+import { requireUser } from "~/.server/http/auth";
 import { formatDateTimeWib } from "~/.server/dates";
-import { readForm } from "~/.server/http";
-import { flash } from "~/.server/session";
-import { getOtpState, OTP_WRONG, requestOtp, validateOtp } from "~/.server/store/otp";
-import { getPaymentFlowSummary, getPaymentSummary, paylaterPhone, payDraft, type PayResult, setOrderPayment } from "~/.server/store/payments";
+import { readForm } from "~/.server/http/request";
+import { flash } from "~/.server/http/session";
+import { getOtpState, OTP_WRONG, requestOtp, validateOtp } from "~/.server/store/payments/otp";
+import { getPaymentFlowSummary, getPaymentSummary, paylaterPhone, payDraft, type PayResult, setOrderPayment } from "~/.server/store/payments/payments";
 import { Countdown } from "~/components/countdown";
 import { FieldError, FormError } from "~/components/field";
 import { useHydrated } from "~/components/use-hydrated";

@@ -11,8 +11,8 @@ import { TestBrowser } from "./test-browser";
 import { getDb } from "~/.server/db/client";
 import { orders, payments } from "~/.server/db/schema";
 import { runOpsCommand } from "~/.server/ops/commands";
-import { chooseDraftMethod } from "~/.server/store/payments";
-import { createBuyer, createStockedProduct, methodId, placeOrder, productStock, readyDraft, type Buyer } from "~/.server/store/payment-fixtures";
+import { chooseDraftMethod } from "~/.server/store/payments/payments";
+import { createBuyer, createStockedProduct, methodId, placeOrder, productStock, readyDraft, type Buyer } from "~/.server/testing/payment-fixtures";
 
 // The payment screens through their route modules and the real session middleware (issue 7): the
 // expired page (a deadline 24 hours away cannot be reached in the e2e run, so the payment's expiry

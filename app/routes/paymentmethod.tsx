@@ -1,9 +1,9 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/paymentmethod";
-import { requireUser } from "~/.server/auth";
-import { readForm } from "~/.server/http";
-import { PHONE_NOT_REGISTERED, requestOtp } from "~/.server/store/otp";
-import { getPaymentFlowSummary, METHOD_REQUIRED, paylaterPhone, payDraft, type PayResult, setOrderPayment } from "~/.server/store/payments";
+import { requireUser } from "~/.server/http/auth";
+import { readForm } from "~/.server/http/request";
+import { PHONE_NOT_REGISTERED, requestOtp } from "~/.server/store/payments/otp";
+import { getPaymentFlowSummary, METHOD_REQUIRED, paylaterPhone, payDraft, type PayResult, setOrderPayment } from "~/.server/store/payments/payments";
 import { FormError } from "~/components/field";
 import { useHydrated } from "~/components/use-hydrated";
 import { formatRupiah } from "~/lib/money";

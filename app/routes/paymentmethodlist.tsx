@@ -1,9 +1,9 @@
 import { useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/paymentmethodlist";
-import { requireUser } from "~/.server/auth";
-import { readForm } from "~/.server/http";
-import { checkPaymentChoice, chooseDraftMethod, getPaymentFlowSummary, getPaymentSummary, listPaymentMethods } from "~/.server/store/payments";
+import { requireUser } from "~/.server/http/auth";
+import { readForm } from "~/.server/http/request";
+import { checkPaymentChoice, chooseDraftMethod, getPaymentFlowSummary, getPaymentSummary, listPaymentMethods } from "~/.server/store/payments/payments";
 import { FormError } from "~/components/field";
 import { useHydrated } from "~/components/use-hydrated";
 import { formatRupiah } from "~/lib/money";

@@ -1,11 +1,11 @@
 import { getFormProps } from "@conform-to/react";
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/register";
-import { requireAnonymous, startSession } from "~/.server/auth";
-import { clientAddress, readForm } from "~/.server/http";
-import { flash } from "~/.server/session";
-import { listCompanies, registerUser } from "~/.server/store/accounts";
-import { hitRateLimit, RATE_LIMITS } from "~/.server/store/rate-limits";
+import { requireAnonymous, startSession } from "~/.server/http/auth";
+import { clientAddress, readForm } from "~/.server/http/request";
+import { flash } from "~/.server/http/session";
+import { listCompanies, registerUser } from "~/.server/store/people/accounts";
+import { hitRateLimit, RATE_LIMITS } from "~/.server/store/people/rate-limits";
 import { ErrorSummary } from "~/components/error-summary";
 import { Field, FormError, SelectField } from "~/components/field";
 import { SubmitButton } from "~/components/submit-button";

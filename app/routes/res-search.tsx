@@ -1,9 +1,9 @@
 import { useCallback, useState } from "react";
 import { data, Link, redirect, type ShouldRevalidateFunctionArgs, useLocation, useNavigate } from "react-router";
 import type { Route } from "./+types/res-search";
-import { isOwnNavigation } from "~/.server/http";
-import { addToSearchHistory } from "~/.server/search-history-cookie";
-import { listCategories, listCities, listProductPages } from "~/.server/store/catalogue";
+import { isOwnNavigation } from "~/.server/http/request";
+import { addToSearchHistory } from "~/.server/http/search-history-cookie";
+import { listCategories, listCities, listProductPages } from "~/.server/store/catalogue/catalogue";
 import { FilterSheet } from "~/components/filter-sheet";
 import { ProductGrid } from "~/components/product-grid";
 import { SearchFieldLink } from "~/components/search-field";

@@ -1,9 +1,9 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/resend-verification";
-import { clientAddress, readForm } from "~/.server/http";
-import { flash, getUser } from "~/.server/session";
-import { resendVerification } from "~/.server/store/accounts";
-import { hitRateLimit, RATE_LIMITS } from "~/.server/store/rate-limits";
+import { clientAddress, readForm } from "~/.server/http/request";
+import { flash, getUser } from "~/.server/http/session";
+import { resendVerification } from "~/.server/store/people/accounts";
+import { hitRateLimit, RATE_LIMITS } from "~/.server/store/people/rate-limits";
 import { safeRedirect } from "~/lib/safe-redirect";
 
 /** 'Kirim Ulang' on the activation banner: sends a new verification e-mail, then back to the page. */

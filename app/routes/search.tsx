@@ -1,7 +1,7 @@
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/search";
-import { readForm } from "~/.server/http";
-import { clearVisitorSearchHistory, loadSearchHistory } from "~/.server/search-history-cookie";
+import { readForm } from "~/.server/http/request";
+import { clearVisitorSearchHistory, loadSearchHistory } from "~/.server/http/search-history-cookie";
 import { SearchField } from "~/components/search-field";
 import { SubmitButton } from "~/components/submit-button";
 import type { RouteHandle } from "~/lib/route-handle";

@@ -1,11 +1,11 @@
 import { getFormProps } from "@conform-to/react";
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/send-email";
-import { clientAddress, readForm } from "~/.server/http";
-import { runAfterResponse } from "~/.server/jobs";
-import { flash } from "~/.server/session";
-import { requestPasswordReset } from "~/.server/store/accounts";
-import { hitRateLimit, RATE_LIMITS } from "~/.server/store/rate-limits";
+import { clientAddress, readForm } from "~/.server/http/request";
+import { runAfterResponse } from "~/.server/store/messages/jobs";
+import { flash } from "~/.server/http/session";
+import { requestPasswordReset } from "~/.server/store/people/accounts";
+import { hitRateLimit, RATE_LIMITS } from "~/.server/store/people/rate-limits";
 import { ErrorSummary } from "~/components/error-summary";
 import { Field, FormError } from "~/components/field";
 import { SubmitButton } from "~/components/submit-button";

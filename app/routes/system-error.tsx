@@ -1,5 +1,5 @@
 import type { Route } from "./+types/system-error";
-import { takeFlash } from "~/.server/session";
+import { takeFlash } from "~/.server/http/session";
 import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle: RouteHandle = { title: "Kesalahan Sistem" };

@@ -1,6 +1,6 @@
 import { RouterContextProvider } from "react-router";
-import { startSession } from "~/.server/auth";
-import { sessionMiddleware } from "~/.server/session";
+import { startSession } from "~/.server/http/auth";
+import { sessionMiddleware } from "~/.server/http/session";
 
 // For the route modules' tests: one browser whose requests run through the real session middleware
 // (and a route's own middleware, e.g. the /ops layout's), then a loader or an action. Its cookie

@@ -2,7 +2,7 @@ import type { Route } from "./+types/webhooks-midtrans";
 import { handleMidtransNotification } from "~/.server/gateway/midtrans-webhook";
 import { errorField, log } from "~/.server/log";
 import { countPaymentNotification } from "~/.server/metrics";
-import { jsonAnswer, readCapped } from "~/.server/webhook-body";
+import { jsonAnswer, readCapped } from "~/.server/http/webhook-body";
 
 // Midtrans's HTTP notifications (issue 18): the Payment Notification URL to enter in the Midtrans
 // dashboard is {APP_URL}/webhooks/midtrans. Not a page: JSON answers, one log line per request.

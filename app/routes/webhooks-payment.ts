@@ -2,7 +2,7 @@ import type { Route } from "./+types/webhooks-payment";
 import { handlePaymentWebhook } from "~/.server/gateway/webhook";
 import { errorField, log } from "~/.server/log";
 import { countPaymentNotification } from "~/.server/metrics";
-import { MAX_WEBHOOK_BODY_BYTES, readCapped } from "~/.server/webhook-body";
+import { MAX_WEBHOOK_BODY_BYTES, readCapped } from "~/.server/http/webhook-body";
 
 // The payment gateway's settlements (issue 7). Not a page: a JSON endpoint authenticated by its
 // HMAC signature (http.ts exempts /webhooks/ from the Origin check). The raw body is read as bytes

@@ -38,7 +38,7 @@ function resolveMigrationsFolder() {
  * PostgreSQL settings of the embedded engine. PGlite runs PostgreSQL inside this process, so its
  * buffers are this process's memory: 16 MB of shared buffers instead of 128 MB keeps the server
  * well under 200 MB resident (decision 0012). The catalogue reads are cached in the process
- * (store/catalogue.ts), and the files sit in the operating system's page cache anyway.
+ * (store/catalogue/catalogue.ts), and the files sit in the operating system's page cache anyway.
  */
 export const PGLITE_SETTINGS = ["-c", "shared_buffers=8MB"];
 

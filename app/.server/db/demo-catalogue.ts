@@ -7,7 +7,7 @@ import type { Db } from "./client";
 import { env } from "../env";
 import { BANNER_SIZE, CARD_SIZE, DETAIL_SIZE, bannerSvg, productSvg, webpOf, type ArtworkKind, type BannerArtwork } from "./demo-artwork";
 import { banners, categories, cities, orders, productImages, productPromos, products, promos, type BannerTarget } from "./schema";
-import { invalidateCatalogueCache } from "./catalogue-cache";
+import { invalidateCatalogueCache } from "../store/catalogue/cache";
 
 // The demo catalogue (DEMO_DATA=1, DESIGN §6): categories, cities, promos, ~45 products and 5
 // banners, with images in DATA_DIR/media served by /media/:file: copied from the ones the build
@@ -196,7 +196,7 @@ const DEMO_BANNERS: DemoBanner[] = [
 
 /**
  * Where each demo banner leads, by banner code: every banner is a link to what it advertises. Written
- * into the banner rows (banners.target) by the seeding; store/catalogue.ts turns it into an address.
+ * into the banner rows (banners.target) by the seeding; store/catalogue/catalogue.ts turns it into an address.
  */
 export const DEMO_BANNER_LINKS: Record<string, BannerTarget> = {
   "promo-pegawai": { keyword: "listrik" },

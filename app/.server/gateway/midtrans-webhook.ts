@@ -1,5 +1,5 @@
 import { env } from "../env";
-import { jsonObjectOf } from "../webhook-body";
+import { jsonObjectOf } from "../http/webhook-body";
 import { hasValidMidtransSignature } from "./midtrans";
 import { applyMidtransStatus, midtransOutcome, type MidtransDecision } from "./midtrans-settle";
 

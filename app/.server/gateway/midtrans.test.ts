@@ -6,19 +6,19 @@ import { FakeMidtrans, startFakeMidtrans } from "../../../tests/fakes/midtrans";
 import { getDb } from "../db/client";
 import { gatewayCharges, orderEvents, orders, payments } from "../db/schema";
 import { resetEnvForTests } from "../env";
-import { readOutbox } from "../mail";
+import { readOutbox } from "../store/messages/mail";
 import { runOpsCommand } from "../ops/commands";
-import { listPaymentIncidents } from "../store/gateway-payments";
-import { cancelOrder } from "../store/orders";
-import { requestOtp, validateOtp } from "../store/otp";
-import { createBuyer, createStockedProduct, methodId, placeOrder, productStock, proofUpload, readyDraft } from "../store/payment-fixtures";
-import { chooseDraftMethod, expireOverduePayments, GATEWAY_UNAVAILABLE, getPaymentDetail, markPaid, payDraft } from "../store/payments";
+import { listPaymentIncidents } from "./gateway-payments";
+import { cancelOrder } from "../store/orders/orders";
+import { requestOtp, validateOtp } from "../store/payments/otp";
+import { createBuyer, createStockedProduct, methodId, placeOrder, productStock, proofUpload, readyDraft } from "../testing/payment-fixtures";
+import { chooseDraftMethod, expireOverduePayments, GATEWAY_UNAVAILABLE, getPaymentDetail, markPaid, payDraft } from "../store/payments/payments";
 import { action } from "~/routes/webhooks-midtrans";
 import { hasValidMidtransSignature, midtransOrderId, midtransSignature, midtransVerdict } from "./midtrans";
 import { MidtransClient, MidtransError } from "./midtrans-client";
 import { reconcileMidtransPayments, RECONCILE_SILENCE_MS } from "./midtrans-settle";
 import { runPaymentSweep, sweepSummary } from "./sweep";
-import { serveAction } from "./action-server";
+import { serveAction } from "../testing/action-server";
 import { log } from "../log";
 
 // The Midtrans gateway against a fake Midtrans (tests/fakes/midtrans.ts) speaking real HTTP: opening

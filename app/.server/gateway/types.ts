@@ -33,7 +33,7 @@ export type OpenedPayment = {
 
 /**
  * A verified event about a payment, from a webhook body (sandbox) or a gateway's status API
- * (Midtrans), handed to the one settlement function (store/payments.ts settleGatewayEvent).
+ * (Midtrans), handed to the one settlement function (store/payments/ settleGatewayEvent).
  * `payment.paid` settles, `payment.expired` closes the payment and expires the order, anything
  * else is recorded and changes nothing.
  */

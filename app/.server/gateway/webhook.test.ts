@@ -4,12 +4,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "../db/client";
 import { orderEvents, orders, payments, webhookEvents } from "../db/schema";
 import { resetEnvForTests } from "../env";
-import { createBuyer, createStockedProduct, placeOrder, productStock } from "../store/payment-fixtures";
+import { createBuyer, createStockedProduct, placeOrder, productStock } from "../testing/payment-fixtures";
 import { action } from "~/routes/webhooks-payment";
 import { sandboxEvent, sandboxPay } from "./sandbox-pay";
 import { hasValidSignature, signWebhookBody } from "./signature";
 import { handlePaymentWebhook } from "./webhook";
-import { serveAction } from "./action-server";
+import { serveAction } from "../testing/action-server";
 
 // The settlement webhook: the signature, the VA and amount checks, replays, and events for orders
 // that expired — through the route's action (raw body, JSON answers) and, for 'Bayar (Sandbox)', over
@@ -134,7 +134,7 @@ describe("POST /webhooks/payment", () => {
     expect(await productStock(expired.product)).toBe(5);
 
     const cancelled = await vaOrder();
-    const { transitionOrder } = await import("../store/orders");
+    const { transitionOrder } = await import("../store/orders/orders");
     await transitionOrder(cancelled.orderId, 200, 1, `buyer:${cancelled.buyer.id}`);
     const event = sandboxEvent(cancelled.vaNumber, cancelled.total);
     expect((await post(event.body, event.signature)).body).toMatchObject({ outcome: "order-closed" });

@@ -9,8 +9,8 @@ import { afterAll, describe, expect, it } from "vitest";
 // @ts-expect-error: plain JavaScript module without types
 import { spawnServer } from "../../../scripts/lib.mjs";
 import { getDb } from "../db/client";
-import { creditOrderReward } from "../store/balance";
-import { createBuyer, createStockedProduct, placeOrder } from "../store/payment-fixtures";
+import { creditOrderReward } from "../store/orders/balance";
+import { createBuyer, createStockedProduct, placeOrder } from "../testing/payment-fixtures";
 import { backupDatabase, findPgTool, restoreDatabase } from "./backup";
 
 // Backups (issue 20) on PostgreSQL (.ci/run's second step): pg_dump while purchases run, a restore

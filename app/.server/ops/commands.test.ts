@@ -8,12 +8,12 @@ import { getDb } from "../db/client";
 import { setLockRole } from "../db/data-dir-lock";
 import { orderEvents, orders, payments } from "../db/schema";
 import { env } from "../env";
-import { readOutbox } from "../mail";
+import { readOutbox } from "../store/messages/mail";
 import { log } from "../log";
-import { creditOrderReward, getBalance, listBalanceHistory } from "../store/balance";
-import { createVerifiedUser, productStock } from "../store/fixtures";
-import { createOrderInStatus } from "../store/order-fixtures";
-import { createBuyer, createStockedProduct, placeOrder, productStock as stockOf } from "../store/payment-fixtures";
+import { creditOrderReward, getBalance, listBalanceHistory } from "../store/orders/balance";
+import { createVerifiedUser, productStock } from "../testing/fixtures";
+import { createOrderInStatus } from "../testing/order-fixtures";
+import { createBuyer, createStockedProduct, placeOrder, productStock as stockOf } from "../testing/payment-fixtures";
 import { opsSocketPath, sendOpsCommand, startOpsChannel } from "./channel";
 import { runOpsCommand } from "./commands";
 
@@ -266,7 +266,7 @@ describe("buyer e-mails on status changes", () => {
   it("done (→ 500) names the reward credited; a mail failure never fails the transition", async () => {
     const db = await getDb();
     const { orderId, user } = await createOrderInStatus(db, 400);
-    const { transitionOrder } = await import("../store/orders");
+    const { transitionOrder } = await import("../store/orders/orders");
     await db.transaction((tx) => creditOrderReward(tx, orderId, user.id, 28_500_000));
     expect(await transitionOrder(orderId, 400, 500, `buyer:${user.id}`)).toEqual({ ok: true });
     const [done] = await mailsTo(user.email);

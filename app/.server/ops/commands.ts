@@ -1,9 +1,9 @@
-import { listUsers, markVerified } from "../store/accounts";
-import { requestWithdrawal, settleWithdrawal } from "../store/balance";
-import { applyOpsDecision, listOrdersForOps, OPS_LIST_LIMIT, type DecisionInput, type OpsDecision } from "../store/order-ops";
-import { setOperatorRole } from "../store/operators";
+import { listUsers, markVerified } from "../store/people/accounts";
+import { requestWithdrawal, settleWithdrawal } from "../store/orders/balance";
+import { applyOpsDecision, listOrdersForOps, OPS_LIST_LIMIT, type DecisionInput, type OpsDecision } from "../store/back-office/decisions";
+import { setOperatorRole } from "../store/people/operators";
 import { runPaymentSweep, sweepSummary } from "../gateway/sweep";
-import { listPaymentIncidents, resolvePaymentIncident } from "../store/gateway-payments";
+import { listPaymentIncidents, resolvePaymentIncident } from "../gateway/gateway-payments";
 import { backupCommand, restoreCommand } from "./backup";
 
 // The ops commands (`npm run ops -- <command>`), independent of where they run: in the CLI's own

@@ -1,6 +1,6 @@
-import { defineArea, ok } from "~/.server/api";
-import { BALANCE_ITEM, list, object } from "~/.server/api-shapes";
-import { getBalance, listBalanceHistory } from "~/.server/store/balance";
+import { defineArea, ok } from "~/.server/http/api";
+import { BALANCE_ITEM, list, object } from "~/.server/http/api-shapes";
+import { getBalance, listBalanceHistory } from "~/.server/store/orders/balance";
 
 // Spec §7 balance/check and balance/history: /history-balance's figures.
 

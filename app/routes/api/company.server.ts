@@ -1,6 +1,6 @@
-import { defineArea, ok } from "~/.server/api";
-import { list, object } from "~/.server/api-shapes";
-import { listCompanies } from "~/.server/store/accounts";
+import { defineArea, ok } from "~/.server/http/api";
+import { list, object } from "~/.server/http/api-shapes";
+import { listCompanies } from "~/.server/store/people/accounts";
 
 // Spec §7 company/list: the companies of the registration form (PLN and its subsidiaries).
 

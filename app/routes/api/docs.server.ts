@@ -1,4 +1,4 @@
-import { API_PREFIX } from "~/.server/api";
+import { API_PREFIX } from "~/.server/http/api";
 import { API_AREAS, API_VERSION, bodySchema } from "./openapi.server";
 
 // GET /api/core/docs: the API reference as one plain HTML page (no JavaScript), from the same

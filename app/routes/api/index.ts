@@ -1,5 +1,5 @@
 import type { Route } from "./+types/index";
-import { API_PREFIX, ApiError, errorResponse, MESSAGES, runApi } from "~/.server/api";
+import { API_PREFIX, ApiError, errorResponse, MESSAGES, runApi } from "~/.server/http/api";
 import { docsResponse } from "./docs.server";
 import { API_AREAS, buildOpenApi } from "./openapi.server";
 

@@ -1,5 +1,5 @@
-import { defineArea, ok } from "~/.server/api";
-import { list, object } from "~/.server/api-shapes";
+import { defineArea, ok } from "~/.server/http/api";
+import { list, object } from "~/.server/http/api-shapes";
 
 // Spec §7 office/list: "defined, unused". The store keeps no offices: an empty list, so a client
 // written against the spec gets a well-formed answer.

@@ -1,5 +1,5 @@
 import { z, type ZodMiniType } from "zod/mini";
-import { API_PREFIX, type ApiArea, type ApiDoc } from "~/.server/api";
+import { API_PREFIX, type ApiArea, type ApiDoc } from "~/.server/http/api";
 import { AUTH_AREA } from "./auth.server";
 import { BALANCE_AREA } from "./balance.server";
 import { BANNER_AREA } from "./banner.server";

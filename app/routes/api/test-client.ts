@@ -1,4 +1,4 @@
-import { API_PREFIX, runApi } from "~/.server/api";
+import { API_PREFIX, runApi } from "~/.server/http/api";
 import { API_AREAS } from "./openapi.server";
 
 // For the API's tests: one call through the same dispatcher the resource routes use (area lookup,

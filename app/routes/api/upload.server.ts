@@ -1,9 +1,9 @@
-import { ApiError, defineArea, invalid, ok } from "~/.server/api";
-import { object } from "~/.server/api-shapes";
-import { readForm } from "~/.server/http";
-import { processProofUpload } from "~/.server/proof-upload";
-import { saveUpload, uploadUrl, type UploadPurpose } from "~/.server/store/uploads";
-import { isEmptyFile, KTP_REQUIRED, processImageUpload } from "~/.server/uploads";
+import { ApiError, defineArea, invalid, ok } from "~/.server/http/api";
+import { object } from "~/.server/http/api-shapes";
+import { readForm } from "~/.server/http/request";
+import { processProofUpload } from "~/.server/store/orders/delivery-proof";
+import { saveUpload, uploadUrl, type UploadPurpose } from "~/.server/store/orders/uploads";
+import { isEmptyFile, KTP_REQUIRED, processImageUpload } from "~/.server/images";
 
 // Spec §7 File upload: POST multipart `file` → `{ path }`. The same checks and storage as the KTP
 // photo (checkout), the transfer proof (payment) and the delivery proof (order detail): the type

@@ -1,10 +1,10 @@
 import { Readable } from "node:stream";
 import type { Route } from "./+types/export";
-import { requireOperator } from "~/.server/ops-access";
-import { readOrderSearch } from "~/.server/ops-format";
-import { listOrderStatuses } from "~/.server/store/order-history";
-import { recordAudit } from "~/.server/store/operators";
-import { exportOrdersCsv } from "~/.server/store/order-export";
+import { requireOperator } from "~/.server/http/ops-access";
+import { readOrderSearch } from "~/.server/store/back-office/format";
+import { listOrderStatuses } from "~/.server/store/orders/history";
+import { recordAudit } from "~/.server/store/people/operators";
+import { exportOrdersCsv } from "~/.server/store/back-office/export";
 
 // /ops/export?dateFrom=&dateTo=&statusId= (issue 17): the orders as CSV for finance, streamed as it
 // is read (a resource route: no page). The same criteria as /ops/search.

@@ -1,6 +1,6 @@
 import { Form, NavLink, Outlet } from "react-router";
 import type { Route } from "./+types/layout";
-import { requireOperator, SECOND_FACTOR_PATH } from "~/.server/ops-access";
+import { requireOperator, SECOND_FACTOR_PATH } from "~/.server/http/ops-access";
 import opsStyles from "./ops.css?url";
 
 // The back office's own layout (issue 17): desktop first, a plain header with the screens and the

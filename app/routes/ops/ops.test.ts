@@ -14,14 +14,14 @@ import * as uploadsRoute from "../uploads";
 import { TestBrowser, type Outcome, type RouteMiddleware } from "../test-browser";
 import { getDb, type Db } from "~/.server/db/client";
 import { balanceEntries, operatorAudit, operatorFactors, orderEvents, orders } from "~/.server/db/schema";
-import { readOutbox } from "~/.server/mail";
-import { requestWithdrawal } from "~/.server/store/balance";
-import { createVerifiedUser, type TestUser } from "~/.server/store/fixtures";
-import { ownDatabaseForThisFile } from "~/.server/store/own-database";
-import { setOperatorRole } from "~/.server/store/operators";
-import { createOrderInStatus } from "~/.server/store/order-fixtures";
-import { saveUpload } from "~/.server/store/uploads";
-import { processImageUpload } from "~/.server/uploads";
+import { readOutbox } from "~/.server/store/messages/mail";
+import { requestWithdrawal } from "~/.server/store/orders/balance";
+import { createVerifiedUser, type TestUser } from "~/.server/testing/fixtures";
+import { ownDatabaseForThisFile } from "~/.server/testing/own-database";
+import { setOperatorRole } from "~/.server/store/people/operators";
+import { createOrderInStatus } from "~/.server/testing/order-fixtures";
+import { saveUpload } from "~/.server/store/orders/uploads";
+import { processImageUpload } from "~/.server/images";
 
 // The back office's doors (issue 17), through the real session middleware, the /ops layout's
 // middleware and the route modules: the role matrix (anonymous, buyer, operator without the second

@@ -91,7 +91,7 @@ export type BannerTarget = { keyword: string; category?: string } | { sku: strin
 export const banners = pgTable("banners", {
   id: serial("id").primaryKey(),
   code: text("code").unique(),
-  // Where the banner leads (store/catalogue.ts turns it into an address); null: a plain picture.
+  // Where the banner leads (store/catalogue/catalogue.ts turns it into an address); null: a plain picture.
   target: jsonb("target").$type<BannerTarget>(),
   title: text("title").notNull().default(""),
   imageUrl: text("image_url").notNull(),

@@ -90,7 +90,7 @@ export const RELEASED_STATUSES = [1, 2] as const;
 
 /**
  * Orders (DESIGN §6). The buyer data and the address are snapshots: later profile or catalogue
- * changes never rewrite an order. The status changes only through app/.server/store/orders.ts, one
+ * changes never rewrite an order. The status changes only through app/.server/store/orders/orders.ts, one
  * conditional update plus an `order_events` row per transition.
  */
 export const orders = pgTable(
@@ -151,7 +151,7 @@ export const orders = pgTable(
     index("orders_user_created_idx").on(t.userId, t.createdAt),
     index("orders_status_idx").on(t.statusId),
     // The back office's queues (oldest first per status), the metrics' oldest waiting order per queue
-    // (store/ops-metrics.ts) and the export's date range.
+    // (store/back-office/metrics.ts) and the export's date range.
     index("orders_status_changed_idx").on(t.statusId, t.statusChangedAt, t.id),
     index("orders_created_idx").on(t.createdAt, t.id),
     // One NIK, one incentive unit, enforced by the database even under concurrent submits.

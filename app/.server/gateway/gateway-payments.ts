@@ -1,0 +1,149 @@
+import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { getDb } from "../db/client";
+import { gatewayCharges, orders, paymentIncidents, payments } from "../db/schema";
+
+// The bookkeeping a real gateway needs beside the payments store (decision 0021): the charge
+// attempts made at the gateway (so one order never has two open charges there), which payments the
+// reconciliation sweep should ask about, and the incidents an operator must look at (money received
+// for an order the store had already closed, an amount that does not match). Order and payment
+// status changes stay in store/payments/ (settleGatewayEvent); nothing here moves an order.
+
+export const GATEWAY_BUSY = "Pembayaran sedang dibuat. Silakan coba lagi sebentar lagi.";
+
+/** An attempt younger than this may still be waiting for the gateway's answer in another request. */
+const ATTEMPT_IN_FLIGHT_MS = 30_000;
+
+export type ChargeState = "opening" | "unknown" | "opened" | "failed" | "closed";
+export type ChargeAttempt = { ref: string; attempt: number; earlier: { ref: string; state: ChargeState }[] };
+
+/**
+ * Reserves the next attempt of an order at a gateway, BEFORE the request is sent. `earlier` lists
+ * the previous attempts whose outcome is unknown (a timeout, or a request that died): the caller looks them up at the gateway
+ * first. Throws GATEWAY_BUSY when another request is opening this order's payment right now.
+ */
+export async function beginChargeAttempt(gateway: string, orderId: number, refFor: (attempt: number) => string, now = new Date()): Promise<ChargeAttempt> {
+  const db = await getDb();
+  const previous = await db.select().from(gatewayCharges).where(eq(gatewayCharges.orderId, orderId)).orderBy(asc(gatewayCharges.attempt));
+  if (previous.some((p) => p.state === "opening" && now.getTime() - p.createdAt.getTime() < ATTEMPT_IN_FLIGHT_MS)) throw new Error(GATEWAY_BUSY);
+  const attempt = (previous.at(-1)?.attempt ?? 0) + 1;
+  const ref = refFor(attempt);
+  const inserted = await db.insert(gatewayCharges).values({ ref, gateway, orderId, attempt, state: "opening", createdAt: now }).onConflictDoNothing().returning({ ref: gatewayCharges.ref });
+  if (!inserted.length) throw new Error(GATEWAY_BUSY); // a concurrent request took this attempt
+  return { ref, attempt, earlier: previous.filter((p) => p.state === "opening" || p.state === "unknown").map((p) => ({ ref: p.ref, state: p.state })) };
+}
+
+export async function setChargeState(ref: string, state: Exclude<ChargeState, "opening">): Promise<void> {
+  const db = await getDb();
+  await db.update(gatewayCharges).set({ state }).where(eq(gatewayCharges.ref, ref));
+}
+
+export type GatewayPayment = { orderId: number; type: string; total: number; createdAt: Date; closedAt: Date | null; closedReason: string | null; statusId: number };
+
+/** The payment a gateway's reference names (Midtrans order_id), or null. */
+export async function findGatewayPayment(gateway: string, ref: string): Promise<GatewayPayment | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ orderId: payments.orderId, type: payments.type, total: payments.total, createdAt: payments.createdAt, closedAt: payments.closedAt, closedReason: payments.closedReason, statusId: orders.statusId })
+    .from(payments)
+    .innerJoin(orders, eq(orders.id, payments.orderId))
+    .where(and(eq(payments.gateway, gateway), eq(payments.gatewayRef, ref)));
+  return row ?? null;
+}
+
+/** The gateway reference of the user's own open payment of `gateway` for `orderId`, or null. */
+export async function findOwnedOpenGatewayRef(gateway: string, orderId: number, userId: number): Promise<string | null> {
+  if (![orderId, userId].every((n) => Number.isSafeInteger(n) && n > 0 && n <= 2_147_483_647)) return null;
+  const db = await getDb();
+  const [row] = await db
+    .select({ ref: payments.gatewayRef })
+    .from(payments)
+    .innerJoin(orders, eq(orders.id, payments.orderId))
+    .where(and(eq(payments.orderId, orderId), eq(orders.userId, userId), eq(payments.gateway, gateway), isNull(payments.closedAt)));
+  return row?.ref ?? null;
+}
+
+/** A notification (or a status answer) about the payment arrived: the sweep leaves it alone for a while. */
+export async function markGatewayHeard(orderId: number, now = new Date()): Promise<void> {
+  const db = await getDb();
+  await db.update(payments).set({ gatewayCheckedAt: now }).where(eq(payments.orderId, orderId));
+}
+
+/**
+ * Open payments of `gateway` the store has heard nothing about since `silentSince`, each CLAIMED by
+ * one conditional update (its checked time moves to `now`), so several instances sweeping at once
+ * each ask about a payment only once.
+ */
+export async function claimSilentGatewayPayments(gateway: string, silentSince: Date, now = new Date(), limit = 50): Promise<{ orderId: number; gatewayRef: string }[]> {
+  const db = await getDb();
+  const silent = or(isNull(payments.gatewayCheckedAt), lt(payments.gatewayCheckedAt, silentSince));
+  const candidates = await db
+    .select({ orderId: payments.orderId, gatewayRef: payments.gatewayRef })
+    .from(payments)
+    .where(and(eq(payments.gateway, gateway), isNull(payments.closedAt), lt(payments.createdAt, silentSince), silent))
+    .orderBy(asc(payments.gatewayCheckedAt))
+    .limit(limit);
+  const claimed: { orderId: number; gatewayRef: string }[] = [];
+  for (const candidate of candidates) {
+    if (!candidate.gatewayRef) continue;
+    const won = await db
+      .update(payments)
+      .set({ gatewayCheckedAt: now })
+      .where(and(eq(payments.orderId, candidate.orderId), isNull(payments.closedAt), silent))
+      .returning({ orderId: payments.orderId });
+    if (won.length) claimed.push({ orderId: candidate.orderId, gatewayRef: candidate.gatewayRef });
+  }
+  return claimed;
+}
+
+/**
+ * Open payments of `gateway` whose order was closed elsewhere (the buyer cancelled, ops rejected):
+ * the sweep asks the gateway to stop them before the store closes them (closeStalePayments).
+ */
+export async function openGatewayPaymentsOfClosedOrders(gateway: string, limit = 50): Promise<{ orderId: number; gatewayRef: string }[]> {
+  const db = await getDb();
+  const rows = await db
+    .select({ orderId: payments.orderId, gatewayRef: payments.gatewayRef })
+    .from(payments)
+    .innerJoin(orders, eq(orders.id, payments.orderId))
+    .where(and(eq(payments.gateway, gateway), isNull(payments.closedAt), inArray(orders.statusId, [1, 2])))
+    .limit(limit);
+  return rows.filter((r): r is { orderId: number; gatewayRef: string } => r.gatewayRef !== null);
+}
+
+// ————————————————————————————————————————————— incidents for operators
+
+export type PaymentIncidentKind = "paid-after-close" | "amount-mismatch";
+export type PaymentIncident = typeof paymentIncidents.$inferSelect & { invoiceId: string; statusId: number };
+
+/** Records an incident once per gateway reference and kind; true when this call recorded it. */
+export async function recordPaymentIncident(incident: { kind: PaymentIncidentKind; orderId: number; gateway: string; gatewayRef: string; amount: number | null; detail: string }): Promise<boolean> {
+  const db = await getDb();
+  const amount = incident.amount !== null && Number.isSafeInteger(incident.amount) ? incident.amount : null;
+  const inserted = await db
+    .insert(paymentIncidents)
+    .values({ ...incident, amount, detail: incident.detail.slice(0, 1000) })
+    .onConflictDoNothing()
+    .returning({ id: paymentIncidents.id });
+  return inserted.length > 0;
+}
+
+/** The incidents for operators, newest first; `open` (default): those nobody resolved yet. */
+export async function listPaymentIncidents(options: { open?: boolean; limit?: number } = {}): Promise<PaymentIncident[]> {
+  const db = await getDb();
+  const rows = await db
+    .select({ incident: paymentIncidents, invoiceId: orders.invoiceId, statusId: orders.statusId })
+    .from(paymentIncidents)
+    .innerJoin(orders, eq(orders.id, paymentIncidents.orderId))
+    .where(options.open === false ? sql`true` : isNull(paymentIncidents.resolvedAt))
+    .orderBy(desc(paymentIncidents.createdAt), desc(paymentIncidents.id))
+    .limit(options.limit ?? 200);
+  return rows.map((r) => ({ ...r.incident, invoiceId: r.invoiceId, statusId: r.statusId }));
+}
+
+/** An operator dealt with it (refunded, or checked the amount): it leaves the open list. */
+export async function resolvePaymentIncident(id: number, now = new Date()): Promise<boolean> {
+  if (!Number.isSafeInteger(id) || id <= 0 || id > 2_147_483_647) return false;
+  const db = await getDb();
+  const done = await db.update(paymentIncidents).set({ resolvedAt: now }).where(and(eq(paymentIncidents.id, id), isNull(paymentIncidents.resolvedAt))).returning({ id: paymentIncidents.id });
+  return done.length > 0;
+}

@@ -1,0 +1,87 @@
+import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getDb, type Db } from "../../db/client";
+import { balanceEntries, orders } from "../../db/schema";
+import { listWithdrawalsInProcess, listQueue, OPS_PAGE_SIZE, queueSummaries, searchOrders } from "./queues";
+import { createVerifiedUser } from "../../testing/fixtures";
+import { ownDatabaseForThisFile } from "../../testing/own-database";
+import { requestWithdrawal } from "../orders/balance";
+import { exportOrdersCsv, EXPORT_HEADER, maskNik } from "./export";
+import { createOrderInStatus } from "../../testing/order-fixtures";
+
+// What the back office reads (issue 17): the queues (counts, oldest waiting first, pages), the
+// search's criteria, and the CSV export (header, masked NIK, every row).
+
+let db: Db;
+ownDatabaseForThisFile();
+beforeAll(async () => {
+  db = await getDb();
+}, 300_000);
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = "";
+  for await (const chunk of stream) text += chunk.toString();
+  return text;
+}
+
+describe("queues", () => {
+  it("count what waits, show the oldest wait, and list the longest-waiting first, paged", async () => {
+    const made = [];
+    for (let i = 0; i < OPS_PAGE_SIZE + 2; i++) made.push((await createOrderInStatus(db, 301)).orderId);
+    // The last one made has waited longest (it entered 301 an hour ago).
+    const oldest = made.at(-1)!;
+    const hourAgo = new Date(Date.now() - 3600_000);
+    await db.update(orders).set({ statusChangedAt: hourAgo }).where(eq(orders.id, oldest));
+    const summary = (await queueSummaries()).find((q) => q.key === "cicilan")!;
+    expect(summary).toMatchObject({ title: "Persetujuan Cicilan", count: OPS_PAGE_SIZE + 2 });
+    expect(summary.oldest!.getTime()).toBe(hourAgo.getTime());
+    const first = await listQueue("cicilan", 1);
+    expect(first).toMatchObject({ page: 1, pageCount: 2, total: OPS_PAGE_SIZE + 2 });
+    expect(first.items).toHaveLength(OPS_PAGE_SIZE);
+    expect(first.items[0]!.id).toBe(oldest);
+    expect(first.items.slice(1, 4).map((o) => o.id)).toEqual(made.slice(0, 3));
+    const second = await listQueue("cicilan", 2);
+    expect(second.items.map((o) => o.id)).toEqual(made.slice(OPS_PAGE_SIZE - 1, OPS_PAGE_SIZE + 1));
+    expect((await listQueue("cicilan", 0)).page).toBe(1);
+
+    const buyer = await createVerifiedUser(db);
+    await db.insert(balanceEntries).values({ userId: buyer.id, kind: "credit", title: "Reward Pembelian", amount: 10_000 });
+    const withdrawal = await requestWithdrawal(buyer.email, 5_000);
+    if (!withdrawal.ok) throw new Error(withdrawal.message);
+    expect((await queueSummaries()).find((q) => q.key === "penarikan")).toMatchObject({ title: "Penarikan Saldo", count: 1 });
+    expect((await listWithdrawalsInProcess(1)).items).toEqual([expect.objectContaining({ id: withdrawal.id, email: buyer.email, amount: 5_000 })]);
+  });
+});
+
+describe("search and export", () => {
+  it("finds orders by invoice, e-mail, NIK, status and purchase day; the CSV masks the NIK and holds every row", async () => {
+    const a = await createOrderInStatus(db, 300);
+    const b = await createOrderInStatus(db, 302);
+    const [rowA] = await db.select().from(orders).where(eq(orders.id, a.orderId));
+    const [rowB] = await db.select().from(orders).where(eq(orders.id, b.orderId));
+    const ids = async (search: Parameters<typeof searchOrders>[0]) => (await searchOrders(search, 1)).items.map((o) => o.id);
+    expect(await ids({ invoice: rowA!.invoiceId })).toEqual([a.orderId]);
+    expect(await ids({ invoice: rowA!.invoiceId.slice(-6) })).toContain(a.orderId);
+    expect(await ids({ email: rowB!.buyerEmail.toUpperCase() })).toContain(b.orderId);
+    expect(await ids({ nik: rowB!.buyerNik })).toEqual([b.orderId]);
+    expect(await ids({ nik: rowB!.buyerNik, statusId: 300 })).toEqual([]);
+    expect(await ids({ statusId: 302, email: rowB!.buyerEmail })).toContain(b.orderId);
+    const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Jakarta" }).format(new Date());
+    expect(await ids({ nik: rowA!.buyerNik, dateFrom: today, dateTo: today })).toEqual([a.orderId]);
+    expect(await ids({ nik: rowA!.buyerNik, dateFrom: "2020-01-01", dateTo: "2020-01-31" })).toEqual([]);
+    // LIKE's own characters are text, not patterns.
+    expect(await ids({ invoice: "%" })).toEqual([]);
+
+    const csv = await readAll(exportOrdersCsv({ statusId: 302 }));
+    const lines = csv.trimEnd().split("\n");
+    expect(lines[0]).toBe(EXPORT_HEADER.join(","));
+    const line = lines.find((l) => l.startsWith(rowB!.invoiceId))!;
+    expect(line).toContain(maskNik(rowB!.buyerNik));
+    expect(csv).not.toContain(rowB!.buyerNik);
+    expect(csv).not.toContain(rowA!.invoiceId);
+    expect(maskNik("3273011234567890")).toBe("************7890");
+    const all = await readAll(exportOrdersCsv({}));
+    const [{ n }] = (await db.select({ n: db.$count(orders) }).from(orders).limit(1)) as [{ n: number }];
+    expect(all.trimEnd().split("\n")).toHaveLength(Number(n) + 1);
+  });
+});

@@ -1,0 +1,171 @@
+import { desc, eq } from "drizzle-orm";
+import { getDb } from "../../db/client";
+import { orderEvents, orders, orderStatuses } from "../../db/schema";
+import { transitionOrder } from "../orders/orders";
+import { recordAudit } from "../people/operators";
+import { COURIER_NAME_MAX, COURIERS, OTHER_COURIER, REASON_MAX, TRACKING_MAX } from "~/lib/ops-decisions";
+
+// What the operators do to orders (the /ops back office and the ops CLI, DESIGN §6): list them, and
+// move them through the one status machine (transitionOrder), so the rules, the stock and the
+// buyer's e-mail are exactly those of the app. Both doors call applyOpsDecision.
+
+export type OpsOrderRow = { id: number; invoiceId: string; statusId: number; statusName: string; buyerEmail: string; amount: number; createdAt: Date };
+
+export const OPS_LIST_LIMIT = 500;
+
+/** Newest first, optionally only one status; at most OPS_LIST_LIMIT rows. */
+export async function listOrdersForOps(options: { statusId?: number } = {}): Promise<OpsOrderRow[]> {
+  const db = await getDb();
+  return db
+    .select({
+      id: orders.id,
+      invoiceId: orders.invoiceId,
+      statusId: orders.statusId,
+      statusName: orderStatuses.name,
+      buyerEmail: orders.buyerEmail,
+      amount: orders.totalAmount,
+      createdAt: orders.createdAt,
+    })
+    .from(orders)
+    .innerJoin(orderStatuses, eq(orderStatuses.id, orders.statusId))
+    .where(options.statusId === undefined ? undefined : eq(orders.statusId, options.statusId))
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(OPS_LIST_LIMIT);
+}
+
+/** The operators' decisions, each one allowed move of the status machine. */
+export const OPS_TRANSITIONS = {
+  "approve-incentive": { from: 100, to: 200, note: "Insentif disetujui" },
+  "reject-incentive": { from: 100, to: 2, note: "Insentif ditolak" },
+  "approve-installment": { from: 301, to: 300, note: "Cicilan disetujui" },
+  "reject-installment": { from: 301, to: 2, note: "Cicilan ditolak" },
+  "verify-transfer": { from: 302, to: 300, note: "Bukti transfer terverifikasi" },
+  // The buyer may upload a proof again.
+  "reject-transfer": { from: 302, to: 200, note: "Bukti transfer ditolak" },
+  ship: { from: 300, to: 400, note: "Dikirim" },
+} as const satisfies Record<string, { from: number; to: number; note: string }>;
+export type OpsDecision = keyof typeof OPS_TRANSITIONS;
+
+export const REJECTIONS: readonly OpsDecision[] = ["reject-incentive", "reject-installment", "reject-transfer"];
+export const isRejection = (decision: OpsDecision) => REJECTIONS.includes(decision);
+
+export { COURIERS, OTHER_COURIER, REASON_MAX, TRACKING_MAX };
+
+export const ORDER_NOT_FOUND = "Pesanan tidak ditemukan.";
+export const REASON_REQUIRED = "Alasan tidak boleh kosong.";
+export const REASON_TOO_LONG = `Alasan maksimal ${REASON_MAX} karakter.`;
+export const COURIER_REQUIRED = "Kurir tidak boleh kosong.";
+export const COURIER_NAME_REQUIRED = "Nama kurir tidak boleh kosong.";
+export const TRACKING_REQUIRED = "Nomor Resi tidak boleh kosong.";
+export const TRACKING_TOO_LONG = `Nomor Resi maksimal ${TRACKING_MAX} karakter.`;
+
+/** Who decides: an operator in the back office (their id goes in the event row and the audit), or the CLI. */
+export type OpsActor = { operatorId: number } | "cli";
+export const actorLabel = (actor: OpsActor) => (actor === "cli" ? "ops" : `operator:${actor.operatorId}`);
+
+export type DecisionInput = { reason?: string; courier?: string; courierOther?: string; trackingNumber?: string };
+export type DecisionFieldErrors = Partial<Record<"reason" | "courier" | "courierOther" | "trackingNumber", string>>;
+export type DecisionResult =
+  | { ok: true; from: number; to: number }
+  | { ok: false; kind: "invalid"; errors: DecisionFieldErrors; message: string }
+  | { ok: false; kind: "not-found"; message: string }
+  // Someone (another operator, the buyer, the gateway) moved the order first; `current` is where it is now.
+  | { ok: false; kind: "refused"; message: string; current: { statusId: number; statusName: string } };
+
+/** The decision's own fields: 'Alasan' for every rejection, 'Kurir' and 'Nomor Resi' for shipping. */
+export function checkDecisionInput(decision: OpsDecision, input: DecisionInput): { ok: true; note: string; courier?: string; trackingNumber?: string } | { ok: false; errors: DecisionFieldErrors } {
+  if (isRejection(decision)) {
+    const reason = (input.reason ?? "").trim();
+    if (!reason) return { ok: false, errors: { reason: REASON_REQUIRED } };
+    if (reason.length > REASON_MAX) return { ok: false, errors: { reason: REASON_TOO_LONG } };
+    // The note is the reason itself: the buyer's pages and e-mail show it as written.
+    return { ok: true, note: reason };
+  }
+  if (decision === "ship") {
+    const errors: DecisionFieldErrors = {};
+    const picked = (input.courier ?? "").trim();
+    let courier = picked;
+    if (!picked) errors.courier = COURIER_REQUIRED;
+    else if (picked === OTHER_COURIER) {
+      courier = (input.courierOther ?? "").trim().slice(0, COURIER_NAME_MAX);
+      if (!courier) errors.courierOther = COURIER_NAME_REQUIRED;
+    } else if (!(COURIERS as readonly string[]).includes(picked)) errors.courier = COURIER_REQUIRED;
+    const trackingNumber = (input.trackingNumber ?? "").trim();
+    if (!trackingNumber) errors.trackingNumber = TRACKING_REQUIRED;
+    else if (trackingNumber.length > TRACKING_MAX) errors.trackingNumber = TRACKING_TOO_LONG;
+    if (Object.keys(errors).length) return { ok: false, errors };
+    return { ok: true, note: `${OPS_TRANSITIONS.ship.note}: ${courier} ${trackingNumber}`, courier, trackingNumber };
+  }
+  return { ok: true, note: OPS_TRANSITIONS[decision].note };
+}
+
+/**
+ * Applies an operator's decision through the one status machine. Refused (with the order's current
+ * status) when the order does not exist or is no longer in the status the decision starts from:
+ * nothing changes then. The operator's id goes into the event row, and the decision into the audit
+ * in the same transaction; the courier and tracking number are written with the move to 400.
+ */
+export async function applyOpsDecision(orderId: number, decision: OpsDecision, actor: OpsActor, input: DecisionInput = {}): Promise<DecisionResult> {
+  const { from, to } = OPS_TRANSITIONS[decision];
+  const checked = checkDecisionInput(decision, input);
+  if (!checked.ok) return { ok: false, kind: "invalid", errors: checked.errors, message: Object.values(checked.errors)[0]! };
+  const moved = await transitionOrder(orderId, from, to, actorLabel(actor), checked.note, {
+    onMoved: async (tx) => {
+      if (checked.courier) await tx.update(orders).set({ courier: checked.courier, trackingNumber: checked.trackingNumber }).where(eq(orders.id, orderId));
+      if (actor !== "cli") await recordAudit(tx, actor.operatorId, "order-decision", { orderId, detail: `${decision} ${from}→${to}: ${checked.note}` });
+    },
+  });
+  if (moved.ok) return { ok: true, from, to };
+  const current = Number.isSafeInteger(orderId) && orderId > 0 ? await orderStatus(orderId) : null;
+  if (!current) return { ok: false, kind: "not-found", message: ORDER_NOT_FOUND };
+  if (actor !== "cli") await recordAudit(null, actor.operatorId, "order-decision-refused", { orderId, detail: `${decision}: status ${current.statusId}` });
+  return { ok: false, kind: "refused", current, message: `${moved.message} Pesanan berstatus ${current.statusId} ${current.statusName}; perintah ini hanya untuk status ${from}.` };
+}
+
+async function orderStatus(orderId: number) {
+  if (orderId > 2_147_483_647) return null;
+  const db = await getDb();
+  const [row] = await db
+    .select({ statusId: orders.statusId, statusName: orderStatuses.name })
+    .from(orders)
+    .innerJoin(orderStatuses, eq(orderStatuses.id, orders.statusId))
+    .where(eq(orders.id, orderId));
+  return row ?? null;
+}
+
+export type BuyerOpsFacts = {
+  courier: string | null;
+  trackingNumber: string | null;
+  /** The operator's reason when the order's last move was a rejection ('Tolak'). */
+  rejection: { reason: string; at: Date; kind: "incentive" | "installment" | "transfer" } | null;
+};
+
+/**
+ * What the operators' decisions tell the buyer on their order detail: the courier and tracking
+ * number once shipped, and the reason of a rejection. The caller has checked the order is theirs.
+ */
+export async function getBuyerOpsFacts(orderId: number): Promise<BuyerOpsFacts> {
+  const db = await getDb();
+  const [order] = await db.select({ courier: orders.courier, trackingNumber: orders.trackingNumber }).from(orders).where(eq(orders.id, orderId));
+  const [last] = await db
+    .select({ fromStatus: orderEvents.fromStatus, toStatus: orderEvents.toStatus, actor: orderEvents.actor, note: orderEvents.note, createdAt: orderEvents.createdAt })
+    .from(orderEvents)
+    .where(eq(orderEvents.orderId, orderId))
+    .orderBy(desc(orderEvents.id))
+    .limit(1);
+  const byOperator = last && (last.actor.startsWith("operator:") || last.actor === "ops");
+  const kind = !byOperator
+    ? null
+    : last.fromStatus === 100 && last.toStatus === 2
+      ? "incentive"
+      : last.fromStatus === 301 && last.toStatus === 2
+        ? "installment"
+        : last.fromStatus === 302 && last.toStatus === 200
+          ? "transfer"
+          : null;
+  return {
+    courier: order?.courier ?? null,
+    trackingNumber: order?.trackingNumber ?? null,
+    rejection: kind && last?.note ? { reason: last.note, at: last.createdAt, kind } : null,
+  };
+}

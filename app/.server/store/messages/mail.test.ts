@@ -1,0 +1,50 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { resetEnvForTests } from "../../env";
+import { mayReadOutbox, outboxKey, outboxWarning } from "./mail";
+
+// Decision 0005: who may read the demo outbox (it holds working links of every account).
+const saved = { ...process.env };
+function configure(vars: Record<string, string | undefined>) {
+  for (const [name, value] of Object.entries(vars)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  resetEnvForTests();
+}
+afterEach(() => {
+  for (const name of ["NODE_ENV", "DEMO_DATA", "SMTP_URL", "OUTBOX_KEY"]) {
+    if (saved[name] === undefined) delete process.env[name];
+    else process.env[name] = saved[name];
+  }
+  resetEnvForTests();
+});
+
+const pageUrl = (query = "") => new URL(`http://toko.example/outbox${query}`);
+
+describe("the demo outbox in production", () => {
+  it("is closed to other machines, open to this one and to the key", () => {
+    configure({ NODE_ENV: "production", DEMO_DATA: "1", SMTP_URL: undefined, OUTBOX_KEY: "kunci-rahasia-panjang-1" });
+    expect(mayReadOutbox(pageUrl(), false)).toBe(false);
+    expect(mayReadOutbox(pageUrl("?key=tebakan"), false)).toBe(false);
+    expect(mayReadOutbox(pageUrl("?key=kunci-rahasia-panjang-2"), false)).toBe(false);
+    expect(mayReadOutbox(pageUrl(), true)).toBe(true);
+    expect(mayReadOutbox(pageUrl(`?key=${outboxKey()}`), false)).toBe(true);
+  });
+
+  it("does not exist without the demo, nor with SMTP_URL, even for this machine", () => {
+    configure({ NODE_ENV: "production", DEMO_DATA: undefined, SMTP_URL: undefined });
+    expect(mayReadOutbox(pageUrl(), true)).toBe(false);
+    expect(outboxWarning()).toContain("The /outbox page is off");
+    configure({ NODE_ENV: "production", DEMO_DATA: "1", SMTP_URL: "smtp://mail.example:587" });
+    expect(mayReadOutbox(pageUrl(), true)).toBe(false);
+  });
+
+  it("is announced loudly at start: mail is not delivered, and how to fix it", () => {
+    configure({ NODE_ENV: "production", DEMO_DATA: "1", SMTP_URL: undefined });
+    const banner = outboxWarning().split("\n");
+    expect(banner.length).toBeGreaterThanOrEqual(6);
+    expect(banner.join("\n")).toMatch(/E-MAIL IS NOT DELIVERED: SMTP_URL is not set/);
+    expect(banner.join("\n")).toContain(`/outbox?key=${outboxKey()}`);
+    expect(banner.join("\n")).toContain("Set SMTP_URL=");
+  });
+});

@@ -1,0 +1,141 @@
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { env } from "../../env";
+import { log } from "../../log";
+import { countMailFailure } from "../../metrics";
+
+export type MailMessage = { to: string; subject: string; text: string; html: string };
+export type OutboxEntry = MailMessage & { id: string; sentAt: string };
+
+let transport: { sendMail(m: MailMessage & { from: string }): Promise<unknown> } | undefined;
+
+/**
+ * Sends an e-mail over SMTP_URL. Without SMTP_URL the message is written to the outbox in DATA_DIR
+ * (shown at /outbox) and its first link is logged, so the demo works without a mail server.
+ */
+export async function sendMail(message: MailMessage): Promise<void> {
+  const e = env();
+  if (e.smtpUrl) {
+    if (!transport) {
+      const nodemailer = await import("nodemailer");
+      transport = nodemailer.createTransport(e.smtpUrl);
+    }
+    try {
+      await transport.sendMail({ from: e.mailFrom, ...message });
+    } catch (error) {
+      countMailFailure();
+      throw error;
+    }
+    return;
+  }
+  await writeToOutbox(message);
+  // Never the link: it holds an activation or reset secret (the demo reads it at /outbox).
+  log.info({ subject: message.subject }, "e-mail written to the outbox");
+}
+
+/** Keeps a message in the demo outbox in DATA_DIR (also used by the sandbox SMS sender, sms.ts). */
+export async function writeToOutbox(message: MailMessage): Promise<OutboxEntry> {
+  const dir = outboxDir();
+  await fs.mkdir(dir, { recursive: true });
+  const sentAt = new Date().toISOString();
+  const id = `${sentAt.replace(/[-:.TZ]/g, "")}-${crypto.randomBytes(4).toString("hex")}`;
+  const entry: OutboxEntry = { id, sentAt, ...message };
+  // Written under another name, then renamed: a reader (the outbox page, the headless buyer) never
+  // sees half a message.
+  const file = path.join(dir, `${id}.json`);
+  await fs.writeFile(`${file}.partial`, JSON.stringify(entry, null, 2));
+  await fs.rename(`${file}.partial`, file);
+  return entry;
+}
+
+function outboxDir() {
+  return path.join(env().dataDir, "outbox");
+}
+
+/** True when mail goes to the on-disk outbox (no SMTP_URL). */
+export function usesOutbox() {
+  return !env().smtpUrl;
+}
+
+let generatedOutboxKey: string | undefined;
+
+/** The key that opens /outbox from another machine: OUTBOX_KEY, else a new random one per start. */
+export function outboxKey(): string {
+  generatedOutboxKey ??= env().outboxKey ?? crypto.randomBytes(18).toString("base64url");
+  return generatedOutboxKey;
+}
+
+/** The /outbox page exists only for the demo (or development) and only while there is no SMTP_URL. */
+export function outboxPageEnabled(): boolean {
+  const e = env();
+  return usesOutbox() && (e.demoData || !e.isProduction);
+}
+
+/**
+ * Decision 0005: the outbox holds working verification and reset links of every account, so the
+ * page answers only (a) requests made on this machine straight to the app (the socket is loopback,
+ * no proxy in between, a loopback Host: set by request-guards.ts from the socket, never from a
+ * header the client controls), or (b) requests carrying the outbox key from the server's log. In
+ * development (`react-router dev`, local by default) it is open.
+ */
+export function mayReadOutbox(url: URL, isLoopback: boolean): boolean {
+  if (!outboxPageEnabled()) return false;
+  if (!env().isProduction || isLoopback) return true;
+  const given = url.searchParams.get("key") ?? "";
+  const expected = outboxKey();
+  return given.length === expected.length && crypto.timingSafeEqual(Buffer.from(given), Buffer.from(expected));
+}
+
+/** The start-up warning when mail is not delivered (production without SMTP_URL): loud, several lines. */
+export function outboxWarning(): string {
+  const e = env();
+  const bar = "!".repeat(78);
+  const lines = [
+    bar,
+    "!! E-MAIL IS NOT DELIVERED: SMTP_URL is not set.",
+    "!! Account activation and password-reset e-mails reach nobody; they are only written to",
+    `!!   ${path.join(e.dataDir, "outbox")}.`,
+  ];
+  if (outboxPageEnabled()) {
+    lines.push(
+      "!! Demo outbox page (DEMO_DATA=1): from this machine only, or from anywhere with the key:",
+      `!!   ${e.appUrl}/outbox   (this machine)`,
+      `!!   ${e.appUrl}/outbox?key=${outboxKey()}   (keep it secret: it opens every account)`,
+    );
+  } else {
+    lines.push("!! The /outbox page is off (it exists only with DEMO_DATA=1).");
+  }
+  lines.push("!! Set SMTP_URL=smtp://user:password@host:587 (or smtps://…) to send real e-mail.", bar);
+  return lines.join("\n");
+}
+
+/** The newest outbox messages first. */
+export async function readOutbox(limit = 50): Promise<OutboxEntry[]> {
+  let files: string[];
+  try {
+    files = (await fs.readdir(outboxDir())).filter((f) => f.endsWith(".json"));
+  } catch {
+    return [];
+  }
+  files.sort().reverse();
+  const entries = await Promise.all(
+    files.slice(0, limit).map(async (f) => JSON.parse(await fs.readFile(path.join(outboxDir(), f), "utf8")) as OutboxEntry),
+  );
+  return entries;
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A plain Indonesian e-mail with one button-like link; the text part carries the same link. */
+export function linkEmail(options: { to: string; subject: string; greeting: string; lines: string[]; linkLabel: string; link: string; footer: string }): MailMessage {
+  const text = [options.greeting, "", ...options.lines, "", `${options.linkLabel}: ${options.link}`, "", options.footer, "", "Toko Pegawai PLN"].join("\n");
+  const html = `<!doctype html><html lang="id"><body style="font-family:Arial,sans-serif;color:#1f2937;max-width:520px;margin:auto">
+<p>${escapeHtml(options.greeting)}</p>
+${options.lines.map((l) => `<p>${escapeHtml(l)}</p>`).join("\n")}
+<p><a href="${escapeHtml(options.link)}" style="display:inline-block;background:#0e7bbf;color:#fff;padding:12px 20px;border-radius:8px;text-decoration:none">${escapeHtml(options.linkLabel)}</a></p>
+<p style="font-size:12px;color:#6b7280">Jika tombol tidak berfungsi, salin tautan ini ke peramban Anda: ${escapeHtml(options.link)}</p>
+<p style="font-size:12px;color:#6b7280">${escapeHtml(options.footer)}</p>
+<p>Toko Pegawai PLN</p></body></html>`;
+  return { to: options.to, subject: options.subject, text, html };
+}

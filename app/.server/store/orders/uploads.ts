@@ -1,0 +1,39 @@
+import crypto from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { getDb } from "../../db/client";
+import { uploads } from "../../db/schema";
+import type { ProcessedFile } from "../../images";
+
+// Uploaded files live in the database (DESIGN §6, §9): every instance on one PostgreSQL serves the
+// same files and a backup holds them. Only checked files (app/.server/images.ts) are stored, and
+// only their owner reads them back.
+
+export type UploadPurpose = "ktp" | "transfer-proof" | "delivery-proof";
+
+/** 128 random bits, URL-safe: not guessable, though ownership is what actually protects a file. */
+const ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+
+/** Stores a checked file for its owner; returns its random id. */
+export async function saveUpload(ownerId: number, purpose: UploadPurpose, file: ProcessedFile): Promise<string> {
+  const db = await getDb();
+  const id = crypto.randomBytes(16).toString("base64url");
+  await db.insert(uploads).values({ id, ownerId, purpose, contentType: file.contentType, size: file.bytes.length, bytes: file.bytes });
+  return id;
+}
+
+/** The file, only for its owner: anyone else (and any malformed id) gets null, which the route answers 404. */
+export async function getOwnedUpload(id: string, ownerId: number): Promise<{ contentType: string; bytes: Uint8Array; size: number } | null> {
+  if (!ID_PATTERN.test(id)) return null;
+  const db = await getDb();
+  const [row] = await db
+    .select({ contentType: uploads.contentType, bytes: uploads.bytes, size: uploads.size })
+    .from(uploads)
+    .where(and(eq(uploads.id, id), eq(uploads.ownerId, ownerId)));
+  if (!row) return null;
+  // postgres-js hands a Buffer, PGlite a Uint8Array: give the caller one plain type.
+  return { contentType: row.contentType, size: row.size, bytes: new Uint8Array(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength) };
+}
+
+export function uploadUrl(id: string): string {
+  return `/uploads/${encodeURIComponent(id)}`;
+}

@@ -1,0 +1,137 @@
+import crypto from "node:crypto";
+import { and, eq, gt, isNull, lte } from "drizzle-orm";
+import { getDb } from "../../db/client";
+import { otpCodes } from "../../db/schema";
+import { smsSender } from "../messages/sms";
+import { hitRateLimit, RATE_LIMITS } from "../people/rate-limits";
+
+// The one-time code of BRI-CERIA (paylater) (spec §3 OTP, §5 OTP, §8, §9; issue 7): 4 digits sent by
+// SMS to the buyer's phone, valid 30 minutes, a new one only after a cooldown, at most 5 tries per 15
+// minutes (a rate limit in the database, so it holds across instances). A right code yields a
+// secret (the spec's secretId) that creating the paylater order consumes, once.
+
+export const OTP_LENGTH = 4;
+export const OTP_VALIDITY_MS = 30 * 60 * 1000;
+/** The wait before another code may be sent (decision 0020). */
+export const OTP_RESEND_COOLDOWN_MS = 60 * 1000;
+
+export const OTP_WRONG = "Kode OTP tidak sesuai";
+export const PHONE_NOT_REGISTERED = "Nomor Telephone tak terdaftar";
+export const OTP_EXPIRED = "Kode OTP sudah kedaluwarsa. Silakan kirim ulang kode.";
+export const OTP_NOT_REQUESTED = "Kode OTP belum dikirim. Silakan kirim kode terlebih dahulu.";
+export const OTP_PHONE_INVALID = "Nomor HP tidak valid.";
+export const otpTooManyTries = (minutes: number) => `Terlalu banyak percobaan kode OTP. Coba lagi dalam ${minutes} menit.`;
+export const otpResendWait = (seconds: number) => `Kode OTP baru dapat dikirim ulang dalam ${seconds} detik.`;
+
+const isId = (n: unknown): n is number => typeof n === "number" && Number.isSafeInteger(n) && n > 0 && n <= 2_147_483_647;
+const sha256 = (value: string) => crypto.createHash("sha256").update(value).digest("hex");
+
+/** The code is hashed with a random salt kept beside it ("salt$hash"): the table never holds a code. */
+function hashCode(userId: number, code: string, salt = crypto.randomBytes(16).toString("hex")) {
+  return `${salt}$${sha256(`${salt}:${userId}:${code}`)}`;
+}
+function codeMatches(userId: number, code: string, stored: string) {
+  const [salt] = stored.split("$");
+  if (!salt) return false;
+  const a = Buffer.from(hashCode(userId, code, salt));
+  const b = Buffer.from(stored);
+  return a.length === b.length && crypto.timingSafeEqual(a, b);
+}
+
+export type OtpState = { phone: string; sentAt: Date; expiresAt: Date; resendAvailableAt: Date; verified: boolean };
+
+/** The user's current code (when it was sent, until when it is valid, when another may be sent). */
+export async function getOtpState(userId: number): Promise<OtpState | null> {
+  if (!isId(userId)) return null;
+  const db = await getDb();
+  const [row] = await db.select().from(otpCodes).where(eq(otpCodes.userId, userId));
+  if (!row) return null;
+  return { phone: row.phone, sentAt: row.sentAt, expiresAt: row.expiresAt, resendAvailableAt: row.resendAvailableAt, verified: row.verifiedAt !== null };
+}
+
+export type OtpRequestResult =
+  | { ok: true; phone: string; expiresAt: Date; resendAvailableAt: Date }
+  | { ok: false; code: "NOT_EXIST" | "COOLDOWN" | "INVALID_PHONE"; message: string; resendAvailableAt?: Date };
+
+/**
+ * Sends a new 4-digit code to `phone` (replacing the user's earlier one) unless the cooldown of the
+ * last one is still running. The claim is one conditional upsert, so two quick presses send one SMS.
+ * In the sandbox a number ending in 0000 answers NOT_EXIST: 'Nomor Telephone tak terdaftar'.
+ */
+export async function requestOtp(userId: number, phone: string, now = new Date()): Promise<OtpRequestResult> {
+  const digits = typeof phone === "string" ? phone.replace(/\D/g, "") : "";
+  if (!isId(userId) || digits.length < 10 || digits.length > 15) return { ok: false, code: "INVALID_PHONE", message: OTP_PHONE_INVALID };
+  const db = await getDb();
+  const code = String(crypto.randomInt(0, 10 ** OTP_LENGTH)).padStart(OTP_LENGTH, "0");
+  const expiresAt = new Date(now.getTime() + OTP_VALIDITY_MS);
+  const resendAvailableAt = new Date(now.getTime() + OTP_RESEND_COOLDOWN_MS);
+  const fresh = { phone: digits, codeHash: hashCode(userId, code), expiresAt, sentAt: now, resendAvailableAt, verifiedAt: null, secretHash: null, consumedAt: null };
+  const claimed = await db
+    .insert(otpCodes)
+    .values({ userId, ...fresh })
+    .onConflictDoUpdate({ target: otpCodes.userId, set: fresh, setWhere: lte(otpCodes.resendAvailableAt, now) })
+    .returning({ userId: otpCodes.userId });
+  if (!claimed.length) {
+    const state = await getOtpState(userId);
+    const wait = Math.max(1, Math.ceil(((state?.resendAvailableAt.getTime() ?? now.getTime()) - now.getTime()) / 1000));
+    return { ok: false, code: "COOLDOWN", message: otpResendWait(wait), resendAvailableAt: state?.resendAvailableAt };
+  }
+  const sent = await smsSender().send(digits, `Kode OTP Toko Pegawai PLN Anda: ${code}. Berlaku 30 menit. Jangan berikan kode ini kepada siapa pun.`);
+  if (!sent.ok) {
+    // No usable code stays behind, and the number may be corrected and tried again at once.
+    await db.delete(otpCodes).where(eq(otpCodes.userId, userId));
+    return { ok: false, code: "NOT_EXIST", message: PHONE_NOT_REGISTERED };
+  }
+  return { ok: true, phone: digits, expiresAt, resendAvailableAt };
+}
+
+export type OtpValidateResult = { ok: true; secretId: string } | { ok: false; message: string; retryAfterSeconds?: number };
+
+/**
+ * Checks a code. Every try counts against RATE_LIMITS.otp (5 per 15 minutes per user) before the
+ * code is looked at, so a right guess after the fifth try is refused too. Right: the secret to
+ * create the paylater order with (returned once; only its hash is kept).
+ */
+export async function validateOtp(userId: number, code: string, now = new Date()): Promise<OtpValidateResult> {
+  if (!isId(userId)) return { ok: false, message: OTP_WRONG };
+  const limited = await hitRateLimit(RATE_LIMITS.otp, `user:${userId}`);
+  if (!limited.allowed) return { ok: false, message: otpTooManyTries(Math.ceil(limited.retryAfterSeconds / 60)), retryAfterSeconds: limited.retryAfterSeconds };
+  const db = await getDb();
+  const [row] = await db.select().from(otpCodes).where(eq(otpCodes.userId, userId));
+  if (!row) return { ok: false, message: OTP_NOT_REQUESTED };
+  const typed = typeof code === "string" ? code.trim() : "";
+  if (!/^\d{4}$/.test(typed) || row.verifiedAt || !codeMatches(userId, typed, row.codeHash)) return { ok: false, message: OTP_WRONG };
+  if (row.expiresAt <= now) return { ok: false, message: OTP_EXPIRED };
+  const secretId = crypto.randomBytes(24).toString("base64url");
+  // Conditional: of two concurrent right answers only one gets a secret.
+  const verified = await db
+    .update(otpCodes)
+    .set({ verifiedAt: now, secretHash: sha256(secretId) })
+    .where(and(eq(otpCodes.userId, userId), eq(otpCodes.codeHash, row.codeHash), isNull(otpCodes.verifiedAt)))
+    .returning({ userId: otpCodes.userId });
+  if (!verified.length) return { ok: false, message: OTP_WRONG };
+  return { ok: true, secretId };
+}
+
+/**
+ * Uses up a validated code's secret for the paylater order (true once; false for a wrong, used or
+ * stale one — older than the code's 30 minutes). The phone must be the one the code was sent to.
+ */
+export async function consumeOtpSecret(userId: number, secretId: string, phone: string, now = new Date()): Promise<boolean> {
+  if (!isId(userId) || typeof secretId !== "string" || secretId.length < 16 || secretId.length > 100) return false;
+  const db = await getDb();
+  const used = await db
+    .update(otpCodes)
+    .set({ consumedAt: now })
+    .where(
+      and(
+        eq(otpCodes.userId, userId),
+        eq(otpCodes.secretHash, sha256(secretId)),
+        eq(otpCodes.phone, phone.replace(/\D/g, "")),
+        isNull(otpCodes.consumedAt),
+        gt(otpCodes.expiresAt, now),
+      ),
+    )
+    .returning({ userId: otpCodes.userId });
+  return used.length === 1;
+}

@@ -1,0 +1,60 @@
+import { sql } from "drizzle-orm";
+import { getDb } from "../../db/client";
+import { queryRows } from "../../db/query-rows";
+import { countRateLimited } from "../../metrics";
+
+export type RateLimitRule = { name: string; limit: number; windowSeconds: number };
+
+/** Limits of DESIGN §9; keyed by client address and, where it makes sense, by the e-mail asked for. */
+export const RATE_LIMITS = {
+  login: { name: "login", limit: 10, windowSeconds: 15 * 60 },
+  // Failed logins per address over all e-mails: one password sprayed over many accounts. Generous,
+  // as a whole office may sign in from one NAT address.
+  loginFailures: { name: "login-failed", limit: 50, windowSeconds: 15 * 60 },
+  // Per address: a whole office may register from one NAT address on its first day.
+  register: { name: "register", limit: 20, windowSeconds: 60 * 60 },
+  resend: { name: "resend", limit: 3, windowSeconds: 60 * 60 },
+  forgotPassword: { name: "forgot", limit: 5, windowSeconds: 60 * 60 },
+  otp: { name: "otp", limit: 5, windowSeconds: 15 * 60 },
+  // An operator's second factor (issue 17), per account: like the login's attempts per e-mail.
+  secondFactor: { name: "2fa", limit: 10, windowSeconds: 15 * 60 },
+} satisfies Record<string, RateLimitRule>;
+
+/**
+ * Counts one attempt against a fixed window stored in the database (so the limit holds across
+ * instances) and tells whether it is allowed. One statement: concurrent attempts cannot both slip in.
+ */
+export async function hitRateLimit(rule: RateLimitRule, subject: string): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+  const db = await getDb();
+  const key = `${rule.name}:${subject.toLowerCase().slice(0, 200)}`;
+  const window = `${rule.windowSeconds} seconds`;
+  const [row] = await queryRows<{ count: number; retry_after: number }>(db, sql`
+    insert into rate_limits (key, window_start, count) values (${key}, now(), 1)
+    on conflict (key) do update set
+      count = case when rate_limits.window_start < now() - ${window}::interval then 1 else rate_limits.count + 1 end,
+      window_start = case when rate_limits.window_start < now() - ${window}::interval then now() else rate_limits.window_start end
+    returning count, extract(epoch from (window_start + ${window}::interval - now()))::int as retry_after`);
+  const allowed = Number(row.count) <= rule.limit;
+  if (!allowed) countRateLimited(rule.name);
+  return { allowed, retryAfterSeconds: Math.max(1, Number(row.retry_after)) };
+}
+
+/** Whether a subject is over its limit now, without counting an attempt (for limits on failures only). */
+export async function checkRateLimit(rule: RateLimitRule, subject: string): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+  const db = await getDb();
+  const key = `${rule.name}:${subject.toLowerCase().slice(0, 200)}`;
+  const window = `${rule.windowSeconds} seconds`;
+  const [row] = await queryRows<{ count: number; retry_after: number }>(db, sql`
+    select count, extract(epoch from (window_start + ${window}::interval - now()))::int as retry_after
+    from rate_limits where key = ${key} and window_start >= now() - ${window}::interval`);
+  if (!row) return { allowed: true, retryAfterSeconds: 0 };
+  const allowed = Number(row.count) < rule.limit;
+  if (!allowed) countRateLimited(rule.name);
+  return { allowed, retryAfterSeconds: Math.max(1, Number(row.retry_after)) };
+}
+
+/** Clears a subject's counter (e.g. after a successful login). */
+export async function resetRateLimit(rule: RateLimitRule, subject: string) {
+  const db = await getDb();
+  await db.execute(sql`delete from rate_limits where key = ${`${rule.name}:${subject.toLowerCase().slice(0, 200)}`}`);
+}
