@@ -39,7 +39,7 @@ if (!process.env.DB_TEMPLATE_DIR && fs.existsSync(path.join(template, "PG_VERSIO
 
 const { getDb, closeDb } = await import("~/.server/db/client");
 const { createOrderInStatus } = await import("~/.server/testing/order-fixtures");
-const { exportOrdersCsv } = await import("~/.server/store/back-office/export");
+const { exportOrdersCsv } = await import("~/.server/store/back-office");
 const { sql } = await import("drizzle-orm");
 
 try {

@@ -37,8 +37,8 @@ function option(name: string, fallback: number): number {
 
 async function runEngine(buyers: number, stock: number): Promise<ChildReport> {
   const { getDb, closeDb } = await import("~/.server/db/client");
-  const { startCheckout, saveDraftAddress } = await import("~/.server/store/checkout/draft");
-  const { createOrderFromDraft } = await import("~/.server/store/orders/orders");
+  const { startCheckout, saveDraftAddress } = await import("~/.server/store/checkout");
+  const { createOrderFromDraft } = await import("~/.server/store/checkout");
   const { createProduct, createVerifiedUser, productStock, realAddress, submission, ICP_PROMO } = await import("~/.server/testing/fixtures");
   const { orders } = await import("~/.server/db/schema");
   const { eq, count } = await import("drizzle-orm");

@@ -27,7 +27,7 @@ export async function seedOpenVaPayments(total: number) {
   const { getDb, closeDb } = await import("~/.server/db/client");
   const { payments } = await import("~/.server/db/schema");
   const { createBuyer, createStockedProduct, placeOrder } = await import("~/.server/testing/payment-fixtures");
-  const { saveUpload } = await import("~/.server/store/orders/uploads");
+  const { saveUpload } = await import("~/.server/store/orders");
   const started = Date.now();
   await getDb();
   const product = await createStockedProduct({ price: 28_500_000, stock: total + 10 });

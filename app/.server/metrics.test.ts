@@ -1,10 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { countMailFailure, countPaymentNotification, countRateLimited, mayReadMetrics, scrapeMetrics } from "./metrics";
+import { countMailFailure, countPaymentNotification, countRateLimited, mayReadMetrics, registry, scrapeMetrics } from "./metrics";
+import { registerStoreMetrics } from "./store/back-office";
 import { eq } from "drizzle-orm";
 import { getDb } from "./db/client";
 import { orders } from "./db/schema";
 import { createOrderInStatus } from "./testing/order-fixtures";
 import { createBuyer, createStockedProduct, placeOrder } from "./testing/payment-fixtures";
+
+// As http/serving.ts does for GET /metrics.
+registerStoreMetrics(registry);
 
 describe("who may read /metrics", () => {
   const token = "metrics-token-0123456789";

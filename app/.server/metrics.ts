@@ -1,11 +1,11 @@
 import crypto from "node:crypto";
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
-import { oldestWaitingSeconds, orderCountsByStatus } from "./store/back-office/metrics";
+import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
 
 /**
  * Prometheus metrics (issue 20), served at GET /metrics by server.js to loopback clients or with
  * `Authorization: Bearer $METRICS_TOKEN`. Counters live in this process (each instance reports its
- * own; Prometheus sums them); the store's state is read from the database at scrape time.
+ * own; Prometheus sums them). The store's state is read from the database at scrape time by the
+ * gauges store/back-office/metrics.ts adds (registerStoreMetrics), so this module imports no store.
  */
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry });
@@ -50,28 +50,6 @@ export function countMailFailure() {
 export function countRateLimited(limit: string) {
   rateLimited.inc({ limit });
 }
-
-new Gauge({
-  name: "store_orders",
-  help: "Orders per status id (read from the database at scrape time).",
-  labelNames: ["status"] as const,
-  registers: [registry],
-  async collect() {
-    this.reset();
-    for (const { statusId, count } of await orderCountsByStatus()) this.set({ status: String(statusId) }, count);
-  },
-});
-
-new Gauge({
-  name: "store_oldest_waiting_seconds",
-  help: "Age of the oldest entry of each operator queue: order statuses 100, 301, 302, 300 and withdrawals 'Dalam Proses'.",
-  labelNames: ["queue"] as const,
-  registers: [registry],
-  async collect() {
-    this.reset();
-    for (const { queue, seconds } of await oldestWaitingSeconds()) this.set({ queue }, Math.round(seconds));
-  },
-});
 
 /** The status label: 2xx, 3xx, 4xx, 5xx. */
 export function statusClass(status: number) {

@@ -1,6 +1,6 @@
 import { useRef } from "react";
 import { Link } from "react-router";
-import type { Banner } from "~/.server/store/catalogue/catalogue";
+import type { Banner } from "~/.server/store/catalogue";
 import { FadeInImage } from "./fade-in-image";
 import { useSwiper } from "./use-swiper";
 

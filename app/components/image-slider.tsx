@@ -1,5 +1,5 @@
 import { useRef } from "react";
-import type { ProductImage } from "~/.server/store/catalogue/catalogue";
+import type { ProductImage } from "~/.server/store/catalogue";
 import { FadeInImage } from "./fade-in-image";
 import { useSwiper } from "./use-swiper";
 

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { ProductListItem } from "~/.server/store/catalogue/catalogue";
+import type { ProductListItem } from "~/.server/store/catalogue";
 import { withFrom } from "~/lib/back-link";
 import { displayTitle, formatCount, formatRating } from "~/lib/display";
 import { formatPrice } from "~/lib/money";

@@ -21,7 +21,7 @@
  */
 import { useCallback, useMemo } from "react";
 import { useLocation } from "react-router";
-import type { ProductListItem, ProductPage } from "~/.server/store/catalogue/catalogue";
+import type { ProductListItem, ProductPage } from "~/.server/store/catalogue";
 import { pageHref } from "~/lib/paging";
 import { ProductCard } from "./product-card";
 import { useAppendingPages } from "./use-appending-pages";

@@ -1,4 +1,4 @@
-import { type Area, listDistricts, listProvinces, listRegencies, listVillages } from "~/.server/store/checkout/locations";
+import { type Area, listDistricts, listProvinces, listRegencies, listVillages } from "~/.server/store/checkout";
 import { AREA_CODE, type AreaLevel } from "~/lib/schemas/checkout";
 
 // Server-only helper of /address and /address/areas (kept beside them: both routes render the same

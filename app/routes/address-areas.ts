@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import type { Route } from "./+types/address-areas";
 import { AREA_SEARCH_MAX, listAreaLevel } from "./address-areas.server";
-import type { Area } from "~/.server/store/checkout/locations";
+import type { Area } from "~/.server/store/checkout";
 import { type AreaLevel, isAreaLevel } from "~/lib/schemas/checkout";
 
 // The options of one level of the address pickers (spec §7 location lists), for /address with

@@ -4,7 +4,7 @@ import type { Route } from "./+types/forgot-password";
 import { endSession } from "~/.server/http/auth";
 import { readForm } from "~/.server/http/request";
 import { flash } from "~/.server/http/session";
-import { checkResetSecret, resetPassword } from "~/.server/store/people/accounts";
+import { checkResetSecret, resetPassword } from "~/.server/store/people";
 import { ErrorSummary } from "~/components/error-summary";
 import { Field, FormError } from "~/components/field";
 import { SubmitButton } from "~/components/submit-button";

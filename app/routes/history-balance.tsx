@@ -3,7 +3,7 @@ import type { Route } from "./+types/history-balance";
 import { requireUser } from "~/.server/http/auth";
 import { dayHeadingWib } from "~/.server/dates";
 import { formatClockWib } from "~/lib/time";
-import { getBalance, listBalanceHistory } from "~/.server/store/orders/balance";
+import { getBalance, listBalanceHistory } from "~/.server/store/orders";
 import { formatRupiah } from "~/lib/money";
 import type { RouteHandle } from "~/lib/route-handle";
 import ordersStylesUrl from "~/styles/orders.css?url";

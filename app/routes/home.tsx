@@ -1,5 +1,5 @@
 import type { Route } from "./+types/home";
-import { listBanners, listProductPages } from "~/.server/store/catalogue/catalogue";
+import { listBanners, listProductPages } from "~/.server/store/catalogue";
 import { VerificationPrompt } from "~/components/account-verification";
 import { BannerCarousel } from "~/components/banner-carousel";
 import { ProductGrid } from "~/components/product-grid";

@@ -13,10 +13,11 @@ import * as uploadsRoute from "./uploads";
 import { getDb, type Db } from "~/.server/db/client";
 import { balanceEntries, orderEvents, orders } from "~/.server/db/schema";
 import { takeFlash } from "~/.server/http/session";
-import { saveDraftAddress, setDraftKtp, startCheckout } from "~/.server/store/checkout/draft";
+import { saveDraftAddress, setDraftKtp, startCheckout } from "~/.server/store/checkout";
 import { createProduct, createVerifiedUser, INCENTIVE_PROMO, realAddress, submission, type TestUser } from "~/.server/testing/fixtures";
-import { createOrderFromDraft, transitionOrder } from "~/.server/store/orders/orders";
-import { saveUpload } from "~/.server/store/orders/uploads";
+import { createOrderFromDraft } from "~/.server/store/checkout";
+import { transitionOrder } from "~/.server/store/orders";
+import { saveUpload } from "~/.server/store/orders";
 import { processImageUpload } from "~/.server/images";
 import { TestBrowser, type Outcome } from "./test-browser";
 

@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import type { Route } from "./+types/outbox";
 import { isLoopbackRequest } from "~/.server/http/request";
-import { mayReadOutbox, readOutbox } from "~/.server/store/messages/mail";
+import { mayReadOutbox, readOutbox } from "~/.server/store/messages";
 import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle: RouteHandle = { title: "Kotak Keluar Email (demo)" };

@@ -2,7 +2,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import { describe, expect, it } from "vitest";
 import PaymentScreen from "./payment";
-import { GATEWAY_UNAVAILABLE } from "~/.server/store/payments/payments";
+import { GATEWAY_UNAVAILABLE } from "~/.server/store/payments";
 
 // The payment page's Midtrans states (issue 18), rendered from loader data as the server renders
 // them: a gateway failure at opening, Mandiri's two codes, and an open Snap page to go back to.

@@ -11,7 +11,7 @@ import { TestBrowser } from "./test-browser";
 import { getDb } from "~/.server/db/client";
 import { orders, payments } from "~/.server/db/schema";
 import { runOpsCommand } from "~/.server/ops/commands";
-import { chooseDraftMethod } from "~/.server/store/payments/payments";
+import { chooseDraftMethod } from "~/.server/store/checkout";
 import { createBuyer, createStockedProduct, methodId, placeOrder, productStock, readyDraft, type Buyer } from "~/.server/testing/payment-fixtures";
 
 // The payment screens through their route modules and the real session middleware (issue 7): the

@@ -3,7 +3,7 @@ import { data, Form, Link, useNavigate } from "react-router";
 import type { Route } from "./+types/profile";
 import { requireUser } from "~/.server/http/auth";
 import { env } from "~/.server/env";
-import { getProfile } from "~/.server/store/people/accounts";
+import { getProfile } from "~/.server/store/people";
 import { EditIcon, HelpIcon, LogoutIcon, UserIcon } from "~/components/icons";
 import { SubmitButton } from "~/components/submit-button";
 import type { RouteHandle } from "~/lib/route-handle";

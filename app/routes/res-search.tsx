@@ -3,7 +3,7 @@ import { data, Link, redirect, type ShouldRevalidateFunctionArgs, useLocation, u
 import type { Route } from "./+types/res-search";
 import { isOwnNavigation } from "~/.server/http/request";
 import { addToSearchHistory } from "~/.server/http/search-history-cookie";
-import { listCategories, listCities, listProductPages } from "~/.server/store/catalogue/catalogue";
+import { listCategories, listCities, listProductPages } from "~/.server/store/catalogue";
 import { FilterSheet } from "~/components/filter-sheet";
 import { ProductGrid } from "~/components/product-grid";
 import { SearchFieldLink } from "~/components/search-field";

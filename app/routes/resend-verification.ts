@@ -2,8 +2,8 @@ import { redirect } from "react-router";
 import type { Route } from "./+types/resend-verification";
 import { clientAddress, readForm } from "~/.server/http/request";
 import { flash, getUser } from "~/.server/http/session";
-import { resendVerification } from "~/.server/store/people/accounts";
-import { hitRateLimit, RATE_LIMITS } from "~/.server/store/people/rate-limits";
+import { resendVerification } from "~/.server/store/people";
+import { hitRateLimit, RATE_LIMITS } from "~/.server/store/people";
 import { safeRedirect } from "~/lib/safe-redirect";
 
 /** 'Kirim Ulang' on the activation banner: sends a new verification e-mail, then back to the page. */

@@ -1,9 +1,9 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/transaction-done";
 import { requireUser } from "~/.server/http/auth";
-import { rewardFor } from "~/.server/store/orders/balance";
-import { listProducts } from "~/.server/store/catalogue/catalogue";
-import { getOwnedOrderDetail } from "~/.server/store/orders/history";
+import { rewardFor } from "~/.server/store/orders";
+import { listProducts } from "~/.server/store/catalogue";
+import { getOwnedOrderDetail } from "~/.server/store/orders";
 import { ProductCard } from "~/components/product-card";
 import { Sheet } from "~/components/sheet";
 import { formatRupiah } from "~/lib/money";

@@ -2,7 +2,7 @@ import { data } from "react-router";
 import type { Route } from "./+types/transaction-invoice";
 import { requireUser } from "~/.server/http/auth";
 import { formatDateTimeWib } from "~/.server/dates";
-import { costLines, getOwnedOrderDetail } from "~/.server/store/orders/history";
+import { costLines, getOwnedOrderDetail } from "~/.server/store/orders";
 import { displayTitle, ORDER_TITLE_LENGTH } from "~/lib/display";
 import { formatRupiah } from "~/lib/money";
 import type { RouteHandle } from "~/lib/route-handle";

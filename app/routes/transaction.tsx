@@ -2,7 +2,7 @@ import { Form, Link } from "react-router";
 import type { Route } from "./+types/transaction";
 import { requireUser } from "~/.server/http/auth";
 import { dayWib, formatDateWib } from "~/.server/dates";
-import { hasOrders, listOrderHistoryPages, listOrderStatuses, type OrderHistoryPage } from "~/.server/store/orders/history";
+import { hasOrders, listOrderHistoryPages, listOrderStatuses, type OrderHistoryPage } from "~/.server/store/orders";
 import { CloseIcon } from "~/components/icons";
 import { Sheet } from "~/components/sheet";
 import { useAppendingPages } from "~/components/use-appending-pages";

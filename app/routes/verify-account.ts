@@ -2,7 +2,7 @@ import { redirect } from "react-router";
 import type { Route } from "./+types/verify-account";
 import { readForm } from "~/.server/http/request";
 import { flash } from "~/.server/http/session";
-import { verifyAccount } from "~/.server/store/people/accounts";
+import { verifyAccount } from "~/.server/store/people";
 
 /**
  * The confirmation step of the e-mail link (/home?verificationCode=…) posts here: links act only on

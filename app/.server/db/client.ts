@@ -2,24 +2,15 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
-import type { PgliteDatabase } from "drizzle-orm/pglite";
 import { env } from "../env";
 import * as schema from "./schema";
 import { seedReferenceData } from "./reference-data";
 import { acquireDataDirLock, foreignServerGone } from "./data-dir-lock";
+import type { Db } from "./types";
 
-/**
- * The store's database: PGlite (embedded PostgreSQL, files in DATA_DIR) by default, a PostgreSQL
- * server when DATABASE_URL is set. Both speak the same SQL and run the same migrations; the rest of
- * the code sees one Drizzle type.
- */
-export type Db = PgliteDatabase<typeof schema>;
-
-/**
- * A database or an open transaction. Store functions that run inside another's transaction take
- * one: on PGlite (one connection) a query outside the open transaction would wait for it forever.
- */
-export type Executor = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
+// The types live in types.ts so that the seeding modules this file calls can name them without
+// importing it back.
+export type { Db, Executor } from "./types";
 
 type Handle = { db: Db; close: () => Promise<void>; ping: () => Promise<void> };
 

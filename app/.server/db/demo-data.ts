@@ -1,6 +1,6 @@
 import { hash } from "@node-rs/argon2";
 import { eq } from "drizzle-orm";
-import type { Db } from "./client";
+import type { Db } from "./types";
 import { companies, users } from "./schema";
 
 /** The verified demo account named in the README. */

@@ -1,5 +1,5 @@
 import type { SQL } from "drizzle-orm";
-import type { Db } from "./client";
+import type { Db } from "./types";
 
 /**
  * Rows of a raw `db.execute(sql…)`: PGlite answers `{ rows }`, postgres-js a plain array. Store code

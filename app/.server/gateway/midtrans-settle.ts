@@ -1,5 +1,5 @@
 import { claimSilentGatewayPayments, findGatewayPayment, findOwnedOpenGatewayRef, openGatewayPaymentsOfClosedOrders, markGatewayHeard, recordPaymentIncident } from "./gateway-payments";
-import { settleGatewayEvent } from "../store/payments/payments";
+import { settleGatewayEvent } from "../store/payments";
 import type { MidtransTransaction } from "./midtrans-client";
 import { MIDTRANS, midtransClient, midtransGateway, midtransVerdict, statusEvent } from "./midtrans";
 import { log } from "../log";

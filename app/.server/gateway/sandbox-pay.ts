@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { env } from "../env";
-import { getOpenVaPayment } from "../store/payments/payments";
+import { getOpenVaPayment } from "../store/payments";
 import { signWebhookBody } from "./signature";
 
 // 'Bayar (Sandbox)' (issue 7): with the sandbox gateway, a tester or the demo "pays" a virtual

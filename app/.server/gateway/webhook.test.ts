@@ -134,7 +134,7 @@ describe("POST /webhooks/payment", () => {
     expect(await productStock(expired.product)).toBe(5);
 
     const cancelled = await vaOrder();
-    const { transitionOrder } = await import("../store/orders/orders");
+    const { transitionOrder } = await import("../store/orders");
     await transitionOrder(cancelled.orderId, 200, 1, `buyer:${cancelled.buyer.id}`);
     const event = sandboxEvent(cancelled.vaNumber, cancelled.total);
     expect((await post(event.body, event.signature)).body).toMatchObject({ outcome: "order-closed" });

@@ -1,4 +1,4 @@
-import { settleGatewayEvent, type SettlementResult } from "../store/payments/payments";
+import { settleGatewayEvent, type SettlementResult } from "../store/payments";
 import { jsonObjectOf } from "../http/webhook-body";
 import { hasValidSignature } from "./signature";
 

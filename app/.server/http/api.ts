@@ -2,8 +2,8 @@ import type { ZodMiniType } from "zod/mini";
 import { parseForm } from "~/lib/forms";
 import { clientAddress } from "./request";
 import { env } from "../env";
-import { hitRateLimit, type RateLimitRule } from "../store/people/rate-limits";
-import { getSessionUser, type SessionUser } from "../store/people/sessions";
+import { hitRateLimit, type RateLimitRule } from "../store/people";
+import { getSessionUser, type SessionUser } from "../store/people";
 import { errorField, log } from "../log";
 
 // The JSON API's door (spec §7, issue 19): the envelope, bearer tokens, errors and CORS. The

@@ -15,12 +15,12 @@ import * as verifyRoute from "~/routes/verify-account";
 import { startSession } from "./auth";
 import { getDb } from "../db/client";
 import { users } from "../db/schema";
-import { settleJobs } from "../store/messages/jobs";
-import type { OutboxEntry } from "../store/messages/mail";
+import { settleJobs } from "../store/messages";
+import type { OutboxEntry } from "../store/messages";
 import { getSessionId, getUser, sessionMiddleware, takeFlash } from "./session";
-import { authenticate, getProfile, listCompanies, registerUser, requestPasswordReset } from "../store/people/accounts";
-import { RATE_LIMITS } from "../store/people/rate-limits";
-import { getSessionUser } from "../store/people/sessions";
+import { authenticate, getProfile, listCompanies, registerUser, requestPasswordReset } from "../store/people";
+import { RATE_LIMITS } from "../store/people";
+import { getSessionUser } from "../store/people";
 
 // The real store, with the reset lookup watched: it must run after the answer, not during it.
 vi.mock("../store/people/accounts", async (importOriginal) => {

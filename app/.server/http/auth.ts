@@ -7,9 +7,9 @@ import { safeRedirect } from "~/lib/safe-redirect";
 import { loginSchema } from "~/lib/schemas/account";
 import { clientAddress, readForm } from "./request";
 import { getSessionId, getUser, setSessionId } from "./session";
-import { authenticate } from "../store/people/accounts";
-import { checkRateLimit, hitRateLimit, RATE_LIMITS, resetRateLimit } from "../store/people/rate-limits";
-import { createSession, revokeSession } from "../store/people/sessions";
+import { authenticate } from "../store/people";
+import { checkRateLimit, hitRateLimit, RATE_LIMITS, resetRateLimit } from "../store/people";
+import { createSession, revokeSession } from "../store/people";
 
 type LoginOutcome = { ok: true; userId: number; redirectTo: string } | { ok: false; reply: SubmissionResult<string[]>; status: number };
 

@@ -1,6 +1,6 @@
 import { redirect, type RouterContextProvider } from "react-router";
 import { getUser } from "./session";
-import type { SessionUser } from "../store/people/sessions";
+import type { SessionUser } from "../store/people";
 
 // Who may use the back office (issue 17). Anyone without the operator role gets the plain 404 of
 // an unknown address, on every /ops page, action, export and image: nothing tells that /ops exists.

@@ -1,6 +1,6 @@
 import { createCookie, type RouterContextProvider } from "react-router";
 import { getUser, signedCookieOptions } from "./session";
-import { cleanHistory, clearSearchHistory, listSearchHistory, mergeSearchHistory, pushKeyword, recordSearch } from "../store/catalogue/search-history";
+import { cleanHistory, clearSearchHistory, listSearchHistory, mergeSearchHistory, pushKeyword, recordSearch } from "../store/catalogue";
 
 /**
  * The visitor's search history (DESIGN §4: historyKwd): in the database for a signed-in user, in a

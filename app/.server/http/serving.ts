@@ -3,7 +3,8 @@ import type { Express, NextFunction, Request, Response } from "express";
 import { matchRoutes, type RouteObject } from "react-router";
 import { env } from "../env";
 import { currentRequest, log, requestIdOf, runWithRequest, type RequestState } from "../log";
-import { httpRequestDuration, mayReadMetrics, scrapeMetrics, statusClass } from "../metrics";
+import { httpRequestDuration, mayReadMetrics, registry, scrapeMetrics, statusClass } from "../metrics";
+import { registerStoreMetrics } from "../store/back-office";
 import { isDirectLoopback, routePathOf } from "./request-guards";
 
 // What server.js puts around the app for operating it (issue 20): the request id and one log line
@@ -71,6 +72,9 @@ export function installRequestLog(app: Express, routeIdOf: (pathname: string) =>
 export function currentRequestId(): string | undefined {
   return currentRequest()?.reqId;
 }
+
+// The store's gauges (orders per status, the queues' oldest waits) beside the process's metrics.
+registerStoreMetrics(registry);
 
 /** GET /metrics: Prometheus text to loopback or token holders; to anyone else the store's own 404. */
 export function metricsHandler(req: Request, res: Response, next: NextFunction) {

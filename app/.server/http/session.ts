@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { createContext, createCookieSessionStorage, type MiddlewareFunction, type RouterContextProvider, type Session } from "react-router";
 import { env } from "../env";
-import { getSessionUser, type SessionUser } from "../store/people/sessions";
+import { getSessionUser, type SessionUser } from "../store/people";
 import type { Toast } from "~/lib/toast";
 import { noteRequestUser } from "../log";
 import { log } from "../log";

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 // @ts-expect-error: plain JavaScript module without types
 import { spawnServer } from "../../../scripts/lib.mjs";
 import { getDb } from "../db/client";
-import { creditOrderReward } from "../store/orders/balance";
+import { creditOrderReward } from "../store/orders";
 import { createBuyer, createStockedProduct, placeOrder } from "../testing/payment-fixtures";
 import { backupDatabase, findPgTool, restoreDatabase } from "./backup";
 

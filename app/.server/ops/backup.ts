@@ -6,7 +6,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import { getDb, PGLITE_SETTINGS } from "../db/client";
 import { acquireDataDirLock, foreignServerGone } from "../db/data-dir-lock";
 import { env } from "../env";
-import type { OpsIO } from "./commands";
+import type { OpsIO } from "./io";
 
 // Backups (issue 20): one file holds the whole store (the uploads are in the database).
 // - PGlite: PGlite's own data-directory dump (a gzip'd tar) taken inside the process that holds the

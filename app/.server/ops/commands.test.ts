@@ -8,9 +8,9 @@ import { getDb } from "../db/client";
 import { setLockRole } from "../db/data-dir-lock";
 import { orderEvents, orders, payments } from "../db/schema";
 import { env } from "../env";
-import { readOutbox } from "../store/messages/mail";
+import { readOutbox } from "../store/messages";
 import { log } from "../log";
-import { creditOrderReward, getBalance, listBalanceHistory } from "../store/orders/balance";
+import { creditOrderReward, getBalance, listBalanceHistory } from "../store/orders";
 import { createVerifiedUser, productStock } from "../testing/fixtures";
 import { createOrderInStatus } from "../testing/order-fixtures";
 import { createBuyer, createStockedProduct, placeOrder, productStock as stockOf } from "../testing/payment-fixtures";
@@ -266,7 +266,7 @@ describe("buyer e-mails on status changes", () => {
   it("done (→ 500) names the reward credited; a mail failure never fails the transition", async () => {
     const db = await getDb();
     const { orderId, user } = await createOrderInStatus(db, 400);
-    const { transitionOrder } = await import("../store/orders/orders");
+    const { transitionOrder } = await import("../store/orders");
     await db.transaction((tx) => creditOrderReward(tx, orderId, user.id, 28_500_000));
     expect(await transitionOrder(orderId, 400, 500, `buyer:${user.id}`)).toEqual({ ok: true });
     const [done] = await mailsTo(user.email);

@@ -1,17 +1,18 @@
-import { listUsers, markVerified } from "../store/people/accounts";
-import { requestWithdrawal, settleWithdrawal } from "../store/orders/balance";
-import { applyOpsDecision, listOrdersForOps, OPS_LIST_LIMIT, type DecisionInput, type OpsDecision } from "../store/back-office/decisions";
-import { setOperatorRole } from "../store/people/operators";
+import { listUsers, markVerified } from "../store/people";
+import { requestWithdrawal, settleWithdrawal } from "../store/orders";
+import { applyOpsDecision, listOrdersForOps, OPS_LIST_LIMIT, type DecisionInput, type OpsDecision } from "../store/back-office";
+import { setOperatorRole } from "../store/people";
 import { runPaymentSweep, sweepSummary } from "../gateway/sweep";
 import { listPaymentIncidents, resolvePaymentIncident } from "../gateway/gateway-payments";
 import { backupCommand, restoreCommand } from "./backup";
+import type { OpsIO } from "./io";
 
 // The ops commands (`npm run ops -- <command>`), independent of where they run: in the CLI's own
 // process (PostgreSQL, or PGlite while no server runs) or inside the running server, which takes
 // them over its local socket (channel.ts). Each writes lines to `io` and returns the exit status:
 // 0 done, 1 refused or failed (with a one-line reason on err), 2 bad usage.
 
-export type OpsIO = { out: (line: string) => void; err: (line: string) => void };
+export type { OpsIO };
 type Command = { usage: string; summary: string; run: (args: string[], io: OpsIO) => Promise<number> };
 
 export const EXIT_OK = 0;

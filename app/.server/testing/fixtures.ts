@@ -2,7 +2,7 @@ import { randomInt, randomUUID } from "node:crypto";
 import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { companies, districts, productPromos, products, promos, regencies, users, villages, type AddressInput } from "../db/schema";
-import type { CheckoutSubmission } from "../store/orders/orders";
+import type { CheckoutSubmission } from "../store/checkout";
 
 // Rows for the backend tests and `npm run bench:orders` — never imported by the app. Every row is
 // new (random e-mail, sku, promo code), so the tests also run on a shared PostgreSQL that already

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "../db/client";
 import { createProduct, createVerifiedUser, INCENTIVE_PROMO, realAddress, submission, type TestUser } from "./fixtures";
-import { saveDraftAddress, setDraftKtp, startCheckout } from "../store/checkout/draft";
-import { createOrderFromDraft, transitionOrder } from "../store/orders/orders";
-import { saveUpload } from "../store/orders/uploads";
+import { saveDraftAddress, setDraftKtp, startCheckout } from "../store/checkout";
+import { createOrderFromDraft } from "../store/checkout";
+import { transitionOrder } from "../store/orders";
+import { saveUpload } from "../store/orders";
 
 // Orders in a given status for the backend tests (ops commands, balance, e-mails) — made the way a
 // buyer makes them (draft, address, createOrderFromDraft) and moved through the status machine.

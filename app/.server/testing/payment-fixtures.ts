@@ -2,9 +2,9 @@ import { randomInt, randomUUID } from "node:crypto";
 import { asc, eq, sql } from "drizzle-orm";
 import { getDb } from "../db/client";
 import { companies, districts, paymentMethods, products, regencies, users, villages, type AddressInput } from "../db/schema";
-import { saveDraftAddress, saveDraftValues, setDraftKtp, startCheckout } from "../store/checkout/draft";
-import { chooseDraftMethod, chooseDraftTenor, payDraft } from "../store/payments/payments";
-import { saveUpload } from "../store/orders/uploads";
+import { saveDraftAddress, saveDraftValues, setDraftKtp, startCheckout } from "../store/checkout";
+import { chooseDraftMethod, chooseDraftTenor, payDraft } from "../store/checkout";
+import { saveUpload } from "../store/orders";
 
 // Rows for the payment tests and `npm run bench:webhook` — never imported by the app. Everything is
 // made through the store's own functions (checkout draft → payDraft), except the account and the

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { getDb } from "~/.server/db/client";
 import { createVerifiedUser } from "~/.server/testing/fixtures";
-import { createSession } from "~/.server/store/people/sessions";
+import { createSession } from "~/.server/store/people";
 import { API_AREAS } from "./openapi.server";
 import { callApi } from "./test-client";
 

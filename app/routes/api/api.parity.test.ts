@@ -8,10 +8,10 @@ import * as paymentMethodRoute from "../paymentmethod";
 import * as paymentMethodListRoute from "../paymentmethodlist";
 import { getDb, type Db } from "~/.server/db/client";
 import { orderProducts, orders } from "~/.server/db/schema";
-import { saveDraftAddress } from "~/.server/store/checkout/draft";
+import { saveDraftAddress } from "~/.server/store/checkout";
 import { createProduct, createVerifiedUser, EMPLOYEE_PROMO, INCENTIVE_PROMO, productStock, randomNik, realAddress, type TestUser } from "~/.server/testing/fixtures";
 import { methodId } from "~/.server/testing/payment-fixtures";
-import { createSession } from "~/.server/store/people/sessions";
+import { createSession } from "~/.server/store/people";
 import { callApi } from "./test-client";
 import { TestBrowser } from "../test-browser";
 

@@ -1,10 +1,10 @@
 import { ApiError, asForm, defineArea, invalid, limit, MESSAGES, ok, readJson, validate } from "~/.server/http/api";
 import { TOKEN_DATA, USER_SCHEMA } from "~/.server/http/api-shapes";
 import { checkCredentials } from "~/.server/http/auth";
-import { runAfterResponse } from "~/.server/store/messages/jobs";
-import { checkResetSecret, registerUser, requestPasswordReset, resendVerification, resetPassword, verifyAccount } from "~/.server/store/people/accounts";
-import { RATE_LIMITS } from "~/.server/store/people/rate-limits";
-import { createSession, getSessionUser, revokeSession } from "~/.server/store/people/sessions";
+import { runAfterResponse } from "~/.server/store/messages";
+import { checkResetSecret, registerUser, requestPasswordReset, resendVerification, resetPassword, verifyAccount } from "~/.server/store/people";
+import { RATE_LIMITS } from "~/.server/store/people";
+import { createSession, getSessionUser, revokeSession } from "~/.server/store/people";
 import { forgotPasswordSchema, loginSchema, registerSchema, resetPasswordSchema } from "~/lib/schemas/account";
 
 // Spec §7 Auth (/api/v1/auth): the same rules, limits and messages as /login, /register,

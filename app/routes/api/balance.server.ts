@@ -1,6 +1,6 @@
 import { defineArea, ok } from "~/.server/http/api";
 import { BALANCE_ITEM, list, object } from "~/.server/http/api-shapes";
-import { getBalance, listBalanceHistory } from "~/.server/store/orders/balance";
+import { getBalance, listBalanceHistory } from "~/.server/store/orders";
 
 // Spec §7 balance/check and balance/history: /history-balance's figures.
 

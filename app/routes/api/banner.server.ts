@@ -1,6 +1,6 @@
 import { defineArea, notFound, ok, requireId } from "~/.server/http/api";
 import { BANNER, list } from "~/.server/http/api-shapes";
-import { listBanners } from "~/.server/store/catalogue/catalogue";
+import { listBanners } from "~/.server/store/catalogue";
 
 // Spec §7 banner/list and banner/detail: the home carousel's banners.
 

@@ -1,6 +1,6 @@
 import { defineArea, ok } from "~/.server/http/api";
 import { list, object } from "~/.server/http/api-shapes";
-import { listCompanies } from "~/.server/store/people/accounts";
+import { listCompanies } from "~/.server/store/people";
 
 // Spec §7 company/list: the companies of the registration form (PLN and its subsidiaries).
 

@@ -1,6 +1,6 @@
 import { defineArea, ok } from "~/.server/http/api";
 import { ID_NAME, list } from "~/.server/http/api-shapes";
-import { listDistricts, listProvinces, listRegencies, listVillages } from "~/.server/store/checkout/locations";
+import { listDistricts, listProvinces, listRegencies, listVillages } from "~/.server/store/checkout";
 import { AREA_CODE } from "~/lib/schemas/checkout";
 
 // Spec §7 location/provinsi, /kota, /kecamatan, /kelurahan: the address pickers' lists (id, name).

@@ -1,11 +1,11 @@
 import { ApiError, asForm, defineArea, idOf, invalid, notFound, ok, readJson, requireId } from "~/.server/http/api";
 import { CREATED_ORDER, ORDER_DETAIL, ORDER_ITEM, PAYMENT_DETAIL, PROMO, list, object, page } from "~/.server/http/api-shapes";
 import { dayWib } from "~/.server/dates";
-import { checkEmployeePromo } from "~/.server/store/checkout/draft";
-import { submitCheckout } from "~/.server/store/checkout/submit";
-import { getOwnedOrderDetail, listOrderHistoryPages, listOrderStatuses, type OrderDetail } from "~/.server/store/orders/history";
-import { cancelOrder, confirmDelivery, MAX_DELIVERY_PROOFS, ORDER_CANCELLED, PROOF_REQUIRED as DELIVERY_PROOF_REQUIRED, TOO_MANY_PROOFS } from "~/.server/store/orders/orders";
-import { getPaymentDetail, markPaid, PROOF_REQUIRED, setOrderPayment, type PaymentDetail } from "~/.server/store/payments/payments";
+import { checkEmployeePromo } from "~/.server/store/checkout";
+import { submitCheckout } from "~/.server/store/checkout";
+import { getOwnedOrderDetail, listOrderHistoryPages, listOrderStatuses, type OrderDetail } from "~/.server/store/orders";
+import { cancelOrder, confirmDelivery, MAX_DELIVERY_PROOFS, ORDER_CANCELLED, PROOF_REQUIRED as DELIVERY_PROOF_REQUIRED, TOO_MANY_PROOFS } from "~/.server/store/orders";
+import { getPaymentDetail, markPaid, PROOF_REQUIRED, setOrderPayment, type PaymentDetail } from "~/.server/store/payments";
 import { checkoutSchema } from "~/lib/schemas/checkout";
 import { readTransactionFilters } from "~/lib/transaction-filters";
 

@@ -1,8 +1,8 @@
 import { ApiError, defineArea, idOf, invalid, ok, readJson, tooMany } from "~/.server/http/api";
 import { object } from "~/.server/http/api-shapes";
-import { getProfile } from "~/.server/store/people/accounts";
-import { OTP_WRONG, requestOtp, validateOtp } from "~/.server/store/payments/otp";
-import { paylaterPhone } from "~/.server/store/payments/payments";
+import { getProfile } from "~/.server/store/people";
+import { OTP_WRONG, requestOtp, validateOtp } from "~/.server/store/payments";
+import { paylaterPhone } from "~/.server/store/checkout";
 
 // Spec §7 otp/request and otp/validate: the BRI-CERIA code of /otp. The code goes to the buyer's
 // phone; the secretId of a validated code is what create / set-payment take as otpSecretId (for

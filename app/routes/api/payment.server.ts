@@ -1,9 +1,9 @@
 import { ApiError, defineArea, idOf, invalid, notFound, ok, readJson, requireId, type JsonBody } from "~/.server/http/api";
 import { METHOD, TENOR, list, object } from "~/.server/http/api-shapes";
 import { sandboxPay } from "~/.server/gateway/sandbox-pay";
-import { productCheckoutAmount } from "~/.server/store/checkout/submit";
-import { getOwnedOrderSummary } from "~/.server/store/orders/orders";
-import { checkPaymentChoice, listPaymentMethods, listTenorOptions, METHOD_UNKNOWN } from "~/.server/store/payments/payments";
+import { productCheckoutAmount } from "~/.server/store/checkout";
+import { getOwnedOrderSummary } from "~/.server/store/orders";
+import { checkPaymentChoice, listPaymentMethods, listTenorOptions, METHOD_UNKNOWN } from "~/.server/store/payments";
 
 // Spec §7 payment/methods, payment/installment, payment/select: the lists of /paymentmethodlist and
 // /tenorlist for an amount, and a choice checked against them.

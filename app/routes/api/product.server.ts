@@ -1,6 +1,6 @@
 import { defineArea, notFound, ok, requireId } from "~/.server/http/api";
 import { ID_TITLE, PRODUCT_DETAIL, PRODUCT_ITEM, list, object, page } from "~/.server/http/api-shapes";
-import { getProductDetail, listCategories, listCities, listProducts } from "~/.server/store/catalogue/catalogue";
+import { getProductDetail, listCategories, listCities, listProducts } from "~/.server/store/catalogue";
 import { parseSearchParams } from "~/lib/search-params";
 
 // Spec §7 Product and banner: the catalogue as /home, /res-search and /detail/{id} read it.

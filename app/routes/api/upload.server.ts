@@ -1,8 +1,8 @@
 import { ApiError, defineArea, invalid, ok } from "~/.server/http/api";
 import { object } from "~/.server/http/api-shapes";
 import { readForm } from "~/.server/http/request";
-import { processProofUpload } from "~/.server/store/orders/delivery-proof";
-import { saveUpload, uploadUrl, type UploadPurpose } from "~/.server/store/orders/uploads";
+import { processProofUpload } from "~/.server/store/orders";
+import { saveUpload, uploadUrl, type UploadPurpose } from "~/.server/store/orders";
 import { isEmptyFile, KTP_REQUIRED, processImageUpload } from "~/.server/images";
 
 // Spec §7 File upload: POST multipart `file` → `{ path }`. The same checks and storage as the KTP

@@ -1,8 +1,8 @@
 import { asForm, defineArea, invalid, notFound, ok, readJson, validate } from "~/.server/http/api";
 import { ADDRESS, PROFILE, object } from "~/.server/http/api-shapes";
-import { getProfile, updateProfile } from "~/.server/store/people/accounts";
-import { getSavedAddress, saveDraftAddress } from "~/.server/store/checkout/draft";
-import { resolveAddress } from "~/.server/store/checkout/locations";
+import { getProfile, updateProfile } from "~/.server/store/people";
+import { getSavedAddress, saveDraftAddress } from "~/.server/store/checkout";
+import { resolveAddress } from "~/.server/store/checkout";
 import { editProfileSchema } from "~/lib/schemas/account";
 import { addressSchema } from "~/lib/schemas/checkout";
 

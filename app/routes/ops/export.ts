@@ -1,10 +1,10 @@
 import { Readable } from "node:stream";
 import type { Route } from "./+types/export";
 import { requireOperator } from "~/.server/http/ops-access";
-import { readOrderSearch } from "~/.server/store/back-office/format";
-import { listOrderStatuses } from "~/.server/store/orders/history";
-import { recordAudit } from "~/.server/store/people/operators";
-import { exportOrdersCsv } from "~/.server/store/back-office/export";
+import { readOrderSearch } from "~/.server/store/back-office";
+import { listOrderStatuses } from "~/.server/store/orders";
+import { recordAudit } from "~/.server/store/people";
+import { exportOrdersCsv } from "~/.server/store/back-office";
 
 // /ops/export?dateFrom=&dateTo=&statusId= (issue 17): the orders as CSV for finance, streamed as it
 // is read (a resource route: no page). The same criteria as /ops/search.

@@ -14,13 +14,13 @@ import * as uploadsRoute from "../uploads";
 import { TestBrowser, type Outcome, type RouteMiddleware } from "../test-browser";
 import { getDb, type Db } from "~/.server/db/client";
 import { balanceEntries, operatorAudit, operatorFactors, orderEvents, orders } from "~/.server/db/schema";
-import { readOutbox } from "~/.server/store/messages/mail";
-import { requestWithdrawal } from "~/.server/store/orders/balance";
+import { readOutbox } from "~/.server/store/messages";
+import { requestWithdrawal } from "~/.server/store/orders";
 import { createVerifiedUser, type TestUser } from "~/.server/testing/fixtures";
 import { ownDatabaseForThisFile } from "~/.server/testing/own-database";
-import { setOperatorRole } from "~/.server/store/people/operators";
+import { setOperatorRole } from "~/.server/store/people";
 import { createOrderInStatus } from "~/.server/testing/order-fixtures";
-import { saveUpload } from "~/.server/store/orders/uploads";
+import { saveUpload } from "~/.server/store/orders";
 import { processImageUpload } from "~/.server/images";
 
 // The back office's doors (issue 17), through the real session middleware, the /ops layout's

@@ -1,8 +1,8 @@
 import { data } from "react-router";
 import type { Route } from "./+types/queue";
 import { requireOperator } from "~/.server/http/ops-access";
-import { formatAge, formatWhen, pageParam } from "~/.server/store/back-office/format";
-import { isOrderQueue, listQueue, QUEUES } from "~/.server/store/back-office/queues";
+import { formatAge, formatWhen, pageParam } from "~/.server/store/back-office";
+import { isOrderQueue, listQueue, QUEUES } from "~/.server/store/back-office";
 import type { RouteHandle } from "~/lib/route-handle";
 import { OrderTable, Pager } from "./components";
 

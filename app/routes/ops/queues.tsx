@@ -1,7 +1,7 @@
 import type { Route } from "./+types/queues";
 import { requireOperator } from "~/.server/http/ops-access";
-import { formatAge } from "~/.server/store/back-office/format";
-import { queueSummaries } from "~/.server/store/back-office/queues";
+import { formatAge } from "~/.server/store/back-office";
+import { queueSummaries } from "~/.server/store/back-office";
 import type { RouteHandle } from "~/lib/route-handle";
 
 // /ops: the operators' queues, each with how many wait and how long the oldest has waited.

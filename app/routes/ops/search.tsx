@@ -1,8 +1,8 @@
 import type { Route } from "./+types/search";
 import { requireOperator } from "~/.server/http/ops-access";
-import { formatWhen, pageParam, readOrderSearch } from "~/.server/store/back-office/format";
-import { searchOrders } from "~/.server/store/back-office/queues";
-import { listOrderStatuses } from "~/.server/store/orders/history";
+import { formatWhen, pageParam, readOrderSearch } from "~/.server/store/back-office";
+import { searchOrders } from "~/.server/store/back-office";
+import { listOrderStatuses } from "~/.server/store/orders";
 import type { RouteHandle } from "~/lib/route-handle";
 import { OrderTable, Pager } from "./components";
 

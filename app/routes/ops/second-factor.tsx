@@ -4,9 +4,9 @@ import type { Route } from "./+types/second-factor";
 import { readForm } from "~/.server/http/request";
 import { requireOperator } from "~/.server/http/ops-access";
 import { getSessionId } from "~/.server/http/session";
-import { confirmEnrolment, getFactorState, recordAudit, verifySecondFactor } from "~/.server/store/people/operators";
-import { hitRateLimit, RATE_LIMITS, resetRateLimit } from "~/.server/store/people/rate-limits";
-import { markSecondFactorPassed } from "~/.server/store/people/sessions";
+import { confirmEnrolment, getFactorState, recordAudit, verifySecondFactor } from "~/.server/store/people";
+import { hitRateLimit, RATE_LIMITS, resetRateLimit } from "~/.server/store/people";
+import { markSecondFactorPassed } from "~/.server/store/people";
 import type { RouteHandle } from "~/lib/route-handle";
 
 // /ops/2fa (issue 17): the operator's second factor. First time: enrol from the QR code or the key

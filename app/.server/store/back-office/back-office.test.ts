@@ -5,7 +5,7 @@ import { balanceEntries, orders } from "../../db/schema";
 import { listWithdrawalsInProcess, listQueue, OPS_PAGE_SIZE, queueSummaries, searchOrders } from "./queues";
 import { createVerifiedUser } from "../../testing/fixtures";
 import { ownDatabaseForThisFile } from "../../testing/own-database";
-import { requestWithdrawal } from "../orders/balance";
+import { requestWithdrawal } from "../orders";
 import { exportOrdersCsv, EXPORT_HEADER, maskNik } from "./export";
 import { createOrderInStatus } from "../../testing/order-fixtures";
 

@@ -1,8 +1,8 @@
 import { desc, eq } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { orderEvents, orders, orderStatuses } from "../../db/schema";
-import { transitionOrder } from "../orders/orders";
-import { recordAudit } from "../people/operators";
+import { transitionOrder } from "../orders";
+import { recordAudit } from "../people";
 import { COURIER_NAME_MAX, COURIERS, OTHER_COURIER, REASON_MAX, TRACKING_MAX } from "~/lib/ops-decisions";
 
 // What the operators do to orders (the /ops back office and the ops CLI, DESIGN §6): list them, and

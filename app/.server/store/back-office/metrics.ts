@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { Gauge, type Registry } from "prom-client";
 import { getDb } from "../../db/client";
 import { queryRows } from "../../db/query-rows";
 
@@ -31,4 +32,33 @@ export async function oldestWaitingSeconds(): Promise<{ queue: string; seconds: 
           select ${WITHDRAWAL_QUEUE}, (select min(created_at) from balance_entries where kind = 'withdrawal' and status = 'Dalam Proses')
         ) waiting where since is not null`,
   );
+}
+
+const registered = new WeakSet<Registry>();
+
+/** Adds the store's gauges (orders per status, the queues' oldest waits) to `registry`, once. */
+export function registerStoreMetrics(registry: Registry): void {
+  if (registered.has(registry)) return;
+  registered.add(registry);
+  new Gauge({
+    name: "store_orders",
+    help: "Orders per status id (read from the database at scrape time).",
+    labelNames: ["status"] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const { statusId, count } of await orderCountsByStatus()) this.set({ status: String(statusId) }, count);
+    },
+  });
+
+  new Gauge({
+    name: "store_oldest_waiting_seconds",
+    help: "Age of the oldest entry of each operator queue: order statuses 100, 301, 302, 300 and withdrawals 'Dalam Proses'.",
+    labelNames: ["queue"] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const { queue, seconds } of await oldestWaitingSeconds()) this.set({ queue }, Math.round(seconds));
+    },
+  });
 }

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gte, ilike, inArray, lt, ne, sql, type SQL } from "
 import { getDb } from "../../db/client";
 import { balanceEntries, companies, orderEvents, orderProducts, orders, orderStatuses, paymentMethods, payments, uploads, users } from "../../db/schema";
 import { startOfDayWib } from "../../dates";
-import { costLines, type CostLine } from "../orders/history";
+import { costLines, type CostLine } from "../orders";
 
 // What the back office reads (issue 17): the queues with their counts and oldest item, one queue's
 // page, one order with everything an operator decides on, the search. Reads only: every change goes

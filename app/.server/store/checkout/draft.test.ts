@@ -3,20 +3,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../db/client";
 import type { AddressInput } from "../../db/schema";
 import { processImageUpload } from "../../images";
-import {
-  checkEmployeePromo,
-  clearCheckoutDraft,
-  getCheckoutDraft,
-  getSavedAddress,
-  saveDraftAddress,
-  saveDraftValues,
-  setDraftKtp,
-  startCheckout,
-} from "./draft";
+import { checkEmployeePromo, clearCheckoutDraft, getCheckoutDraft, getSavedAddress, saveDraftAddress, saveDraftValues, setDraftKtp, startCheckout } from "./draft";
 import { createProduct, createVerifiedUser, EMPLOYEE_PROMO, ICP_PROMO, INCENTIVE_PROMO, realAddress } from "../../testing/fixtures";
 import { ownDatabaseForThisFile } from "../../testing/own-database";
 import { listDistricts, listProvinces, listRegencies, listVillages, resolveAddress } from "./locations";
-import { getOwnedUpload, saveUpload, uploadUrl } from "../orders/uploads";
+import { getOwnedUpload, saveUpload, uploadUrl } from "../orders";
 
 // The checkout draft, the location lists and the upload store. Runs on this file's PGlite, or with
 // DATABASE_URL on a database of its own on that server (it creates products, which would move the

@@ -3,7 +3,7 @@ import { getDb, type Executor } from "../../db/client";
 import { checkoutDrafts, productImages, productPromos, products, promos, savedAddresses, uploads, users, type AddressInput, type CheckoutDraftValues } from "../../db/schema";
 import { promoKind, type CheckoutPricingInput, type CheckoutPromo } from "~/lib/pricing";
 import { resolveAddress, type ResolvedAddress } from "./locations";
-import { uploadUrl } from "../orders/uploads";
+import { uploadUrl } from "../orders";
 
 // The checkout draft (DESIGN §4): the one open checkout of a user, a database row that replaces the
 // spec's local-storage dataCheckout/detail_produk/address/methodPayment/tenor. It survives the trip

@@ -6,8 +6,9 @@ import { checkoutPricing } from "~/lib/pricing";
 import { checkoutSchema } from "~/lib/schemas/checkout";
 import { checkEmployeePromo, clearDraftPaymentChoice, getCheckoutDraft, loadCheckoutProduct, OUT_OF_STOCK, PRODUCT_NOT_FOUND, saveDraftAddress, saveDraftValues, setDraftKtp, startCheckout, UNVERIFIED } from "./draft";
 import { resolveAddress } from "./locations";
-import { checkOrderRules, checkoutContextOf, checkoutSubmissionOf, createOrderFromDraft } from "../orders/orders";
-import { chooseDraftMethod, chooseDraftTenor, METHOD_REQUIRED, openPayment, payDraft } from "../payments/payments";
+import { checkOrderRules, checkoutContextOf, checkoutSubmissionOf, createOrderFromDraft } from "./order-creation";
+import { chooseDraftMethod, chooseDraftTenor, payDraft } from "./payment-choice";
+import { METHOD_REQUIRED, openPayment } from "../payments";
 
 // A whole checkout in one call (spec §7 POST /order/create): the same steps the web takes over
 // three screens — 'Beli Sekarang' (startCheckout), the checkout form (draft values, KTP, the form's

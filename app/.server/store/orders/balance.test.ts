@@ -1,17 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../db/client";
-import {
-  creditOrderReward,
-  getBalance,
-  INSUFFICIENT_BALANCE,
-  listBalanceHistory,
-  requestWithdrawal,
-  rewardFor,
-  settleWithdrawal,
-  USER_NOT_FOUND,
-  WITHDRAWAL_NOT_FOUND,
-  WITHDRAWAL_SETTLED,
-} from "./balance";
+import { creditOrderReward, getBalance, INSUFFICIENT_BALANCE, listBalanceHistory, requestWithdrawal, rewardFor, settleWithdrawal, USER_NOT_FOUND, WITHDRAWAL_NOT_FOUND, WITHDRAWAL_SETTLED } from "./balance";
 import { createOrderInStatus } from "../../testing/order-fixtures";
 
 // Opening the file's database (migrations, reference data) is slow: not inside a test's time limit.

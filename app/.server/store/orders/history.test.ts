@@ -7,20 +7,11 @@ import { balanceEntries, orderEvents, orders, type AddressInput } from "../../db
 import { processImageUpload } from "../../images";
 import { dayWib } from "../../dates";
 import { getBalance, listBalanceHistory, rewardFor } from "./balance";
-import { saveDraftAddress, setDraftKtp, startCheckout } from "../checkout/draft";
+import { saveDraftAddress, setDraftKtp, startCheckout } from "../checkout";
 import { createProduct, createVerifiedUser, INCENTIVE_PROMO, productStock, realAddress, submission, type TestUser } from "../../testing/fixtures";
 import { costLines, getOwnedOrderDetail, hasOrders, listOrderHistoryPages, listOrderStatuses } from "./history";
-import {
-  cancelOrder,
-  confirmDelivery,
-  createOrderFromDraft,
-  ORDER_ALREADY_CANCELLED,
-  ORDER_ALREADY_DONE,
-  ORDER_NOT_CANCELLABLE,
-  ORDER_NOT_SHIPPED,
-  PROOF_REQUIRED,
-  transitionOrder,
-} from "./orders";
+import { cancelOrder, confirmDelivery, ORDER_ALREADY_CANCELLED, ORDER_ALREADY_DONE, ORDER_NOT_CANCELLABLE, ORDER_NOT_SHIPPED, PROOF_REQUIRED, transitionOrder } from "./orders";
+import { createOrderFromDraft } from "../checkout";
 import { saveUpload } from "./uploads";
 
 // The buyer's side of orders: the list with its filters and pages, the owned detail, cancel and

@@ -5,20 +5,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, type Db } from "../../db/client";
 import { checkoutDrafts, orderEvents, orderProducts, orders, type AddressInput } from "../../db/schema";
 import { processImageUpload } from "../../images";
-import { getCheckoutDraft, saveDraftAddress, setDraftKtp, startCheckout } from "../checkout/draft";
+import { getCheckoutDraft, saveDraftAddress, setDraftKtp, startCheckout } from "../checkout";
 import { createProduct, createVerifiedUser, EMPLOYEE_PROMO, ICP_PROMO, INCENTIVE_PROMO, productStock, randomNik, realAddress, submission, type TestUser } from "../../testing/fixtures";
 import { ownDatabaseForThisFile } from "../../testing/own-database";
-import {
-  checkOrderRules,
-  createOrderFromDraft,
-  EMPLOYEE_PROMO_USED,
-  getOwnedOrderSummary,
-  NIK_ALREADY_USED,
-  NIP_NOT_ACCOUNTS,
-  NO_DRAFT,
-  ORDER_TRANSITIONS,
-  transitionOrder,
-} from "./orders";
+import { checkOrderRules, createOrderFromDraft, EMPLOYEE_PROMO_USED, NIK_ALREADY_USED, NIP_NOT_ACCOUNTS, NO_DRAFT } from "../checkout";
+import { getOwnedOrderSummary, ORDER_TRANSITIONS, transitionOrder } from "./orders";
 import { saveUpload } from "./uploads";
 
 // Orders, stock and statuses through the one store module. Runs on this file's PGlite, or with

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "../../db/client";
 import { otpCodes } from "../../db/schema";
-import { readOutbox } from "../messages/mail";
+import { readOutbox } from "../messages";
 import { consumeOtpSecret, getOtpState, OTP_EXPIRED, OTP_WRONG, PHONE_NOT_REGISTERED, requestOtp, validateOtp } from "./otp";
 import { createBuyer } from "../../testing/payment-fixtures";
 

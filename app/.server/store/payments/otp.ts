@@ -2,8 +2,8 @@ import crypto from "node:crypto";
 import { and, eq, gt, isNull, lte } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { otpCodes } from "../../db/schema";
-import { smsSender } from "../messages/sms";
-import { hitRateLimit, RATE_LIMITS } from "../people/rate-limits";
+import { smsSender } from "../messages";
+import { hitRateLimit, RATE_LIMITS } from "../people";
 
 // The one-time code of BRI-CERIA (paylater) (spec §3 OTP, §5 OTP, §8, §9; issue 7): 4 digits sent by
 // SMS to the buyer's phone, valid 30 minutes, a new one only after a cooldown, at most 5 tries per 15

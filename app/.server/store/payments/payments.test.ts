@@ -4,26 +4,14 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "../../db/client";
 import { checkoutDrafts, orderEvents, orders, payments } from "../../db/schema";
 import { createBuyer, createStockedProduct, methodId, placeOrder, productStock, proofUpload, readyDraft } from "../../testing/payment-fixtures";
-import {
-  chooseDraftMethod,
-  chooseDraftTenor,
-  expireOverduePayments,
-  getPaymentDetail,
-  getPaymentSummary,
-  listPaymentMethods,
-  listTenorOptions,
-  markPaid,
-  METHOD_REQUIRED,
-  OTP_REQUIRED,
-  PAYMENT_EXPIRED,
-  payDraft,
-  PROOF_REQUIRED,
-  setOrderPayment,
-  TENOR_REQUIRED,
-} from "./payments";
-import { transitionOrder } from "../orders/orders";
+import { chooseDraftMethod, chooseDraftTenor, getPaymentSummary, payDraft } from "../checkout";
+import { expireOverduePayments } from "./settlement";
+import { getPaymentDetail, markPaid } from "./page";
+import { listPaymentMethods, listTenorOptions, METHOD_REQUIRED, OTP_REQUIRED, PAYMENT_EXPIRED, PROOF_REQUIRED, TENOR_REQUIRED } from "./methods";
+import { setOrderPayment } from "./set-payment";
+import { transitionOrder } from "../orders";
 import { requestOtp, validateOtp } from "./otp";
-import { readOutbox } from "../messages/mail";
+import { readOutbox } from "../messages";
 
 // The payments store against this file's PGlite, or a shared PostgreSQL (DATABASE_URL): every buyer,
 // product and order here is new. Reference data: BNI-VA fee 4,000; MANUAL-BNI fee 0.

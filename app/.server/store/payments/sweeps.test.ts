@@ -3,7 +3,7 @@ import { expect, it } from "vitest";
 import { getDb } from "../../db/client";
 import { orderEvents, orders, payments } from "../../db/schema";
 import { createBuyer, createStockedProduct, placeOrder, productStock } from "../../testing/payment-fixtures";
-import { expireOverduePayments } from "./payments";
+import { expireOverduePayments } from "./settlement";
 
 // Several instances run the expiry sweep every minute each (entry.server.tsx): sweeps that overlap
 // must act once per order (one transition, one event, the stock unit back once), as each order's

@@ -4,7 +4,10 @@ import { describe, expect, it, vi } from "vitest";
 import { getDb } from "../../db/client";
 import { orders, payments } from "../../db/schema";
 import { createBuyer, createStockedProduct, methodId, placeOrder, productStock, readyDraft } from "../../testing/payment-fixtures";
-import { chooseDraftMethod, getPaymentDetail, payDraft, setOrderPayment, UNIQUE_CODES_EXHAUSTED } from "./payments";
+import { chooseDraftMethod, payDraft } from "../checkout";
+import { getPaymentDetail } from "./page";
+import { setOrderPayment } from "./set-payment";
+import { UNIQUE_CODES_EXHAUSTED } from "./methods";
 import { UNIQUE_CODE_MAX, UNIQUE_CODE_MIN } from "~/lib/payment-pricing";
 
 // All 999 manual-transfer codes in use (issue 16 item 8): the buyer is told UNIQUE_CODES_EXHAUSTED

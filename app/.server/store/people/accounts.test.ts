@@ -5,22 +5,9 @@ import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../db/client";
 import { accountTokens, users } from "../../db/schema";
-import { settleJobs } from "../messages/jobs";
-import type { OutboxEntry } from "../messages/mail";
-import {
-  authenticate,
-  checkResetSecret,
-  getProfile,
-  listCompanies,
-  type RegisterInput,
-  registerUser,
-  requestPasswordReset,
-  resendVerification,
-  resetPassword,
-  updateProfile,
-  usernameFromEmail,
-  verifyAccount,
-} from "./accounts";
+import { settleJobs } from "../messages";
+import type { OutboxEntry } from "../messages";
+import { authenticate, checkResetSecret, getProfile, listCompanies, type RegisterInput, registerUser, requestPasswordReset, resendVerification, resetPassword, updateProfile, usernameFromEmail, verifyAccount } from "./accounts";
 import { createSession, getSessionUser } from "./sessions";
 
 // Runs on this file's PGlite, or on a shared PostgreSQL (DATABASE_URL): every account is new.

@@ -3,8 +3,8 @@ import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { accountTokens, companies, users } from "../../db/schema";
 import { env } from "../../env";
-import { runAfterResponse } from "../messages/jobs";
-import { linkEmail, sendMail } from "../messages/mail";
+import { runAfterResponse } from "../messages";
+import { linkEmail, sendMail } from "../messages";
 import { hashToken, randomToken, revokeAllSessions } from "./sessions";
 
 /** Waiting time between two verification e-mails (spec §9). */

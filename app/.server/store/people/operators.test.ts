@@ -7,7 +7,7 @@ import { createVerifiedUser } from "../../testing/fixtures";
 import { ownDatabaseForThisFile } from "../../testing/own-database";
 import { confirmEnrolment, getFactorState, RECOVERY_CODE_COUNT, setOperatorRole, unusedRecoveryCodes, verifySecondFactor, WRONG_CODE } from "./operators";
 import { createOrderInStatus } from "../../testing/order-fixtures";
-import { applyOpsDecision, getBuyerOpsFacts, REASON_REQUIRED, REASON_TOO_LONG, TRACKING_REQUIRED, COURIER_REQUIRED, COURIER_NAME_REQUIRED } from "../back-office/decisions";
+import { applyOpsDecision, getBuyerOpsFacts, REASON_REQUIRED, REASON_TOO_LONG, TRACKING_REQUIRED, COURIER_REQUIRED, COURIER_NAME_REQUIRED } from "../back-office";
 import { createSession, getSessionUser, hashToken, markSecondFactorPassed } from "./sessions";
 
 // Operators (issue 17): the role, the TOTP enrolment and sign-in step, recovery codes, the idle

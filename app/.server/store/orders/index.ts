@@ -1,0 +1,8 @@
+// The orders domain: the status machine (every transition), the buyer's orders and their actions, uploads, delivery proofs, rewards and the balance.
+// What the doors (pages, the API, the ops CLI, the gateways) and other domains may call; inside the
+// domain, modules import each other directly (DESIGN §3).
+export { creditOrderReward, getBalance, listBalanceHistory, requestWithdrawal, rewardFor, settleWithdrawal } from "./balance";
+export { processProofUpload } from "./delivery-proof";
+export { type CostLine, costLines, getOwnedOrderDetail, hasOrders, listOrderHistoryPages, listOrderStatuses, type OrderDetail, type OrderHistoryPage } from "./history";
+export { cancelOrder, confirmDelivery, getOwnedOrderSummary, MAX_DELIVERY_PROOFS, ORDER_CANCELLED, PROOF_REQUIRED, TOO_MANY_PROOFS, transitionOrder } from "./orders";
+export { getOwnedUpload, saveUpload, type UploadPurpose, uploadUrl } from "./uploads";
