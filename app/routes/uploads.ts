@@ -1,7 +1,7 @@
 import type { Route } from "./+types/uploads";
 import { bearerToken } from "~/.server/http/api";
 import { getUser } from "~/.server/http/session";
-import { isCheckedOperator } from "~/.server/http/ops-access";
+import { mayOpenOrderImages } from "~/.server/http/ops-access";
 import { getUploadForOperator } from "~/.server/store/back-office";
 import { getSessionUser } from "~/.server/store/people";
 import { getOwnedUpload } from "~/.server/store/orders";
@@ -18,7 +18,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const user = getUser(context) ?? (token ? await getSessionUser(token, "api") : null);
   const id = params.id ?? "";
   if (!user || !UPLOAD_ID.test(id)) return notFound();
-  const upload = isCheckedOperator(user) ? await getUploadForOperator(id) : await getOwnedUpload(id, user.id);
+  const upload = mayOpenOrderImages(user) ? await getUploadForOperator(id) : await getOwnedUpload(id, user.id);
   if (!upload) return notFound();
   return new Response(upload.bytes as Uint8Array<ArrayBuffer>, {
     headers: {

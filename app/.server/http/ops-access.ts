@@ -1,10 +1,13 @@
 import { redirect, type RouterContextProvider } from "react-router";
 import { getUser } from "./session";
 import type { SessionUser } from "../store/people";
+import { hasRole, type StaffRole } from "~/lib/staff-roles";
 
-// Who may use the back office (issue 17). Anyone without the operator role gets the plain 404 of
-// an unknown address, on every /ops page, action, export and image: nothing tells that /ops exists.
-// An operator who has not passed the second factor in this session is sent to /ops/2fa.
+// Who may use the back office (issues 17 and 27). Staff are people with at least one role
+// (~/lib/staff-roles). Anyone else gets the plain 404 of an unknown address, on every /ops page,
+// action, export and image: nothing tells that /ops exists. A screen or action outside a person's
+// roles answers the same 404 (and is not in their menu). Staff who have not passed the second factor
+// in this session are sent to /ops/2fa.
 
 export const OPS_HOME = "/ops";
 export const SECOND_FACTOR_PATH = "/ops/2fa";
@@ -13,17 +16,23 @@ export function opsNotFound(): Response {
   return new Response("Not Found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
 }
 
-export type Operator = SessionUser & { role: "operator" };
+export type Staff = SessionUser;
 
-/** The signed-in operator; throws the 404 (no role) or the redirect to /ops/2fa (factor not passed yet). */
-export function requireOperator(context: Readonly<RouterContextProvider>, options: { secondFactor?: boolean } = {}): Operator {
+/**
+ * The signed-in staff member who may use an area needing any of `role` (none: any staff member);
+ * throws the 404 (no role, or not this one) or the redirect to /ops/2fa (factor not passed yet).
+ * Every /ops loader and action calls it with its area: the layout's check alone would let a
+ * 'katalog' person post to an order decision.
+ */
+export function requireStaff(context: Readonly<RouterContextProvider>, role?: StaffRole | readonly StaffRole[], options: { secondFactor?: boolean } = {}): Staff {
   const user = getUser(context);
-  if (!user || user.role !== "operator") throw opsNotFound();
+  if (!user || user.roles.length === 0) throw opsNotFound();
   if ((options.secondFactor ?? true) && !user.secondFactorPassed) throw redirect(SECOND_FACTOR_PATH);
-  return user as Operator;
+  if (role !== undefined && !hasRole(user.roles, role)) throw opsNotFound();
+  return user;
 }
 
-/** Operators who passed the second factor: they may open any order's images. */
-export function isCheckedOperator(user: SessionUser | null): boolean {
-  return !!user && user.role === "operator" && user.secondFactorPassed;
+/** Staff of the orders area who passed the second factor: they may open any order's images (KTP, proofs). */
+export function mayOpenOrderImages(user: SessionUser | null): boolean {
+  return !!user && user.secondFactorPassed && hasRole(user.roles, "pesanan");
 }

@@ -195,18 +195,30 @@ describe("balance commands", () => {
     expect(await ops("users:verify", "nobody@example.test")).toMatchObject({ code: 1, err: "no account with e-mail nobody@example.test" });
     const list = await ops("users:list");
     expect(list.code).toBe(0);
-    expect(list.out).toMatch(new RegExp(`^${user.id}\\s+${user.email}\\s.*\\sbuyer\\s+\\d{4}-\\d\\d-\\d\\d$`, "m"));
+    expect(list.out).toMatch(new RegExp(`^${user.id}\\s+${user.email}\\s.*\\s-\\s+\\d{4}-\\d\\d-\\d\\d$`, "m"));
   });
 
-  it("users:grant-operator and users:revoke-operator; users:list shows the role", async () => {
+  it("users:grant-operator and users:revoke-operator; users:list shows the roles", async () => {
     const db = await getDb();
     const user = await createVerifiedUser(db);
-    expect(await ops("users:grant-operator", user.email.toUpperCase())).toEqual({ code: 0, out: `${user.email.toUpperCase()} is an operator`, err: "" });
-    expect((await ops("users:list")).out).toMatch(new RegExp(`^${user.id}\\s+${user.email}\\s.*\\soperator\\s+\\d{4}-`, "m"));
+    expect(await ops("users:grant-operator", user.email.toUpperCase())).toEqual({ code: 0, out: `${user.email.toUpperCase()} is an operator (admin)`, err: "" });
+    expect((await ops("users:list")).out).toMatch(new RegExp(`^${user.id}\\s+${user.email}\\s.*\\sadmin\\s+\\d{4}-`, "m"));
     expect(await ops("users:revoke-operator", user.email)).toEqual({ code: 0, out: `${user.email} is no longer an operator`, err: "" });
-    expect((await ops("users:list")).out).toMatch(new RegExp(`^${user.id}\\s+${user.email}\\s.*\\sbuyer\\s+\\d{4}-`, "m"));
+    expect((await ops("users:list")).out).toMatch(new RegExp(`^${user.id}\\s+${user.email}\\s.*\\s-\\s+\\d{4}-`, "m"));
     expect(await ops("users:grant-operator", "nobody@example.test")).toMatchObject({ code: 1, err: "no account with e-mail nobody@example.test" });
     expect(await ops("users:grant-operator")).toMatchObject({ code: 2 });
+  });
+
+  it("users:grant and users:revoke take the roles by name", async () => {
+    const db = await getDb();
+    const user = await createVerifiedUser(db);
+    expect(await ops("users:grant", user.email, "katalog", "Keuangan")).toEqual({ code: 0, out: `${user.email}: granted katalog, keuangan`, err: "" });
+    expect((await ops("users:list")).out).toMatch(new RegExp(`^${user.id}\\s+${user.email}\\s.*\\skatalog,keuangan\\s+\\d{4}-`, "m"));
+    expect(await ops("users:revoke", user.email, "katalog")).toEqual({ code: 0, out: `${user.email}: revoked katalog`, err: "" });
+    expect((await ops("users:list")).out).toMatch(new RegExp(`^${user.id}\\s+${user.email}\\s.*\\skeuangan\\s+\\d{4}-`, "m"));
+    expect(await ops("users:grant", user.email, "kasir")).toMatchObject({ code: 2, err: "unknown role kasir (roles: pesanan, katalog, keuangan, pegawai, admin)" });
+    expect(await ops("users:grant", user.email)).toMatchObject({ code: 2 });
+    expect(await ops("users:revoke", "nobody@example.test", "admin")).toMatchObject({ code: 1, err: "no account with e-mail nobody@example.test" });
   });
 });
 

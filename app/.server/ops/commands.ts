@@ -1,7 +1,8 @@
 import { listUsers, markVerified } from "../store/people";
 import { requestWithdrawal, settleWithdrawal } from "../store/orders";
 import { applyOpsDecision, listOrdersForOps, OPS_LIST_LIMIT, type DecisionInput, type OpsDecision } from "../store/back-office";
-import { setOperatorRole } from "../store/people";
+import { grantRolesByEmail, revokeRolesByEmail, setOperatorRole } from "../store/people";
+import { isStaffRole, STAFF_ROLES, type StaffRole } from "~/lib/staff-roles";
 import { runPaymentSweep, sweepSummary } from "../gateway/sweep";
 import { listPaymentIncidents, resolvePaymentIncident } from "../gateway/gateway-payments";
 import { backupCommand, restoreCommand } from "./backup";
@@ -69,19 +70,48 @@ function usageError(io: OpsIO, usage: string) {
   return EXIT_USAGE;
 }
 
-/** The back-office role (issue 17): never self-service, only here. */
+/**
+ * The back-office roles (issues 17, 27): never self-service. `users:grant-operator` makes the first
+ * admin of a new store ('admin'); `users:revoke-operator` takes every role away. Each change ends the
+ * person's sessions (their next sign-in passes the second factor again).
+ */
 function operatorRole(grant: boolean): Command {
   const usage = `users:${grant ? "grant" : "revoke"}-operator <email>`;
   return {
     usage,
-    summary: grant ? "make an account an operator (the /ops back office, with a second factor)" : "take the operator role away",
+    summary: grant ? "make an account an admin of the /ops back office (every role; with a second factor)" : "take every back-office role away",
     async run([email, ...rest], io) {
       if (!email || rest.length > 0) return usageError(io, usage);
       if (!(await setOperatorRole(email, grant))) {
         io.err(`no account with e-mail ${email}`);
         return EXIT_REFUSED;
       }
-      io.out(`${email} is ${grant ? "an operator" : "no longer an operator"}`);
+      io.out(`${email} is ${grant ? "an operator (admin)" : "no longer an operator"}`);
+      return EXIT_OK;
+    },
+  };
+}
+
+/** `users:grant` / `users:revoke <email> <role…>` with the roles pesanan, katalog, keuangan, pegawai, admin. */
+function staffRoles(grant: boolean): Command {
+  const usage = `users:${grant ? "grant" : "revoke"} <email> <role…>`;
+  return {
+    usage,
+    summary: `${grant ? "give" : "take"} back-office roles (${STAFF_ROLES.join(", ")})`,
+    async run([email, ...names], io) {
+      const roles = names.map((name) => name.toLowerCase());
+      if (!email || roles.length === 0) return usageError(io, usage);
+      const unknown = roles.filter((role) => !isStaffRole(role));
+      if (unknown.length > 0) {
+        io.err(`unknown role ${unknown.join(", ")} (roles: ${STAFF_ROLES.join(", ")})`);
+        return EXIT_USAGE;
+      }
+      const change = grant ? grantRolesByEmail : revokeRolesByEmail;
+      if (!(await change(email, roles as StaffRole[], "ops"))) {
+        io.err(`no account with e-mail ${email}`);
+        return EXIT_REFUSED;
+      }
+      io.out(`${email}: ${grant ? "granted" : "revoked"} ${roles.join(", ")}`);
       return EXIT_OK;
     },
   };
@@ -90,13 +120,13 @@ function operatorRole(grant: boolean): Command {
 export const OPS_COMMANDS: Record<string, Command> = {
   "users:list": {
     usage: "users:list",
-    summary: "list the accounts (id, email, name, NIP, company, role, verified)",
+    summary: "list the accounts (id, email, name, NIP, company, roles, verified)",
     async run(_args, io) {
       const users = await listUsers();
       table(
         io,
-        ["id", "email", "name", "NIP", "company", "role", "verified"],
-        users.map((u) => [String(u.id), u.email, u.fullname, u.nip, u.companyName, u.role, u.verifiedAt ? u.verifiedAt.toISOString().slice(0, 10) : "no"]),
+        ["id", "email", "name", "NIP", "company", "roles", "verified"],
+        users.map((u) => [String(u.id), u.email, u.fullname, u.nip, u.companyName, u.roles || "-", u.verifiedAt ? u.verifiedAt.toISOString().slice(0, 10) : "no"]),
       );
       io.out(`${users.length} account(s)`);
       return EXIT_OK;
@@ -117,6 +147,8 @@ export const OPS_COMMANDS: Record<string, Command> = {
   },
   "users:grant-operator": operatorRole(true),
   "users:revoke-operator": operatorRole(false),
+  "users:grant": staffRoles(true),
+  "users:revoke": staffRoles(false),
   "orders:list": {
     usage: "orders:list [--status <id>]",
     summary: `list orders, newest first (at most ${OPS_LIST_LIMIT})`,

@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import type { Route } from "./+types/export";
-import { requireOperator } from "~/.server/http/ops-access";
+import { requireStaff } from "~/.server/http/ops-access";
 import { readOrderSearch } from "~/.server/store/back-office";
 import { listOrderStatuses } from "~/.server/store/orders";
 import { recordAudit } from "~/.server/store/people";
@@ -9,7 +9,7 @@ import { exportOrdersCsv } from "~/.server/store/back-office";
 // /ops/export?dateFrom=&dateTo=&statusId= (issue 17): the orders as CSV for finance, streamed as it
 // is read (a resource route: no page). The same criteria as /ops/search.
 export async function loader({ context, url }: Route.LoaderArgs) {
-  const operator = requireOperator(context);
+  const operator = requireStaff(context, "keuangan");
   const statuses = await listOrderStatuses();
   const { search } = readOrderSearch(url.searchParams, statuses.map((s) => s.id));
   await recordAudit(null, operator.id, "export", { detail: url.search.slice(0, 300) });

@@ -1,6 +1,7 @@
 import { Form, NavLink, Outlet } from "react-router";
 import type { Route } from "./+types/layout";
-import { requireOperator, SECOND_FACTOR_PATH } from "~/.server/http/ops-access";
+import { requireStaff, SECOND_FACTOR_PATH } from "~/.server/http/ops-access";
+import { hasRole } from "~/lib/staff-roles";
 import opsStyles from "./ops.css?url";
 
 // The back office's own layout (issue 17): desktop first, a plain header with the screens and the
@@ -8,7 +9,7 @@ import opsStyles from "./ops.css?url";
 // middleware: no operator role → 404; the second factor not passed → /ops/2fa.
 export const middleware: Route.MiddlewareFunction[] = [
   async ({ url, context }, next) => {
-    requireOperator(context, { secondFactor: url.pathname !== SECOND_FACTOR_PATH });
+    requireStaff(context, undefined, { secondFactor: url.pathname !== SECOND_FACTOR_PATH });
     return next();
   },
 ];
@@ -16,8 +17,10 @@ export const middleware: Route.MiddlewareFunction[] = [
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: opsStyles }];
 
 export function loader({ context, url }: Route.LoaderArgs) {
-  const operator = requireOperator(context, { secondFactor: url.pathname !== SECOND_FACTOR_PATH });
-  return { email: operator.email, checked: operator.secondFactorPassed };
+  const operator = requireStaff(context, undefined, { secondFactor: url.pathname !== SECOND_FACTOR_PATH });
+  const may = (role: Parameters<typeof hasRole>[1]) => hasRole(operator.roles, role);
+  // The menu lists only the screens this person's roles open (the others answer 404).
+  return { email: operator.email, checked: operator.secondFactorPassed, menu: { pesanan: may("pesanan"), keuangan: may("keuangan") } };
 }
 
 export default function OpsLayout({ loaderData }: Route.ComponentProps) {
@@ -32,8 +35,8 @@ export default function OpsLayout({ loaderData }: Route.ComponentProps) {
             <NavLink to="/ops" end>
               Antrean
             </NavLink>
-            <NavLink to="/ops/search">Cari Pesanan</NavLink>
-            <NavLink to="/ops/withdrawals">Penarikan Saldo</NavLink>
+            {loaderData.menu.pesanan ? <NavLink to="/ops/search">Cari Pesanan</NavLink> : null}
+            {loaderData.menu.keuangan ? <NavLink to="/ops/withdrawals">Penarikan Saldo</NavLink> : null}
           </nav>
         ) : null}
         <div className="ops-account">

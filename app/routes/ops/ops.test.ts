@@ -18,7 +18,8 @@ import { readOutbox } from "~/.server/store/messages";
 import { requestWithdrawal } from "~/.server/store/orders";
 import { createVerifiedUser, type TestUser } from "~/.server/testing/fixtures";
 import { ownDatabaseForThisFile } from "~/.server/testing/own-database";
-import { setOperatorRole } from "~/.server/store/people";
+import { grantRolesByEmail, setOperatorRole } from "~/.server/store/people";
+import type { StaffRole } from "~/lib/staff-roles";
 import { createOrderInStatus } from "~/.server/testing/order-fixtures";
 import { saveUpload } from "~/.server/store/orders";
 import { processImageUpload } from "~/.server/images";
@@ -57,9 +58,9 @@ beforeAll(async () => {
 const totp = (secret: string, timestamp = Date.now()) => new TOTP({ secret: Secret.fromBase32(secret.replace(/\s+/g, "")), digits: 6, period: 30 }).generate({ timestamp });
 
 /** An operator who enrolled through /ops/2fa in this browser: the page's 'Kunci', one code, the recovery codes. */
-async function enrolledOperator(): Promise<{ user: TestUser; browser: Browser; recoveryCodes: string[] }> {
+async function enrolledOperator(roles: StaffRole[] = ["admin"]): Promise<{ user: TestUser; browser: Browser; recoveryCodes: string[] }> {
   const user = await createVerifiedUser(db);
-  await setOperatorRole(user.email, true);
+  await grantRolesByEmail(user.email, roles, "ops");
   const browser = await new Browser().signIn(user.id);
   const page = await browser.get(secondFactorRoute.loader, "/ops/2fa");
   const { secret, qr } = page.data as { secret: string; qr: string };
@@ -112,6 +113,31 @@ describe("the second factor", () => {
       recovery: 1,
       enrolled: 1,
     });
+  });
+});
+
+describe("staff roles (issue 27): a screen or action outside a person's roles answers 404", () => {
+  it("'katalog' alone: the home without queues, 404 on the order queues, an order, its decision, the search, withdrawals and the export", async () => {
+    const { browser } = await enrolledOperator(["katalog"]);
+    const order = await createOrderInStatus(db, 100);
+    const home = await browser.get(queuesRoute.loader, "/ops");
+    expect(home).toMatchObject({ status: 200, data: { queues: [] } });
+    expect(await browser.get(queueRoute.loader, "/ops/queue/insentif", { queue: "insentif" })).toMatchObject({ status: 404 });
+    expect(await browser.get(orderRoute.loader, `/ops/orders/${order.orderId}`, { id: String(order.orderId) })).toMatchObject({ status: 404 });
+    const decided = await browser.postFields(orderRoute.action, `/ops/orders/${order.orderId}`, { intent: "approve-incentive" }, { id: String(order.orderId) });
+    expect(decided.status).toBe(404);
+    expect((await db.select({ statusId: orders.statusId }).from(orders).where(eq(orders.id, order.orderId)))[0]!.statusId).toBe(100);
+    expect(await browser.get(searchRoute.loader, "/ops/search")).toMatchObject({ status: 404 });
+    expect(await browser.get(withdrawalsRoute.loader, "/ops/withdrawals")).toMatchObject({ status: 404 });
+    expect(await browser.get(exportRoute.loader, "/ops/export")).toMatchObject({ status: 404 });
+  });
+
+  it("'keuangan' alone: the withdrawals queue on the home and its screen, not the order queues", async () => {
+    const { browser } = await enrolledOperator(["keuangan"]);
+    const home = await browser.get(queuesRoute.loader, "/ops");
+    expect((home.data as { queues: { key: string }[] }).queues.map((q) => q.key)).toEqual(["penarikan"]);
+    expect(await browser.get(withdrawalsRoute.loader, "/ops/withdrawals")).toMatchObject({ status: 200 });
+    expect(await browser.get(queueRoute.loader, "/ops/queue/kirim", { queue: "kirim" })).toMatchObject({ status: 404 });
   });
 });
 

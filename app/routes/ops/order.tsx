@@ -1,7 +1,7 @@
 import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/order";
 import { readForm } from "~/.server/http/request";
-import { requireOperator } from "~/.server/http/ops-access";
+import { requireStaff } from "~/.server/http/ops-access";
 import { formatWhen } from "~/.server/store/back-office";
 import { flash } from "~/.server/http/session";
 import { getOrderForOps } from "~/.server/store/back-office";
@@ -48,7 +48,7 @@ const SUCCESS: Record<OpsDecision, string> = {
 const isDecision = (value: unknown): value is OpsDecision => typeof value === "string" && Object.hasOwn(OPS_TRANSITIONS, value);
 
 export async function loader({ context, params }: Route.LoaderArgs) {
-  requireOperator(context);
+  requireStaff(context, "pesanan");
   const order = await getOrderForOps(orderIdOf(params.id));
   if (!order) throw data("Not Found", { status: 404 });
   return {
@@ -76,7 +76,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 type ActionData = { intent: OpsDecision | null; errors: DecisionFieldErrors; values: Record<string, string>; conflict: string | null };
 
 export async function action({ context, params, request }: Route.ActionArgs) {
-  const operator = requireOperator(context);
+  const operator = requireStaff(context, "pesanan");
   const orderId = orderIdOf(params.id);
   const form = await readForm(request);
   const intent = form.get("intent");

@@ -1,16 +1,20 @@
 import type { Route } from "./+types/queues";
-import { requireOperator } from "~/.server/http/ops-access";
+import { requireStaff } from "~/.server/http/ops-access";
 import { formatAge } from "~/.server/store/back-office";
 import { queueSummaries } from "~/.server/store/back-office";
 import type { RouteHandle } from "~/lib/route-handle";
+import { hasRole } from "~/lib/staff-roles";
 
-// /ops: the operators' queues, each with how many wait and how long the oldest has waited.
+// /ops: the back office's home for every staff member: the queues their roles work on ('Pesanan':
+// the order queues, 'Keuangan': the withdrawals), each with how many wait and how long the oldest
+// has waited.
 export const handle: RouteHandle = { title: "Antrean Back Office" };
 
 export async function loader({ context }: Route.LoaderArgs) {
-  requireOperator(context);
+  const staff = requireStaff(context);
   const now = new Date();
-  const queues = await queueSummaries();
+  const mayWork = (key: string) => hasRole(staff.roles, key === "penarikan" ? "keuangan" : "pesanan");
+  const queues = (await queueSummaries()).filter((q) => mayWork(q.key));
   return {
     queues: queues.map((q) => ({
       key: q.key,
@@ -26,6 +30,7 @@ export default function Queues({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <h1>Antrean</h1>
+      {loaderData.queues.length === 0 ? <p>Tidak ada antrean untuk peran Anda. Pilih menu di atas.</p> : null}
       <ul className="ops-queues">
         {loaderData.queues.map((q) => (
           <li key={q.key}>

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/search";
-import { requireOperator } from "~/.server/http/ops-access";
+import { requireStaff } from "~/.server/http/ops-access";
 import { formatWhen, pageParam, readOrderSearch } from "~/.server/store/back-office";
 import { searchOrders } from "~/.server/store/back-office";
 import { listOrderStatuses } from "~/.server/store/orders";
@@ -12,7 +12,7 @@ import { OrderTable, Pager } from "./components";
 export const handle: RouteHandle = { title: "Cari Pesanan · Back Office" };
 
 export async function loader({ context, url }: Route.LoaderArgs) {
-  requireOperator(context);
+  requireStaff(context, "pesanan");
   const statuses = await listOrderStatuses();
   const { input, search, error } = readOrderSearch(url.searchParams, statuses.map((s) => s.id));
   const searched = [...url.searchParams.keys()].some((k) => k !== "page");

@@ -2,7 +2,7 @@ import QRCode from "qrcode";
 import { data, Form, redirect, type ShouldRevalidateFunction } from "react-router";
 import type { Route } from "./+types/second-factor";
 import { readForm } from "~/.server/http/request";
-import { requireOperator } from "~/.server/http/ops-access";
+import { requireStaff } from "~/.server/http/ops-access";
 import { getSessionId } from "~/.server/http/session";
 import { confirmEnrolment, getFactorState, recordAudit, verifySecondFactor } from "~/.server/store/people";
 import { hitRateLimit, RATE_LIMITS, resetRateLimit } from "~/.server/store/people";
@@ -22,7 +22,7 @@ function tooMany(retryAfterSeconds: number) {
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const operator = requireOperator(context, { secondFactor: false });
+  const operator = requireStaff(context, undefined, { secondFactor: false });
   if (operator.secondFactorPassed) throw redirect("/ops");
   const state = await getFactorState(operator.id, operator.email);
   if (state.enrolled) return { enrolled: true as const };
@@ -32,7 +32,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const operator = requireOperator(context, { secondFactor: false });
+  const operator = requireStaff(context, undefined, { secondFactor: false });
   if (operator.secondFactorPassed) throw redirect("/ops");
   const form = await readForm(request);
   const intent = form.get("intent");

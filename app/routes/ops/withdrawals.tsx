@@ -1,7 +1,7 @@
 import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/withdrawals";
 import { readForm } from "~/.server/http/request";
-import { requireOperator } from "~/.server/http/ops-access";
+import { requireStaff } from "~/.server/http/ops-access";
 import { formatAge, formatWhen, pageParam } from "~/.server/store/back-office";
 import { flash } from "~/.server/http/session";
 import { settleWithdrawal } from "~/.server/store/orders";
@@ -18,7 +18,7 @@ const TITLE = "Penarikan Saldo";
 export const handle: RouteHandle = { title: TITLE };
 
 export async function loader({ context, url }: Route.LoaderArgs) {
-  requireOperator(context);
+  requireStaff(context, "keuangan");
   const page = await listWithdrawalsInProcess(pageParam(url));
   const now = new Date();
   return {
@@ -28,7 +28,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
-  const operator = requireOperator(context);
+  const operator = requireStaff(context, "keuangan");
   const form = await readForm(request);
   const id = String(form.get("withdrawalId") ?? "");
   const intent = form.get("intent");

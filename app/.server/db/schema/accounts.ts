@@ -18,8 +18,6 @@ export const users = pgTable(
     verifiedAt: timestamp("verified_at", { withTimezone: true }),
     // The next moment a verification e-mail may be resent (spec: one hour after a resend).
     resendAvailableAt: timestamp("resend_available_at", { withTimezone: true }),
-    // 'operator' works in the back office (/ops, issue 17); granted only by the ops CLI.
-    role: text("role", { enum: ["buyer", "operator"] }).notNull().default("buyer"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

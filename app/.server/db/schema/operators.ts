@@ -1,5 +1,24 @@
-import { index, integer, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, primaryKey, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { STAFF_ROLES } from "../../../lib/staff-roles";
 import { users } from "./accounts";
+
+/**
+ * The staff roles a person holds (issue 27): one row per role; no row, a buyer. Granted and revoked
+ * in /ops/staff (admins) or by the ops CLI; every change ends that person's sessions.
+ */
+export const staffRoles = pgTable(
+  "staff_roles",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role", { enum: STAFF_ROLES }).notNull(),
+    grantedAt: timestamp("granted_at", { withTimezone: true }).notNull().defaultNow(),
+    // operator:<id> from /ops/staff, or ops (the CLI).
+    grantedBy: text("granted_by").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.role] })],
+);
 
 /**
  * An operator's TOTP second factor (RFC 6238, issue 17). A row with `confirmedAt` null is an
@@ -49,4 +68,27 @@ export const operatorAudit = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("operator_audit_operator_idx").on(t.operatorId, t.createdAt), index("operator_audit_order_idx").on(t.orderId)],
+);
+
+/**
+ * An uploaded CSV between its preview and 'Terapkan Impor' (issues 26, 27): the file is kept here,
+ * not in the browser, so the apply works without JavaScript and on any instance, and the row says
+ * who imported what and when it was applied.
+ */
+export const csvImports = pgTable(
+  "csv_imports",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind", { enum: ["katalog", "pegawai"] }).notNull(),
+    operatorId: integer("operator_id")
+      .notNull()
+      .references(() => users.id),
+    fileName: text("file_name").notNull(),
+    content: text("content").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    appliedAt: timestamp("applied_at", { withTimezone: true }),
+    // What the apply did, for the audit ('12 ditambah, 3 diubah').
+    summary: text("summary"),
+  },
+  (t) => [index("csv_imports_created_idx").on(t.createdAt)],
 );

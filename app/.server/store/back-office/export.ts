@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
 import { stringify } from "csv-stringify";
+import { csvSafeCell } from "../../csv";
 import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { orderProducts, orders, orderStatuses, paymentMethods } from "../../db/schema";
@@ -104,6 +105,6 @@ async function* exportRows(search: OrderSearch): AsyncGenerator<(string | number
  */
 export function exportOrdersCsv(search: OrderSearch): Readable {
   // A cell that starts with =, +, - or @ would be a formula in a spreadsheet: quoted with a leading '.
-  const csv = stringify({ header: true, columns: EXPORT_HEADER, cast: { string: (value) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value) } });
+  const csv = stringify({ header: true, columns: EXPORT_HEADER, cast: { string: csvSafeCell } });
   return Readable.from(exportRows(search)).pipe(csv);
 }

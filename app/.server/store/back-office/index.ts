@@ -6,3 +6,4 @@ export { exportOrdersCsv } from "./export";
 export { formatAge, formatWhen, pageParam, readOrderSearch } from "./format";
 export { registerStoreMetrics } from "./metrics";
 export { getOrderForOps, getUploadForOperator, isOrderQueue, listQueue, listWithdrawalsInProcess, QUEUES, queueSummaries, searchOrders } from "./queues";
+export { type CsvImportKind, getStagedCsvImport, markCsvImportApplied, stageCsvImport, type StagedCsvImport } from "./csv-imports";

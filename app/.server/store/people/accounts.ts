@@ -257,7 +257,7 @@ export async function markVerified(email: string): Promise<boolean> {
 export async function listUsers() {
   const db = await getDb();
   return db
-    .select({ id: users.id, email: users.email, fullname: users.fullname, nip: users.nip, companyName: companies.name, role: users.role, verifiedAt: users.verifiedAt, createdAt: users.createdAt })
+    .select({ id: users.id, email: users.email, fullname: users.fullname, nip: users.nip, companyName: companies.name, roles: sql<string>`coalesce((select string_agg(r.role, ',' order by r.role) from staff_roles r where r.user_id = ${users.id}), '')`, verifiedAt: users.verifiedAt, createdAt: users.createdAt })
     .from(users)
     .innerJoin(companies, eq(companies.id, users.companyId))
     .orderBy(asc(users.id));

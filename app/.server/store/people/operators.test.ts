@@ -5,7 +5,8 @@ import { getDb, type Db } from "../../db/client";
 import { operatorAudit, operatorRecoveryCodes, orderEvents, orders, sessions } from "../../db/schema";
 import { createVerifiedUser } from "../../testing/fixtures";
 import { ownDatabaseForThisFile } from "../../testing/own-database";
-import { confirmEnrolment, getFactorState, RECOVERY_CODE_COUNT, setOperatorRole, unusedRecoveryCodes, verifySecondFactor, WRONG_CODE } from "./operators";
+import { confirmEnrolment, getFactorState, RECOVERY_CODE_COUNT, unusedRecoveryCodes, verifySecondFactor, WRONG_CODE } from "./operators";
+import { grantRolesByEmail, listStaff, revokeRolesByEmail, rolesOf, setOperatorRole, setStaffRoles } from "./staff";
 import { createOrderInStatus } from "../../testing/order-fixtures";
 import { applyOpsDecision, getBuyerOpsFacts, REASON_REQUIRED, REASON_TOO_LONG, TRACKING_REQUIRED, COURIER_REQUIRED, COURIER_NAME_REQUIRED } from "../back-office";
 import { createSession, getSessionUser, hashToken, markSecondFactorPassed } from "./sessions";
@@ -28,18 +29,43 @@ async function newOperator() {
 }
 
 describe("the operator role", () => {
-  it("is granted and revoked by e-mail, and shows in the session", async () => {
+  it("is granted and revoked by e-mail; each change ends the person's sessions (the next one passes the factor again)", async () => {
     const user = await createVerifiedUser(db);
     const sid = await createSession(user.id);
-    expect((await getSessionUser(sid))!.role).toBe("buyer");
+    expect((await getSessionUser(sid))!.roles).toEqual([]);
     expect(await setOperatorRole(user.email.toUpperCase(), true)).toBe(true);
-    expect(await getSessionUser(sid)).toMatchObject({ role: "operator", secondFactorPassed: false });
-    await markSecondFactorPassed(sid);
-    expect(await getSessionUser(sid)).toMatchObject({ role: "operator", secondFactorPassed: true });
+    // The grant ended the buyer session it was signed in with (issue 25 item 6).
+    expect(await getSessionUser(sid)).toBeNull();
+    const staffSid = await createSession(user.id);
+    expect(await getSessionUser(staffSid)).toMatchObject({ roles: ["admin"], secondFactorPassed: false });
+    await markSecondFactorPassed(staffSid);
+    expect(await getSessionUser(staffSid)).toMatchObject({ roles: ["admin"], secondFactorPassed: true });
     expect(await setOperatorRole(user.email, false)).toBe(true);
+    expect(await getSessionUser(staffSid)).toBeNull();
+    // Re-granted: the old cookie stays dead; a new session starts without the factor.
+    expect(await setOperatorRole(user.email, true)).toBe(true);
+    expect(await getSessionUser(staffSid)).toBeNull();
+    const again = await createSession(user.id);
+    expect(await getSessionUser(again)).toMatchObject({ roles: ["admin"], secondFactorPassed: false });
     // A buyer never counts as having passed an operator's factor, even with the mark on the session.
-    expect(await getSessionUser(sid)).toMatchObject({ role: "buyer", secondFactorPassed: false });
+    const buyer = await createVerifiedUser(db);
+    const buyerSid = await createSession(buyer.id);
+    await markSecondFactorPassed(buyerSid);
+    expect(await getSessionUser(buyerSid)).toMatchObject({ roles: [], secondFactorPassed: false });
     expect(await setOperatorRole("nobody@example.test", true)).toBe(false);
+  });
+
+  it("roles are granted and revoked one by one; a change ends the sessions, setting the same roles again does not", async () => {
+    const user = await createVerifiedUser(db);
+    expect(await grantRolesByEmail(user.email, ["katalog", "keuangan"], "ops")).toBe(true);
+    expect(await rolesOf(user.id)).toEqual(["katalog", "keuangan"]);
+    const sid = await createSession(user.id);
+    expect(await setStaffRoles(user.id, ["keuangan", "katalog"], "ops")).toBe(false);
+    expect(await getSessionUser(sid)).toMatchObject({ roles: ["katalog", "keuangan"] });
+    expect(await revokeRolesByEmail(user.email, ["katalog"], "ops")).toBe(true);
+    expect(await rolesOf(user.id)).toEqual(["keuangan"]);
+    expect(await getSessionUser(sid)).toBeNull();
+    expect((await listStaff()).find((m) => m.id === user.id)).toMatchObject({ email: user.email, roles: ["keuangan"] });
   });
 
   it("an operator's session ends after 30 minutes without a request; a buyer's does not", async () => {

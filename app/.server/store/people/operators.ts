@@ -2,10 +2,10 @@ import crypto from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import { getDb, type Executor } from "../../db/client";
-import { operatorAudit, operatorFactors, operatorRecoveryCodes, users } from "../../db/schema";
+import { operatorAudit, operatorFactors, operatorRecoveryCodes } from "../../db/schema";
 import { hashToken } from "./sessions";
 
-// Operators (issue 17): the role on the account (granted and revoked only by the ops CLI), their
+// Operators (issue 17), that is staff of any role (staff.ts): their
 // TOTP second factor (RFC 6238: 6 digits, 30 s, SHA-1 as every authenticator app reads it), the ten
 // one-time recovery codes, and the audit of what they did.
 
@@ -15,25 +15,6 @@ export const WRONG_CODE = "Kode salah atau sudah kedaluwarsa.";
 
 function totpFor(secret: string, email: string) {
   return new TOTP({ issuer: TOTP_ISSUER, label: email, algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(secret) });
-}
-
-const normaliseEmail = (email: string) => email.trim().toLowerCase();
-
-/** `users:grant-operator` / `users:revoke-operator`: false when no account has that e-mail. */
-export async function setOperatorRole(email: string, operator: boolean): Promise<boolean> {
-  const db = await getDb();
-  const rows = await db
-    .update(users)
-    .set({ role: operator ? "operator" : "buyer", updatedAt: new Date() })
-    .where(eq(sql`lower(${users.email})`, normaliseEmail(email)))
-    .returning({ id: users.id });
-  return rows.length > 0;
-}
-
-export async function isOperator(userId: number): Promise<boolean> {
-  const db = await getDb();
-  const [row] = await db.select({ role: users.role }).from(users).where(eq(users.id, userId));
-  return row?.role === "operator";
 }
 
 export type FactorState = { enrolled: false; secret: string; uri: string } | { enrolled: true };

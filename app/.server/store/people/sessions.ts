@@ -1,7 +1,9 @@
 import crypto from "node:crypto";
-import { and, eq, gt, isNull, ne } from "drizzle-orm";
+import { and, eq, gt, isNull, ne, sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
+import type { Executor } from "../../db/client";
 import { companies, sessions, users } from "../../db/schema";
+import type { StaffRole } from "~/lib/staff-roles";
 
 const SESSION_DAYS = 30;
 /** A bearer token of the JSON API lives as long as a web session; logout or a password reset ends it sooner. */
@@ -18,12 +20,13 @@ export type SessionUser = {
   companyName: string;
   verified: boolean;
   resendAvailableAt: Date | null;
-  role: "buyer" | "operator";
-  // Operators: this session passed the TOTP second factor (issue 17).
+  /** The staff roles (issue 27); empty for a buyer. Anyone with a role is staff ("operator"). */
+  roles: StaffRole[];
+  // Staff: this session passed the TOTP second factor (issue 17).
   secondFactorPassed: boolean;
 };
 
-/** Issue 17: an operator's session ends after 30 minutes without a request. */
+/** Issue 17: a staff member's session ends after 30 minutes without a request. */
 export const OPERATOR_IDLE_MS = 30 * 60 * 1000;
 // The last-seen time is written at most this often (not on every request).
 const LAST_SEEN_RESOLUTION_MS = 30 * 1000;
@@ -70,7 +73,7 @@ export async function getSessionUser(raw: string, kind: SessionKind = "web"): Pr
       companyName: companies.name,
       verifiedAt: users.verifiedAt,
       resendAvailableAt: users.resendAvailableAt,
-      role: users.role,
+      roles: sql<StaffRole[]>`coalesce((select array_agg(r.role order by r.role) from staff_roles r where r.user_id = ${users.id}), '{}')`,
       secondFactorAt: sessions.secondFactorAt,
       lastSeenAt: sessions.lastSeenAt,
     })
@@ -83,7 +86,8 @@ export async function getSessionUser(raw: string, kind: SessionKind = "web"): Pr
   if (!row) return null;
   const { verifiedAt, secondFactorAt, lastSeenAt, ...rest } = row;
   const now = Date.now();
-  if (row.role === "operator") {
+  const staff = row.roles.length > 0;
+  if (staff) {
     // An operator idle for 30 minutes is signed out (the session is revoked, not just forgotten).
     if (now - lastSeenAt.getTime() > OPERATOR_IDLE_MS) {
       await revokeSession(raw);
@@ -93,7 +97,7 @@ export async function getSessionUser(raw: string, kind: SessionKind = "web"): Pr
       await db.update(sessions).set({ lastSeenAt: new Date(now) }).where(eq(sessions.idHash, hashToken(raw)));
     }
   }
-  return { ...rest, verified: verifiedAt !== null, secondFactorPassed: row.role === "operator" && secondFactorAt !== null };
+  return { ...rest, verified: verifiedAt !== null, secondFactorPassed: staff && secondFactorAt !== null };
 }
 
 /** Marks this session as having passed the operator's second factor. */
@@ -107,9 +111,12 @@ export async function revokeSession(raw: string) {
   await db.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.idHash, hashToken(raw)), isNull(sessions.revokedAt)));
 }
 
-/** Ends every session and API token of a user, except the one given (used after a password reset). */
-export async function revokeAllSessions(userId: number, exceptRaw?: string) {
-  const db = await getDb();
+/**
+ * Ends every session and API token of a user, except the one given (after a password reset; `tx`
+ * when a role change does it in its own transaction).
+ */
+export async function revokeAllSessions(userId: number, exceptRaw?: string, tx?: Executor) {
+  const db = tx ?? (await getDb());
   const conditions = [eq(sessions.userId, userId), isNull(sessions.revokedAt)];
   if (exceptRaw) conditions.push(ne(sessions.idHash, hashToken(exceptRaw)));
   await db.update(sessions).set({ revokedAt: new Date() }).where(and(...conditions));

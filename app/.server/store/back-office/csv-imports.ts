@@ -1,0 +1,45 @@
+import { randomUUID } from "node:crypto";
+import { and, eq, isNull, lt } from "drizzle-orm";
+import { getDb } from "../../db/client";
+import { csvImports } from "../../db/schema";
+
+// Uploaded CSV files waiting between their preview and 'Terapkan Impor' (the catalogue's price list,
+// the HR roster). The route stages the file, shows the preview its domain computes from it, and on
+// 'Terapkan Impor' hands the same text to its domain's apply, then marks it applied here. Unapplied
+// files are forgotten after a day.
+
+export type CsvImportKind = "katalog" | "pegawai";
+export type StagedCsvImport = { id: string; kind: CsvImportKind; fileName: string; content: string; createdAt: Date; appliedAt: Date | null; summary: string | null };
+
+const KEEP_MS = 24 * 60 * 60 * 1000;
+
+/** Keeps an uploaded file for its preview; returns its id (random: it is in the preview's form). */
+export async function stageCsvImport(kind: CsvImportKind, operatorId: number, fileName: string, content: string): Promise<string> {
+  const db = await getDb();
+  await db.delete(csvImports).where(and(isNull(csvImports.appliedAt), lt(csvImports.createdAt, new Date(Date.now() - KEEP_MS))));
+  const id = randomUUID();
+  await db.insert(csvImports).values({ id, kind, operatorId, fileName: fileName.slice(0, 200) || "import.csv", content });
+  return id;
+}
+
+/** The operator's own staged file of that kind, or null (unknown, someone else's, another kind). */
+export async function getStagedCsvImport(id: string, kind: CsvImportKind, operatorId: number): Promise<StagedCsvImport | null> {
+  if (typeof id !== "string" || !/^[0-9a-f-]{36}$/.test(id)) return null;
+  const db = await getDb();
+  const [row] = await db
+    .select({ id: csvImports.id, kind: csvImports.kind, fileName: csvImports.fileName, content: csvImports.content, createdAt: csvImports.createdAt, appliedAt: csvImports.appliedAt, summary: csvImports.summary })
+    .from(csvImports)
+    .where(and(eq(csvImports.id, id), eq(csvImports.kind, kind), eq(csvImports.operatorId, operatorId)));
+  return row ?? null;
+}
+
+/** Marks a staged file applied with what it did; false when it already was (a second 'Terapkan Impor'). */
+export async function markCsvImportApplied(id: string, summary: string): Promise<boolean> {
+  const db = await getDb();
+  const rows = await db
+    .update(csvImports)
+    .set({ appliedAt: new Date(), summary: summary.slice(0, 1000) })
+    .where(and(eq(csvImports.id, id), isNull(csvImports.appliedAt)))
+    .returning({ id: csvImports.id });
+  return rows.length > 0;
+}

@@ -1,0 +1,102 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { getDb } from "../../db/client";
+import { companies, staffRoles, users } from "../../db/schema";
+import { STAFF_ROLES, type StaffRole } from "~/lib/staff-roles";
+import { log } from "../../log";
+import { revokeAllSessions } from "./sessions";
+
+// Staff and their roles (issue 27, DESIGN §6): never self-service; granted and revoked by an admin
+// in /ops/staff or by the ops CLI. Any change to a person's roles ends all their sessions in the
+// same transaction (issue 25 item 6): the next sign-in passes the second factor again, so a revoked
+// and re-granted role never revives an old cookie.
+
+/** Who changed a role: `operator:<id>` (the back office) or `ops` (the CLI). */
+export type StaffActor = string;
+
+const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
+async function userIdByEmail(email: string): Promise<number | null> {
+  const db = await getDb();
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(sql`lower(${users.email})`, normaliseEmail(email)));
+  return row?.id ?? null;
+}
+
+/** The roles a person holds, in STAFF_ROLES order. */
+export async function rolesOf(userId: number): Promise<StaffRole[]> {
+  const db = await getDb();
+  const rows = await db.select({ role: staffRoles.role }).from(staffRoles).where(eq(staffRoles.userId, userId));
+  const held = new Set(rows.map((r) => r.role));
+  return STAFF_ROLES.filter((role) => held.has(role));
+}
+
+/**
+ * Sets exactly `roles` for the person (adds the missing, removes the others) and, when anything
+ * changed, ends their sessions, all in one transaction. Returns whether anything changed.
+ */
+export async function setStaffRoles(userId: number, roles: readonly StaffRole[], actor: StaffActor): Promise<boolean> {
+  const wanted = STAFF_ROLES.filter((role) => roles.includes(role));
+  const db = await getDb();
+  const changed = await db.transaction(async (tx) => {
+    const current = (await tx.select({ role: staffRoles.role }).from(staffRoles).where(eq(staffRoles.userId, userId)).for("update")).map((r) => r.role);
+    const removed = current.filter((role) => !wanted.includes(role));
+    const added = wanted.filter((role) => !current.includes(role));
+    if (removed.length === 0 && added.length === 0) return false;
+    if (removed.length) await tx.delete(staffRoles).where(and(eq(staffRoles.userId, userId), inArray(staffRoles.role, removed)));
+    if (added.length) await tx.insert(staffRoles).values(added.map((role) => ({ userId, role, grantedBy: actor.slice(0, 100) }))).onConflictDoNothing();
+    await revokeAllSessions(userId, undefined, tx);
+    log.info({ userId, added, removed, actor }, "staff: roles changed, sessions ended");
+    return true;
+  });
+  return changed;
+}
+
+/** Adds `roles` to what the person holds (CLI `users:grant`); false when no account has that e-mail. */
+export async function grantRolesByEmail(email: string, roles: readonly StaffRole[], actor: StaffActor): Promise<boolean> {
+  const userId = await userIdByEmail(email);
+  if (userId === null) return false;
+  await setStaffRoles(userId, [...new Set([...(await rolesOf(userId)), ...roles])], actor);
+  return true;
+}
+
+/** Takes `roles` away (CLI `users:revoke`); false when no account has that e-mail. */
+export async function revokeRolesByEmail(email: string, roles: readonly StaffRole[], actor: StaffActor): Promise<boolean> {
+  const userId = await userIdByEmail(email);
+  if (userId === null) return false;
+  await setStaffRoles(userId, (await rolesOf(userId)).filter((role) => !roles.includes(role)), actor);
+  return true;
+}
+
+/**
+ * `users:grant-operator` (the first admin of a new store: 'admin') / `users:revoke-operator` (every
+ * role taken away); false when no account has that e-mail.
+ */
+export async function setOperatorRole(email: string, operator: boolean): Promise<boolean> {
+  return operator ? grantRolesByEmail(email, ["admin"], "ops") : revokeRolesByEmail(email, STAFF_ROLES, "ops");
+}
+
+export type StaffMember = { id: number; email: string; fullname: string; companyName: string; roles: StaffRole[] };
+
+/** Everyone holding a role, by e-mail. */
+export async function listStaff(): Promise<StaffMember[]> {
+  const db = await getDb();
+  const rows = await db
+    .select({ id: users.id, email: users.email, fullname: users.fullname, companyName: companies.name, role: staffRoles.role })
+    .from(staffRoles)
+    .innerJoin(users, eq(users.id, staffRoles.userId))
+    .innerJoin(companies, eq(companies.id, users.companyId))
+    .orderBy(asc(users.email));
+  const byId = new Map<number, StaffMember>();
+  for (const { role, ...person } of rows) {
+    const member = byId.get(person.id) ?? { ...person, roles: [] };
+    member.roles.push(role);
+    byId.set(person.id, member);
+  }
+  return [...byId.values()].map((m) => ({ ...m, roles: STAFF_ROLES.filter((r) => m.roles.includes(r)) }));
+}
+
+/** How many people hold 'admin' (the back office never removes the last one; the CLI may). */
+export async function countAdmins(): Promise<number> {
+  const db = await getDb();
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(staffRoles).where(eq(staffRoles.role, "admin"));
+  return row?.n ?? 0;
+}
