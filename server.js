@@ -22,7 +22,7 @@ const { default: express } = await import("express");
 const root = path.dirname(fileURLToPath(import.meta.url));
 const buildDir = path.resolve(root, process.env.BUILD_DIR ?? "build");
 const build = await import(path.join(buildDir, "server/index.js"));
-const { startServer, stopServer, installRequestGuards, installRequestLog, metricsHandler, readinessHandler, routeIdFinder, settleJobs, log } =
+const { startServer, stopServer, configureKeepAlive, installRequestGuards, installRequestLog, metricsHandler, readinessHandler, routeIdFinder, settleJobs, log } =
   build.entry.module;
 
 if (!process.env.DATABASE_URL && !process.execArgv.includes("--liftoff-only")) {
@@ -66,6 +66,8 @@ const server = app.listen(config.port, () => {
   ready = true;
   log.info({ appUrl: config.appUrl, port: config.port }, "Toko Pegawai PLN: serving");
 });
+// Idle keep-alive connections outlive an event-loop stall (a backup): app/.server/http/serving.ts.
+configureKeepAlive(server);
 
 /**
  * SIGTERM (a rolling update, `docker stop`): unready at once, keep serving for SHUTDOWN_DRAIN_MS so

@@ -99,7 +99,7 @@ export function handleError(error: unknown, { request }: { request: Request }) {
 
 // server.js puts these in front of React Router (the server build is what server.js can import).
 export { installRequestGuards } from "./.server/http/request-guards";
-export { installRequestLog, metricsHandler, readinessHandler, routeIdFinder } from "./.server/http/serving";
+export { configureKeepAlive, installRequestLog, metricsHandler, readinessHandler, routeIdFinder } from "./.server/http/serving";
 export { log } from "./.server/log";
 export { settleJobs } from "./.server/store/messages/jobs";
 

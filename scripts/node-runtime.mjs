@@ -144,7 +144,7 @@ export async function ensureProjectNode({
     const staged = path.join(staging, "runtime");
     const stagedBinary = path.join(staged, pkg.binary);
     fs.mkdirSync(path.dirname(stagedBinary), { recursive: true });
-    fs.writeFileSync(stagedBinary, extractFile(zlib.gunzipSync(tarball), `package/${pkg.binary}`), { mode: 0o755 });
+    writeInChunks(stagedBinary, extractFile(zlib.gunzipSync(tarball), `package/${pkg.binary}`), 0o755);
     checkRuns(stagedBinary);
     try {
       fs.renameSync(staged, folder);
@@ -156,6 +156,20 @@ export async function ensureProjectNode({
     fs.rmSync(staging, { recursive: true, force: true });
   }
   return { binary, binDir, downloadedInMs: performance.now() - started };
+}
+
+/**
+ * Writes `data` 64 KB at a time. One 120 MB write leaves the file in the page cache as 2 MB folios,
+ * which every process running the binary then maps (and counts in its RSS) whole: 59 MB resident for
+ * a bare `node -e ''` instead of 31 MB, about 35 MB more for the server (decision 0012).
+ */
+function writeInChunks(file, data, mode) {
+  const fd = fs.openSync(file, "w", mode);
+  try {
+    for (let offset = 0; offset < data.length; offset += 65_536) fs.writeSync(fd, data, offset, Math.min(65_536, data.length - offset));
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** `npm pack <spec>` into a folder; returns the tarball's path. */

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Express, NextFunction, Request, Response } from "express";
 import { matchRoutes, type RouteObject } from "react-router";
 import { env } from "../env";
@@ -102,4 +102,20 @@ export function readinessHandler(isReady: () => boolean) {
     res.setHeader("Cache-Control", "no-store");
     res.end(ready ? "ready" : "not ready");
   };
+}
+
+/**
+ * How much longer than it announces (`Keep-Alive: timeout=5`) the server keeps an idle connection
+ * open. Clients that honour the announcement (Node's agents, undici, Playwright's request context)
+ * stop reusing a connection after 4 s; Node closes it after 5 s + `keepAliveTimeoutBuffer` (1 s by
+ * default). When the event loop stalls longer than that margin (a PGlite backup's dump is
+ * synchronous, seconds on a busy machine; a long collection; a starved CPU), the close timer runs
+ * before the request already waiting on the connection is read, and the client gets `socket hang
+ * up` / ECONNRESET (issue 25 item 13). With 30 s, a stall has to last over 31 s for that.
+ */
+export const KEEP_ALIVE_TIMEOUT_BUFFER_MS = 30_000;
+
+/** server.js calls this on its HTTP server. */
+export function configureKeepAlive(server: Server): void {
+  server.keepAliveTimeoutBuffer = KEEP_ALIVE_TIMEOUT_BUFFER_MS;
 }
