@@ -5,7 +5,7 @@ export { authenticate, checkResetSecret, getProfile, listCompanies, listUsers, m
 export { confirmEnrolment, getFactorState, recordAudit, verifySecondFactor } from "./operators";
 export { checkRateLimit, hitRateLimit, RATE_LIMITS, type RateLimitRule, resetRateLimit } from "./rate-limits";
 export { createSession, getSessionUser, hashToken, markSecondFactorPassed, revokeSession, type SessionUser } from "./sessions";
-export { countAdmins, grantRolesByEmail, listStaff, revokeRolesByEmail, rolesOf, setOperatorRole, setStaffRoles, type StaffMember } from "./staff";
+export { countAdmins, findUserByEmail, grantRolesByEmail, LAST_ADMIN, listStaff, revokeRolesByEmail, rolesOf, setOperatorRole, setStaffRoles, setStaffRolesFromOps, type StaffMember } from "./staff";
 export {
   applyRosterImport,
   changeAccountEmployment,
