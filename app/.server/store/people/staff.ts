@@ -64,10 +64,11 @@ export async function setStaffRolesFromOps(operatorId: number, userId: number, r
   return db.transaction(async (tx) => {
     const admins = (await tx.select({ userId: staffRoles.userId }).from(staffRoles).where(eq(staffRoles.role, "admin")).for("update")).map((r) => r.userId);
     if (admins.includes(userId) && !roles.includes("admin") && admins.length <= 1) return { ok: false as const, message: LAST_ADMIN };
-    const before = await tx.select({ role: staffRoles.role }).from(staffRoles).where(eq(staffRoles.userId, userId));
+    const held = (await tx.select({ role: staffRoles.role }).from(staffRoles).where(eq(staffRoles.userId, userId))).map((r) => r.role);
+    const before = STAFF_ROLES.filter((r) => held.includes(r));
     const changed = await applyRoles(tx, userId, roles, `operator:${operatorId}`);
     if (changed) {
-      await recordAudit(tx, operatorId, "staff-roles", { detail: `akun ${userId}: ${before.map((r) => r.role).join(",") || "-"} → ${STAFF_ROLES.filter((r) => roles.includes(r)).join(",") || "-"}` });
+      await recordAudit(tx, operatorId, "staff-roles", { detail: `akun ${userId}: ${before.join(",") || "-"} → ${STAFF_ROLES.filter((r) => roles.includes(r)).join(",") || "-"}` });
     }
     return { ok: true as const, changed };
   });
