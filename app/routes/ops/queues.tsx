@@ -63,11 +63,13 @@ export async function loader({ context }: Route.LoaderArgs) {
       : null,
     top: top ? { chart: labelledRows(top.map((p) => ({ label: p.title, value: p.orders }))), rows: top.map((p) => ({ title: p.title, orders: p.orders, revenue: formatRupiah(p.revenue) })) } : null,
     stock,
+    days: DASHBOARD_DAYS,
+    lowStockLimit: LOW_STOCK_LIMIT,
   };
 }
 
 export default function Queues({ loaderData }: Route.ComponentProps) {
-  const { sales, statuses, incentives, top, stock } = loaderData;
+  const { sales, statuses, incentives, top, stock, days, lowStockLimit } = loaderData;
   return (
     <>
       <h1>Antrean</h1>
@@ -86,20 +88,20 @@ export default function Queues({ loaderData }: Route.ComponentProps) {
         ))}
       </ul>
 
-      {sales || incentives || stock ? <h2 className="ops-section-title">{DASHBOARD_DAYS} Hari Terakhir (WIB)</h2> : null}
+      {sales || incentives || stock ? <h2 className="ops-section-title">{days} Hari Terakhir (WIB)</h2> : null}
       <div className="ops-grid ops-dashboard">
         {sales ? (
           <>
             <section className="ops-card" aria-labelledby="orders-per-day">
               <h2 id="orders-per-day">Pesanan per Hari</h2>
               <p className="ops-muted">Total {sales.totals.orders.toLocaleString("id-ID")} pesanan</p>
-              <Chart id="orders" title={`Grafik pesanan per hari, ${DASHBOARD_DAYS} hari terakhir`} chart={sales.ordersChart} />
+              <Chart id="orders" title={`Grafik pesanan per hari, ${days} hari terakhir`} chart={sales.ordersChart} />
               <DataTable caption="Pesanan per hari" head={["Tanggal", "Pesanan"]} rows={sales.days.map((d) => [d.label, String(d.orders)])} />
             </section>
             <section className="ops-card" aria-labelledby="revenue-per-day">
               <h2 id="revenue-per-day">Pendapatan Dibayar per Hari</h2>
               <p className="ops-muted">Total {sales.totals.paidRevenue}</p>
-              <Chart id="revenue" title={`Grafik pendapatan dibayar per hari, ${DASHBOARD_DAYS} hari terakhir`} chart={sales.revenueChart} />
+              <Chart id="revenue" title={`Grafik pendapatan dibayar per hari, ${days} hari terakhir`} chart={sales.revenueChart} />
               <DataTable caption="Pendapatan dibayar per hari" head={["Tanggal", "Pendapatan"]} rows={sales.days.map((d) => [d.label, d.paidRevenue])} />
             </section>
           </>
@@ -127,7 +129,7 @@ export default function Queues({ loaderData }: Route.ComponentProps) {
         ) : null}
         {stock ? (
           <section className="ops-card" aria-labelledby="low-stock">
-            <h2 id="low-stock">Stok Menipis (≤ {LOW_STOCK_LIMIT})</h2>
+            <h2 id="low-stock">Stok Menipis (≤ {lowStockLimit})</h2>
             {stock.length === 0 ? (
               <p>Tidak ada produk dengan stok menipis.</p>
             ) : (

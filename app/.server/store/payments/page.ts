@@ -46,6 +46,7 @@ export type PaymentDetail = {
   /** 'Bayar (Sandbox)': the sandbox gateway and an open virtual account. */
   canSandboxPay: boolean;
   paid: boolean;
+  /** `bankImageUrl`: the bank's logo, '' for a bank the store has none of. */
   manualInfoDetail: { bankImageUrl: string; bankAccountName: string; bankName: string; bankAccountNumber: string } | null;
   /** How to pay per channel (ATM, Mobile Banking, Internet Banking), sanitised HTML. */
   howTo: HowToPay[];
@@ -121,13 +122,21 @@ export async function getPaymentDetail(orderId: number, userId: number, now = ne
     notice,
     canSandboxPay: open && isVa && order.statusId === 200 && env().paymentGateway === "sandbox" && payment!.gateway === "sandbox",
     paid: PAID_STATUSES.includes(order.statusId),
-    manualInfoDetail: transferAccount ? { bankImageUrl: method?.imageUrl ?? MANUAL_TRANSFER_ACCOUNT.bankImageUrl, bankAccountName: transferAccount.accountName, bankName: transferAccount.bankName, bankAccountNumber: transferAccount.accountNumber } : null,
+    manualInfoDetail: transferAccount ? { bankImageUrl: bankImageOf(transferAccount.bankName), bankAccountName: transferAccount.accountName, bankName: transferAccount.bankName, bankAccountNumber: transferAccount.accountNumber } : null,
     howTo:
       payment && method && (isVa || isManual)
         ? await howToPay(payment, { code: method.code, type: method.type }, transferAccount?.accountName ?? null)
         : [],
     redirectUrl: open ? (payment?.redirectUrl ?? null) : null,
   };
+}
+
+/** The logo of the transfer account's bank when the store has one ('' otherwise: the page shows the name only). */
+function bankImageOf(bankName: string): string {
+  if (/\bBNI\b|Negara Indonesia/i.test(bankName)) return "/images/payment/bni.svg";
+  if (/\bBRI\b|Rakyat Indonesia/i.test(bankName)) return "/images/payment/bri.svg";
+  if (/Mandiri/i.test(bankName)) return "/images/payment/mandiri.svg";
+  return "";
 }
 
 /**

@@ -40,7 +40,7 @@ describe("the manual-transfer account", () => {
     const after = await createBuyer();
     const newOrder = await placeOrder(after, await createStockedProduct(), "MANUAL-BNI");
     const fresh = (await getPaymentDetail(newOrder, after.id))!;
-    expect(fresh.manualInfoDetail).toMatchObject({ bankName: "Bank Mandiri", bankAccountName: "PT Koperasi Pegawai PLN", bankAccountNumber: "1234567890" });
+    expect(fresh.manualInfoDetail).toEqual({ bankName: "Bank Mandiri", bankImageUrl: "/images/payment/mandiri.svg", bankAccountName: "PT Koperasi Pegawai PLN", bankAccountNumber: "1234567890" });
     expect(fresh.vaNo).toBe("1234567890");
     expect(fresh.howTo[0]!.content).toContain("PT Koperasi Pegawai PLN");
     // The payment opened before the change still shows the account it showed.

@@ -51,10 +51,8 @@ export default function Accounts({ loaderData, actionData }: Route.ComponentProp
       </p>
       <h1>{TITLE}</h1>
       <form method="get" className="ops-card ops-inline-form">
-        <label>
-          E-mail atau NIP
-          <input type="search" name="q" defaultValue={q} maxLength={100} />
-        </label>
+        <label htmlFor="accounts-q">E-mail atau NIP</label>
+        <input id="accounts-q" type="search" name="q" defaultValue={q} maxLength={100} />
         <button type="submit" className="ops-btn ops-btn-secondary">
           Cari
         </button>

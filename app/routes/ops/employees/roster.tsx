@@ -33,6 +33,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     total: roster.total,
     rows: roster.rows,
     editId: idParam(url.searchParams.get("edit")),
+    columns: ROSTER_COLUMNS.join(","),
   };
 }
 
@@ -89,7 +90,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 }
 
 export default function Roster({ loaderData, actionData }: Route.ComponentProps) {
-  const { companies, companyId, q, page, pageCount, total, rows, editId } = loaderData;
+  const { companies, companyId, q, page, pageCount, total, rows, editId, columns } = loaderData;
   const company = companies.find((c) => c.id === companyId);
   const search = new URLSearchParams({ ...(companyId ? { company: String(companyId) } : {}), ...(q ? { q } : {}) }).toString();
   const editing = actionData?.edit?.id ?? editId;
@@ -141,7 +142,7 @@ export default function Roster({ loaderData, actionData }: Route.ComponentProps)
       <section className="ops-card" aria-labelledby="upload-title">
         <h2 id="upload-title">Unggah CSV</h2>
         <p className="ops-muted">
-          Kolom: <code>{ROSTER_COLUMNS.join(",")}</code> (koma atau titik koma). <code>perusahaan</code> sesuai nama di daftar perusahaan; <code>status</code> aktif atau nonaktif.
+          Kolom: <code>{columns}</code> (koma atau titik koma). <code>perusahaan</code> sesuai nama di daftar perusahaan; <code>status</code> aktif atau nonaktif.
         </p>
         <Form method="post" encType="multipart/form-data" className="ops-form">
           <input type="hidden" name="intent" value="upload" />
@@ -161,20 +162,16 @@ export default function Roster({ loaderData, actionData }: Route.ComponentProps)
       <section className="ops-card" aria-labelledby="list-title">
         <h2 id="list-title">Pegawai per Perusahaan</h2>
         <form method="get" className="ops-inline-form">
-          <label>
-            Perusahaan
-            <select name="company" defaultValue={companyId ?? ""}>
+          <label htmlFor="roster-company">Perusahaan</label>
+          <select id="roster-company" name="company" defaultValue={companyId ?? ""}>
               {companies.map((c) => (
                 <option key={c.id} value={c.id}>
                   {c.name} ({c.active} aktif, {c.inactive} nonaktif)
                 </option>
               ))}
-            </select>
-          </label>
-          <label>
-            Cari NIP atau nama
-            <input type="search" name="q" defaultValue={q} maxLength={100} />
-          </label>
+          </select>
+          <label htmlFor="roster-q">Cari NIP atau nama</label>
+          <input id="roster-q" type="search" name="q" defaultValue={q} maxLength={100} />
           <button type="submit" className="ops-btn ops-btn-secondary">
             Tampilkan
           </button>
@@ -206,13 +203,11 @@ export default function Roster({ loaderData, actionData }: Route.ComponentProps)
                           <input type="hidden" name="intent" value="edit" />
                           <input type="hidden" name="entryId" value={r.id} />
                           <OpsInput name="name" id={`name-${r.id}`} label="Nama" defaultValue={actionData?.edit?.name ?? r.name} error={actionData?.edit?.error} maxLength={200} />
-                          <label>
-                            Status
-                            <select name="status" defaultValue={r.status}>
-                              <option value="aktif">Aktif</option>
-                              <option value="nonaktif">Nonaktif</option>
-                            </select>
-                          </label>
+                          <label htmlFor={`status-${r.id}`}>Status</label>
+                          <select id={`status-${r.id}`} name="status" defaultValue={r.status}>
+                            <option value="aktif">Aktif</option>
+                            <option value="nonaktif">Nonaktif</option>
+                          </select>
                           <button type="submit" className="ops-btn">
                             Simpan
                           </button>
