@@ -12,8 +12,9 @@ export type ColumnChart = { kind: "columns"; width: number; height: number; plot
 export type LineChart = { kind: "line"; width: number; height: number; plot: { left: number; top: number; right: number; bottom: number }; path: string; areaPath: string; points: { x: number; y: number; label: string; value: string }[]; yTicks: Tick[]; xTicks: Tick[] };
 export type RowChart = { kind: "rows"; width: number; height: number; labelWidth: number; rows: { y: number; width: number; height: number; label: string; value: string }[] };
 
-const WIDTH = 640;
-const HEIGHT = 240;
+// The viewBox: the cards are about this wide at 1280 px, so the 12 px text reads at about 12 px.
+const WIDTH = 480;
+const HEIGHT = 220;
 
 /** '7 Mei' from '2026-05-07' (a WIB day): what the axis and the table say. */
 export function dayLabel(day: string): string {
@@ -33,7 +34,7 @@ const count = (n: number) => n.toLocaleString("id-ID");
 
 /** One column per day (orders per day), the y axis in whole numbers, every fifth day labelled. */
 export function dailyColumns(days: { day: string; value: number }[]): ColumnChart {
-  const plot = { left: 44, top: 12, right: WIDTH - 8, bottom: HEIGHT - 28 };
+  const plot = { left: 36, top: 12, right: WIDTH - 16, bottom: HEIGHT - 28 };
   const x = scaleBand<string>()
     .domain(days.map((d) => d.day))
     .range([plot.left, plot.right])
@@ -57,12 +58,13 @@ export function dailyColumns(days: { day: string; value: number }[]): ColumnChar
 
 /** A line (with its area) per day for rupiah (paid revenue per day). */
 export function dailyRupiahLine(days: { day: string; value: number }[]): LineChart {
-  const plot = { left: 72, top: 12, right: WIDTH - 12, bottom: HEIGHT - 28 };
+  const plot = { left: 64, top: 12, right: WIDTH - 20, bottom: HEIGHT - 28 };
   const x = scaleLinear()
     .domain([0, Math.max(1, days.length - 1)])
     .range([plot.left, plot.right]);
+  // At least Rp1 jt high, so an empty month still has a readable axis.
   const y = scaleLinear()
-    .domain([0, Math.max(1, ...days.map((d) => d.value))])
+    .domain([0, Math.max(1_000_000, ...days.map((d) => d.value))])
     .nice()
     .range([plot.bottom, plot.top]);
   const points = days.map((d, i) => ({ x: x(i), y: y(d.value), label: dayLabel(d.day), value: formatRupiah(d.value) }));
@@ -84,11 +86,11 @@ export function dailyRupiahLine(days: { day: string; value: number }[]): LineCha
 }
 
 /** Horizontal bars with their labels (orders by status, incentive decisions, top products). */
-export function labelledRows(items: { label: string; value: number; display?: string }[], labelWidth = 220): RowChart {
+export function labelledRows(items: { label: string; value: number; display?: string }[], labelWidth = 190): RowChart {
   const rowHeight = 26;
   const x = scaleLinear()
     .domain([0, Math.max(1, ...items.map((i) => i.value))])
-    .range([0, WIDTH - labelWidth - 90]);
+    .range([0, WIDTH - labelWidth - 60]);
   const y = scaleBand<number>()
     .domain(items.map((_, i) => i))
     .range([0, items.length * rowHeight])

@@ -6,28 +6,30 @@ import type { ColumnChart, LineChart, RowChart } from "./charts.server";
 
 export function Chart({ id, title, chart }: { id: string; title: string; chart: ColumnChart | LineChart | RowChart }) {
   return (
-    <svg className="ops-chart" viewBox={`0 0 ${chart.width} ${chart.height}`} role="img" aria-labelledby={`${id}-title`} data-testid={`chart-${id}`}>
-      <title id={`${id}-title`}>{title}</title>
-      {chart.kind === "rows" ? <Rows chart={chart} /> : <Axes chart={chart} />}
-      {chart.kind === "columns"
-        ? chart.bars.map((bar) => (
-            <rect key={bar.label} className="ops-chart-bar" x={bar.x} y={bar.y} width={bar.width} height={bar.height} data-day={bar.label}>
-              <title>{`${bar.label}: ${bar.value}`}</title>
-            </rect>
-          ))
-        : null}
-      {chart.kind === "line" ? (
-        <>
-          <path className="ops-chart-area" d={chart.areaPath} />
-          <path className="ops-chart-line" d={chart.path} />
-          {chart.points.map((p) => (
-            <circle key={p.label} className="ops-chart-dot" cx={p.x} cy={p.y} r={2.5} data-day={p.label}>
-              <title>{`${p.label}: ${p.value}`}</title>
-            </circle>
-          ))}
-        </>
-      ) : null}
-    </svg>
+    <div className="ops-chart-wrap">
+      <svg className="ops-chart" viewBox={`0 0 ${chart.width} ${chart.height}`} role="img" aria-labelledby={`${id}-title`} data-testid={`chart-${id}`}>
+        <title id={`${id}-title`}>{title}</title>
+        {chart.kind === "rows" ? <Rows chart={chart} /> : <Axes chart={chart} />}
+        {chart.kind === "columns"
+          ? chart.bars.map((bar) => (
+              <rect key={bar.label} className="ops-chart-bar" x={bar.x} y={bar.y} width={bar.width} height={bar.height} data-day={bar.label}>
+                <title>{`${bar.label}: ${bar.value}`}</title>
+              </rect>
+            ))
+          : null}
+        {chart.kind === "line" ? (
+          <>
+            <path className="ops-chart-area" d={chart.areaPath} />
+            <path className="ops-chart-line" d={chart.path} />
+            {chart.points.map((p) => (
+              <circle key={p.label} className="ops-chart-dot" cx={p.x} cy={p.y} r={2.5} data-day={p.label}>
+                <title>{`${p.label}: ${p.value}`}</title>
+              </circle>
+            ))}
+          </>
+        ) : null}
+      </svg>
+    </div>
   );
 }
 
@@ -59,7 +61,7 @@ function Rows({ chart }: { chart: RowChart }) {
       {chart.rows.map((row) => (
         <g key={row.label}>
           <text x={chart.labelWidth - 8} y={row.y + row.height / 2} dy="0.32em" textAnchor="end">
-            {row.label.length > 32 ? `${row.label.slice(0, 31)}…` : row.label}
+            {row.label.length > 28 ? `${row.label.slice(0, 27)}…` : row.label}
           </text>
           <rect className="ops-chart-bar" x={chart.labelWidth} y={row.y} width={Math.max(row.width, 1)} height={row.height} />
           <text x={chart.labelWidth + Math.max(row.width, 1) + 6} y={row.y + row.height / 2} dy="0.32em">

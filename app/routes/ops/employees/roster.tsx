@@ -162,16 +162,20 @@ export default function Roster({ loaderData, actionData }: Route.ComponentProps)
       <section className="ops-card" aria-labelledby="list-title">
         <h2 id="list-title">Pegawai per Perusahaan</h2>
         <form method="get" className="ops-inline-form">
-          <label htmlFor="roster-company">Perusahaan</label>
-          <select id="roster-company" name="company" defaultValue={companyId ?? ""}>
+          <div className="ops-field">
+            <label htmlFor="roster-company">Perusahaan</label>
+            <select id="roster-company" name="company" defaultValue={companyId ?? ""}>
               {companies.map((c) => (
                 <option key={c.id} value={c.id}>
                   {c.name} ({c.active} aktif, {c.inactive} nonaktif)
                 </option>
               ))}
-          </select>
-          <label htmlFor="roster-q">Cari NIP atau nama</label>
-          <input id="roster-q" type="search" name="q" defaultValue={q} maxLength={100} />
+            </select>
+          </div>
+          <div className="ops-field">
+            <label htmlFor="roster-q">Cari NIP atau nama</label>
+            <input id="roster-q" type="search" name="q" defaultValue={q} maxLength={100} />
+          </div>
           <button type="submit" className="ops-btn ops-btn-secondary">
             Tampilkan
           </button>
