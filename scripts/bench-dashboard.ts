@@ -10,9 +10,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { root, useTemporaryDatabase } from "./bench-db";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const LIMIT_MS = 300;
 
 function option(name: string): string | undefined {
@@ -23,13 +22,7 @@ const total = Number(option("orders") ?? 100_000);
 if (!Number.isSafeInteger(total) || total < 1) throw new Error("--orders must be a positive whole number");
 const htmlFile = option("html");
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-dashboard-"));
-process.env.DATA_DIR = dataDir;
-process.env.NODE_ENV = "production";
-delete process.env.DATABASE_URL;
-delete process.env.SMTP_URL;
-const template = path.join(root, process.env.BUILD_DIR ?? "build", "server", "assets", "db-template");
-if (!process.env.DB_TEMPLATE_DIR && fs.existsSync(path.join(template, "PG_VERSION.gz"))) process.env.DB_TEMPLATE_DIR = template;
+const dataDir = useTemporaryDatabase("bench-dashboard-");
 
 const { getDb, closeDb } = await import("~/.server/db/client");
 const { sessions } = await import("~/.server/db/schema");

@@ -9,21 +9,13 @@
 // production server's Node flags (package.json). Exit code 1 when a count is wrong.
 import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { useTemporaryDatabase } from "./bench-db";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const index = process.argv.indexOf("--rows");
 const rows = index >= 0 ? Number(process.argv[index + 1]) : 100_000;
 if (!Number.isSafeInteger(rows) || rows < 10) throw new Error("--rows must be a whole number of at least 10");
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-roster-"));
-process.env.DATA_DIR = dataDir;
-process.env.NODE_ENV = "production";
-delete process.env.DATABASE_URL;
-delete process.env.SMTP_URL;
-const template = path.join(root, process.env.BUILD_DIR ?? "build", "server", "assets", "db-template");
-if (!process.env.DB_TEMPLATE_DIR && fs.existsSync(path.join(template, "PG_VERSION.gz"))) process.env.DB_TEMPLATE_DIR = template;
+const dataDir = useTemporaryDatabase("bench-roster-");
 
 const { getDb, closeDb } = await import("~/.server/db/client");
 const { createVerifiedUser } = await import("~/.server/testing/fixtures");
