@@ -10,6 +10,9 @@ import { signedInStaff } from "./helpers/staff";
 // rejected with a reason the buyer sees; a buyer who opens /ops gets the plain 404 page.
 // Each test registers its own accounts: both projects share one server and database.
 
+test.describe.configure({ timeout: 300_000 });
+test.use({ extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` } });
+
 const BIKE = "Exotic Sepeda Listrik Lipat 14 inci";
 
 /** A new account made an admin by the CLI, signed in on /login, enrolled at /ops/2fa: its page. */
