@@ -70,6 +70,11 @@ export default [
     route("ops/withdrawals", "routes/ops/withdrawals.tsx"),
     route("ops/search", "routes/ops/search.tsx"),
     route("ops/export", "routes/ops/export.ts"),
+    // Issue 27: the roster and buyer accounts ('Pegawai'), staff and settings ('Admin').
+    route("ops/employees", "routes/ops/employees/roster.tsx"),
+    route("ops/accounts", "routes/ops/employees/accounts.tsx"),
+    route("ops/staff", "routes/ops/staff.tsx"),
+    route("ops/settings", "routes/ops/settings.tsx"),
   ]),
 
   route("*", "routes/not-found.tsx"),

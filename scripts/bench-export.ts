@@ -12,13 +12,10 @@
 // the export runs inside the server: with Node's defaults V8 alone sizes its young generation up
 // by about 40 MB under this allocation rate (measured: +57 MB, of which the JS heap in use +4 MB).
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { fileURLToPath } from "node:url";
+import { useTemporaryDatabase } from "./bench-db";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const LIMIT_MB = 50;
 
 function option(name: string, fallback: number): number {
@@ -29,44 +26,15 @@ function option(name: string, fallback: number): number {
 }
 
 const total = option("orders", 100_000);
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-export-"));
-process.env.DATA_DIR = dataDir;
-process.env.NODE_ENV = "production";
-delete process.env.DATABASE_URL;
-delete process.env.SMTP_URL;
-const template = path.join(root, process.env.BUILD_DIR ?? "build", "server", "assets", "db-template");
-if (!process.env.DB_TEMPLATE_DIR && fs.existsSync(path.join(template, "PG_VERSION.gz"))) process.env.DB_TEMPLATE_DIR = template;
+const dataDir = useTemporaryDatabase("bench-export-");
 
-const { getDb, closeDb } = await import("~/.server/db/client");
-const { createOrderInStatus } = await import("~/.server/testing/order-fixtures");
+const { closeDb } = await import("~/.server/db/client");
 const { exportOrdersCsv } = await import("~/.server/store/back-office");
-const { sql } = await import("drizzle-orm");
+const { seedBenchOrders } = await import("./bench-data");
 
 try {
   const setupStarted = Date.now();
-  const db = await getDb();
-  const { orderId } = await createOrderInStatus(db, 300);
-  // Copies of the one real order, each its own invoice, key, NIK and day (spread over a year).
-  const copies = total - 1;
-  for (let done = 0; done < copies; done += 20_000) {
-    const n = Math.min(20_000, copies - done);
-    await db.execute(sql`
-      insert into orders (invoice_id, user_id, idempotency_key, product_id, status_id, status_changed_at, buyer_name, buyer_phone_number,
-        buyer_email, buyer_nik, buyer_nip, buyer_dad_name, note, full_address, provinsi_id, provinsi, kota_id, kota, kecamatan_id, kecamatan,
-        kelurahan_id, kelurahan, kode_pos, insentif, insentif_value, promo_pegawai, promo_pegawai_value, price_ori, amount, total_amount,
-        payment_method_id, tenor, courier, tracking_number, created_at, updated_at)
-      select 'BENCH/' || g, o.user_id, 'bench-' || g, o.product_id, (array[100, 200, 300, 400, 500])[1 + g % 5], o.status_changed_at, o.buyer_name,
-        o.buyer_phone_number, 'pembeli' || g || '@example.test', lpad((3273000000000000 + g)::text, 16, '0'), o.buyer_nip, o.buyer_dad_name,
-        o.note, o.full_address, o.provinsi_id, o.provinsi, o.kota_id, o.kota, o.kecamatan_id, o.kecamatan, o.kelurahan_id, o.kelurahan,
-        o.kode_pos, false, 0, false, 0, o.price_ori, o.amount, o.total_amount, o.payment_method_id, o.tenor, 'JNE', 'JNE' || g,
-        o.created_at - (g % 365) * interval '1 day', o.updated_at
-      from orders o, generate_series(${done + 1}::int, ${done + n}::int) g where o.id = ${orderId}::int`);
-  }
-  await db.execute(sql`
-    insert into order_products (order_id, product_id, qty, title, image_url, price, price_ori, total_discount, promo)
-    select o.id, p.product_id, p.qty, p.title, p.image_url, p.price, p.price_ori, p.total_discount, p.promo
-    from orders o, order_products p where p.order_id = ${orderId} and o.id <> ${orderId}`);
-  await db.execute(sql`analyze`);
+  await seedBenchOrders(total);
   const setupMs = Date.now() - setupStarted;
 
   globalThis.gc?.();

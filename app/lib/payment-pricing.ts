@@ -50,20 +50,24 @@ export function listedFee(type: PaymentMethodType, fee: number): number {
   return type === "installment" ? 0 : rupiah(fee);
 }
 
+/** A tenor an instalment method offers: months and the flat interest over the whole tenor. */
+export type TenorSetting = { tenor: number; interestPercentage: number };
+
 /**
- * BNI-INSTALLMENT tenors and their flat interest over the whole tenor (reference data, decision
- * 0020). The interest is the card issuer's: the store receives amount + fee; the buyer pays the
- * issuer `totalPayment` in `tenor` monthly instalments.
+ * BNI-INSTALLMENT tenors and their flat interest over the whole tenor (decision 0020): the defaults
+ * the settings are seeded with; an admin changes them in /ops/settings (issue 27). The interest is
+ * the card issuer's: the store receives amount + fee; the buyer pays the issuer `totalPayment` in
+ * `tenor` monthly instalments.
  */
-export const TENORS = [
-  { id: 1, tenor: 3, interestPercentage: 0 },
-  { id: 2, tenor: 6, interestPercentage: 3 },
-  { id: 3, tenor: 12, interestPercentage: 6 },
-] as const;
+export const TENORS: readonly TenorSetting[] = [
+  { tenor: 3, interestPercentage: 0 },
+  { tenor: 6, interestPercentage: 3 },
+  { tenor: 12, interestPercentage: 6 },
+];
 
-export type Tenor = (typeof TENORS)[number]["tenor"];
+export type Tenor = number;
 
-export const isTenor = (value: unknown): value is Tenor => TENORS.some((t) => t.tenor === value);
+export const isTenor = (value: unknown, tenors: readonly TenorSetting[] = TENORS): value is Tenor => tenors.some((t) => t.tenor === value);
 
 export type TenorOption = {
   id: number;
@@ -86,9 +90,10 @@ export function tenorLabel(tenor: number, interestPercentage: number): string {
 }
 
 /** The tenor options for a goods amount and the instalment method's fee and card-apply link. */
-export function tenorOptions(amount: number, fee: number, applyUrl: string | null = null): TenorOption[] {
+export function tenorOptions(amount: number, fee: number, applyUrl: string | null = null, tenors: readonly TenorSetting[] = TENORS): TenorOption[] {
   const base = rupiah(amount) + rupiah(fee);
-  return TENORS.map(({ id, tenor, interestPercentage }) => {
+  return tenors.map(({ tenor, interestPercentage }, index) => {
+    const id = index + 1;
     const totalPayment = base + Math.round((base * interestPercentage) / 100);
     // Rounded up so that `tenor` instalments never pay less than the total (the last one is smaller).
     const perMonth = Math.ceil(totalPayment / tenor);

@@ -224,7 +224,7 @@ function PaymentOpen({ payment, now, sheet, proofError }: Route.ComponentProps["
 
         {manual ? (
           <div className="pay-bank" data-testid="manual-bank">
-            <img src={manual.bankImageUrl} alt={manual.bankName} width={60} height={25} />
+            {manual.bankImageUrl ? <img src={manual.bankImageUrl} alt={manual.bankName} width={60} height={25} /> : null}
             <dl className="price-lines">
               <div>
                 <dt>Nama Pemilik Rekening</dt>

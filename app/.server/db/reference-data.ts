@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "./types";
 import { queryRows } from "./query-rows";
 import { companies, orderStatuses, paymentMethods } from "./schema";
+import { seedSettings } from "./settings";
 
 /** The companies of the PLN group whose employees may register. */
 export const PLN_GROUP_COMPANIES = [
@@ -46,14 +47,14 @@ export const PAYMENT_METHODS: (typeof paymentMethods.$inferInsert)[] = [
  * the administrative areas are loaded only into empty tables.
  */
 export async function seedReferenceData(db: Db) {
-  await db
-    .insert(companies)
-    .values(PLN_GROUP_COMPANIES.map((name) => ({ name })))
-    .onConflictDoNothing();
+  // Only into an empty table: an admin renames and hides companies in /ops/settings (issue 27).
+  const [{ companyCount }] = await queryRows<{ companyCount: number }>(db, sql`select count(*)::int as "companyCount" from companies`);
+  if (companyCount === 0) await db.insert(companies).values(PLN_GROUP_COMPANIES.map((name) => ({ name })));
   for (const status of ORDER_STATUSES) {
     await db.insert(orderStatuses).values(status).onConflictDoUpdate({ target: orderStatuses.id, set: { name: status.name } });
   }
   await db.insert(paymentMethods).values(PAYMENT_METHODS).onConflictDoNothing();
+  await seedSettings(db);
   await seedAreas(db);
 }
 

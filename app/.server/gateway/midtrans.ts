@@ -245,9 +245,9 @@ export const midtransGateway: PaymentGateway = {
   name: MIDTRANS,
   openPayment: openAtMidtrans,
   closePayment: closeAtMidtrans,
-  howToPay(method, payTo, billerCode) {
+  howToPay(method, payTo, billerCode, payToName) {
     if (method.code === "MANDIRI-VA" && billerCode) return mandiriBillHowTo(billerCode, payTo ?? "-");
-    return sandboxGateway.howToPay(method, payTo);
+    return sandboxGateway.howToPay(method, payTo, null, payToName);
   },
 };
 

@@ -61,8 +61,11 @@ export interface PaymentGateway {
   readonly name: string;
   /** Opens (or, for the same order, re-issues the same) payment. Throws when the gateway is unreachable. */
   openPayment(request: OpenPaymentRequest): Promise<OpenedPayment>;
-  /** How to pay with a method, per channel, as HTML (sanitised by the caller before it is shown). */
-  howToPay(method: { code: string; type: PaymentMethodType }, payTo: string | null, billerCode?: string | null): HowToPay[];
+  /**
+   * How to pay with a method, per channel, as HTML (sanitised by the caller before it is shown).
+   * `payToName`: a manual transfer's account owner as the payment showed it.
+   */
+  howToPay(method: { code: string; type: PaymentMethodType }, payTo: string | null, billerCode?: string | null, payToName?: string | null): HowToPay[];
   /**
    * Asks the gateway to stop accepting a payment before the store expires it (Midtrans: POST
    * /v2/{order_id}/expire). Absent: the gateway needs nothing (the sandbox).

@@ -20,7 +20,7 @@ export const UPLOAD_BODY_LIMIT = 10 * 1024 * 1024;
  * The routes whose forms upload files (multipart). The ONE list: a new upload screen adds its path
  * here. Matched against the path without React Router's `.data` suffix (JavaScript submissions).
  */
-export const UPLOAD_PATHS: RegExp[] = [/^\/checkout$/, /^\/payment\/[^/]+$/, /^\/transaction-detail\/[^/]+$/, /^\/api\/core\/api\/v1\/upload$/];
+export const UPLOAD_PATHS: RegExp[] = [/^\/checkout$/, /^\/payment\/[^/]+$/, /^\/transaction-detail\/[^/]+$/, /^\/api\/core\/api\/v1\/upload$/, /^\/ops\/employees$/];
 
 const ALLOWED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
 

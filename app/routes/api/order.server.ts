@@ -217,7 +217,7 @@ const area = defineArea("order", {
   "/create": {
     method: "POST",
     auth: true,
-    doc: { summary: "Create the order (the whole checkout in one call)", body: CREATE_BODY, data: CREATED_ORDER, errors: [400, 403, 404, 409], headers: { "Idempotency-Key": "A key per purchase; a repeat answers the first order" } },
+    doc: { summary: "Create the order (the whole checkout in one call); 403 for an unverified account or one its company's roster no longer lists as active", body: CREATE_BODY, data: CREATED_ORDER, errors: [400, 403, 404, 409], headers: { "Idempotency-Key": "A key per purchase; a repeat answers the first order" } },
     async handle({ request, user }) {
       const body = await readJson(request);
       const headerKey = request.headers.get("idempotency-key")?.trim();
@@ -267,7 +267,7 @@ const area = defineArea("order", {
     method: "GET",
     auth: true,
     doc: {
-      summary: "The employee promo of a product for a NIP (the account's): a list with it, or empty",
+      summary: "The employee promo of a product for a NIP (the account's): a list with it, or empty (also empty for an account its company's roster does not list as active)",
       query: { productId: { type: "integer", description: "Product id", required: true }, nip: { type: "string", description: "NIP", required: true } },
       data: list(PROMO),
       errors: [400],

@@ -89,3 +89,36 @@ export function OrderTable({ rows, rowTestId, showStatus = false, showWaiting = 
     </div>
   );
 }
+
+/** A labelled input of a back-office form with its error beside it (issue 27: roster, staff, settings). */
+export function OpsInput({ name, label, error, defaultValue, ...rest }: { name: string; label: string; error?: string } & Omit<React.InputHTMLAttributes<HTMLInputElement>, "name">) {
+  const id = rest.id ?? `f-${name}`;
+  return (
+    <>
+      <label htmlFor={id}>{label}</label>
+      <input id={id} name={name} defaultValue={defaultValue} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} className={error ? "is-invalid" : undefined} {...rest} />
+      {error ? (
+        <p className="ops-error" id={`${id}-error`}>
+          {error}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/** The flash/alert of a back-office action: an error in red, a result in blue. */
+export function OpsMessage({ error, notice }: { error?: string | null; notice?: string | null }) {
+  if (error)
+    return (
+      <p className="ops-alert" role="alert">
+        {error}
+      </p>
+    );
+  if (notice)
+    return (
+      <p className="ops-notice" role="status">
+        {notice}
+      </p>
+    );
+  return null;
+}

@@ -10,16 +10,20 @@ import * as queuesRoute from "./queues";
 import * as searchRoute from "./search";
 import * as secondFactorRoute from "./second-factor";
 import * as withdrawalsRoute from "./withdrawals";
+import * as rosterRoute from "./employees/roster";
+import * as accountsRoute from "./employees/accounts";
+import * as settingsRoute from "./settings";
+import * as staffRoute from "./staff";
 import * as uploadsRoute from "../uploads";
 import { TestBrowser, type Outcome, type RouteMiddleware } from "../test-browser";
 import { getDb, type Db } from "~/.server/db/client";
-import { balanceEntries, operatorAudit, operatorFactors, orderEvents, orders } from "~/.server/db/schema";
+import { balanceEntries, companies, operatorAudit, operatorFactors, orderEvents, orders, paymentMethods, rosterEntries, staffRoles, storeSettings, users } from "~/.server/db/schema";
 import { readOutbox } from "~/.server/store/messages";
 import { requestWithdrawal } from "~/.server/store/orders";
 import { createVerifiedUser, type TestUser } from "~/.server/testing/fixtures";
 import { ownDatabaseForThisFile } from "~/.server/testing/own-database";
-import { grantRolesByEmail, setOperatorRole } from "~/.server/store/people";
-import type { StaffRole } from "~/lib/staff-roles";
+import { applyRosterImport, grantRolesByEmail, setOperatorRole } from "~/.server/store/people";
+import { hasRole, STAFF_ROLES, type StaffRole } from "~/lib/staff-roles";
 import { createOrderInStatus } from "~/.server/testing/order-fixtures";
 import { saveUpload } from "~/.server/store/orders";
 import { processImageUpload } from "~/.server/images";
@@ -300,5 +304,99 @@ describe("withdrawals from the back office", () => {
       { action: "withdrawal-settled", withdrawalId: cancelled.id },
       { action: "withdrawal-refused", withdrawalId: paid.id },
     ]);
+  });
+});
+
+/**
+ * Every /ops screen and action (issue 27's role matrix). A row names the area it needs ('staff':
+ * anyone with a role), a GET or a POST, and for a POST two bodies: `attack`, a real change sent by
+ * everyone who must be refused, and `probe`, a harmless invalid request that whoever may use the
+ * action sees answered (400), so the matrix never changes data itself. A new screen adds its rows.
+ */
+type Door = { name: string; area: StaffRole | "staff"; handler: unknown; url: string; params?: Record<string, string> } & (
+  | { method: "GET" }
+  | { method: "POST"; attack: Record<string, string>; probe: Record<string, string> }
+);
+
+describe("role matrix (issue 27): every /ops door × anonymous, buyer, before the second factor, each single role, admin", () => {
+  it("exactly the allowed answer; 0 leaks, 0 foreign writes", async () => {
+    const buyer = await createVerifiedUser(db);
+    const order = await createOrderInStatus(db, 100, { user: buyer });
+    await db.insert(balanceEntries).values({ userId: buyer.id, kind: "credit", title: "Reward Pembelian", amount: 50_000 });
+    const withdrawal = await requestWithdrawal(buyer.email, 20_000);
+    if (!withdrawal.ok) throw new Error(withdrawal.message);
+    const [company] = await db.insert(companies).values({ name: `PT Matriks ${Date.now()}` }).returning({ id: companies.id, name: companies.name });
+    const roster = await applyRosterImport(`nip,nama,perusahaan,status\nM-1,Mira,${company!.name},aktif\n`, { deactivateMissing: false }, buyer.id);
+    if (!roster.ok) throw new Error(roster.message);
+    const [entry] = await db.select({ id: rosterEntries.id }).from(rosterEntries).where(eq(rosterEntries.companyId, company!.id));
+    const id = String(order.orderId);
+
+    const doors: Door[] = [
+      { name: "layout", area: "staff", method: "GET", handler: layoutRoute.loader, url: "/ops" },
+      { name: "home", area: "staff", method: "GET", handler: queuesRoute.loader, url: "/ops" },
+      { name: "queue", area: "pesanan", method: "GET", handler: queueRoute.loader, url: "/ops/queue/insentif", params: { queue: "insentif" } },
+      { name: "order", area: "pesanan", method: "GET", handler: orderRoute.loader, url: `/ops/orders/${id}`, params: { id } },
+      { name: "order decision", area: "pesanan", method: "POST", handler: orderRoute.action, url: `/ops/orders/${id}`, params: { id }, attack: { intent: "approve-incentive" }, probe: { intent: "matrix" } },
+      { name: "search", area: "pesanan", method: "GET", handler: searchRoute.loader, url: `/ops/search?email=${encodeURIComponent(buyer.email)}` },
+      { name: "withdrawals", area: "keuangan", method: "GET", handler: withdrawalsRoute.loader, url: "/ops/withdrawals" },
+      { name: "withdrawal decision", area: "keuangan", method: "POST", handler: withdrawalsRoute.action, url: "/ops/withdrawals", attack: { intent: "ok", withdrawalId: String(withdrawal.id) }, probe: { intent: "matrix", withdrawalId: String(withdrawal.id) } },
+      { name: "export", area: "keuangan", method: "GET", handler: exportRoute.loader, url: "/ops/export" },
+      { name: "roster", area: "pegawai", method: "GET", handler: rosterRoute.loader, url: `/ops/employees?company=${company!.id}` },
+      { name: "roster change", area: "pegawai", method: "POST", handler: rosterRoute.action, url: "/ops/employees", attack: { intent: "deactivate", entryId: String(entry!.id) }, probe: { intent: "matrix" } },
+      { name: "accounts", area: "pegawai", method: "GET", handler: accountsRoute.loader, url: `/ops/accounts?q=${encodeURIComponent(buyer.email)}` },
+      { name: "account NIP change", area: "admin", method: "POST", handler: accountsRoute.action, url: "/ops/accounts", attack: { userId: String(buyer.id), nip: "M-1", companyId: String(company!.id) }, probe: { userId: "x" } },
+      { name: "staff", area: "admin", method: "GET", handler: staffRoute.loader, url: "/ops/staff" },
+      { name: "staff change", area: "admin", method: "POST", handler: staffRoute.action, url: "/ops/staff", attack: { intent: "add", email: buyer.email, role: "admin" }, probe: { intent: "matrix" } },
+      { name: "settings", area: "admin", method: "GET", handler: settingsRoute.loader, url: "/ops/settings" },
+      { name: "settings change", area: "admin", method: "POST", handler: settingsRoute.action, url: "/ops/settings", attack: { intent: "account", bankName: "Bank Penipu", accountName: "Penipu", accountNumber: "9999999999" }, probe: { intent: "matrix" } },
+    ];
+
+    const snapshot = async () =>
+      JSON.stringify({
+        orders: await db.select({ id: orders.id, statusId: orders.statusId }).from(orders).orderBy(orders.id),
+        events: (await db.select({ n: count() }).from(orderEvents))[0]!.n,
+        withdrawals: await db.select({ id: balanceEntries.id, status: balanceEntries.status }).from(balanceEntries).orderBy(balanceEntries.id),
+        roster: await db.select().from(rosterEntries).orderBy(rosterEntries.id),
+        roles: await db.select({ userId: staffRoles.userId, role: staffRoles.role }).from(staffRoles).orderBy(staffRoles.userId, staffRoles.role),
+        settings: await db.select({ key: storeSettings.key, value: storeSettings.value }).from(storeSettings).orderBy(storeSettings.key),
+        accounts: await db.select({ id: users.id, nip: users.nip, companyId: users.companyId }).from(users).orderBy(users.id),
+        companies: await db.select().from(companies).orderBy(companies.id),
+        methods: await db.select({ id: paymentMethods.id, active: paymentMethods.active, fee: paymentMethods.fee }).from(paymentMethods).orderBy(paymentMethods.id),
+      });
+
+    const half = await createVerifiedUser(db);
+    await grantRolesByEmail(half.email, ["admin"], "ops");
+    const identities: { who: string; browser: Browser; roles: StaffRole[] | null; factor: boolean }[] = [
+      { who: "anonymous", browser: new Browser(), roles: null, factor: false },
+      { who: "buyer", browser: await new Browser().signIn(buyer.id), roles: null, factor: false },
+      { who: "admin before 2FA", browser: await new Browser().signIn(half.id), roles: ["admin"], factor: false },
+    ];
+    for (const role of STAFF_ROLES) identities.push({ who: role, browser: (await enrolledOperator([role])).browser, roles: [role], factor: true });
+
+    const before = await snapshot();
+    let checks = 0;
+    let leaks = 0;
+    for (const { who, browser, roles, factor } of identities) {
+      for (const door of doors) {
+        const allowed = roles !== null && factor && (door.area === "staff" || hasRole(roles, door.area));
+        const expected = roles === null ? { status: 404, location: null } : !factor ? { status: 302, location: "/ops/2fa" } : allowed ? { status: door.method === "GET" ? 200 : 400, location: null } : { status: 404, location: null };
+        const outcome = door.method === "GET" ? await browser.get(door.handler, door.url, door.params ?? {}) : await browser.postFields(door.handler, door.url, allowed ? door.probe : door.attack, door.params ?? {});
+        checks++;
+        const got = { status: outcome.status, location: outcome.location };
+        // Refused: nothing but the status (no data of the screen).
+        if (got.status !== expected.status || got.location !== expected.location || (!allowed && outcome.data !== null)) leaks++;
+        expect(got, `${who} ${door.method} ${door.name}`).toEqual(expected);
+      }
+      if (roles !== null && factor) {
+        // The menu offers exactly the screens the role opens.
+        const menu = (await browser.get(layoutRoute.loader, "/ops")).data as { menu: Record<string, boolean> };
+        expect(menu.menu, `${who} menu`).toEqual({ pesanan: hasRole(roles, "pesanan"), keuangan: hasRole(roles, "keuangan"), pegawai: hasRole(roles, "pegawai"), admin: hasRole(roles, "admin") });
+      }
+    }
+    const after = await snapshot();
+    const foreignWrites = before === after ? 0 : 1;
+    expect(JSON.parse(after)).toEqual(JSON.parse(before));
+    console.log(`[role matrix 27] ${doors.length} doors × ${identities.length} identities: ${checks} checks, ${leaks} leaks, ${foreignWrites} foreign writes`);
+    expect(leaks).toBe(0);
   });
 });

@@ -1,32 +1,75 @@
 import type { Route } from "./+types/queues";
 import { requireStaff } from "~/.server/http/ops-access";
-import { formatAge } from "~/.server/store/back-office";
-import { queueSummaries } from "~/.server/store/back-office";
+import { DASHBOARD_DAYS, formatAge, incentiveDecisions, LOW_STOCK_LIMIT, lowStock, ordersByStatus, ordersPerDay, queueSummaries, topProducts } from "~/.server/store/back-office";
+import { formatRupiah } from "~/lib/money";
 import type { RouteHandle } from "~/lib/route-handle";
 import { hasRole } from "~/lib/staff-roles";
+import { dailyColumns, dailyRupiahLine, dayLabel, labelledRows } from "./charts.server";
+import { Chart, DataTable } from "./charts";
 
 // /ops: the back office's home for every staff member: the queues their roles work on ('Pesanan':
 // the order queues, 'Keuangan': the withdrawals), each with how many wait and how long the oldest
-// has waited.
+// has waited; below, how the store did in the last 30 days (WIB), each figure for the roles that
+// may see its data (decision 0051): orders, revenue, statuses and top products for 'Pesanan' and
+// 'Keuangan'; incentive decisions for 'Pesanan'; low stock for 'Pesanan' and 'Katalog'.
 export const handle: RouteHandle = { title: "Antrean Back Office" };
 
 export async function loader({ context }: Route.LoaderArgs) {
   const staff = requireStaff(context);
   const now = new Date();
-  const mayWork = (key: string) => hasRole(staff.roles, key === "penarikan" ? "keuangan" : "pesanan");
-  const queues = (await queueSummaries()).filter((q) => mayWork(q.key));
+  const may = (role: Parameters<typeof hasRole>[1]) => hasRole(staff.roles, role);
+  const mayWork = (key: string) => may(key === "penarikan" ? "keuangan" : "pesanan");
+  const seesSales = may(["pesanan", "keuangan"]);
+  const [queues, days, statuses, incentives, top, stock] = await Promise.all([
+    queueSummaries(),
+    seesSales ? ordersPerDay() : null,
+    seesSales ? ordersByStatus() : null,
+    may("pesanan") ? incentiveDecisions() : null,
+    seesSales ? topProducts() : null,
+    may(["pesanan", "katalog"]) ? lowStock() : null,
+  ]);
   return {
-    queues: queues.map((q) => ({
-      key: q.key,
-      title: q.title,
-      count: q.count,
-      href: q.key === "penarikan" ? "/ops/withdrawals" : `/ops/queue/${q.key}`,
-      oldest: q.oldest ? formatAge(q.oldest, now) : null,
-    })),
+    queues: queues
+      .filter((q) => mayWork(q.key))
+      .map((q) => ({
+        key: q.key,
+        title: q.title,
+        count: q.count,
+        href: q.key === "penarikan" ? "/ops/withdrawals" : `/ops/queue/${q.key}`,
+        oldest: q.oldest ? formatAge(q.oldest, now) : null,
+      })),
+    sales: days
+      ? {
+          ordersChart: dailyColumns(days.map((d) => ({ day: d.day, value: d.orders }))),
+          revenueChart: dailyRupiahLine(days.map((d) => ({ day: d.day, value: d.paidRevenue }))),
+          days: days.map((d) => ({ label: dayLabel(d.day), orders: d.orders, paidRevenue: formatRupiah(d.paidRevenue) })),
+          totals: { orders: days.reduce((n, d) => n + d.orders, 0), paidRevenue: formatRupiah(days.reduce((n, d) => n + d.paidRevenue, 0)) },
+        }
+      : null,
+    statuses: statuses ? { chart: labelledRows(statuses.map((s) => ({ label: s.name, value: s.count }))), rows: statuses.map((s) => [s.name, String(s.count)] as [string, string]) } : null,
+    incentives: incentives
+      ? {
+          chart: labelledRows([
+            { label: "Disetujui", value: incentives.approved },
+            { label: "Ditolak", value: incentives.rejected },
+            { label: "Menunggu", value: incentives.waiting },
+          ]),
+          rows: [
+            ["Disetujui", String(incentives.approved)],
+            ["Ditolak", String(incentives.rejected)],
+            ["Menunggu", String(incentives.waiting)],
+          ] as [string, string][],
+        }
+      : null,
+    top: top ? { chart: labelledRows(top.map((p) => ({ label: p.title, value: p.orders }))), rows: top.map((p) => ({ title: p.title, orders: p.orders, revenue: formatRupiah(p.revenue) })) } : null,
+    stock,
+    days: DASHBOARD_DAYS,
+    lowStockLimit: LOW_STOCK_LIMIT,
   };
 }
 
 export default function Queues({ loaderData }: Route.ComponentProps) {
+  const { sales, statuses, incentives, top, stock, days, lowStockLimit } = loaderData;
   return (
     <>
       <h1>Antrean</h1>
@@ -44,6 +87,74 @@ export default function Queues({ loaderData }: Route.ComponentProps) {
           </li>
         ))}
       </ul>
+
+      {sales || incentives || stock ? <h2 className="ops-section-title">{days} Hari Terakhir (WIB)</h2> : null}
+      <div className="ops-grid ops-dashboard">
+        {sales ? (
+          <>
+            <section className="ops-card" aria-labelledby="orders-per-day">
+              <h2 id="orders-per-day">Pesanan per Hari</h2>
+              <p className="ops-muted">Total {sales.totals.orders.toLocaleString("id-ID")} pesanan</p>
+              <Chart id="orders" title={`Grafik pesanan per hari, ${days} hari terakhir`} chart={sales.ordersChart} />
+              <DataTable caption="Pesanan per hari" head={["Tanggal", "Pesanan"]} rows={sales.days.map((d) => [d.label, String(d.orders)])} />
+            </section>
+            <section className="ops-card" aria-labelledby="revenue-per-day">
+              <h2 id="revenue-per-day">Pendapatan Dibayar per Hari</h2>
+              <p className="ops-muted">Total {sales.totals.paidRevenue}</p>
+              <Chart id="revenue" title={`Grafik pendapatan dibayar per hari, ${days} hari terakhir`} chart={sales.revenueChart} />
+              <DataTable caption="Pendapatan dibayar per hari" head={["Tanggal", "Pendapatan"]} rows={sales.days.map((d) => [d.label, d.paidRevenue])} />
+            </section>
+          </>
+        ) : null}
+        {statuses ? (
+          <section className="ops-card" aria-labelledby="orders-by-status">
+            <h2 id="orders-by-status">Pesanan per Status</h2>
+            {statuses.rows.length ? <Chart id="statuses" title="Grafik pesanan per status" chart={statuses.chart} /> : <p>Belum ada pesanan.</p>}
+            <DataTable caption="Pesanan per status" head={["Status", "Pesanan"]} rows={statuses.rows} />
+          </section>
+        ) : null}
+        {incentives ? (
+          <section className="ops-card" aria-labelledby="incentive-decisions">
+            <h2 id="incentive-decisions">Pengajuan Insentif</h2>
+            <Chart id="incentives" title="Grafik pengajuan insentif: disetujui, ditolak, menunggu" chart={incentives.chart} />
+            <DataTable caption="Pengajuan insentif" head={["Keputusan", "Pengajuan"]} rows={incentives.rows} />
+          </section>
+        ) : null}
+        {top ? (
+          <section className="ops-card" aria-labelledby="top-products">
+            <h2 id="top-products">10 Produk Terlaris</h2>
+            {top.rows.length ? <Chart id="top" title="Grafik 10 produk terlaris menurut jumlah pesanan" chart={top.chart} /> : <p>Belum ada pesanan.</p>}
+            <DataTable caption="10 produk terlaris" head={["Produk", "Pesanan"]} rows={top.rows.map((p) => [p.title, `${p.orders} pesanan, ${p.revenue} dibayar`])} />
+          </section>
+        ) : null}
+        {stock ? (
+          <section className="ops-card" aria-labelledby="low-stock">
+            <h2 id="low-stock">Stok Menipis (≤ {lowStockLimit})</h2>
+            {stock.length === 0 ? (
+              <p>Tidak ada produk dengan stok menipis.</p>
+            ) : (
+              <table className="ops-table">
+                <thead>
+                  <tr>
+                    <th scope="col">Produk</th>
+                    <th scope="col" className="num">
+                      Stok
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {stock.map((p) => (
+                    <tr key={p.productId} data-testid="low-stock-row">
+                      <td>{p.title}</td>
+                      <td className="num">{p.stock}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </section>
+        ) : null}
+      </div>
     </>
   );
 }

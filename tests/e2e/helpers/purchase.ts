@@ -23,13 +23,13 @@ export async function ops(...args: string[]) {
 export const INCENTIVE_PRODUCT = "Gesits G1 Motor Listrik Nasional";
 
 /** Registers through the form; activates by the e-mail link unless `activate` is false. */
-export async function registerBuyer(page: Page, options: { activate?: boolean } = {}) {
+export async function registerBuyer(page: Page, options: { activate?: boolean; company?: string; nip?: string } = {}) {
   const email = uniqueEmail("pesan");
   await page.goto("/register");
   await page.getByLabel("Nama Lengkap", { exact: true }).fill("Rina Wulandari");
   await page.getByLabel("Nomor HP", { exact: true }).fill("081234567890");
-  await page.getByLabel("NIP", { exact: true }).fill(`86${randomInt(10_000_000, 99_999_999)}`);
-  await page.getByLabel("Perusahaan", { exact: true }).selectOption({ label: "PT PLN Icon Plus" });
+  await page.getByLabel("NIP", { exact: true }).fill(options.nip ?? `86${randomInt(10_000_000, 99_999_999)}`);
+  await page.getByLabel("Perusahaan", { exact: true }).selectOption({ label: options.company ?? "PT PLN Icon Plus" });
   await page.getByLabel("Email", { exact: true }).fill(email);
   await page.getByLabel("Kata Sandi", { exact: true }).fill(BUYER_PASSWORD);
   await page.getByLabel("Konfirmasi Kata Sandi", { exact: true }).fill(BUYER_PASSWORD);
@@ -131,4 +131,15 @@ export async function checkoutToPayment(page: Page, javaScriptEnabled: boolean, 
   }
   await page.getByRole("button", { name: "Pilih Metode Pembayaran", exact: true }).click();
   await expect(page).toHaveURL("/paymentmethod");
+}
+
+/** From /paymentmethod: 'Transfer Bank BNI (Manual)' → 'Bayar Sekarang'; the order's payment page is open. Its id. */
+export async function chooseManualTransfer(page: Page): Promise<number> {
+  await page.getByRole("link", { name: /Pilih Metode Pembayaran|Ubah Metode Pembayaran/ }).click();
+  await page.getByRole("radio", { name: /Transfer Bank BNI \(Manual\)/ }).check();
+  await page.locator(".checkout-bar").getByRole("button").click();
+  await expect(page).toHaveURL("/paymentmethod");
+  await page.getByRole("button", { name: "Bayar Sekarang" }).click();
+  await expect(page).toHaveURL(/\/payment\/\d+$/);
+  return Number(new URL(page.url()).pathname.split("/").pop());
 }

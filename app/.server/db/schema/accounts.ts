@@ -21,7 +21,34 @@ export const users = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("users_email_key").on(sql`lower(${t.email})`)],
+  (t) => [
+    uniqueIndex("users_email_key").on(sql`lower(${t.email})`),
+    // The roster import links entries to accounts registered before it by (company, NIP).
+    index("users_company_nip_idx").on(t.companyId, t.nip),
+  ],
+);
+
+/**
+ * The employee roster (issue 27, DESIGN §6 "People and roles"): a company's employees from its HR
+ * export, keyed by (company, NIP). A company with at least one entry registers only its active,
+ * not yet linked employees; `userId` is the one account linked to the entry (unique: the database
+ * decides when registrations race). A person who leaves is 'nonaktif', never deleted.
+ */
+export const rosterEntries = pgTable(
+  "roster_entries",
+  {
+    id: serial("id").primaryKey(),
+    companyId: integer("company_id")
+      .notNull()
+      .references(() => companies.id),
+    nip: text("nip").notNull(),
+    name: text("name").notNull(),
+    status: text("status", { enum: ["aktif", "nonaktif"] }).notNull().default("aktif"),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("roster_entries_company_nip_key").on(t.companyId, t.nip), uniqueIndex("roster_entries_user_key").on(t.userId)],
 );
 
 /** One-time links sent by e-mail: account verification and password reset. Only a hash is stored. */

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { users } from "./accounts";
 import { orders, uploads } from "./orders";
 import { paymentMethods } from "./reference";
@@ -26,6 +26,9 @@ export const payments = pgTable(
     vaNumber: text("va_number"),
     // Mandiri bill payment (Midtrans echannel): 'Kode Perusahaan'; vaNumber then holds 'Kode Bayar'.
     billerCode: text("biller_code"),
+    // A manual transfer: the store's account as the payment page showed it when the payment opened
+    // (the admin may change the account in /ops/settings; an open payment keeps this one).
+    transferAccount: jsonb("transfer_account").$type<{ bankName: string; accountName: string; accountNumber: string }>(),
     // Rupiah: the goods amount, the VA cash discount taken off, the method's fee, the manual
     // transfer's unique code, and the total = amount − discount + fee + uniqueCode.
     amount: integer("amount").notNull(),

@@ -1,8 +1,24 @@
-import { boolean, index, integer, pgTable, serial, text } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
 
 export const companies = pgTable("companies", {
   id: serial("id").primaryKey(),
   name: text("name").notNull().unique(),
+  // Hidden in /ops/settings: no longer offered at registration; its accounts and roster stay.
+  hidden: boolean("hidden").notNull().default(false),
+});
+
+/**
+ * The store's settings an admin changes in /ops/settings (issue 27): one JSON value per key
+ * (the manual-transfer account, the instalment tenors, each method's how-to texts, the help
+ * contacts), seeded with the built-in values. Read where they are used; an open payment keeps what
+ * it showed (payments.transfer_account).
+ */
+export const storeSettings = pgTable("store_settings", {
+  key: text("key").primaryKey(),
+  value: jsonb("value").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  // operator:<id>, or seed.
+  updatedBy: text("updated_by").notNull(),
 });
 
 export const orderStatuses = pgTable("order_statuses", {

@@ -7,3 +7,4 @@ export { formatAge, formatWhen, pageParam, readOrderSearch } from "./format";
 export { registerStoreMetrics } from "./metrics";
 export { getOrderForOps, getUploadForOperator, isOrderQueue, listQueue, listWithdrawalsInProcess, QUEUES, queueSummaries, searchOrders } from "./queues";
 export { type CsvImportKind, getStagedCsvImport, markCsvImportApplied, stageCsvImport, type StagedCsvImport } from "./csv-imports";
+export { DASHBOARD_DAYS, type DayFigures, incentiveDecisions, type IncentiveCounts, LOW_STOCK_LIMIT, lowStock, type LowStock, ordersByStatus, ordersPerDay, type StatusCount, topProducts, type TopProduct } from "./dashboard";

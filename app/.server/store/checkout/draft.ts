@@ -4,6 +4,7 @@ import { checkoutDrafts, productImages, productPromos, products, promos, savedAd
 import { promoKind, type CheckoutPricingInput, type CheckoutPromo } from "~/lib/pricing";
 import { resolveAddress, type ResolvedAddress } from "./locations";
 import { uploadUrl } from "../orders";
+import { employeeStanding, NOT_ACTIVE_EMPLOYEE } from "../people";
 
 // The checkout draft (DESIGN §4): the one open checkout of a user, a database row that replaces the
 // spec's local-storage dataCheckout/detail_produk/address/methodPayment/tenor. It survives the trip
@@ -63,6 +64,8 @@ export async function loadCheckoutProduct(db: Executor, productId: number): Prom
  */
 export async function startCheckout(user: { id: number; verified: boolean }, productId: number): Promise<{ ok: true } | { ok: false; message: string }> {
   if (!user.verified) return { ok: false, message: UNVERIFIED };
+  // An employee the roster deactivated finishes their open orders but starts no new checkout.
+  if ((await employeeStanding(user.id)) === "inactive") return { ok: false, message: NOT_ACTIVE_EMPLOYEE };
   const db = await getDb();
   const product = await loadCheckoutProduct(db, productId);
   if (!product) return { ok: false, message: PRODUCT_NOT_FOUND };
@@ -188,11 +191,13 @@ export async function clearCheckoutDraft(userId: number): Promise<void> {
 
 /**
  * Spec §7 checkout-check: the product's employee promo (a fixed 1,000,000, spec §6) when `nip` is
- * the account's NIP, else null.
+ * the account's NIP and the roster does not say otherwise (issue 27: an active entry, or a company
+ * without a roster), else null.
  */
 export async function checkEmployeePromo(userId: number, productId: number, nip: string): Promise<CheckoutPromo | null> {
   if (!isId(userId) || typeof nip !== "string" || !nip.trim()) return null;
   const db = await getDb();
+  if ((await employeeStanding(userId, db)) === "inactive") return null;
   const [account] = await db.select({ nip: users.nip }).from(users).where(eq(users.id, userId));
   if (!account || account.nip.trim() !== nip.trim()) return null;
   const product = await loadCheckoutProduct(db, productId);

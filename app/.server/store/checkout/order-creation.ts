@@ -8,6 +8,7 @@ import type { output } from "zod/mini";
 import type { CheckoutContext, checkoutSchema } from "~/lib/schemas/checkout";
 import { loadCheckoutProduct, OUT_OF_STOCK, PRODUCT_NOT_ORDERABLE, type CheckoutDraft } from "./draft";
 import { resolveAddress, type ResolvedAddress } from "./locations";
+import { employeeStanding, NOT_ACTIVE_EMPLOYEE } from "../people";
 // Making an order from the checkout draft (spec §4 Checkout flow): the rules the form cannot check,
 // then one transaction that reserves the stock unit, writes the order, its product row and its
 // first event, and clears the draft. Idempotent on the form's key.
@@ -72,6 +73,8 @@ type Checked = {
  * the account's, the product carries it and this employee has no live order using it.
  */
 async function checkRules(db: Executor, userId: number, submission: CheckoutSubmission): Promise<Checked | RuleFailure> {
+  // Issue 27: an employee the roster deactivated starts no new order (the draft may be older).
+  if ((await employeeStanding(userId, db)) === "inactive") return { ok: false, field: "product", message: NOT_ACTIVE_EMPLOYEE };
   const [draft] = await db.select().from(checkoutDrafts).where(eq(checkoutDrafts.userId, userId));
   if (!draft) return { ok: false, field: "product", message: NO_DRAFT };
   const product = await loadCheckoutProduct(db, draft.productId);

@@ -4,6 +4,7 @@ import { orders, uploads, users, type AddressInput } from "../../db/schema";
 import { parseForm } from "~/lib/forms";
 import { checkoutPricing } from "~/lib/pricing";
 import { checkoutSchema } from "~/lib/schemas/checkout";
+import { NOT_ACTIVE_EMPLOYEE } from "../people";
 import { checkEmployeePromo, clearDraftPaymentChoice, getCheckoutDraft, loadCheckoutProduct, OUT_OF_STOCK, PRODUCT_NOT_FOUND, saveDraftAddress, saveDraftValues, setDraftKtp, startCheckout, UNVERIFIED } from "./draft";
 import { resolveAddress } from "./locations";
 import { checkOrderRules, checkoutContextOf, checkoutSubmissionOf, createOrderFromDraft } from "./order-creation";
@@ -66,7 +67,7 @@ export async function submitCheckout(user: { id: number; verified: boolean }, id
 
   const started = await startCheckout(user, payload.productId);
   if (!started.ok) {
-    if (started.message === UNVERIFIED) return { ok: false, status: 403, message: started.message };
+    if (started.message === UNVERIFIED || started.message === NOT_ACTIVE_EMPLOYEE) return { ok: false, status: 403, message: started.message };
     if (started.message === PRODUCT_NOT_FOUND) return { ok: false, status: 404, message: started.message };
     return fieldError(started.message === OUT_OF_STOCK ? 409 : 400, "orderProducts", started.message);
   }

@@ -7,3 +7,4 @@ export { consumeOtpSecret, getOtpState, OTP_WRONG, PHONE_NOT_REGISTERED, request
 export { getPaymentDetail, markPaid, type PaymentDetail } from "./page";
 export { openPaymentQuietly, type PayResult, setOrderPayment } from "./set-payment";
 export { expireOverduePayments, getOpenVaPayment, settleGatewayEvent, type SettlementResult } from "./settlement";
+export { getHowToTexts, getTenorSettings, HOW_TO_CHANNELS, getTransferAccount, listMethodSettings, saveHowToTexts, saveMethodSettings, saveTenorSettings, saveTransferAccount, type TransferAccount } from "./settings";

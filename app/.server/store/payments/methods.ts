@@ -1,6 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { paymentMethods } from "../../db/schema";
+import { getTenorSettings } from "./settings";
 import { isTenor, listedFee, paymentBreakdown, tenorOptions, VA_BADGE, type PaymentBreakdown, type PaymentMethodType, type TenorOption } from "~/lib/payment-pricing";
 // Payments (spec §2–§5 Payment, DESIGN §6 Payments): the method list and tenors with their totals,
 // the choice of a method on the checkout draft or on an approved incentive order (set-payment), the
@@ -107,7 +108,7 @@ export async function listPaymentMethods(amount: number): Promise<PaymentMethodG
 export async function listTenorOptions(amount: number, paymentMethodId: number): Promise<TenorOption[] | null> {
   const method = await activeMethod(paymentMethodId);
   if (!method || method.type !== "installment") return null;
-  return tenorOptions(amount, method.fee, method.applyUrl);
+  return tenorOptions(amount, method.fee, method.applyUrl, await getTenorSettings());
 }
 
 export type ChoiceCheck = { ok: true; method: PaymentMethodChoice; tenor: TenorOption | null } | { ok: false; field: "paymentMethodId" | "tenor"; message: string };
@@ -123,7 +124,8 @@ export async function checkPaymentChoice(amount: number, paymentMethodId: unknow
   const choice = choiceOf(method, amount);
   if (method.type !== "installment") return { ok: true, method: choice, tenor: null };
   const months = typeof tenor === "string" && tenor.trim() !== "" ? Number(tenor) : tenor;
-  if (!isTenor(months)) return options.requireTenor ? { ok: false, field: "tenor", message: TENOR_REQUIRED } : { ok: true, method: choice, tenor: null };
-  const option = tenorOptions(amount, method.fee, method.applyUrl).find((o) => o.tenor === months)!;
+  const tenors = await getTenorSettings();
+  if (!isTenor(months, tenors)) return options.requireTenor ? { ok: false, field: "tenor", message: TENOR_REQUIRED } : { ok: true, method: choice, tenor: null };
+  const option = tenorOptions(amount, method.fee, method.applyUrl, tenors).find((o) => o.tenor === months)!;
   return { ok: true, method: choice, tenor: option };
 }

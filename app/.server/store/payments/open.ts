@@ -4,6 +4,7 @@ import { queryRows } from "../../db/query-rows";
 import { orders, paymentMethods, payments } from "../../db/schema";
 import { getGateway } from "../../gateway";
 import { paymentBreakdown, UNIQUE_CODE_MAX, UNIQUE_CODE_MIN } from "~/lib/payment-pricing";
+import { getTransferAccount } from "./settings";
 import { DEFAULT_VALIDITY_MS, UniqueCodesExhausted, isId, statusForType } from "./methods";
 // ————————————————————————————————————————————— opening the payment
 
@@ -45,12 +46,15 @@ export async function openPayment(orderId: number): Promise<PaymentRow | null> {
     ...(payable ? { deadline: new Date(Date.now() + DEFAULT_VALIDITY_MS) } : {}),
   });
   const now = new Date();
+  // The account this payment shows from now on, whatever the settings say later (issue 27).
+  const transferAccount = method.type === "bank_transfer" ? await getTransferAccount(db) : null;
   const row = {
     orderId,
     paymentMethodId: method.id,
     type: method.type,
     tenor: method.type === "installment" ? order.tenor : null,
-    vaNumber: opened.vaNumber,
+    vaNumber: transferAccount?.accountNumber ?? opened.vaNumber,
+    transferAccount,
     billerCode: opened.billerCode ?? null,
     amount: priced.amount,
     discount: priced.discount,

@@ -5,6 +5,7 @@ import { env } from "../../env";
 import { gatewayNamed, getGateway, type HowToPay } from "../../gateway";
 import { MANUAL_TRANSFER_ACCOUNT } from "../../gateway/sandbox";
 import { sanitizeHtml } from "./sanitize-html";
+import { getHowToTexts } from "./settings";
 import { type PaymentBreakdown, type PaymentMethodType } from "~/lib/payment-pricing";
 import { errorField, log } from "../../log";
 import { GATEWAY_UNAVAILABLE, LIVE_PAYMENT_STATUSES, NOT_MARKABLE, NOT_PAYABLE, PAID_STATUSES, PAYMENT_EXPIRED, PROOF_REQUIRED, UNIQUE_CODES_EXHAUSTED, UniqueCodesExhausted, isId } from "./methods";
@@ -45,6 +46,7 @@ export type PaymentDetail = {
   /** 'Bayar (Sandbox)': the sandbox gateway and an open virtual account. */
   canSandboxPay: boolean;
   paid: boolean;
+  /** `bankImageUrl`: the bank's logo, '' for a bank the store has none of. */
   manualInfoDetail: { bankImageUrl: string; bankAccountName: string; bankName: string; bankAccountNumber: string } | null;
   /** How to pay per channel (ATM, Mobile Banking, Internet Banking), sanitised HTML. */
   howTo: HowToPay[];
@@ -95,6 +97,8 @@ export async function getPaymentDetail(orderId: number, userId: number, now = ne
   const expired = !!payment && (payment.closedReason === "expired" || (order.statusId === 2 && !!payment.expiresAt && payment.expiresAt <= now && payment.closedReason !== "paid"));
   const isVa = payment?.type === "virtual_account";
   const isManual = payment?.type === "bank_transfer";
+  // The account the payment showed when it opened (payments before issue 27 stored none: the built-in one).
+  const transferAccount = isManual ? (payment!.transferAccount ?? { bankName: MANUAL_TRANSFER_ACCOUNT.bankName, accountName: MANUAL_TRANSFER_ACCOUNT.bankAccountName, accountNumber: payment!.vaNumber ?? MANUAL_TRANSFER_ACCOUNT.bankAccountNumber }) : null;
   const breakdown = payment ? { amount: payment.amount, discount: payment.discount, fee: payment.fee, uniqueCode: payment.uniqueCode ?? 0, total: payment.total } : null;
   return {
     orderId: order.id,
@@ -118,17 +122,35 @@ export async function getPaymentDetail(orderId: number, userId: number, now = ne
     notice,
     canSandboxPay: open && isVa && order.statusId === 200 && env().paymentGateway === "sandbox" && payment!.gateway === "sandbox",
     paid: PAID_STATUSES.includes(order.statusId),
-    manualInfoDetail: isManual
-      ? { bankImageUrl: MANUAL_TRANSFER_ACCOUNT.bankImageUrl, bankAccountName: MANUAL_TRANSFER_ACCOUNT.bankAccountName, bankName: MANUAL_TRANSFER_ACCOUNT.bankName, bankAccountNumber: payment!.vaNumber ?? MANUAL_TRANSFER_ACCOUNT.bankAccountNumber }
-      : null,
+    manualInfoDetail: transferAccount ? { bankImageUrl: bankImageOf(transferAccount.bankName), bankAccountName: transferAccount.accountName, bankName: transferAccount.bankName, bankAccountNumber: transferAccount.accountNumber } : null,
     howTo:
       payment && method && (isVa || isManual)
-        ? (gatewayNamed(payment.gateway) ?? getGateway(method))
-            .howToPay({ code: method.code, type: method.type }, payment.vaNumber, payment.billerCode)
-            .map((h) => ({ type: h.type, content: sanitizeHtml(h.content) }))
+        ? await howToPay(payment, { code: method.code, type: method.type }, transferAccount?.accountName ?? null)
         : [],
     redirectUrl: open ? (payment?.redirectUrl ?? null) : null,
   };
+}
+
+/** The logo of the transfer account's bank when the store has one ('' otherwise: the page shows the name only). */
+function bankImageOf(bankName: string): string {
+  if (/\bBNI\b|Negara Indonesia/i.test(bankName)) return "/images/payment/bni.svg";
+  if (/\bBRI\b|Rakyat Indonesia/i.test(bankName)) return "/images/payment/bri.svg";
+  if (/Mandiri/i.test(bankName)) return "/images/payment/mandiri.svg";
+  return "";
+}
+
+/**
+ * How to pay, sanitised, per channel: the admin's text where there is one (/ops/settings; `{nomor}`
+ * and `{nama}` stand for the number to pay to and the account's owner), else the gateway's.
+ */
+async function howToPay(payment: PaymentRow, method: { code: string; type: PaymentMethodType }, payToName: string | null): Promise<HowToPay[]> {
+  const custom = (await getHowToTexts())[method.code] ?? {};
+  const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return (gatewayNamed(payment.gateway) ?? getGateway(method)).howToPay(method, payment.vaNumber, payment.billerCode, payToName).map((h) => {
+    const text = custom[h.type];
+    const content = text ? text.replaceAll("{nomor}", escape(payment.vaNumber ?? "-")).replaceAll("{nama}", escape(payToName ?? "")) : h.content;
+    return { type: h.type, content: sanitizeHtml(content) };
+  });
 }
 
 /** Forgets the method of an order in 200 whose payment was never opened (set-payment then offers the choice again). */

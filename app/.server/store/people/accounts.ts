@@ -5,6 +5,7 @@ import { accountTokens, companies, users } from "../../db/schema";
 import { env } from "../../env";
 import { runAfterResponse } from "../messages";
 import { linkEmail, sendMail } from "../messages";
+import { checkRosterForRegistration, EntryTaken, linkRosterEntry, NIP_ALREADY_LINKED } from "./roster";
 import { hashToken, randomToken, revokeAllSessions } from "./sessions";
 
 /** Waiting time between two verification e-mails (spec §9). */
@@ -20,9 +21,10 @@ let dummyHash: Promise<string> | undefined;
 
 export type Result<T = undefined> = ({ ok: true } & (T extends undefined ? unknown : { value: T })) | { ok: false; message: string; field?: string };
 
+/** The companies offered at registration (hidden ones are not). */
 export async function listCompanies() {
   const db = await getDb();
-  return db.select().from(companies).orderBy(asc(companies.id));
+  return db.select().from(companies).where(eq(companies.hidden, false)).orderBy(asc(companies.id));
 }
 
 const normaliseEmail = (email: string) => email.trim().toLowerCase();
@@ -35,39 +37,47 @@ export function usernameFromEmail(email: string) {
 export type RegisterInput = { fullname: string; phoneNo: string; nip: string; companyId: number; email: string; password: string };
 
 /**
- * Creates an unverified account and queues its activation e-mail. For an e-mail that has an account
+ * Creates an unverified account and queues its activation e-mail. Where the company has a roster,
+ * the NIP must be an active entry not linked yet (else an error on `nip`), and the new account is
+ * linked to it in the same transaction. For an e-mail that has an account
  * already, nothing is created: that address gets a "you already have an account" e-mail instead and
  * the caller answers exactly as for a new account (`userId: null`), so registering does not tell
  * who has an account (issue 11). Both paths hash the password: they take the same time.
  */
 export async function registerUser(input: RegisterInput): Promise<Result<{ userId: number | null }>> {
   const db = await getDb();
-  const company = await db.select({ id: companies.id }).from(companies).where(eq(companies.id, input.companyId)).limit(1);
+  const company = await db.select({ id: companies.id }).from(companies).where(and(eq(companies.id, input.companyId), eq(companies.hidden, false))).limit(1);
   if (!company.length) return { ok: false, field: "companyId", message: "Perusahaan tidak boleh kosong." };
   const email = normaliseEmail(input.email);
   const fullname = input.fullname.trim();
+  const nip = input.nip.trim();
   const passwordHash = await hashPassword(input.password);
-  const inserted = await db
-    .insert(users)
-    .values({
-      fullname,
-      username: usernameFromEmail(email),
-      email,
-      phoneNo: input.phoneNo,
-      nip: input.nip.trim(),
-      companyId: input.companyId,
-      passwordHash,
-      resendAvailableAt: new Date(Date.now() + RESEND_WAIT_MS),
+  // Where the company has loaded its roster, only its active employees register, one account each.
+  const roster = await checkRosterForRegistration(db, input.companyId, nip);
+  if (!roster.ok) return roster;
+  const created = await db
+    .transaction(async (tx) => {
+      const inserted = await tx
+        .insert(users)
+        .values({ fullname, username: usernameFromEmail(email), email, phoneNo: input.phoneNo, nip, companyId: input.companyId, passwordHash, resendAvailableAt: new Date(Date.now() + RESEND_WAIT_MS) })
+        .onConflictDoNothing()
+        .returning({ id: users.id });
+      const user = inserted[0];
+      // Another registration linked the entry since the check: this account is not created.
+      if (user && roster.entryId !== null && !(await linkRosterEntry(tx, roster.entryId, user.id))) throw new EntryTaken();
+      return user ?? null;
     })
-    .onConflictDoNothing()
-    .returning({ id: users.id });
-  const user = inserted[0];
-  if (!user) {
+    .catch((error: unknown) => {
+      if (error instanceof EntryTaken) return "taken" as const;
+      throw error;
+    });
+  if (created === "taken") return { ok: false, field: "nip", message: NIP_ALREADY_LINKED };
+  if (!created) {
     runAfterResponse("already-registered e-mail", () => sendAlreadyRegisteredEmail(email));
     return { ok: true, value: { userId: null } };
   }
-  runAfterResponse("verification e-mail", () => sendVerificationEmail(user.id, email, fullname));
-  return { ok: true, value: { userId: user.id } };
+  runAfterResponse("verification e-mail", () => sendVerificationEmail(created.id, email, fullname));
+  return { ok: true, value: { userId: created.id } };
 }
 
 async function sendAlreadyRegisteredEmail(email: string) {

@@ -1,8 +1,30 @@
-// The people domain: accounts, sessions and bearer tokens, rate limits, operators and their second factor.
+// The people domain: accounts, sessions and bearer tokens, rate limits, operators and their second factor, the employee roster.
 // What the doors (pages, the API, the ops CLI, the gateways) and other domains may call; inside the
 // domain, modules import each other directly (DESIGN §3).
 export { authenticate, checkResetSecret, getProfile, listCompanies, listUsers, markVerified, registerUser, requestPasswordReset, resendVerification, resetPassword, updateProfile, verifyAccount } from "./accounts";
 export { confirmEnrolment, getFactorState, recordAudit, verifySecondFactor } from "./operators";
 export { checkRateLimit, hitRateLimit, RATE_LIMITS, type RateLimitRule, resetRateLimit } from "./rate-limits";
 export { createSession, getSessionUser, hashToken, markSecondFactorPassed, revokeSession, type SessionUser } from "./sessions";
-export { countAdmins, grantRolesByEmail, listStaff, revokeRolesByEmail, rolesOf, setOperatorRole, setStaffRoles, type StaffMember } from "./staff";
+export { countAdmins, findUserByEmail, grantRolesByEmail, LAST_ADMIN, listStaff, revokeRolesByEmail, rolesOf, setOperatorRole, setStaffRoles, setStaffRolesFromOps, type StaffMember } from "./staff";
+export {
+  applyRosterImport,
+  changeAccountEmployment,
+  type CompanyRoster,
+  employeeStanding,
+  type EmployeeStanding,
+  findAccountsForOps,
+  listCompanyRosters,
+  listRoster,
+  NIP_ALREADY_LINKED,
+  NIP_NOT_ON_ROSTER,
+  NOT_ACTIVE_EMPLOYEE,
+  previewRosterImport,
+  ROSTER_COLUMNS,
+  ROSTER_MAX_BYTES,
+  ROSTER_PAGE_SIZE,
+  type RosterImportPreview,
+  type RosterRow,
+  STANDING_LABELS,
+  updateRosterEntry,
+} from "./roster";
+export { addCompany, getHelpContacts, type HelpContacts, listAllCompanies, saveHelpContacts, updateCompany } from "./settings";

@@ -119,7 +119,12 @@ export type AuditAction =
   | "order-decision-refused"
   | "withdrawal-settled"
   | "withdrawal-refused"
-  | "export";
+  | "export"
+  | "roster-import"
+  | "roster-edit"
+  | "account-employment"
+  | "staff-roles"
+  | "settings";
 
 /** One audit row; inside the caller's transaction when given one (a decision and its record commit together). */
 export async function recordAudit(

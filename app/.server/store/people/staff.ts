@@ -1,8 +1,9 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { getDb } from "../../db/client";
+import { getDb, type Executor } from "../../db/client";
 import { companies, staffRoles, users } from "../../db/schema";
 import { STAFF_ROLES, type StaffRole } from "~/lib/staff-roles";
 import { log } from "../../log";
+import { recordAudit } from "./operators";
 import { revokeAllSessions } from "./sessions";
 
 // Staff and their roles (issue 27, DESIGN §6): never self-service; granted and revoked by an admin
@@ -34,20 +35,49 @@ export async function rolesOf(userId: number): Promise<StaffRole[]> {
  * changed, ends their sessions, all in one transaction. Returns whether anything changed.
  */
 export async function setStaffRoles(userId: number, roles: readonly StaffRole[], actor: StaffActor): Promise<boolean> {
-  const wanted = STAFF_ROLES.filter((role) => roles.includes(role));
   const db = await getDb();
-  const changed = await db.transaction(async (tx) => {
-    const current = (await tx.select({ role: staffRoles.role }).from(staffRoles).where(eq(staffRoles.userId, userId)).for("update")).map((r) => r.role);
-    const removed = current.filter((role) => !wanted.includes(role));
-    const added = wanted.filter((role) => !current.includes(role));
-    if (removed.length === 0 && added.length === 0) return false;
-    if (removed.length) await tx.delete(staffRoles).where(and(eq(staffRoles.userId, userId), inArray(staffRoles.role, removed)));
-    if (added.length) await tx.insert(staffRoles).values(added.map((role) => ({ userId, role, grantedBy: actor.slice(0, 100) }))).onConflictDoNothing();
-    await revokeAllSessions(userId, undefined, tx);
-    log.info({ userId, added, removed, actor }, "staff: roles changed, sessions ended");
-    return true;
+  return db.transaction((tx) => applyRoles(tx, userId, roles, actor));
+}
+
+async function applyRoles(tx: Executor, userId: number, roles: readonly StaffRole[], actor: StaffActor): Promise<boolean> {
+  const wanted = STAFF_ROLES.filter((role) => roles.includes(role));
+  const current = (await tx.select({ role: staffRoles.role }).from(staffRoles).where(eq(staffRoles.userId, userId)).for("update")).map((r) => r.role);
+  const removed = current.filter((role) => !wanted.includes(role));
+  const added = wanted.filter((role) => !current.includes(role));
+  if (removed.length === 0 && added.length === 0) return false;
+  if (removed.length) await tx.delete(staffRoles).where(and(eq(staffRoles.userId, userId), inArray(staffRoles.role, removed)));
+  if (added.length) await tx.insert(staffRoles).values(added.map((role) => ({ userId, role, grantedBy: actor.slice(0, 100) }))).onConflictDoNothing();
+  await revokeAllSessions(userId, undefined, tx);
+  log.info({ userId, added, removed, actor }, "staff: roles changed, sessions ended");
+  return true;
+}
+
+export const LAST_ADMIN = "Admin terakhir tidak dapat dicabut perannya. Jadikan orang lain Admin terlebih dahulu.";
+
+/**
+ * /ops/staff's change of a person's roles (admins only): as setStaffRoles, audited, and never
+ * leaving the store without an admin. The admin rows are locked first, so two admins removing each
+ * other at once cannot both succeed.
+ */
+export async function setStaffRolesFromOps(operatorId: number, userId: number, roles: readonly StaffRole[]): Promise<{ ok: true; changed: boolean } | { ok: false; message: string }> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const admins = (await tx.select({ userId: staffRoles.userId }).from(staffRoles).where(eq(staffRoles.role, "admin")).for("update")).map((r) => r.userId);
+    if (admins.includes(userId) && !roles.includes("admin") && admins.length <= 1) return { ok: false as const, message: LAST_ADMIN };
+    const held = (await tx.select({ role: staffRoles.role }).from(staffRoles).where(eq(staffRoles.userId, userId))).map((r) => r.role);
+    const before = STAFF_ROLES.filter((r) => held.includes(r));
+    const changed = await applyRoles(tx, userId, roles, `operator:${operatorId}`);
+    if (changed) {
+      await recordAudit(tx, operatorId, "staff-roles", { detail: `akun ${userId}: ${before.join(",") || "-"} → ${STAFF_ROLES.filter((r) => roles.includes(r)).join(",") || "-"}` });
+    }
+    return { ok: true as const, changed };
   });
-  return changed;
+}
+
+/** The account with that e-mail (for 'Tambah Staf'), or null. */
+export async function findUserByEmail(email: string): Promise<{ id: number } | null> {
+  const id = await userIdByEmail(email);
+  return id === null ? null : { id };
 }
 
 /** Adds `roles` to what the person holds (CLI `users:grant`); false when no account has that e-mail. */

@@ -1,0 +1,61 @@
+import { eq } from "drizzle-orm";
+import { env } from "../env";
+import { MANUAL_TRANSFER_ACCOUNT } from "../gateway/sandbox";
+import { TENORS, type TenorSetting } from "~/lib/payment-pricing";
+import type { PaymentChannel } from "../gateway/types";
+import { storeSettings } from "./schema";
+import type { Executor } from "./types";
+
+// The store's settings an admin edits in /ops/settings (issue 27): one JSON value per key in
+// store_settings, seeded with the values the code had before (reference data, so every database has
+// them). The domains read them here and own their rules: payments (the transfer account, tenors,
+// how-to texts), people (the help contacts); companies and payment methods are tables of their own.
+
+export type TransferAccount = { bankName: string; accountName: string; accountNumber: string };
+export type HelpContacts = { phone: string; whatsapp: string };
+/** Per payment method code and channel (ATM, Mobile Banking, Internet Banking), the admin's how-to-pay HTML; a channel without one shows the built-in text. */
+export type HowToTexts = Record<string, Partial<Record<PaymentChannel, string>>>;
+
+export type StoreSettingValues = {
+  "transfer-account": TransferAccount;
+  tenors: TenorSetting[];
+  "help-contacts": HelpContacts;
+  "how-to": HowToTexts;
+};
+export type StoreSettingKey = keyof StoreSettingValues;
+
+/**
+ * The built-in values: today's constants, and for the help contacts ADMIN_PHONE (read when no admin
+ * has saved them, so a deployment's ADMIN_PHONE keeps working until someone edits them).
+ */
+function defaultSetting<K extends StoreSettingKey>(key: K): StoreSettingValues[K] {
+  const defaults: StoreSettingValues = {
+    "transfer-account": { bankName: MANUAL_TRANSFER_ACCOUNT.bankName, accountName: MANUAL_TRANSFER_ACCOUNT.bankAccountName, accountNumber: MANUAL_TRANSFER_ACCOUNT.bankAccountNumber },
+    tenors: TENORS.map((t) => ({ ...t })),
+    "help-contacts": { phone: env().adminPhone, whatsapp: env().adminPhone },
+    "how-to": {},
+  };
+  return defaults[key];
+}
+
+const SEEDED: StoreSettingKey[] = ["transfer-account", "tenors", "how-to"];
+
+/** Inserts the seeded keys a database lacks (reference data, every start); never overwrites an admin's value. */
+export async function seedSettings(db: Executor): Promise<void> {
+  await db
+    .insert(storeSettings)
+    .values(SEEDED.map((key) => ({ key, value: defaultSetting(key), updatedBy: "seed" })))
+    .onConflictDoNothing();
+}
+
+export async function readSetting<K extends StoreSettingKey>(db: Executor, key: K): Promise<StoreSettingValues[K]> {
+  const [row] = await db.select({ value: storeSettings.value }).from(storeSettings).where(eq(storeSettings.key, key));
+  return (row?.value as StoreSettingValues[K] | undefined) ?? defaultSetting(key);
+}
+
+export async function writeSetting<K extends StoreSettingKey>(db: Executor, key: K, value: StoreSettingValues[K], actor: string): Promise<void> {
+  await db
+    .insert(storeSettings)
+    .values({ key, value, updatedBy: actor, updatedAt: new Date() })
+    .onConflictDoUpdate({ target: storeSettings.key, set: { value, updatedBy: actor, updatedAt: new Date() } });
+}

@@ -1,0 +1,134 @@
+import { asc, eq } from "drizzle-orm";
+import { getDb, type Executor } from "../../db/client";
+import { paymentMethods } from "../../db/schema";
+import { readSetting, writeSetting, type HowToTexts, type TransferAccount } from "../../db/settings";
+import type { PaymentChannel } from "../../gateway/types";
+import type { TenorSetting } from "~/lib/payment-pricing";
+import { recordAudit } from "../people";
+import { sanitizeHtml } from "./sanitize-html";
+
+// The payment settings an admin changes in /ops/settings (issue 27): the manual-transfer account,
+// each method on/off and its fee, the instalment tenors and interest, each method's how-to texts.
+// They apply to payments opened afterwards: an open payment keeps the account it showed
+// (payments.transfer_account) and the fee and total it was opened with.
+
+export type { HowToTexts, TransferAccount };
+export type FieldErrors = Record<string, string>;
+type Saved = { ok: true } | { ok: false; errors: FieldErrors };
+
+export async function getTransferAccount(db?: Executor): Promise<TransferAccount> {
+  return readSetting(db ?? (await getDb()), "transfer-account");
+}
+
+export async function getTenorSettings(db?: Executor): Promise<TenorSetting[]> {
+  return readSetting(db ?? (await getDb()), "tenors");
+}
+
+export async function getHowToTexts(db?: Executor): Promise<HowToTexts> {
+  return readSetting(db ?? (await getDb()), "how-to");
+}
+
+/** Every method, active or not, for the settings page. */
+export async function listMethodSettings() {
+  const db = await getDb();
+  return db
+    .select({ id: paymentMethods.id, code: paymentMethods.code, name: paymentMethods.name, type: paymentMethods.type, fee: paymentMethods.fee, active: paymentMethods.active })
+    .from(paymentMethods)
+    .orderBy(asc(paymentMethods.position), asc(paymentMethods.id));
+}
+
+const hasFormula = (value: string) => /^[=+\-@]/.test(value);
+
+/** 'Simpan Rekening': bank, 'Nama Pemilik Rekening', 'Nomor Rekening' (digits, 6–20). */
+export async function saveTransferAccount(operatorId: number, input: TransferAccount): Promise<Saved> {
+  const value = { bankName: input.bankName.trim(), accountName: input.accountName.trim(), accountNumber: input.accountNumber.replace(/[\s.-]/g, "") };
+  const errors: FieldErrors = {};
+  if (!value.bankName) errors.bankName = "Nama bank tidak boleh kosong.";
+  else if (value.bankName.length > 100 || hasFormula(value.bankName)) errors.bankName = "Nama bank tidak valid.";
+  if (!value.accountName) errors.accountName = "Nama Pemilik Rekening tidak boleh kosong.";
+  else if (value.accountName.length > 100 || hasFormula(value.accountName)) errors.accountName = "Nama Pemilik Rekening tidak valid.";
+  if (!value.accountNumber) errors.accountNumber = "Nomor Rekening tidak boleh kosong.";
+  else if (!/^\d{6,20}$/.test(value.accountNumber)) errors.accountNumber = "Nomor Rekening harus 6–20 angka.";
+  if (Object.keys(errors).length) return { ok: false, errors };
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    await writeSetting(tx, "transfer-account", value, `operator:${operatorId}`);
+    await recordAudit(tx, operatorId, "settings", { detail: `rekening transfer: ${value.bankName} ${value.accountNumber} a.n. ${value.accountName}` });
+  });
+  return { ok: true };
+}
+
+const MAX_FEE = 1_000_000;
+
+/** 'Simpan Metode': per method, on/off and its fee (whole rupiah, 0–1.000.000); at least one stays on. */
+export async function saveMethodSettings(operatorId: number, input: { id: number; active: boolean; fee: string }[]): Promise<Saved> {
+  const db = await getDb();
+  const known = await listMethodSettings();
+  const errors: FieldErrors = {};
+  const changes: { id: number; active: boolean; fee: number }[] = [];
+  for (const method of known) {
+    const posted = input.find((m) => m.id === method.id);
+    if (!posted) continue;
+    const fee = posted.fee.replace(/[.\s]/g, "");
+    if (!/^\d{1,7}$/.test(fee) || Number(fee) > MAX_FEE) errors[`fee-${method.id}`] = "Biaya harus angka 0 sampai 1.000.000.";
+    else changes.push({ id: method.id, active: posted.active, fee: Number(fee) });
+  }
+  if (!Object.keys(errors).length && changes.length === known.length && changes.every((c) => !c.active)) errors.form = "Minimal satu metode pembayaran harus aktif.";
+  if (Object.keys(errors).length) return { ok: false, errors };
+  await db.transaction(async (tx) => {
+    for (const change of changes) await tx.update(paymentMethods).set({ active: change.active, fee: change.fee }).where(eq(paymentMethods.id, change.id));
+    await recordAudit(tx, operatorId, "settings", { detail: `metode: ${changes.map((c) => `${c.id}=${c.active ? "aktif" : "nonaktif"}/${c.fee}`).join(", ")}` });
+  });
+  return { ok: true };
+}
+
+/**
+ * 'Simpan Tenor': lines "tenor,bunga" (months 1–60, interest 0–100 %, each tenor once), e.g.
+ * "3,0". Kept as the form sends them, one text, so a mistake re-renders as typed.
+ */
+export async function saveTenorSettings(operatorId: number, text: string): Promise<Saved> {
+  const lines = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const tenors: TenorSetting[] = [];
+  for (const [i, line] of lines.entries()) {
+    const match = /^(\d{1,2})\s*[,;]\s*(\d{1,3}(?:[.,]\d{1,2})?)$/.exec(line);
+    const tenor = match ? Number(match[1]) : NaN;
+    const interest = match ? Number(match[2]!.replace(",", ".")) : NaN;
+    if (!match || tenor < 1 || tenor > 60 || interest > 100) return { ok: false, errors: { tenors: `Baris ${i + 1}: tulis tenor (1–60 bulan) dan bunga (0–100%), misalnya 6,3.` } };
+    if (tenors.some((t) => t.tenor === tenor)) return { ok: false, errors: { tenors: `Baris ${i + 1}: tenor ${tenor} bulan sudah ada.` } };
+    tenors.push({ tenor, interestPercentage: interest });
+  }
+  if (tenors.length === 0) return { ok: false, errors: { tenors: "Minimal satu tenor." } };
+  tenors.sort((a, b) => a.tenor - b.tenor);
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    await writeSetting(tx, "tenors", tenors, `operator:${operatorId}`);
+    await recordAudit(tx, operatorId, "settings", { detail: `tenor: ${tenors.map((t) => `${t.tenor}x ${t.interestPercentage}%`).join(", ")}` });
+  });
+  return { ok: true };
+}
+
+const HOW_TO_MAX = 20_000;
+export const HOW_TO_CHANNELS: PaymentChannel[] = ["ATM", "Mobile Banking", "Internet Banking"];
+
+/** 'Simpan Cara Bayar': per method code and channel, sanitised HTML (empty: the built-in text). Input keys: `CODE|channel`. */
+export async function saveHowToTexts(operatorId: number, input: Record<string, string>): Promise<Saved> {
+  const codes = new Set((await listMethodSettings()).map((m) => m.code));
+  const errors: FieldErrors = {};
+  const texts: HowToTexts = {};
+  for (const [key, html] of Object.entries(input)) {
+    const [code = "", channel] = key.split("|") as [string, PaymentChannel];
+    if (!codes.has(code) || !HOW_TO_CHANNELS.includes(channel)) continue;
+    if (html.length > HOW_TO_MAX) errors[`howto-${key}`] = "Teks terlalu panjang (maksimal 20.000 karakter).";
+    else if (html.trim()) texts[code] = { ...texts[code], [channel]: sanitizeHtml(html.trim()) };
+  }
+  if (Object.keys(errors).length) return { ok: false, errors };
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    await writeSetting(tx, "how-to", texts, `operator:${operatorId}`);
+    await recordAudit(tx, operatorId, "settings", { detail: `cara bayar: ${Object.keys(texts).join(", ") || "bawaan"}` });
+  });
+  return { ok: true };
+}

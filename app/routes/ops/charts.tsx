@@ -1,0 +1,97 @@
+import type { ColumnChart, LineChart, RowChart } from "./charts.server";
+
+// Renders the charts computed on the server (charts.server.ts) as plain SVG: visible with
+// JavaScript off, scaling with the card's width. Each chart is an image with a title for screen
+// readers, next to a table of the same figures (DataTable) that screen readers read instead.
+
+export function Chart({ id, title, chart }: { id: string; title: string; chart: ColumnChart | LineChart | RowChart }) {
+  return (
+    <div className="ops-chart-wrap">
+      <svg className="ops-chart" viewBox={`0 0 ${chart.width} ${chart.height}`} role="img" aria-labelledby={`${id}-title`} data-testid={`chart-${id}`}>
+        <title id={`${id}-title`}>{title}</title>
+        {chart.kind === "rows" ? <Rows chart={chart} /> : <Axes chart={chart} />}
+        {chart.kind === "columns"
+          ? chart.bars.map((bar) => (
+              <rect key={bar.label} className="ops-chart-bar" x={bar.x} y={bar.y} width={bar.width} height={bar.height} data-day={bar.label}>
+                <title>{`${bar.label}: ${bar.value}`}</title>
+              </rect>
+            ))
+          : null}
+        {chart.kind === "line" ? (
+          <>
+            <path className="ops-chart-area" d={chart.areaPath} />
+            <path className="ops-chart-line" d={chart.path} />
+            {chart.points.map((p) => (
+              <circle key={p.label} className="ops-chart-dot" cx={p.x} cy={p.y} r={2.5} data-day={p.label}>
+                <title>{`${p.label}: ${p.value}`}</title>
+              </circle>
+            ))}
+          </>
+        ) : null}
+      </svg>
+    </div>
+  );
+}
+
+function Axes({ chart }: { chart: ColumnChart | LineChart }) {
+  const { plot } = chart;
+  return (
+    <g className="ops-chart-axes">
+      {chart.yTicks.map((t) => (
+        <g key={t.label}>
+          <line x1={plot.left} x2={plot.right} y1={t.at} y2={t.at} className="ops-chart-grid" />
+          <text x={plot.left - 6} y={t.at} dy="0.32em" textAnchor="end">
+            {t.label}
+          </text>
+        </g>
+      ))}
+      <line x1={plot.left} x2={plot.right} y1={plot.bottom} y2={plot.bottom} className="ops-chart-baseline" />
+      {chart.xTicks.map((t) => (
+        <text key={t.label} x={t.at} y={plot.bottom + 18} textAnchor="middle">
+          {t.label}
+        </text>
+      ))}
+    </g>
+  );
+}
+
+function Rows({ chart }: { chart: RowChart }) {
+  return (
+    <g className="ops-chart-axes">
+      {chart.rows.map((row) => (
+        <g key={row.label}>
+          <text x={chart.labelWidth - 8} y={row.y + row.height / 2} dy="0.32em" textAnchor="end">
+            {row.label.length > 28 ? `${row.label.slice(0, 27)}…` : row.label}
+          </text>
+          <rect className="ops-chart-bar" x={chart.labelWidth} y={row.y} width={Math.max(row.width, 1)} height={row.height} />
+          <text x={chart.labelWidth + Math.max(row.width, 1) + 6} y={row.y + row.height / 2} dy="0.32em">
+            {row.value}
+          </text>
+        </g>
+      ))}
+    </g>
+  );
+}
+
+/** The chart's figures as a table, for screen readers (visually hidden). */
+export function DataTable({ caption, head, rows }: { caption: string; head: [string, string]; rows: [string, string][] }) {
+  return (
+    <table className="ops-sr-only">
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{head[0]}</th>
+          <th scope="col">{head[1]}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map(([label, value]) => (
+          <tr key={label}>
+            <th scope="row">{label}</th>
+            <td>{value}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

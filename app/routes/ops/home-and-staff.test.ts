@@ -1,0 +1,135 @@
+import { eq } from "drizzle-orm";
+import { Secret, TOTP } from "otpauth";
+import { renderToString } from "react-dom/server";
+import { createRoutesStub } from "react-router";
+import { createElement } from "react";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import * as layoutRoute from "./layout";
+import * as queuesRoute from "./queues";
+import * as secondFactorRoute from "./second-factor";
+import * as staffRoute from "./staff";
+import { TestBrowser, type RouteMiddleware } from "../test-browser";
+import { getDb, type Db } from "~/.server/db/client";
+import { operatorAudit, products, sessions } from "~/.server/db/schema";
+import { transitionOrder } from "~/.server/store/orders";
+import { grantRolesByEmail, LAST_ADMIN, rolesOf } from "~/.server/store/people";
+import { createVerifiedUser } from "~/.server/testing/fixtures";
+import { createOrderInStatus } from "~/.server/testing/order-fixtures";
+import { ownDatabaseForThisFile } from "~/.server/testing/own-database";
+import type { StaffRole } from "~/lib/staff-roles";
+
+// The back-office home's figures and charts, and /ops/staff (issue 27), through the real session
+// and /ops middleware, on this file's own database (so the figures are exactly this file's orders).
+
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 300_000 });
+
+let db: Db;
+ownDatabaseForThisFile();
+beforeAll(async () => {
+  db = await getDb();
+});
+
+class Browser extends TestBrowser {
+  constructor() {
+    super(layoutRoute.middleware as unknown as RouteMiddleware[]);
+  }
+  postFields(handler: unknown, url: string, fields: Record<string, string | string[]>) {
+    const body = new FormData();
+    for (const [k, v] of Object.entries(fields)) for (const each of [v].flat()) body.append(k, each);
+    return this.post(handler, url, body);
+  }
+}
+
+const totp = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret.replace(/\s+/g, "")), digits: 6, period: 30 }).generate();
+
+async function staffMember(roles: StaffRole[]) {
+  const user = await createVerifiedUser(db);
+  await grantRolesByEmail(user.email, roles, "ops");
+  const browser = await new Browser().signIn(user.id);
+  const { secret } = (await browser.get(secondFactorRoute.loader, "/ops/2fa")).data as { secret: string };
+  expect((await browser.postFields(secondFactorRoute.action, "/ops/2fa", { intent: "enrol", code: totp(secret) })).status).toBe(200);
+  return { user, browser };
+}
+
+type Home = Awaited<ReturnType<typeof queuesRoute.loader>>;
+
+describe("the back-office home", () => {
+  it("30 WIB days of orders and paid revenue, statuses, incentive decisions, top products, low stock; each for the roles that may see it", async () => {
+    const waiting = await createOrderInStatus(db, 100, { price: 10_000_000 });
+    const approved = await createOrderInStatus(db, 100, { price: 10_000_000 });
+    await transitionOrder(approved.orderId, 100, 200, "ops", "disetujui");
+    const rejected = await createOrderInStatus(db, 100, { price: 10_000_000 });
+    await transitionOrder(rejected.orderId, 100, 2, "ops", "ditolak");
+    const paid = await createOrderInStatus(db, 300, { price: 12_000_000 });
+    const shipped = await createOrderInStatus(db, 400, { price: 7_500_000 });
+    await db.update(products).set({ stock: 40 }).where(eq(products.id, shipped.productId));
+
+    const { browser } = await staffMember(["pesanan"]);
+    const home = (await browser.get(queuesRoute.loader, "/ops")).data as Home;
+    expect(home.sales!.ordersChart.bars).toHaveLength(30);
+    expect(home.sales!.totals).toEqual({ orders: 5, paidRevenue: "Rp19.500.000" });
+    expect(home.sales!.days.at(-1)).toMatchObject({ orders: 5, paidRevenue: "Rp19.500.000" });
+    expect(home.statuses!.rows).toEqual([
+      ["Kedaluwarsa / Ditolak", "1"],
+      ["Menunggu Verifikasi Insentif", "1"],
+      ["Menunggu Pembayaran", "1"],
+      ["Pembayaran Diterima", "1"],
+      ["Dalam Pengiriman", "1"],
+    ]);
+    expect(home.incentives!.rows).toEqual([
+      ["Disetujui", "1"],
+      ["Ditolak", "1"],
+      ["Menunggu", "1"],
+    ]);
+    expect(home.top!.rows).toHaveLength(4);
+    expect(home.top!.rows.map((r) => r.revenue).sort()).toEqual(["Rp0", "Rp0", "Rp12.000.000", "Rp7.500.000"]);
+    // Products of these orders have 4 left (stock 5, one reserved); the one set to 40 is not low.
+    expect(home.stock!.map((p) => p.productId).sort()).toEqual([waiting, approved, rejected, paid].map((o) => o.productId).sort());
+
+    // Rendered on the server: the chart is an <svg> with one column per day, readable Indonesian axes.
+    const Stub = createRoutesStub([{ path: "/ops", Component: queuesRoute.default as never, loader: () => home }]);
+    const html = renderToString(createElement(Stub, { initialEntries: ["/ops"], hydrationData: { loaderData: { "0": home } } } as never));
+    expect(html).toContain('data-testid="chart-orders"');
+    expect((html.match(/<rect class="ops-chart-bar"[^>]*data-day=/g) ?? []).length).toBe(30);
+    expect(html).toContain("Rp19.500.000");
+    expect(html).toMatch(/<caption>Pesanan per hari<\/caption>/);
+
+    // 'Katalog' sees the low stock only; 'Keuangan' the sales but not the incentive decisions.
+    const katalog = (await (await staffMember(["katalog"])).browser.get(queuesRoute.loader, "/ops")).data as Home;
+    expect({ sales: katalog.sales, incentives: katalog.incentives, stock: katalog.stock?.length }).toEqual({ sales: null, incentives: null, stock: 4 });
+    const keuangan = (await (await staffMember(["keuangan"])).browser.get(queuesRoute.loader, "/ops")).data as Home;
+    expect({ sales: !!keuangan.sales, incentives: keuangan.incentives, stock: keuangan.stock }).toEqual({ sales: true, incentives: null, stock: null });
+  });
+});
+
+describe("/ops/staff", () => {
+  it("grants and revokes roles (the person's sessions end, audited); never removes the last admin", async () => {
+    const admin = await staffMember(["admin"]);
+    const person = await createVerifiedUser(db);
+    const theirSession = await new Browser().signIn(person.id);
+
+    expect(await admin.browser.postFields(staffRoute.action, "/ops/staff", { intent: "add", email: "tidak-ada@example.test", role: "katalog" })).toMatchObject({
+      status: 400,
+      data: { emailError: "Tidak ada akun dengan email ini. Orang itu harus mendaftar dulu." },
+    });
+    expect(await admin.browser.postFields(staffRoute.action, "/ops/staff", { intent: "add", email: person.email })).toMatchObject({ status: 400, data: { error: "Pilih minimal satu peran." } });
+    expect(await admin.browser.postFields(staffRoute.action, "/ops/staff", { intent: "add", email: person.email.toUpperCase(), role: ["katalog", "pesanan", "bos"] })).toMatchObject({ status: 302, location: "/ops/staff" });
+    expect(await rolesOf(person.id)).toEqual(["pesanan", "katalog"]);
+    // Their open session ended with the change.
+    const [old] = await db.select({ revokedAt: sessions.revokedAt }).from(sessions).where(eq(sessions.userId, person.id));
+    expect(old!.revokedAt).not.toBeNull();
+    expect((await theirSession.get(queuesRoute.loader, "/ops")).status).toBe(404);
+    const listed = (await admin.browser.get(staffRoute.loader, "/ops/staff")).data as Awaited<ReturnType<typeof staffRoute.loader>>;
+    expect(listed.staff.find((m) => m.id === person.id)!.roles).toEqual(["pesanan", "katalog"]);
+
+    expect(await admin.browser.postFields(staffRoute.action, "/ops/staff", { intent: "save", userId: String(person.id), role: "katalog" })).toMatchObject({ status: 302 });
+    expect(await rolesOf(person.id)).toEqual(["katalog"]);
+
+    // The only admin cannot take their own 'Admin' away on the page.
+    expect(await admin.browser.postFields(staffRoute.action, "/ops/staff", { intent: "save", userId: String(admin.user.id), role: "pesanan" })).toMatchObject({ status: 409, data: { error: LAST_ADMIN } });
+    expect(await rolesOf(admin.user.id)).toEqual(["admin"]);
+
+    const audit = await db.select({ detail: operatorAudit.detail }).from(operatorAudit).where(eq(operatorAudit.action, "staff-roles"));
+    expect(audit.map((a) => a.detail)).toEqual([`akun ${person.id}: - → pesanan,katalog`, `akun ${person.id}: pesanan,katalog → katalog`]);
+  });
+});

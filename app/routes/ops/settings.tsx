@@ -1,0 +1,247 @@
+import { data, Form, redirect } from "react-router";
+import type { Route } from "./+types/settings";
+import { requireStaff } from "~/.server/http/ops-access";
+import { readForm } from "~/.server/http/request";
+import { flash } from "~/.server/http/session";
+import { getHowToTexts, getTenorSettings, getTransferAccount, HOW_TO_CHANNELS, listMethodSettings, saveHowToTexts, saveMethodSettings, saveTenorSettings, saveTransferAccount } from "~/.server/store/payments";
+import { addCompany, getHelpContacts, listAllCompanies, saveHelpContacts, updateCompany } from "~/.server/store/people";
+import type { RouteHandle } from "~/lib/route-handle";
+import { OpsInput, OpsMessage } from "./components";
+
+// /ops/settings ('Admin', issue 27): what a company changes without a developer. The transfer
+// account, methods, fees and tenors apply to payments opened afterwards (an open payment keeps the
+// account and total it showed); how-to texts are sanitised HTML; every save is audited.
+
+const TITLE = "Pengaturan Toko";
+export const handle: RouteHandle = { title: TITLE };
+
+export async function loader({ context }: Route.LoaderArgs) {
+  requireStaff(context, "admin");
+  const [account, methods, tenors, howTo, companies, help] = await Promise.all([getTransferAccount(), listMethodSettings(), getTenorSettings(), getHowToTexts(), listAllCompanies(), getHelpContacts()]);
+  return {
+    account,
+    methods,
+    tenorsText: tenors.map((t) => `${t.tenor},${t.interestPercentage}`).join("\n"),
+    howTo,
+    howToMethods: methods.filter((m) => m.type === "virtual_account" || m.type === "bank_transfer"),
+    channels: HOW_TO_CHANNELS,
+    companies,
+    help,
+  };
+}
+
+type ActionData = { intent: string; errors: Record<string, string>; values: Record<string, string> };
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const admin = requireStaff(context, "admin");
+  const form = await readForm(request);
+  const intent = String(form.get("intent") ?? "");
+  const text = (name: string) => String(form.get(name) ?? "");
+  const values = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string").map(([k, v]) => [k, String(v)]));
+  let result: { ok: true } | { ok: false; errors: Record<string, string> };
+  let saved: string;
+  switch (intent) {
+    case "account":
+      result = await saveTransferAccount(admin.id, { bankName: text("bankName"), accountName: text("accountName"), accountNumber: text("accountNumber") });
+      saved = "Rekening transfer disimpan. Berlaku untuk pembayaran baru.";
+      break;
+    case "methods": {
+      const methods = await listMethodSettings();
+      result = await saveMethodSettings(
+        admin.id,
+        methods.map((m) => ({ id: m.id, active: form.get(`active-${m.id}`) === "on", fee: text(`fee-${m.id}`) })),
+      );
+      saved = "Metode pembayaran disimpan. Berlaku untuk pembayaran baru.";
+      break;
+    }
+    case "tenors":
+      result = await saveTenorSettings(admin.id, text("tenors"));
+      saved = "Tenor cicilan disimpan.";
+      break;
+    case "howto":
+      result = await saveHowToTexts(admin.id, Object.fromEntries(Object.entries(values).filter(([k]) => k.includes("|"))));
+      saved = "Cara pembayaran disimpan.";
+      break;
+    case "company-add":
+      result = await addCompany(admin.id, text("name"));
+      saved = "Perusahaan ditambahkan.";
+      break;
+    case "company-save": {
+      const id = Number(text("companyId"));
+      result = Number.isSafeInteger(id) && id > 0 ? await updateCompany(admin.id, id, { name: text("name"), hidden: form.get("hidden") === "on" }) : { ok: false, errors: { form: "Permintaan tidak valid." } };
+      saved = "Perusahaan disimpan.";
+      break;
+    }
+    case "help":
+      result = await saveHelpContacts(admin.id, { phone: text("phone"), whatsapp: text("whatsapp") });
+      saved = "Kontak bantuan disimpan.";
+      break;
+    default:
+      return data<ActionData>({ intent, errors: { form: "Permintaan tidak valid." }, values: {} }, { status: 400 });
+  }
+  if (!result.ok) return data<ActionData>({ intent, errors: result.errors, values }, { status: 400 });
+  flash(context, "toast", { type: "success", message: saved });
+  throw redirect(`/ops/settings#${intent.startsWith("company") ? "companies" : intent}`);
+}
+
+export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
+  const { account, methods, tenorsText, howTo, howToMethods, channels, companies, help } = loaderData;
+  const failed = (intent: string) => (actionData?.intent === intent ? actionData : null);
+  const err = (intent: string, name: string) => failed(intent)?.errors[name];
+  const val = (intent: string, name: string, fallback: string) => failed(intent)?.values[name] ?? fallback;
+  return (
+    <>
+      <h1>{TITLE}</h1>
+      <OpsMessage error={actionData?.errors.form && !["methods"].includes(actionData.intent) ? actionData.errors.form : null} />
+
+      <section className="ops-card" id="account" aria-labelledby="account-title">
+        <h2 id="account-title">Rekening Transfer Manual</h2>
+        <p className="ops-muted">Ditampilkan di halaman pembayaran transfer manual. Pembayaran yang sudah dibuka tetap menampilkan rekening lamanya.</p>
+        <Form method="post" className="ops-form" style={{ maxWidth: 480 }}>
+          <input type="hidden" name="intent" value="account" />
+          <OpsInput name="bankName" label="Bank" defaultValue={val("account", "bankName", account.bankName)} error={err("account", "bankName")} maxLength={100} />
+          <OpsInput name="accountName" label="Nama Pemilik Rekening" defaultValue={val("account", "accountName", account.accountName)} error={err("account", "accountName")} maxLength={100} />
+          <OpsInput name="accountNumber" label="Nomor Rekening" inputMode="numeric" defaultValue={val("account", "accountNumber", account.accountNumber)} error={err("account", "accountNumber")} maxLength={30} />
+          <div>
+            <button type="submit" className="ops-btn">
+              Simpan Rekening
+            </button>
+          </div>
+        </Form>
+      </section>
+
+      <section className="ops-card" id="methods" aria-labelledby="methods-title">
+        <h2 id="methods-title">Metode Pembayaran</h2>
+        <Form method="post" className="ops-form">
+          <input type="hidden" name="intent" value="methods" />
+          <OpsMessage error={err("methods", "form")} />
+          <div className="ops-table-wrap">
+            <table className="ops-table">
+              <thead>
+                <tr>
+                  <th scope="col">Metode</th>
+                  <th scope="col">Aktif</th>
+                  <th scope="col">Biaya layanan (Rp)</th>
+                </tr>
+              </thead>
+              <tbody>
+                {methods.map((m) => (
+                  <tr key={m.id}>
+                    <td>{m.name}</td>
+                    <td>
+                      <label className="ops-check">
+                        <input type="checkbox" name={`active-${m.id}`} defaultChecked={failed("methods") ? failed("methods")!.values[`active-${m.id}`] === "on" : m.active} /> <span className="ops-sr-only">{m.name} </span>aktif
+                      </label>
+                    </td>
+                    <td>
+                      <OpsInput name={`fee-${m.id}`} label={`Biaya ${m.name}`} inputMode="numeric" defaultValue={val("methods", `fee-${m.id}`, String(m.fee))} error={err("methods", `fee-${m.id}`)} maxLength={9} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <div>
+            <button type="submit" className="ops-btn">
+              Simpan Metode
+            </button>
+          </div>
+        </Form>
+      </section>
+
+      <section className="ops-card" id="tenors" aria-labelledby="tenors-title">
+        <h2 id="tenors-title">Tenor dan Bunga Cicilan</h2>
+        <Form method="post" className="ops-form" style={{ maxWidth: 480 }}>
+          <input type="hidden" name="intent" value="tenors" />
+          <label htmlFor="f-tenors">Satu tenor per baris: bulan,bunga% (misalnya 6,3)</label>
+          <textarea id="f-tenors" name="tenors" rows={5} defaultValue={val("tenors", "tenors", tenorsText)} aria-invalid={err("tenors", "tenors") ? true : undefined} aria-describedby={err("tenors", "tenors") ? "f-tenors-error" : undefined} />
+          {err("tenors", "tenors") ? (
+            <p className="ops-error" id="f-tenors-error">
+              {err("tenors", "tenors")}
+            </p>
+          ) : null}
+          <div>
+            <button type="submit" className="ops-btn">
+              Simpan Tenor
+            </button>
+          </div>
+        </Form>
+      </section>
+
+      <section className="ops-card" id="howto" aria-labelledby="howto-title">
+        <h2 id="howto-title">Cara Pembayaran</h2>
+        <p className="ops-muted">
+          HTML sederhana (daftar, tebal, tautan); dibersihkan sebelum disimpan. <code>{"{nomor}"}</code> diganti nomor VA atau rekening, <code>{"{nama}"}</code> nama pemilik rekening. Kosong: teks bawaan.
+        </p>
+        <Form method="post" className="ops-form">
+          <input type="hidden" name="intent" value="howto" />
+          {howToMethods.map((m) => (
+            <details key={m.code} open={!!howTo[m.code] || !!failed("howto")}>
+              <summary>{m.name}</summary>
+              {channels.map((channel) => {
+                const key = `${m.code}|${channel}`;
+                const id = `howto-${m.code}-${channel.replace(/\s+/g, "-")}`;
+                return (
+                  <div key={key} className="ops-form">
+                    <label htmlFor={id}>{channel}</label>
+                    <textarea id={id} name={key} rows={4} defaultValue={val("howto", key, howTo[m.code]?.[channel] ?? "")} />
+                    {err("howto", `howto-${key}`) ? <p className="ops-error">{err("howto", `howto-${key}`)}</p> : null}
+                  </div>
+                );
+              })}
+            </details>
+          ))}
+          <div>
+            <button type="submit" className="ops-btn">
+              Simpan Cara Bayar
+            </button>
+          </div>
+        </Form>
+      </section>
+
+      <section className="ops-card" id="companies" aria-labelledby="companies-title">
+        <h2 id="companies-title">Perusahaan</h2>
+        <p className="ops-muted">Perusahaan yang disembunyikan tidak lagi ditawarkan saat pendaftaran; akun dan daftar pegawainya tetap.</p>
+        {companies.map((c) => (
+          <Form key={c.id} method="post" className="ops-inline-form" style={{ marginBottom: 8 }}>
+            <input type="hidden" name="intent" value="company-save" />
+            <input type="hidden" name="companyId" value={c.id} />
+            <div className="ops-form" style={{ flex: "1 1 280px" }}>
+              <OpsInput name="name" id={`company-${c.id}`} label={`Nama perusahaan ${c.id}`} defaultValue={failed("company-save")?.values.companyId === String(c.id) ? failed("company-save")!.values.name : c.name} error={err("company-save", `company-${c.id}`)} maxLength={120} />
+            </div>
+            <label className="ops-check">
+              <input type="checkbox" name="hidden" defaultChecked={c.hidden} /> Sembunyikan
+            </label>
+            <button type="submit" className="ops-btn ops-btn-secondary">
+              Simpan<span className="ops-sr-only"> {c.name}</span>
+            </button>
+          </Form>
+        ))}
+        <Form method="post" className="ops-inline-form" style={{ marginTop: 16 }}>
+          <input type="hidden" name="intent" value="company-add" />
+          <div className="ops-form" style={{ flex: "1 1 280px" }}>
+            <OpsInput name="name" id="company-new" label="Perusahaan baru" defaultValue={val("company-add", "name", "")} error={err("company-add", "name")} maxLength={120} />
+          </div>
+          <button type="submit" className="ops-btn">
+            Tambah Perusahaan
+          </button>
+        </Form>
+      </section>
+
+      <section className="ops-card" id="help" aria-labelledby="help-title">
+        <h2 id="help-title">Kontak Bantuan</h2>
+        <p className="ops-muted">Nomor di menu 'Bantuan' pada halaman akun pembeli.</p>
+        <Form method="post" className="ops-form" style={{ maxWidth: 480 }}>
+          <input type="hidden" name="intent" value="help" />
+          <OpsInput name="phone" label="Telepon Admin" type="tel" defaultValue={val("help", "phone", help.phone)} error={err("help", "phone")} maxLength={20} />
+          <OpsInput name="whatsapp" label="WhatsApp Admin" type="tel" defaultValue={val("help", "whatsapp", help.whatsapp)} error={err("help", "whatsapp")} maxLength={20} />
+          <div>
+            <button type="submit" className="ops-btn">
+              Simpan Kontak
+            </button>
+          </div>
+        </Form>
+      </section>
+    </>
+  );
+}
