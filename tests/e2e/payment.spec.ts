@@ -2,6 +2,7 @@ import { randomInt } from "node:crypto";
 import { expect, type Page } from "@playwright/test";
 import { DEMO_ACCOUNT, loginAs, readLatestEmail, test } from "./helpers";
 import { checkoutToPayment, ops, registerBuyer, samplePhoto } from "./helpers/purchase";
+import { holdingTransferAccount } from "./helpers/store-settings";
 
 // Paying (issue 7), as a buyer meets it with and without JavaScript: from a fresh verified account's
 // checkout through /paymentmethod → /paymentmethodlist (→ /tenorlist, → /otp) to /payment/{id},
@@ -132,7 +133,8 @@ test("manual transfer: the store's account, the unique code in a mark, 'Saya sud
   await chooseMethod(page, "Transfer Bank BNI \\(Manual\\)");
   await expect(page).toHaveURL("/paymentmethod");
   await expect(page.getByTestId("summary-total")).toHaveText(rupiah(BIKE.price));
-  const orderId = await continueToPayment(page);
+  // Opened while no other spec has the store's transfer account changed (roster-admin.spec).
+  const orderId = await holdingTransferAccount(() => continueToPayment(page));
 
   const bank = page.getByTestId("manual-bank");
   await expect(bank).toContainText("Nama Pemilik Rekening");

@@ -1,11 +1,9 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { randomInt } from "node:crypto";
 import { expect, type Page } from "@playwright/test";
 import { test } from "./helpers";
 import { checkoutToPayment, chooseManualTransfer, productId, registerBuyer, samplePhoto } from "./helpers/purchase";
 import { signedInStaff } from "./helpers/staff";
+import { holdingTransferAccount } from "./helpers/store-settings";
 
 // Issue 27 as the company's HR, finance and admin people use it, with JavaScript on and off: the
 // admin adds the company and imports its roster; an employee on it registers, another NIP is
@@ -20,29 +18,16 @@ test.use({ extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${random
 const BIKE = "Exotic Sepeda Listrik Lipat 14 inci";
 const DEFAULT_ACCOUNT = { bank: "Bank Negara Indonesia (BNI)", owner: "PT Toko Pegawai PLN", number: "0987654321" };
 
-/**
- * The transfer account is one setting of the whole store, and other specs (and this spec's other
- * project) open manual-transfer payments on the same server: the change is held only for the few
- * seconds a new payment needs, under a lock shared by this spec's workers, and then put back.
- */
+/** The account changed for the moment a new payment needs, under the lock every spec opening one holds. */
 async function withTransferAccount<T>(admin: Page, account: typeof DEFAULT_ACCOUNT, body: () => Promise<T>): Promise<T> {
-  const lock = path.join(os.tmpdir(), `roster-admin-transfer-account-${process.env.PORT ?? "3456"}`);
-  for (let waited = 0; ; waited += 250) {
+  return holdingTransferAccount(async () => {
     try {
-      fs.mkdirSync(lock);
-      break;
-    } catch {
-      if (waited > 120_000) throw new Error("transfer-account lock not released");
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      await saveTransferAccount(admin, account);
+      return await body();
+    } finally {
+      await saveTransferAccount(admin, DEFAULT_ACCOUNT);
     }
-  }
-  try {
-    await saveTransferAccount(admin, account);
-    return await body();
-  } finally {
-    await saveTransferAccount(admin, DEFAULT_ACCOUNT);
-    fs.rmdirSync(lock);
-  }
+  });
 }
 
 async function saveTransferAccount(admin: Page, account: typeof DEFAULT_ACCOUNT) {
