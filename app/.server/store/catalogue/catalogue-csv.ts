@@ -114,7 +114,7 @@ const sameProduct = (a: Existing, b: ValidRow, categoryId: number | undefined, c
   a.cityId === (cityId === undefined ? -1 : cityId);
 
 /** Reads and checks the whole file; a file-level problem (size, header, quoting) refuses all of it. */
-async function readFile(db: Executor, content: string): Promise<{ ok: false; message: string } | { ok: true; valid: ValidRow[]; problems: string[]; invalid: number; rows: number; existing: Map<string, Existing>; hasCity: boolean }> {
+async function readFile(db: Executor, content: Buffer | string): Promise<{ ok: false; message: string } | { ok: true; valid: ValidRow[]; problems: string[]; invalid: number; rows: number; existing: Map<string, Existing>; hasCity: boolean }> {
   const reader = openCsv(content, { columns: CATALOGUE_COLUMNS, required: REQUIRED });
   if (!reader.ok) return reader;
   const parsed: { line: number; values: Partial<Record<Column, string>> }[] = [];
@@ -176,7 +176,7 @@ function planOf(file: Extract<Awaited<ReturnType<typeof readFile>>, { ok: true }
 }
 
 /** The preview: what 'Terapkan Impor' would do with this file. Writes nothing. */
-export async function previewCatalogueCsv(content: string): Promise<{ ok: true; plan: CsvPlan } | { ok: false; message: string }> {
+export async function previewCatalogueCsv(content: Buffer | string): Promise<{ ok: true; plan: CsvPlan } | { ok: false; message: string }> {
   const db = await getDb();
   const file = await readFile(db, content);
   if (!file.ok) return file;
@@ -191,7 +191,7 @@ const BATCH = 500;
  * New categories and cities first, then new products in batches, then each changed product (its
  * version moves on, so an open edit form is told), one audit row per product and one for the import.
  */
-export async function applyCatalogueCsv(operatorId: number, content: string, fileName: string): Promise<{ ok: true; plan: CsvPlan } | { ok: false; message: string }> {
+export async function applyCatalogueCsv(operatorId: number, content: Buffer | string, fileName: string): Promise<{ ok: true; plan: CsvPlan } | { ok: false; message: string }> {
   return catalogueWrite(async (tx) => {
     const file = await readFile(tx, content);
     if (!file.ok) return file;
