@@ -35,6 +35,7 @@ const COUNT_MAX = 10_000_000;
 export const PRODUCT_MESSAGES = {
   titleRequired: "Nama Produk tidak boleh kosong.",
   titleTooLong: `Nama Produk maksimal ${TITLE_MAX} karakter.`,
+  titleHtml: "Nama Produk tidak boleh berisi tanda < atau > (kode HTML).",
   sku: "SKU hanya boleh berisi huruf, angka, titik, garis bawah dan tanda hubung (maksimal 64 karakter).",
   skuTaken: "SKU sudah dipakai produk lain.",
   priceRequired: "Harga tidak boleh kosong.",
@@ -72,6 +73,7 @@ export function readProductFields(raw: Partial<Record<ProductFieldName, string>>
   const title = text("title");
   if (!title) errors.title = PRODUCT_MESSAGES.titleRequired;
   else if (title.length > TITLE_MAX) errors.title = PRODUCT_MESSAGES.titleTooLong;
+  else if (/[<>]/.test(title)) errors.title = PRODUCT_MESSAGES.titleHtml;
   noFormula("title", title);
 
   const sku = text("sku");

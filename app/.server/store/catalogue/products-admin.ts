@@ -199,12 +199,11 @@ export async function saveProduct(operatorId: number, input: SaveProductInput): 
   const fields = read.value;
 
   return catalogueWrite(async (tx): Promise<SaveProductResult> => {
-    const sku = fields.sku ?? generatedSku();
-    if (await skuTaken(tx, sku, input.id)) return { ok: false, errors: { sku: PRODUCT_MESSAGES.skuTaken } };
-    const values = { ...fields, sku, categoryId: categoryId!, cityId: cityId ?? null };
+    const values = { ...fields, sku: fields.sku ?? generatedSku(), categoryId: categoryId!, cityId: cityId ?? null };
     let id: number;
     let before: (Audited & { version: number }) | null = null;
     if (input.id === null) {
+      if (await skuTaken(tx, values.sku, null)) return { ok: false, errors: { sku: PRODUCT_MESSAGES.skuTaken } };
       const [row] = (await tx.insert(products).values({ ...values, orderable: 1 }).returning({ id: products.id })) as [{ id: number }];
       id = row.id;
     } else {
@@ -230,6 +229,9 @@ export async function saveProduct(operatorId: number, input: SaveProductInput): 
         .for("update");
       if (!current || current.version !== input.version) return { ok: false, errors: {}, conflict: PRODUCT_CONFLICT };
       before = current as Audited & { version: number };
+      // An emptied SKU keeps the product's own.
+      values.sku = fields.sku ?? current.sku ?? values.sku;
+      if (await skuTaken(tx, values.sku, input.id)) return { ok: false, errors: { sku: PRODUCT_MESSAGES.skuTaken } };
       // Orders reserved units since the form was read: the operator's change applies on top of them.
       values.stock = Math.max(0, current.stock + (fields.stock - input.stockRead!));
       await tx
