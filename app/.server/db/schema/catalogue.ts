@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { users } from "./accounts";
+// A relative path: drizzle-kit reads the schema without the app's "~" alias.
+import { PRODUCT_STATUSES } from "../../../lib/product-status";
 
 /** Raw bytes (PostgreSQL bytea); both drivers hand them over as a Buffer/Uint8Array. */
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => "bytea" });
@@ -19,9 +21,7 @@ export const cities = pgTable("cities", {
   position: integer("position").notNull().default(0),
 });
 
-/** 'draf' (not shown to buyers), 'tayang' (published), 'arsip' (withdrawn; existing orders still show it). */
-export const PRODUCT_STATUSES = ["draf", "tayang", "arsip"] as const;
-export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
+export { PRODUCT_STATUSES, type ProductStatus } from "../../../lib/product-status";
 
 /** The words a buyer's search matches (PostgreSQL full-text, 'simple': no stemming, any language). */
 export const productSearchVector = sql`to_tsvector('simple', coalesce("title", ''))`;

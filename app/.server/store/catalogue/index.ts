@@ -5,8 +5,6 @@
 // domain, modules import each other directly (DESIGN §3).
 export { type Banner, getProductDetail, isPublished, promoIsValid, listBanners, listCategories, listCities, listProductPages, listProducts, type ProductImage, type ProductListItem, type ProductPage } from "./catalogue";
 export { cleanHistory, clearSearchHistory, listSearchHistory, mergeSearchHistory, pushKeyword, recordSearch } from "./search-history";
-export { PRODUCT_STATUSES, type ProductStatus } from "../../db/schema";
-export { STATUS_LABELS } from "./product-input";
 export {
   getProductForOps,
   listProductHistory,

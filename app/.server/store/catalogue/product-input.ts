@@ -124,6 +124,3 @@ export function readProductFields(raw: Partial<Record<ProductFieldName, string>>
     value: { sku: sku || null, title, price: price!, discount: discount!, discountType: discountType!, stock, condition: condition!, weightGram, minimumPurchase, description, status: status! },
   };
 }
-
-/** How the back office names a status. */
-export const STATUS_LABELS: Record<ProductStatus, string> = { draf: "Draf", tayang: "Tayang", arsip: "Arsip" };

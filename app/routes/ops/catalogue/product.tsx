@@ -9,14 +9,13 @@ import {
   getProductForOps,
   listProductHistory,
   PHOTOS_PER_UPLOAD,
-  PRODUCT_STATUSES,
   productFormChoices,
   saveProduct,
-  STATUS_LABELS,
   type PhotoMove,
   type ProductFormErrors,
 } from "~/.server/store/catalogue";
 import { formatRupiah } from "~/lib/money";
+import { PRODUCT_STATUSES, STATUS_LABELS } from "~/lib/product-status";
 import type { RouteHandle } from "~/lib/route-handle";
 import { CatalogueNav, ErrorSummary, formValues, InputField, SelectField, TextAreaField, type FormReply } from "./components";
 

@@ -1,8 +1,9 @@
 import type { Route } from "./+types/products";
 import { requireStaff } from "~/.server/http/ops-access";
 import { pageParam } from "~/.server/store/back-office";
-import { listProductsForOps, productFormChoices, PRODUCT_STATUSES, STATUS_LABELS } from "~/.server/store/catalogue";
+import { listProductsForOps, productFormChoices } from "~/.server/store/catalogue";
 import { formatRupiah } from "~/lib/money";
+import { PRODUCT_STATUSES, STATUS_LABELS } from "~/lib/product-status";
 import type { RouteHandle } from "~/lib/route-handle";
 import { Pager } from "../components";
 import { CatalogueNav } from "./components";
