@@ -1,10 +1,8 @@
-import { execFile } from "node:child_process";
 import { randomInt } from "node:crypto";
-import { promisify } from "node:util";
-import { type Browser, expect, type Page } from "@playwright/test";
-import { Secret, TOTP } from "otpauth";
-import { loginAs, OUTBOX_PATH, parseOutbox, test } from "./helpers";
-import { BUYER_PASSWORD, buyIncentiveOrder, checkoutToPayment, registerBuyer, samplePhoto } from "./helpers/purchase";
+import { expect, type Page } from "@playwright/test";
+import { OUTBOX_PATH, parseOutbox, test } from "./helpers";
+import { buyIncentiveOrder, checkoutToPayment, registerBuyer, samplePhoto } from "./helpers/purchase";
+import { signedInOperator } from "./helpers/operator";
 
 // The operators' back office (issue 17), with JavaScript on and off: an operator signs in, enrols
 // the TOTP second factor (codes computed here from the page's 'Kunci'), approves an incentive after
@@ -12,50 +10,10 @@ import { BUYER_PASSWORD, buyIncentiveOrder, checkoutToPayment, registerBuyer, sa
 // rejected with a reason the buyer sees; a buyer who opens /ops gets the plain 404 page.
 // Each test registers its own accounts: both projects share one server and database.
 
-const run = promisify(execFile);
-
 test.describe.configure({ timeout: 300_000 });
 test.use({ extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` } });
 
-/** An operator command through the real CLI, which reaches the running e2e server over its socket. */
-async function ops(...args: string[]) {
-  const port = process.env.PORT ?? "3456";
-  await run("npx", ["tsx", "scripts/ops.ts", ...args], { env: { ...process.env, DATA_DIR: `/tmp/store-e2e-${port}` }, timeout: 90_000 });
-}
-
 const BIKE = "Exotic Sepeda Listrik Lipat 14 inci";
-
-/** A new account made an operator by the CLI, signed in on /login, enrolled at /ops/2fa: its page. */
-async function signedInOperator(browser: Browser, javaScriptEnabled: boolean): Promise<Page> {
-  const context = await browser.newContext({
-    viewport: { width: 1280, height: 900 },
-    javaScriptEnabled,
-    extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` },
-  });
-  const page = await context.newPage();
-  const { email } = await registerBuyer(page);
-  await ops("users:grant-operator", email);
-  await context.clearCookies();
-  await loginAs(page, email, BUYER_PASSWORD, "/ops");
-  await expect(page).toHaveURL("/ops/2fa");
-  await expect(page.getByRole("heading", { name: "Verifikasi Dua Langkah" })).toBeVisible();
-  await expect(page.getByRole("img", { name: "Kode QR untuk aplikasi autentikator" })).toBeVisible();
-  await expect(page.getByText("Kunci", { exact: true })).toBeVisible();
-  const secret = (await page.getByTestId("totp-secret").textContent())!.replace(/\s+/g, "");
-  // Nothing of /ops before the factor: every screen comes back here.
-  await page.goto("/ops/search");
-  await expect(page).toHaveURL("/ops/2fa");
-
-  const code = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate();
-  await page.getByLabel("Kode", { exact: true }).fill(code);
-  await page.getByRole("button", { name: "Aktifkan" }).click();
-  const codes = page.getByTestId("recovery-codes").getByRole("listitem");
-  await expect(codes).toHaveCount(10);
-  await page.getByRole("link", { name: "Lanjut ke Back Office" }).click();
-  await expect(page).toHaveURL("/ops");
-  await expect(page.getByRole("heading", { name: "Antrean" })).toBeVisible();
-  return page;
-}
 
 /** Opens the order from its queue on /ops (the queue's list, oldest first), by its invoice. */
 async function openFromQueue(page: Page, queue: string, invoice: string) {

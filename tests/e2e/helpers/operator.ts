@@ -1,0 +1,41 @@
+import { randomInt } from "node:crypto";
+import { type Browser, expect, type Page } from "@playwright/test";
+import { Secret, TOTP } from "otpauth";
+import { loginAs } from "./index";
+import { BUYER_PASSWORD, ops, registerBuyer } from "./purchase";
+
+// A signed-in back-office operator for the specs that need one (ops.spec.ts, catalogue-admin.spec.ts).
+
+/** A new account made an operator by the CLI, signed in on /login, enrolled at /ops/2fa: its page. */
+export async function signedInOperator(browser: Browser, javaScriptEnabled: boolean, roles: string[] = []): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 900 },
+    javaScriptEnabled,
+    extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` },
+  });
+  const page = await context.newPage();
+  const { email } = await registerBuyer(page);
+  // No roles named: the store's first admin (every area); else just those roles.
+  await (roles.length ? ops("users:grant", email, ...roles) : ops("users:grant-operator", email));
+  await context.clearCookies();
+  await loginAs(page, email, BUYER_PASSWORD, "/ops");
+  await expect(page).toHaveURL("/ops/2fa");
+  await expect(page.getByRole("heading", { name: "Verifikasi Dua Langkah" })).toBeVisible();
+  await expect(page.getByRole("img", { name: "Kode QR untuk aplikasi autentikator" })).toBeVisible();
+  await expect(page.getByText("Kunci", { exact: true })).toBeVisible();
+  const secret = (await page.getByTestId("totp-secret").textContent())!.replace(/\s+/g, "");
+  // Nothing of /ops before the factor: every screen comes back here.
+  await page.goto("/ops/search");
+  await expect(page).toHaveURL("/ops/2fa");
+
+  const code = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate();
+  await page.getByLabel("Kode", { exact: true }).fill(code);
+  await page.getByRole("button", { name: "Aktifkan" }).click();
+  const codes = page.getByTestId("recovery-codes").getByRole("listitem");
+  await expect(codes).toHaveCount(10);
+  await page.getByRole("link", { name: "Lanjut ke Back Office" }).click();
+  await expect(page).toHaveURL("/ops");
+  await expect(page.getByRole("heading", { name: "Antrean" })).toBeVisible();
+  return page;
+}
+
