@@ -214,7 +214,7 @@ export async function applyCatalogueCsv(operatorId: number, content: Buffer | st
         .values(batch.map((row) => ({ ...valuesOf(row), orderable: 1 })))
         .returning({ id: products.id, sku: products.sku });
       const bySku = new Map(inserted.map((r) => [r.sku, r.id]));
-      await tx.insert(catalogueAudit).values(batch.map((row) => ({ productId: bySku.get(row.fields.sku)!, operatorId, action: "impor-csv", detail: `${fileName} baris ${row.line}`, changes: changesBetween(null, { ...valuesOf(row) }) })));
+      await tx.insert(catalogueAudit).values(batch.map((row) => ({ productId: bySku.get(row.fields.sku)!, operatorId, action: "impor-csv", detail: `${fileName} baris ${row.line}`, changes: createdWith(row) })));
     }
     const audits: (typeof catalogueAudit.$inferInsert)[] = [];
     for (const [current, row] of plan.toChange) {
@@ -234,6 +234,13 @@ export async function applyCatalogueCsv(operatorId: number, content: Buffer | st
     return { ok: true as const, plan: summary };
   });
 }
+
+/** A new product's audit: the fields 'Riwayat' follows (price, stock, status), not the whole row. */
+const createdWith = (row: ValidRow) => ({
+  price: { before: null, after: row.fields.price },
+  stock: { before: null, after: row.fields.stock },
+  status: { before: null, after: row.fields.status },
+});
 
 /** '12 ditambah, 3 diubah, 40 tidak berubah, 2 baris tidak valid'. */
 export const importSummary = (plan: CsvPlan) => `${plan.added} ditambah, ${plan.changed} diubah, ${plan.unchanged} tidak berubah, ${plan.invalid} baris tidak valid`;
