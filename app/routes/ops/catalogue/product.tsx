@@ -249,7 +249,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
           <ol className="ops-photo-list">
             {product.photos.map((photo, index) => (
               <li key={photo.id} data-testid="ops-photo">
-                <img src={photo.url} alt={`Foto ${index + 1}${index === 0 ? " (utama)" : ""}`} width={120} height={120} loading="lazy" />
+                <img src={photo.url} alt={`Foto ${index + 1}${index === 0 ? " (utama)" : ""}`} width={120} height={120} />
                 <Form method="post" className="ops-photo-actions">
                   <input type="hidden" name="intent" value="photo" />
                   <input type="hidden" name="photoId" value={photo.id} />
