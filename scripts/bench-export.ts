@@ -12,30 +12,13 @@
 // the export runs inside the server: with Node's defaults V8 alone sizes its young generation up
 // by about 40 MB under this allocation rate (measured: +57 MB, of which the JS heap in use +4 MB).
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { fileURLToPath } from "node:url";
+import { option, sampleRss, useTemporaryPglite } from "./bench/temporary-store";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const LIMIT_MB = 50;
-
-function option(name: string, fallback: number): number {
-  const index = process.argv.indexOf(`--${name}`);
-  const value = index >= 0 ? Number(process.argv[index + 1]) : fallback;
-  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`--${name} must be a positive whole number`);
-  return value;
-}
-
 const total = option("orders", 100_000);
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-export-"));
-process.env.DATA_DIR = dataDir;
-process.env.NODE_ENV = "production";
-delete process.env.DATABASE_URL;
-delete process.env.SMTP_URL;
-const template = path.join(root, process.env.BUILD_DIR ?? "build", "server", "assets", "db-template");
-if (!process.env.DB_TEMPLATE_DIR && fs.existsSync(path.join(template, "PG_VERSION.gz"))) process.env.DB_TEMPLATE_DIR = template;
+const dataDir = useTemporaryPglite("bench-export-");
 
 const { getDb, closeDb } = await import("~/.server/db/client");
 const { createOrderInStatus } = await import("~/.server/testing/order-fixtures");
@@ -69,13 +52,7 @@ try {
   await db.execute(sql`analyze`);
   const setupMs = Date.now() - setupStarted;
 
-  globalThis.gc?.();
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  const rssBefore = process.memoryUsage().rss;
-  let peak = rssBefore;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 20);
+  const rss = await sampleRss();
   let bytes = 0;
   let lines = 0;
   const started = performance.now();
@@ -85,18 +62,17 @@ try {
       write(chunk: Buffer, _encoding, callback) {
         bytes += chunk.length;
         for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
-        peak = Math.max(peak, process.memoryUsage().rss);
+        rss.peak();
         callback();
       },
     }),
   );
   const ms = Math.round(performance.now() - started);
-  clearInterval(sampler);
+  const rssGrowthMb = rss.stop();
   const orders = lines - 1; // the header
-  const rssGrowthMb = Math.round(((peak - rssBefore) / 1024 / 1024) * 10) / 10;
   console.log(`setup: ${total} orders in ${(setupMs / 1000).toFixed(1)} s`);
   console.log(`export: ${orders} rows, ${(bytes / 1024 / 1024).toFixed(1)} MB of CSV in ${(ms / 1000).toFixed(1)} s`);
-  console.log(`resident memory: ${(rssBefore / 1024 / 1024).toFixed(0)} MB before, peak ${(peak / 1024 / 1024).toFixed(0)} MB (+${rssGrowthMb} MB; limit ${LIMIT_MB} MB)`);
+  console.log(`resident memory: ${(rss.before / 1024 / 1024).toFixed(0)} MB before, peak ${(rss.peak() / 1024 / 1024).toFixed(0)} MB (+${rssGrowthMb} MB; limit ${LIMIT_MB} MB)`);
   console.log(JSON.stringify({ orders, ms, rssGrowthMb }));
   process.exitCode = orders === total && rssGrowthMb < LIMIT_MB ? 0 : 1;
 } finally {

@@ -10,28 +10,11 @@
 // growth reaches 60 MB. It runs with the production server's Node flags and MALLOC_ARENA_MAX
 // (package.json), as the import runs inside the server.
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { option, sampleRss, useTemporaryPglite } from "./bench/temporary-store";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const LIMIT_MB = 60;
-
-function option(name: string, fallback: number): number {
-  const index = process.argv.indexOf(`--${name}`);
-  const value = index >= 0 ? Number(process.argv[index + 1]) : fallback;
-  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`--${name} must be a positive whole number`);
-  return value;
-}
-
 const rows = option("rows", 10_000);
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-import-"));
-process.env.DATA_DIR = dataDir;
-process.env.NODE_ENV = "production";
-delete process.env.DATABASE_URL;
-delete process.env.DEMO_DATA;
-const template = path.join(root, process.env.BUILD_DIR ?? "build", "server", "assets", "db-template");
-if (!process.env.DB_TEMPLATE_DIR && fs.existsSync(path.join(template, "PG_VERSION.gz"))) process.env.DB_TEMPLATE_DIR = template;
+const dataDir = useTemporaryPglite("bench-import-");
 
 const { getDb, closeDb } = await import("~/.server/db/client");
 const { createVerifiedUser } = await import("~/.server/testing/fixtures");
@@ -57,13 +40,7 @@ try {
   const file = priceList(rows);
   const invalid = Math.floor(rows / 50);
 
-  globalThis.gc?.();
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  const rssBefore = process.memoryUsage().rss;
-  let peak = rssBefore;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 20);
+  const rss = await sampleRss();
 
   // 'Unggah CSV': the preview from the uploaded bytes, then the file kept for 'Terapkan Impor'.
   let started = performance.now();
@@ -77,17 +54,16 @@ try {
   const staged = (await getStagedCsvImport(stagedId, "katalog", operator.id))!;
   const applied = await applyCatalogueCsv(operator.id, staged.content, staged.fileName);
   const applyMs = Math.round(performance.now() - started);
-  clearInterval(sampler);
+  const rssGrowthMb = rss.stop();
   if (!applied.ok) throw new Error(applied.message);
 
   const [{ n }] = (await db.execute(sql`select count(*)::int as n from products where sku like 'BENCH-%'`)).rows as [{ n: number }];
   const again = await previewCatalogueCsv(file);
-  const rssGrowthMb = Math.round(((peak - rssBefore) / 1024 / 1024) * 10) / 10;
   console.log(`file: ${rows} rows, ${(file.length / 1024 / 1024).toFixed(1)} MB, ${invalid} with a wrong price`);
   console.log(`preview: ${preview.plan.added} akan ditambah, ${preview.plan.invalid} invalid, in ${(previewMs / 1000).toFixed(1)} s`);
   console.log(`apply: ${applied.plan.added} written in one transaction in ${(applyMs / 1000).toFixed(1)} s; ${n} in the table`);
   if (again.ok) console.log(`the same file again: ${again.plan.added} akan ditambah, ${again.plan.changed} akan diubah, ${again.plan.unchanged} tidak berubah`);
-  console.log(`resident memory: ${(rssBefore / 1024 / 1024).toFixed(0)} MB before, peak ${(peak / 1024 / 1024).toFixed(0)} MB (+${rssGrowthMb} MB; limit ${LIMIT_MB} MB)`);
+  console.log(`resident memory: ${(rss.before / 1024 / 1024).toFixed(0)} MB before, peak ${(rss.peak() / 1024 / 1024).toFixed(0)} MB (+${rssGrowthMb} MB; limit ${LIMIT_MB} MB)`);
   console.log(JSON.stringify({ rows, previewMs, applyMs, rssGrowthMb }));
   const unchangedAgain = again.ok && again.plan.added === 0 && again.plan.changed === 0;
   process.exitCode = n === rows - invalid && unchangedAgain && rssGrowthMb < LIMIT_MB ? 0 : 1;

@@ -1,3 +1,4 @@
+export {}; // a module: top-level await
 // Seeds a large published catalogue into a data directory before bench:load starts its server on it
 // (BENCH_PRODUCTS, issue 26 item 10): the demo catalogue, then products up to the number asked for,
 // one in five a "Motor Listrik", each with the first demo product's picture. Run by bench-load.mjs

@@ -1,11 +1,9 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { users } from "./accounts";
+import { bytea } from "./columns";
 // A relative path: drizzle-kit reads the schema without the app's "~" alias.
 import { PRODUCT_STATUSES } from "../../../lib/product-status";
-
-/** Raw bytes (PostgreSQL bytea); both drivers hand them over as a Buffer/Uint8Array. */
-const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => "bytea" });
 
 export const categories = pgTable("categories", {
   id: serial("id").primaryKey(),

@@ -5,7 +5,7 @@ import { csvReadError, csvSafeCell, openCsv, rowMessage } from "../../csv";
 import { getDb, type Executor } from "../../db/client";
 import { catalogueAudit, categories, cities, products, type ProductStatus } from "../../db/schema";
 import { readProductFields, type ProductFieldName, type ProductFields } from "./product-input";
-import { changesBetween } from "./products-admin";
+import { changesBetween, productFieldColumns } from "./products-admin";
 import { nameMessage } from "./taxonomy";
 import { catalogueWrite } from "./version";
 
@@ -56,20 +56,7 @@ export type CsvPlan = {
 const unquoted = (value: string) => (/^'[=+\-@\t\r]/.test(value) ? value.slice(1) : value);
 
 const productColumns = {
-  id: products.id,
-  sku: products.sku,
-  title: products.title,
-  price: products.price,
-  discount: products.discount,
-  discountType: products.discountType,
-  stock: products.stock,
-  condition: products.condition,
-  weightGram: products.weightGram,
-  minimumPurchase: products.minimumPurchase,
-  description: products.description,
-  status: products.status,
-  categoryId: products.categoryId,
-  cityId: products.cityId,
+  ...productFieldColumns,
   categoryTitle: categories.title,
   cityName: cities.name,
 };

@@ -55,6 +55,25 @@ export async function listProductsForOps(query: { q?: string; categoryId?: numbe
   return { items: rows.map((r): OpsProductRow => ({ ...r, imageUrl: first.get(r.id) ?? null })), total, page, pageCount };
 }
 
+/** A product's own fields, as the form and the CSV import read them (plus its id, SKU and version). */
+export const productFieldColumns = {
+  id: products.id,
+  version: products.version,
+  sku: products.sku,
+  title: products.title,
+  categoryId: products.categoryId,
+  cityId: products.cityId,
+  price: products.price,
+  discount: products.discount,
+  discountType: products.discountType,
+  stock: products.stock,
+  condition: products.condition,
+  weightGram: products.weightGram,
+  minimumPurchase: products.minimumPurchase,
+  description: products.description,
+  status: products.status,
+};
+
 export type OpsProductPhoto = { id: number; url: string; width: number; height: number };
 
 export type OpsProduct = {
@@ -81,26 +100,7 @@ export type OpsProduct = {
 export async function getProductForOps(id: number): Promise<OpsProduct | null> {
   if (!isId(id)) return null;
   const db = await getDb();
-  const [row] = await db
-    .select({
-      id: products.id,
-      version: products.version,
-      sku: products.sku,
-      title: products.title,
-      categoryId: products.categoryId,
-      cityId: products.cityId,
-      price: products.price,
-      discount: products.discount,
-      discountType: products.discountType,
-      stock: products.stock,
-      condition: products.condition,
-      weightGram: products.weightGram,
-      minimumPurchase: products.minimumPurchase,
-      description: products.description,
-      status: products.status,
-    })
-    .from(products)
-    .where(eq(products.id, id));
+  const [row] = await db.select(productFieldColumns).from(products).where(eq(products.id, id));
   if (!row) return null;
   const [promoRows, photos] = await Promise.all([
     db.select({ id: productPromos.promoId }).from(productPromos).where(eq(productPromos.productId, id)),
@@ -207,26 +207,7 @@ export async function saveProduct(operatorId: number, input: SaveProductInput): 
       const [row] = (await tx.insert(products).values({ ...values, orderable: 1 }).returning({ id: products.id })) as [{ id: number }];
       id = row.id;
     } else {
-      const [current] = await tx
-        .select({
-          version: products.version,
-          title: products.title,
-          sku: products.sku,
-          price: products.price,
-          discount: products.discount,
-          discountType: products.discountType,
-          stock: products.stock,
-          status: products.status,
-          categoryId: products.categoryId,
-          cityId: products.cityId,
-          condition: products.condition,
-          weightGram: products.weightGram,
-          minimumPurchase: products.minimumPurchase,
-          description: products.description,
-        })
-        .from(products)
-        .where(eq(products.id, input.id))
-        .for("update");
+      const [current] = await tx.select(productFieldColumns).from(products).where(eq(products.id, input.id)).for("update");
       if (!current || current.version !== input.version) return { ok: false, errors: {}, conflict: PRODUCT_CONFLICT };
       before = current as Audited & { version: number };
       // An emptied SKU keeps the product's own.

@@ -6,7 +6,7 @@ import { flash } from "~/.server/http/session";
 import { formatWhen } from "~/.server/store/back-office";
 import { addBanner, changeBanner, listBannersForOps, productFormChoices, type BannerField } from "~/.server/store/catalogue";
 import type { RouteHandle } from "~/lib/route-handle";
-import { CatalogueNav, ErrorSummary, formValues, InputField, SelectField, type FormReply } from "./components";
+import { CatalogueNav, ErrorSummary, formValues, InputField, MoveButtons, SelectField, type FormReply } from "./components";
 
 // /ops/catalogue/banners (issue 26 item 5): the home carousel's banners in their order ('Naik',
 // 'Turun', 'Hapus'), and 'Tambah Banner': a picture (cropped to the slot's 640 × 300), where it
@@ -70,19 +70,7 @@ export default function Banners({ loaderData, actionData }: Route.ComponentProps
               </p>
               <Form method="post" className="ops-photo-actions">
                 <input type="hidden" name="bannerId" value={b.id} />
-                {index > 0 ? (
-                  <button type="submit" name="intent" value="up" className="ops-btn ops-btn-secondary">
-                    Naik
-                  </button>
-                ) : null}
-                {index < banners.length - 1 ? (
-                  <button type="submit" name="intent" value="down" className="ops-btn ops-btn-secondary">
-                    Turun
-                  </button>
-                ) : null}
-                <button type="submit" name="intent" value="delete" className="ops-btn ops-btn-danger">
-                  Hapus
-                </button>
+                <MoveButtons name="intent" index={index} count={banners.length} />
               </Form>
             </div>
           </li>

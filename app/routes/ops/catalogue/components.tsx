@@ -22,6 +22,27 @@ export function CatalogueNav() {
   );
 }
 
+/** 'Naik', 'Turun' and 'Hapus' of an item in an ordered list, as submit buttons of its form (`name` carries the move). */
+export function MoveButtons({ name, index, count }: { name: string; index: number; count: number }) {
+  return (
+    <>
+      {index > 0 ? (
+        <button type="submit" name={name} value="up" className="ops-btn ops-btn-secondary">
+          Naik
+        </button>
+      ) : null}
+      {index < count - 1 ? (
+        <button type="submit" name={name} value="down" className="ops-btn ops-btn-secondary">
+          Turun
+        </button>
+      ) : null}
+      <button type="submit" name={name} value="delete" className="ops-btn ops-btn-danger">
+        Hapus
+      </button>
+    </>
+  );
+}
+
 type Common = { name: string; label: string; error?: string; hint?: string };
 
 const describedBy = (name: string, error?: string, hint?: string) => [error ? `${name}-error` : "", hint ? `${name}-hint` : ""].filter(Boolean).join(" ") || undefined;
@@ -110,6 +131,3 @@ export function ErrorSummary({ errors }: { errors: Record<string, string | undef
     </div>
   );
 }
-
-export const wibLabel = (date: Date | string | null) =>
-  date ? `${new Intl.DateTimeFormat("id-ID", { timeZone: "Asia/Jakarta", day: "2-digit", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" }).format(new Date(date))} WIB` : "";

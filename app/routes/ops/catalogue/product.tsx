@@ -17,7 +17,7 @@ import {
 import { formatRupiah } from "~/lib/money";
 import { PRODUCT_STATUSES, STATUS_LABELS } from "~/lib/product-status";
 import type { RouteHandle } from "~/lib/route-handle";
-import { CatalogueNav, ErrorSummary, formValues, InputField, SelectField, TextAreaField, type FormReply } from "./components";
+import { CatalogueNav, ErrorSummary, formValues, InputField, MoveButtons, SelectField, TextAreaField, type FormReply } from "./components";
 
 // /ops/catalogue/products/{id} and /ops/catalogue/products/new (issue 26 items 1, 2, 3 and 8): the
 // product form ('Simpan' names the version it was read at and the stock it showed), its photos
@@ -260,19 +260,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
                   ) : (
                     <span className="ops-muted">Utama</span>
                   )}
-                  {index > 0 ? (
-                    <button type="submit" name="move" value="up" className="ops-btn ops-btn-secondary">
-                      Naik
-                    </button>
-                  ) : null}
-                  {index < product.photos.length - 1 ? (
-                    <button type="submit" name="move" value="down" className="ops-btn ops-btn-secondary">
-                      Turun
-                    </button>
-                  ) : null}
-                  <button type="submit" name="move" value="delete" className="ops-btn ops-btn-danger">
-                    Hapus
-                  </button>
+                  <MoveButtons name="move" index={index} count={product.photos.length} />
                 </Form>
               </li>
             ))}
