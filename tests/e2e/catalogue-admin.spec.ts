@@ -1,26 +1,45 @@
 import { randomBytes, randomInt } from "node:crypto";
-import { expect } from "@playwright/test";
+import { type Browser, expect } from "@playwright/test";
 import sharp from "sharp";
 import { test } from "./helpers";
 import { signedInOperator } from "./helpers/operator";
 import { checkoutToPayment, registerBuyer } from "./helpers/purchase";
+import { startStore, stopStore, type StoreServer } from "./helpers/store-server";
 
 // The catalogue in the back office (issue 26), with JavaScript on and off: an operator with the
 // 'katalog' role adds a product with two photos and publishes it; a buyer finds it by search, sees
 // the photo and buys it; the operator changes the price (the order keeps the old one, the detail
 // shows the new one) and archives it (the detail answers 404); a CSV import previews, then applies;
-// a banner appears on /home. Both projects share one server: every name carries this run's tag,
-// and what the buyers' pages would keep showing (the product, the banner) is removed at the end.
+// a banner appears on /home. On a store of its own (demo data): what it publishes would otherwise
+// change the shared server's home and search under the other specs' feet.
 
 test.describe.configure({ timeout: 300_000 });
 test.use({ extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` } });
 
 const picture = (r: number, g: number, b: number, format: "jpeg" | "png") => sharp({ create: { width: 1200, height: 900, channels: 3, background: { r, g, b } } })[format]().toBuffer();
 
-test("an operator fills the catalogue from the browser; a buyer finds, sees and buys; the price and status change; a CSV import; a banner", async ({ page, browser, javaScriptEnabled }) => {
+test("an operator fills the catalogue from the browser; a buyer finds, sees and buys; the price and status change; a CSV import; a banner", async ({ browser, javaScriptEnabled }) => {
+  const store = await startStore({ LOG_LEVEL: "warn" });
+  try {
+    await scenario(browser, javaScriptEnabled, store);
+  } finally {
+    await stopStore(store);
+  }
+});
+
+async function scenario(browser: Browser, javaScriptEnabled: boolean, store: StoreServer) {
   const tag = `uji${randomBytes(4).toString("hex")}`;
   const title = `Motor Listrik ${tag}`;
-  const operator = await signedInOperator(browser, javaScriptEnabled, ["katalog"]);
+  const operator = await signedInOperator(browser, javaScriptEnabled, ["katalog"], store);
+  const buyer = await browser.newContext({
+    baseURL: store.url,
+    javaScriptEnabled,
+    viewport: { width: 390, height: 844 },
+    locale: "id-ID",
+    timezoneId: "Asia/Jakarta",
+    extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` },
+  });
+  const page = await buyer.newPage();
 
   // 'Katalog' in the menu (and nothing of the order queues for this role).
   await operator.getByRole("link", { name: "Katalog", exact: true }).click();
@@ -124,7 +143,7 @@ test("an operator fills the catalogue from the browser; a buyer finds, sees and 
   await expect(operator.getByTestId("ops-product-row")).toHaveCount(2);
   await expect(operator.getByTestId("ops-product-row").first()).toContainText(`Kompor Induksi ${tag}`);
 
-  // A banner on /home, then removed (the other specs count the demo's five).
+  // A banner on /home, then removed.
   await operator.goto("/ops/catalogue/banners");
   await operator.getByLabel("Judul", { exact: true }).fill(`Banner ${tag}`);
   await operator.getByLabel("Kata Kunci", { exact: true }).fill("motor");
@@ -140,4 +159,18 @@ test("an operator fills the catalogue from the browser; a buyer finds, sees and 
   await page.goto("/home");
   await expect(page.getByTestId("banner-carousel").getByRole("img", { name: `Banner ${tag}` })).toHaveCount(0);
   await operator.context().close();
+  await buyer.close();
+}
+
+test("a store started without demo data: /home says it is empty, without a carousel or an error", async ({ page }) => {
+  const server = await startStore({ DEMO_DATA: "0" });
+  try {
+    const response = await page.goto(`${server.url}/home`);
+    expect(response!.status()).toBe(200);
+    await expect(page.getByText("Belum ada produk di toko ini. Produk akan tampil di sini setelah katalog diisi.")).toBeVisible();
+    await expect(page.getByTestId("banner-carousel")).toHaveCount(0);
+    await expect(page.getByTestId("product-card")).toHaveCount(0);
+  } finally {
+    await stopStore(server);
+  }
 });

@@ -3,12 +3,15 @@ import { type Browser, expect, type Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
 import { loginAs } from "./index";
 import { BUYER_PASSWORD, ops, registerBuyer } from "./purchase";
+import { runOps, type StoreServer } from "./store-server";
 
 // A signed-in back-office operator for the specs that need one (ops.spec.ts, catalogue-admin.spec.ts).
 
 /** A new account made an operator by the CLI, signed in on /login, enrolled at /ops/2fa: its page. */
-export async function signedInOperator(browser: Browser, javaScriptEnabled: boolean, roles: string[] = []): Promise<Page> {
+export async function signedInOperator(browser: Browser, javaScriptEnabled: boolean, roles: string[] = [], store?: StoreServer): Promise<Page> {
   const context = await browser.newContext({
+    // A store of the spec's own (startStore), or the shared e2e server.
+    baseURL: store?.url,
     viewport: { width: 1280, height: 900 },
     javaScriptEnabled,
     extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` },
@@ -16,7 +19,9 @@ export async function signedInOperator(browser: Browser, javaScriptEnabled: bool
   const page = await context.newPage();
   const { email } = await registerBuyer(page);
   // No roles named: the store's first admin (every area); else just those roles.
-  await (roles.length ? ops("users:grant", email, ...roles) : ops("users:grant-operator", email));
+  const command = roles.length ? ["users:grant", email, ...roles] : ["users:grant-operator", email];
+  if (store) expect((await runOps(store.dataDir, command)).code).toBe(0);
+  else await ops(...command);
   await context.clearCookies();
   await loginAs(page, email, BUYER_PASSWORD, "/ops");
   await expect(page).toHaveURL("/ops/2fa");
