@@ -10,8 +10,8 @@ import { runOps, type StoreServer } from "./store-server";
 /** A new account made an operator by the CLI, signed in on /login, enrolled at /ops/2fa: its page. */
 export async function signedInOperator(browser: Browser, javaScriptEnabled: boolean, roles: string[] = [], store?: StoreServer): Promise<Page> {
   const context = await browser.newContext({
-    // A store of the spec's own (startStore), or the shared e2e server.
-    baseURL: store?.url,
+    // A store of the spec's own (startStore), or the shared e2e server (the config's baseURL).
+    ...(store ? { baseURL: store.url } : {}),
     viewport: { width: 1280, height: 900 },
     javaScriptEnabled,
     extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` },
