@@ -11,6 +11,8 @@ export default [
   route("verify-account", "routes/verify-account.ts"),
   route("outbox", "routes/outbox.tsx"),
   route("media/:file", "routes/media.ts"),
+  // Operators' catalogue pictures, from the database (issue 26).
+  route("catalogue-images/:file", "routes/catalogue-images.ts"),
   // Owner-only files: answers 404 (not the login redirect) to anyone else, anonymous included.
   route("uploads/:id", "routes/uploads.ts"),
   // The payment gateway's signed settlements (JSON; no session, no Origin check: the HMAC signs it).
@@ -70,6 +72,16 @@ export default [
     route("ops/withdrawals", "routes/ops/withdrawals.tsx"),
     route("ops/search", "routes/ops/search.tsx"),
     route("ops/export", "routes/ops/export.ts"),
+    // The catalogue (issue 26), for the 'katalog' role.
+    route("ops/catalogue", "routes/ops/catalogue/index.ts"),
+    route("ops/catalogue/products", "routes/ops/catalogue/products.tsx"),
+    route("ops/catalogue/products/:id", "routes/ops/catalogue/product.tsx"),
+    route("ops/catalogue/products/:id/photos", "routes/ops/catalogue/product-photos.ts"),
+    route("ops/catalogue/promos", "routes/ops/catalogue/promos.tsx"),
+    route("ops/catalogue/banners", "routes/ops/catalogue/banners.tsx"),
+    route("ops/catalogue/categories", "routes/ops/catalogue/categories.tsx"),
+    route("ops/catalogue/import", "routes/ops/catalogue/import.tsx"),
+    route("ops/catalogue/export", "routes/ops/catalogue/export.ts"),
     // Issue 27: the roster and buyer accounts ('Pegawai'), staff and settings ('Admin').
     route("ops/employees", "routes/ops/employees/roster.tsx"),
     route("ops/accounts", "routes/ops/employees/accounts.tsx"),

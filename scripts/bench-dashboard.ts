@@ -10,19 +10,16 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { root, useTemporaryDatabase } from "./bench-db";
+import { option, root, useTemporaryPglite } from "./bench/temporary-store";
 
 const LIMIT_MS = 300;
 
-function option(name: string): string | undefined {
-  const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 ? process.argv[index + 1] : undefined;
-}
-const total = Number(option("orders") ?? 100_000);
-if (!Number.isSafeInteger(total) || total < 1) throw new Error("--orders must be a positive whole number");
-const htmlFile = option("html");
+const total = option("orders", 100_000);
+// --html <file>: the rendered page, to look at.
+const htmlIndex = process.argv.indexOf("--html");
+const htmlFile = htmlIndex >= 0 ? process.argv[htmlIndex + 1] : undefined;
 
-const dataDir = useTemporaryDatabase("bench-dashboard-");
+const dataDir = useTemporaryPglite("bench-dashboard-");
 
 const { getDb, closeDb } = await import("~/.server/db/client");
 const { sessions } = await import("~/.server/db/schema");

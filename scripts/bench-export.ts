@@ -14,19 +14,11 @@
 import fs from "node:fs";
 import { Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { useTemporaryDatabase } from "./bench-db";
+import { option, sampleRss, useTemporaryPglite } from "./bench/temporary-store";
 
 const LIMIT_MB = 50;
-
-function option(name: string, fallback: number): number {
-  const index = process.argv.indexOf(`--${name}`);
-  const value = index >= 0 ? Number(process.argv[index + 1]) : fallback;
-  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`--${name} must be a positive whole number`);
-  return value;
-}
-
 const total = option("orders", 100_000);
-const dataDir = useTemporaryDatabase("bench-export-");
+const dataDir = useTemporaryPglite("bench-export-");
 
 const { closeDb } = await import("~/.server/db/client");
 const { exportOrdersCsv } = await import("~/.server/store/back-office");
@@ -37,13 +29,7 @@ try {
   await seedBenchOrders(total);
   const setupMs = Date.now() - setupStarted;
 
-  globalThis.gc?.();
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  const rssBefore = process.memoryUsage().rss;
-  let peak = rssBefore;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 20);
+  const rss = await sampleRss();
   let bytes = 0;
   let lines = 0;
   const started = performance.now();
@@ -53,18 +39,17 @@ try {
       write(chunk: Buffer, _encoding, callback) {
         bytes += chunk.length;
         for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
-        peak = Math.max(peak, process.memoryUsage().rss);
+        rss.peak();
         callback();
       },
     }),
   );
   const ms = Math.round(performance.now() - started);
-  clearInterval(sampler);
+  const rssGrowthMb = rss.stop();
   const orders = lines - 1; // the header
-  const rssGrowthMb = Math.round(((peak - rssBefore) / 1024 / 1024) * 10) / 10;
   console.log(`setup: ${total} orders in ${(setupMs / 1000).toFixed(1)} s`);
   console.log(`export: ${orders} rows, ${(bytes / 1024 / 1024).toFixed(1)} MB of CSV in ${(ms / 1000).toFixed(1)} s`);
-  console.log(`resident memory: ${(rssBefore / 1024 / 1024).toFixed(0)} MB before, peak ${(peak / 1024 / 1024).toFixed(0)} MB (+${rssGrowthMb} MB; limit ${LIMIT_MB} MB)`);
+  console.log(`resident memory: ${(rss.before / 1024 / 1024).toFixed(0)} MB before, peak ${(rss.peak() / 1024 / 1024).toFixed(0)} MB (+${rssGrowthMb} MB; limit ${LIMIT_MB} MB)`);
   console.log(JSON.stringify({ orders, ms, rssGrowthMb }));
   process.exitCode = orders === total && rssGrowthMb < LIMIT_MB ? 0 : 1;
 } finally {

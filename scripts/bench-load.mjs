@@ -12,9 +12,12 @@
 //   BENCH_CONNECTIONS  concurrent keep-alive connections (10)
 //   BENCH_HEAVY_CONNECTIONS  connections of the extra /home run that checks p99 under more load (50; 0 skips it)
 //   BENCH_SOAK_SECONDS a soak after the routes: all of them in turn for this long, RSS sampled (0)
+//   BENCH_PRODUCTS     a catalogue of this many published products (the demo's plus generated ones,
+//                      seeded before the server starts: the first start is then not a fresh one); 0: the demo's
 //   BENCH_PORT         server port (a free one)
 //   BUILD_DIR          the build to run (build)
 // The last line of the output is one JSON object with every figure.
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -29,11 +32,14 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const heavyConnections = Number(process.env.BENCH_HEAVY_CONNECTIONS ?? 50);
 const soakSeconds = Number(process.env.BENCH_SOAK_SECONDS ?? 0);
+const catalogueSize = Number(process.env.BENCH_PRODUCTS ?? 0);
 const ROUNDS = 5;
 const buildDir = path.resolve(root, process.env.BUILD_DIR ?? "build");
 
 const ROUTES = {
   home: "/home",
+  // A no-JS reader deep in the grid: a few pages at most, whatever the page number (issue 26).
+  homeDeep: "/home?page=1000",
   detail: "/detail/1",
   search: "/res-search?keyword=motor",
   // A page whose loaders read nothing from the database: the yardstick for the others.
@@ -48,6 +54,15 @@ if (!fs.existsSync(path.join(buildDir, "server", "index.js"))) {
 const port = Number(process.env.BENCH_PORT) || (await freePort());
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "store-bench-"));
 const base = `http://127.0.0.1:${port}`;
+
+if (catalogueSize > 0) {
+  const template = path.join(buildDir, "server", "assets", "db-template");
+  execFileSync(process.execPath, ["--import", "tsx", path.join(root, "scripts/bench/seed-catalogue.ts"), String(catalogueSize)], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, DATA_DIR: dataDir, NODE_ENV: "production", DATABASE_URL: "", ...(fs.existsSync(template) ? { DB_TEMPLATE_DIR: template } : {}) },
+  });
+}
 
 const startedAt = performance.now();
 const server = spawnServer({ PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: "1", BUILD_DIR: buildDir });
@@ -89,7 +104,7 @@ try {
   const results = {};
   for (const [name, url] of Object.entries(ROUTES)) {
     results[name] = summarize(samples[name]);
-    log(`${name.padEnd(6)} ${url.padEnd(28)} ${format(results[name])}`);
+    log(`${name.padEnd(8)} ${url.padEnd(28)} ${format(results[name])}`);
   }
   let heavy = null;
   if (heavyConnections > 0) {
@@ -108,7 +123,9 @@ try {
   if (errors) log(`ERRORS: ${errors} requests failed or answered other than 200`);
 
   const summary = {
+    products: catalogueSize || "demo",
     home: pick(results.home),
+    homeDeep: pick(results.homeDeep),
     light: pick(results.light),
     detail: pick(results.detail),
     search: pick(results.search),

@@ -9,13 +9,11 @@
 // production server's Node flags (package.json). Exit code 1 when a count is wrong.
 import fs from "node:fs";
 import os from "node:os";
-import { useTemporaryDatabase } from "./bench-db";
+import { option, useTemporaryPglite } from "./bench/temporary-store";
 
-const index = process.argv.indexOf("--rows");
-const rows = index >= 0 ? Number(process.argv[index + 1]) : 100_000;
-if (!Number.isSafeInteger(rows) || rows < 10) throw new Error("--rows must be a whole number of at least 10");
+const rows = option("rows", 100_000);
 
-const dataDir = useTemporaryDatabase("bench-roster-");
+const dataDir = useTemporaryPglite("bench-roster-");
 
 const { getDb, closeDb } = await import("~/.server/db/client");
 const { createVerifiedUser } = await import("~/.server/testing/fixtures");

@@ -74,6 +74,12 @@ export function ProductGrid({ pages, hrefForPage, emptyText = "Produk tidak dite
 
   return (
     <section className="product-list" aria-label="Daftar produk">
+      {/* A document shows a few pages at most (the latest): the earlier ones are a link away. */}
+      {allPages[0] && allPages[0].page > 0 ? (
+        <a className="btn btn-outline btn-block product-grid-earlier" href={href(allPages[0].page - 1)}>
+          Lihat produk sebelumnya
+        </a>
+      ) : null}
       <ul className="product-grid">
         {items.map((product, index) => (
           <ProductCard

@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto";
-import { type Browser, expect, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { OUTBOX_PATH, parseOutbox, test } from "./helpers";
 import { buyIncentiveOrder, checkoutToPayment, chooseManualTransfer, registerBuyer, samplePhoto } from "./helpers/purchase";
 import { signedInStaff } from "./helpers/staff";
@@ -14,9 +14,6 @@ test.describe.configure({ timeout: 300_000 });
 test.use({ extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` } });
 
 const BIKE = "Exotic Sepeda Listrik Lipat 14 inci";
-
-/** A new account made an admin by the CLI, signed in on /login, enrolled at /ops/2fa: its page. */
-const signedInOperator = (browser: Browser, javaScriptEnabled: boolean) => signedInStaff(browser, javaScriptEnabled);
 
 /** Opens the order from its queue on /ops (the queue's list, oldest first), by its invoice. */
 async function openFromQueue(page: Page, queue: string, invoice: string) {
@@ -34,7 +31,7 @@ test("an operator enrols the second factor, approves an incentive after opening 
   await page.goto(detail);
   const invoice = (await page.getByTestId("invoice-id").textContent())!.trim();
 
-  const operator = await signedInOperator(browser, javaScriptEnabled);
+  const operator = await signedInStaff(browser, javaScriptEnabled);
   await openFromQueue(operator, "Verifikasi Insentif", invoice);
   await expect(operator.getByTestId("ops-status")).toHaveText("Menunggu Verifikasi Insentif");
   await expect(operator.getByText("Slamet Riyadi")).toBeVisible(); // the father's name
@@ -107,7 +104,7 @@ test("a transfer proof rejected with a reason: the buyer sees the reason on the 
   await page.goto(`/transaction-detail/${orderId}`);
   const invoice = (await page.getByTestId("invoice-id").textContent())!.trim();
 
-  const operator = await signedInOperator(browser, javaScriptEnabled);
+  const operator = await signedInStaff(browser, javaScriptEnabled);
   await openFromQueue(operator, "Bukti Transfer", invoice);
   await expect(operator.getByRole("img", { name: "Bukti Transfer" })).toBeVisible();
   await expect(operator.getByTestId("ops-unique-code")).toHaveText(code);
@@ -147,7 +144,7 @@ test("after a rejected proof the buyer sends a new one and the operator verifies
   await sendProof();
   await page.goto(`/transaction-detail/${orderId}`);
   const invoice = (await page.getByTestId("invoice-id").textContent())!.trim();
-  const operator = await signedInOperator(browser, javaScriptEnabled);
+  const operator = await signedInStaff(browser, javaScriptEnabled);
   await openFromQueue(operator, "Bukti Transfer", invoice);
   await operator.getByLabel("Alasan", { exact: true }).fill("Bukti transfer buram.");
   await operator.getByRole("button", { name: "Tolak" }).click();

@@ -281,6 +281,7 @@ export async function seedDemoCatalogue(db: Db, options: { media?: boolean } = {
           minimumPurchase: product.minimumPurchase ?? 1,
           orderable: product.orderable === false ? 0 : 1,
           stock: demoStockOf(product),
+          status: "tayang",
         })
         .onConflictDoNothing()
         .returning({ id: products.id });

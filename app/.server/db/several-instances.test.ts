@@ -93,6 +93,29 @@ describe.skipIf(!adminUrl)("several instances on one PostgreSQL", () => {
         expect(rows, table).toBeGreaterThan(0);
         expect(rows, table).toBe(codes);
       }
+
+      // Issue 26 item 9: a catalogue write (its row and the version bump in one transaction, as
+      // store/catalogue/version.ts's catalogueWrite does) shows on every instance within 2 s, though
+      // each had just cached the empty catalogue (its cache lives 30 s).
+      const titles = async (port: number) => {
+        const body = (await (await fetch(`http://127.0.0.1:${port}/api/core/api/v1/product/page?page=0&size=10`)).json()) as { data: { content: { title: string }[] } };
+        return body.data.content.map((p) => p.title);
+      };
+      for (const port of ports) expect(await titles(port)).toEqual([]);
+      await db.begin(async (tx) => {
+        await tx.unsafe(`insert into products (sku, title, price, stock, status) values ('instances-1', 'Motor Listrik Antar Instans', 20000000, 5, 'tayang')`);
+        await tx.unsafe(`update catalogue_version set version = version + 1 where id = 1`);
+      });
+      const written = Date.now();
+      await Promise.all(
+        ports.map(async (port) => {
+          while (!(await titles(port)).includes("Motor Listrik Antar Instans")) {
+            expect(Date.now() - written, `port ${port}`).toBeLessThan(2_000);
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+        }),
+      );
+      console.log(`[instances] a catalogue write seen by all ${ports.length} instances after ${Date.now() - written} ms`);
     } finally {
       await db.end();
     }

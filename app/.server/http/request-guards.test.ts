@@ -4,7 +4,7 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import express from "express";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { resetEnvForTests } from "../env";
-import { bodyLimitFor, FORM_BODY_LIMIT, installRequestGuards, UPLOAD_BODY_LIMIT } from "./request-guards";
+import { bodyLimitFor, CSV_BODY_LIMIT, FORM_BODY_LIMIT, installRequestGuards, PHOTO_BODY_LIMIT, UPLOAD_BODY_LIMIT } from "./request-guards";
 
 // The guards as server.js installs them, on a real Express server over real sockets. Behind them, a
 // handler that reads the body exactly as React Router's Express adapter does (a web Request over the
@@ -134,8 +134,21 @@ describe("request body limits", () => {
     const tooBig = await send(port, { path: "/api/core/api/v1/order/create", bodyBytes: FORM_BODY_LIMIT + 1, headers: { "content-type": "application/json" } });
     expect(tooBig.status).toBe(413);
     expect(tooBig.headers["content-type"]).toBe("application/json; charset=utf-8");
-    expect(JSON.parse(tooBig.body)).toEqual({ success: false, code: 413, message: "Data yang Anda kirim terlalu besar (maksimal 64 KB). Kecilkan ukuran foto atau isian, lalu coba lagi.", data: null });
+    expect(JSON.parse(tooBig.body)).toEqual({ success: false, code: 413, message: "Data yang Anda kirim terlalu besar (maksimal 64 KB). Kecilkan ukuran foto, file atau isian, lalu coba lagi.", data: null });
     expect(bodyLimitFor("/detail/1")).toBe(FORM_BODY_LIMIT);
+
+    // The catalogue (issue 26): five 5 MB photos in one form; the CSV import no more than its reader
+    // reads (a 50 MB file is refused before it is buffered); the banner form like other uploads.
+    expect(bodyLimitFor("/ops/catalogue/products/12/photos")).toBe(PHOTO_BODY_LIMIT);
+    expect(bodyLimitFor("/ops/catalogue/products/12/photos.data")).toBe(PHOTO_BODY_LIMIT);
+    expect(PHOTO_BODY_LIMIT).toBeGreaterThan(5 * 5 * 1024 * 1024);
+    expect(bodyLimitFor("/ops/catalogue/import")).toBe(CSV_BODY_LIMIT);
+    expect(CSV_BODY_LIMIT).toBeLessThan(6 * 1024 * 1024);
+    expect(bodyLimitFor("/ops/catalogue/banners")).toBe(UPLOAD_BODY_LIMIT);
+    expect(bodyLimitFor("/ops/catalogue/products/12")).toBe(FORM_BODY_LIMIT);
+    const csv = await send(port, { path: "/ops/catalogue/import", bodyBytes: 50 * 1024 * 1024 });
+    expect(csv.status).toBe(413);
+    expect(csv.body).toContain("terlalu besar (maksimal 5 MB)");
   });
 });
 

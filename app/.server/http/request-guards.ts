@@ -3,6 +3,7 @@ import type { Express, NextFunction, Request, Response } from "express";
 import { env } from "../env";
 import { SECURITY_HEADERS } from "./request";
 import { log } from "../log";
+import { CSV_MAX_BYTES } from "../csv";
 
 /**
  * What the production server (server.js) does to every request before React Router or the static
@@ -20,7 +21,26 @@ export const UPLOAD_BODY_LIMIT = 10 * 1024 * 1024;
  * The routes whose forms upload files (multipart). The ONE list: a new upload screen adds its path
  * here. Matched against the path without React Router's `.data` suffix (JavaScript submissions).
  */
-export const UPLOAD_PATHS: RegExp[] = [/^\/checkout$/, /^\/payment\/[^/]+$/, /^\/transaction-detail\/[^/]+$/, /^\/api\/core\/api\/v1\/upload$/, /^\/ops\/employees$/];
+export const UPLOAD_PATHS: RegExp[] = [
+  /^\/checkout$/,
+  /^\/payment\/[^/]+$/,
+  /^\/transaction-detail\/[^/]+$/,
+  /^\/api\/core\/api\/v1\/upload$/,
+  /^\/ops\/catalogue\/banners$/,
+  /^\/ops\/catalogue\/products\/[^/]+\/photos$/,
+  /^\/ops\/catalogue\/import$/,
+  /^\/ops\/employees$/,
+];
+
+/** 'Foto Produk' (issue 26): up to five photos of at most 5 MB each in one request. */
+export const PHOTO_BODY_LIMIT = 26 * 1024 * 1024;
+/** The catalogue's CSV import: what the CSV reader accepts, plus the form around the file. */
+export const CSV_BODY_LIMIT = CSV_MAX_BYTES + 256 * 1024;
+/** Upload paths whose limit is not UPLOAD_BODY_LIMIT. */
+const OWN_BODY_LIMITS: [RegExp, number][] = [
+  [/^\/ops\/catalogue\/products\/[^/]+\/photos$/, PHOTO_BODY_LIMIT],
+  [/^\/ops\/catalogue\/import$/, CSV_BODY_LIMIT],
+];
 
 const ALLOWED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
 
@@ -34,6 +54,8 @@ export function routePathOf(url: string): string {
 
 export function bodyLimitFor(url: string): number {
   const pathname = routePathOf(url);
+  const own = OWN_BODY_LIMITS.find(([pattern]) => pattern.test(pathname));
+  if (own) return own[1];
   return UPLOAD_PATHS.some((pattern) => pattern.test(pathname)) ? UPLOAD_BODY_LIMIT : FORM_BODY_LIMIT;
 }
 
@@ -82,7 +104,7 @@ function answerTooLarge(req: IncomingMessage, res: ServerResponse, limit: number
     req.socket.destroy();
     return;
   }
-  const message = `Data yang Anda kirim terlalu besar (maksimal ${megabytes(limit)}). Kecilkan ukuran foto atau isian, lalu coba lagi.`;
+  const message = `Data yang Anda kirim terlalu besar (maksimal ${megabytes(limit)}). Kecilkan ukuran foto, file atau isian, lalu coba lagi.`;
   log.warn({ method: req.method, path: routePathOf(req.url ?? "/"), limit: megabytes(limit) }, "413 body too large");
   res.statusCode = 413;
   res.setHeader("Connection", "close");

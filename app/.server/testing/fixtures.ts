@@ -68,7 +68,7 @@ export const ICP_PROMO: TestPromo = { title: "Insentif Cashback PLN (ICP)", disc
 /** A product of its own, with its own promos. */
 export async function createProduct(
   db: Db,
-  options: Partial<{ title: string; price: number | null; discount: number; discountType: "v" | "%"; stock: number; orderable: boolean; promos: TestPromo[] }> = {},
+  options: Partial<{ title: string; price: number | null; discount: number; discountType: "v" | "%"; stock: number; orderable: boolean; promos: TestPromo[]; status: "draf" | "tayang" | "arsip" }> = {},
 ): Promise<number> {
   const tag = randomUUID().slice(0, 12);
   const [product] = await db
@@ -81,6 +81,7 @@ export async function createProduct(
       discountType: options.discountType ?? "v",
       stock: options.stock ?? 10,
       orderable: options.orderable === false ? 0 : 1,
+      status: options.status ?? "tayang",
     })
     .returning({ id: products.id });
   for (const promo of options.promos ?? []) {

@@ -35,7 +35,7 @@ export async function createStockedProduct(options: { price?: number; stock?: nu
   const db = await getDb();
   const [product] = await db
     .insert(products)
-    .values({ sku: `pay-test-${randomUUID().slice(0, 12)}`, title: "Kompor Induksi Uji", price: options.price ?? 8_750_000, stock: options.stock ?? 10, orderable: 1 })
+    .values({ sku: `pay-test-${randomUUID().slice(0, 12)}`, title: "Kompor Induksi Uji", price: options.price ?? 8_750_000, stock: options.stock ?? 10, orderable: 1, status: "tayang" })
     .returning({ id: products.id });
   return product!.id;
 }

@@ -20,7 +20,7 @@ export function loader({ context, url }: Route.LoaderArgs) {
   const operator = requireStaff(context, undefined, { secondFactor: url.pathname !== SECOND_FACTOR_PATH });
   const may = (role: Parameters<typeof hasRole>[1]) => hasRole(operator.roles, role);
   // The menu lists only the screens this person's roles open (the others answer 404).
-  return { email: operator.email, checked: operator.secondFactorPassed, menu: { pesanan: may("pesanan"), keuangan: may("keuangan"), pegawai: may("pegawai"), admin: may("admin") } };
+  return { email: operator.email, checked: operator.secondFactorPassed, menu: { pesanan: may("pesanan"), keuangan: may("keuangan"), katalog: may("katalog"), pegawai: may("pegawai"), admin: may("admin") } };
 }
 
 export default function OpsLayout({ loaderData }: Route.ComponentProps) {
@@ -37,6 +37,7 @@ export default function OpsLayout({ loaderData }: Route.ComponentProps) {
             </NavLink>
             {loaderData.menu.pesanan ? <NavLink to="/ops/search">Cari Pesanan</NavLink> : null}
             {loaderData.menu.keuangan ? <NavLink to="/ops/withdrawals">Penarikan Saldo</NavLink> : null}
+            {loaderData.menu.katalog ? <NavLink to="/ops/catalogue">Katalog</NavLink> : null}
             {loaderData.menu.pegawai ? <NavLink to="/ops/employees">Pegawai</NavLink> : null}
             {loaderData.menu.admin ? <NavLink to="/ops/staff">Staf</NavLink> : null}
             {loaderData.menu.admin ? <NavLink to="/ops/settings">Pengaturan</NavLink> : null}

@@ -10,17 +10,26 @@ import * as queuesRoute from "./queues";
 import * as searchRoute from "./search";
 import * as secondFactorRoute from "./second-factor";
 import * as withdrawalsRoute from "./withdrawals";
+import * as catalogueBannersRoute from "./catalogue/banners";
+import * as catalogueCategoriesRoute from "./catalogue/categories";
+import * as catalogueExportRoute from "./catalogue/export";
+import * as catalogueImportRoute from "./catalogue/import";
+import * as catalogueIndexRoute from "./catalogue/index";
+import * as catalogueProductRoute from "./catalogue/product";
+import * as catalogueProductPhotosRoute from "./catalogue/product-photos";
+import * as catalogueProductsRoute from "./catalogue/products";
+import * as cataloguePromosRoute from "./catalogue/promos";
+import * as uploadsRoute from "../uploads";
+import { TestBrowser, type Outcome, type RouteMiddleware } from "../test-browser";
+import { getDb, type Db } from "~/.server/db/client";
 import * as rosterRoute from "./employees/roster";
 import * as accountsRoute from "./employees/accounts";
 import * as settingsRoute from "./settings";
 import * as staffRoute from "./staff";
-import * as uploadsRoute from "../uploads";
-import { TestBrowser, type Outcome, type RouteMiddleware } from "../test-browser";
-import { getDb, type Db } from "~/.server/db/client";
-import { balanceEntries, companies, operatorAudit, operatorFactors, orderEvents, orders, paymentMethods, rosterEntries, staffRoles, storeSettings, users } from "~/.server/db/schema";
+import { balanceEntries, banners, catalogueAudit, categories, companies, csvImports, operatorAudit, operatorFactors, orderEvents, orders, paymentMethods, productImages, products, promos, rosterEntries, staffRoles, storeSettings, users } from "~/.server/db/schema";
 import { readOutbox } from "~/.server/store/messages";
 import { requestWithdrawal } from "~/.server/store/orders";
-import { createVerifiedUser, type TestUser } from "~/.server/testing/fixtures";
+import { createProduct, createVerifiedUser, type TestUser } from "~/.server/testing/fixtures";
 import { ownDatabaseForThisFile } from "~/.server/testing/own-database";
 import { applyRosterImport, grantRolesByEmail, setOperatorRole } from "~/.server/store/people";
 import { hasRole, STAFF_ROLES, type StaffRole } from "~/lib/staff-roles";
@@ -145,6 +154,77 @@ describe("staff roles (issue 27): a screen or action outside a person's roles an
   });
 });
 
+type Read = [string, unknown, string, Record<string, string>];
+type Write = [string, unknown, string, Record<string, string>, Record<string, string>];
+
+/** Every catalogue screen and action (issue 26), on a product of the test's. */
+async function catalogueDoors(productId: number): Promise<{ reads: Read[]; writes: Write[] }> {
+  const id = String(productId);
+  const [photo] = await db.insert(productImages).values({ productId, cardUrl: "/media/x.webp", cardWidth: 1, cardHeight: 1, detailUrl: "/media/x.webp", detailWidth: 1, detailHeight: 1 }).returning({ id: productImages.id });
+  const [category] = await db.insert(categories).values({ title: `Kategori ${productId}` }).returning({ id: categories.id });
+  const staged = "00000000-0000-4000-8000-000000000000";
+  const productFields = { intent: "save", title: "Ditulis Orang Lain", categoryId: String(category!.id), price: "1000", stock: "1", status: "tayang", version: "1", stockRead: "0" };
+  return {
+    reads: [
+      ["catalogue products", catalogueProductsRoute.loader, "/ops/catalogue/products", {}],
+      ["catalogue product", catalogueProductRoute.loader, `/ops/catalogue/products/${id}`, { id }],
+      ["catalogue new product", catalogueProductRoute.loader, "/ops/catalogue/products/new", { id: "new" }],
+      ["catalogue promos", cataloguePromosRoute.loader, "/ops/catalogue/promos", {}],
+      ["catalogue banners", catalogueBannersRoute.loader, "/ops/catalogue/banners", {}],
+      ["catalogue categories", catalogueCategoriesRoute.loader, "/ops/catalogue/categories", {}],
+      ["catalogue import", catalogueImportRoute.loader, "/ops/catalogue/import", {}],
+      ["catalogue export", catalogueExportRoute.loader, "/ops/catalogue/export", {}],
+    ],
+    writes: [
+      ["catalogue add product", catalogueProductRoute.action, "/ops/catalogue/products/new", { id: "new" }, productFields],
+      ["catalogue save product", catalogueProductRoute.action, `/ops/catalogue/products/${id}`, { id }, productFields],
+      ["catalogue photo delete", catalogueProductRoute.action, `/ops/catalogue/products/${id}`, { id }, { intent: "photo", move: "delete", photoId: String(photo!.id) }],
+      ["catalogue photo upload", catalogueProductPhotosRoute.action, `/ops/catalogue/products/${id}/photos`, { id }, {}],
+      ["catalogue promo", cataloguePromosRoute.action, "/ops/catalogue/promos", {}, { title: "Promo Asing", discountType: "v", discount: "1000" }],
+      ["catalogue banner", catalogueBannersRoute.action, "/ops/catalogue/banners", {}, { intent: "delete", bannerId: "1" }],
+      ["catalogue category add", catalogueCategoriesRoute.action, "/ops/catalogue/categories", {}, { kind: "kategori", intent: "add", name: "Kategori Asing" }],
+      ["catalogue category delete", catalogueCategoriesRoute.action, "/ops/catalogue/categories", {}, { kind: "kota", intent: "delete", id: "1" }],
+      ["catalogue import upload", catalogueImportRoute.action, "/ops/catalogue/import", {}, { intent: "upload" }],
+      ["catalogue import apply", catalogueImportRoute.action, "/ops/catalogue/import", {}, { intent: "apply", id: staged }],
+    ],
+  };
+}
+
+/** What a catalogue write would change (the role matrix compares it before and after). */
+async function catalogueSnapshot() {
+  return {
+    products: await db.select({ id: products.id, title: products.title, version: products.version, stock: products.stock }).from(products).orderBy(products.id),
+    photos: (await db.select({ n: count() }).from(productImages))[0]!.n,
+    promos: (await db.select({ n: count() }).from(promos))[0]!.n,
+    banners: (await db.select({ n: count() }).from(banners))[0]!.n,
+    categories: (await db.select({ n: count() }).from(categories))[0]!.n,
+    audit: (await db.select({ n: count() }).from(catalogueAudit))[0]!.n,
+    imports: (await db.select({ n: count() }).from(csvImports))[0]!.n,
+  };
+}
+
+describe("the catalogue's roles (issue 26)", () => {
+  it("'pesanan' alone: 404 on every catalogue screen and action, nothing written, no 'Katalog' in the menu; 'katalog': every screen opens", async () => {
+    const productId = await createProduct(db);
+    const { reads, writes } = await catalogueDoors(productId);
+    const orders = await enrolledOperator(["pesanan"]);
+    const before = await catalogueSnapshot();
+    expect(await orders.browser.get(catalogueIndexRoute.loader, "/ops/catalogue")).toMatchObject({ status: 404 });
+    for (const [name, handler, url, params] of reads) expect((await orders.browser.get(handler, url, params)).status, name).toBe(404);
+    for (const [name, handler, url, params, fields] of writes) expect((await orders.browser.postFields(handler, url, fields, params)).status, name).toBe(404);
+    expect(await catalogueSnapshot()).toEqual(before);
+    expect((await orders.browser.get(layoutRoute.loader, "/ops")).data).toMatchObject({ menu: { katalog: false } });
+
+    const catalogue = await enrolledOperator(["katalog"]);
+    expect((await catalogue.browser.get(layoutRoute.loader, "/ops")).data).toMatchObject({ menu: { katalog: true, pesanan: false } });
+    expect(await catalogue.browser.get(catalogueIndexRoute.loader, "/ops/catalogue")).toMatchObject({ status: 302, location: "/ops/catalogue/products" });
+    for (const [name, handler, url, params] of reads) expect((await catalogue.browser.get(handler, url, params)).status, name).toBe(200);
+    // A known write: the product form saves (its version was 1, the fixture's).
+    const saved = await catalogue.browser.postFields(catalogueProductRoute.action, `/ops/catalogue/products/${productId}`, { ...writes[1]![4], title: "Motor Listrik Katalog" }, { id: String(productId) });
+    expect(saved).toMatchObject({ status: 302, location: `/ops/catalogue/products/${productId}` });
+  });
+});
+
 describe("role matrix: anonymous, buyer, operator without the second factor, operator", () => {
   it("0 leaks and 0 foreign writes over every /ops route, action and image", async () => {
     const buyer = await createVerifiedUser(db);
@@ -164,6 +244,7 @@ describe("role matrix: anonymous, buyer, operator without the second factor, ope
     if (!withdrawal.ok) throw new Error(withdrawal.message);
     const images = await Promise.all((["ktp", "transfer-proof", "delivery-proof"] as const).map((purpose) => saveUpload(buyer.id, purpose, photo.file)));
     const orderIds = [incentive, installment, proof, paid].map((o) => o.orderId);
+    const catalogue = await catalogueDoors(await createProduct(db));
 
     const snapshot = async () => ({
       orders: await db.select({ id: orders.id, statusId: orders.statusId, courier: orders.courier, trackingNumber: orders.trackingNumber }).from(orders).orderBy(orders.id),
@@ -171,6 +252,7 @@ describe("role matrix: anonymous, buyer, operator without the second factor, ope
       withdrawals: await db.select({ id: balanceEntries.id, status: balanceEntries.status }).from(balanceEntries).where(eq(balanceEntries.kind, "withdrawal")),
       factors: await db.select({ userId: operatorFactors.userId }).from(operatorFactors).orderBy(operatorFactors.userId),
       decisions: (await db.select({ n: count() }).from(operatorAudit).where(and(eq(operatorAudit.action, "order-decision"))))[0]!.n,
+      catalogue: await catalogueSnapshot(),
     });
 
     const reads: [string, unknown, string, Record<string, string>][] = [
@@ -181,6 +263,7 @@ describe("role matrix: anonymous, buyer, operator without the second factor, ope
       ["withdrawals", withdrawalsRoute.loader, "/ops/withdrawals", {}],
       ["search", searchRoute.loader, `/ops/search?email=${encodeURIComponent(buyer.email)}`, {}],
       ["export", exportRoute.loader, "/ops/export", {}],
+      ...catalogue.reads,
     ];
     const writes: [string, unknown, string, Record<string, string>, Record<string, string>][] = [
       ...(["approve-incentive", "reject-incentive", "approve-installment", "reject-installment", "verify-transfer", "reject-transfer", "ship"] as const).flatMap((intent) =>
@@ -194,6 +277,7 @@ describe("role matrix: anonymous, buyer, operator without the second factor, ope
       ),
       ["withdrawal ok", withdrawalsRoute.action, "/ops/withdrawals", {}, { intent: "ok", withdrawalId: String(withdrawal.id) }],
       ["withdrawal cancel", withdrawalsRoute.action, "/ops/withdrawals", {}, { intent: "cancel", withdrawalId: String(withdrawal.id) }],
+      ...catalogue.writes,
     ];
 
     let leaks = 0;
@@ -350,6 +434,9 @@ describe("role matrix (issue 27): every /ops door × anonymous, buyer, before th
       { name: "settings", area: "admin", method: "GET", handler: settingsRoute.loader, url: "/ops/settings" },
       { name: "settings change", area: "admin", method: "POST", handler: settingsRoute.action, url: "/ops/settings", attack: { intent: "account", bankName: "Bank Penipu", accountName: "Penipu", accountNumber: "9999999999" }, probe: { intent: "matrix" } },
     ];
+    // The catalogue's screens (issue 26; its actions are checked role by role in "the catalogue's roles").
+    const { reads: catalogueReads } = await catalogueDoors(await createProduct(db));
+    for (const [name, handler, url, params] of catalogueReads) doors.push({ name, area: "katalog", method: "GET", handler, url, params });
 
     const snapshot = async () =>
       JSON.stringify({
@@ -390,7 +477,7 @@ describe("role matrix (issue 27): every /ops door × anonymous, buyer, before th
       if (roles !== null && factor) {
         // The menu offers exactly the screens the role opens.
         const menu = (await browser.get(layoutRoute.loader, "/ops")).data as { menu: Record<string, boolean> };
-        expect(menu.menu, `${who} menu`).toEqual({ pesanan: hasRole(roles, "pesanan"), keuangan: hasRole(roles, "keuangan"), pegawai: hasRole(roles, "pegawai"), admin: hasRole(roles, "admin") });
+        expect(menu.menu, `${who} menu`).toEqual({ pesanan: hasRole(roles, "pesanan"), keuangan: hasRole(roles, "keuangan"), katalog: hasRole(roles, "katalog"), pegawai: hasRole(roles, "pegawai"), admin: hasRole(roles, "admin") });
       }
     }
     const after = await snapshot();

@@ -1,17 +1,28 @@
 import { sql } from "drizzle-orm";
-import { index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { users } from "./accounts";
+import { bytea } from "./columns";
+// A relative path: drizzle-kit reads the schema without the app's "~" alias.
+import { PRODUCT_STATUSES } from "../../../lib/product-status";
 
 export const categories = pgTable("categories", {
   id: serial("id").primaryKey(),
   title: text("title").notNull().unique(),
   position: integer("position").notNull().default(0),
+  // A hidden category leaves the buyers' filters and lists (a category in use cannot be deleted).
+  hidden: boolean("hidden").notNull().default(false),
 });
 
 export const cities = pgTable("cities", {
   id: serial("id").primaryKey(),
   name: text("name").notNull().unique(),
+  position: integer("position").notNull().default(0),
 });
+
+export { PRODUCT_STATUSES, type ProductStatus } from "../../../lib/product-status";
+
+/** The words a buyer's search matches (PostgreSQL full-text, 'simple': no stemming, any language). */
+export const productSearchVector = sql`to_tsvector('simple', coalesce("title", ''))`;
 
 export const products = pgTable(
   "products",
@@ -35,9 +46,18 @@ export const products = pgTable(
     orderable: integer("orderable").notNull().default(1),
     // Units that can still be ordered; an order reserves one with a conditional update (never < 0).
     stock: integer("stock").notNull().default(0),
+    status: text("status", { enum: PRODUCT_STATUSES }).notNull().default("draf"),
+    // Optimistic locking of the back office's edit form: a save names the version it was read at.
+    version: integer("version").notNull().default(1),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("products_category_idx").on(t.categoryId), index("products_city_idx").on(t.cityId)],
+  (t) => [
+    index("products_category_idx").on(t.categoryId),
+    index("products_city_idx").on(t.cityId),
+    index("products_status_idx").on(t.status, t.id),
+    index("products_search_idx").using("gin", productSearchVector),
+  ],
 );
 
 /** Images come in two sizes: a card thumbnail and a detail image, both with their dimensions. */
@@ -66,10 +86,14 @@ export const promos = pgTable("promos", {
   discountType: text("discount_type", { enum: ["v", "%"] }).notNull(),
   discount: integer("discount").notNull(),
   description: text("description").notNull().default(""),
-  // 1 for the government electric-vehicle purchase incentive (the checkout asks for an identity card).
-  // The employee promo ('pln', fixed 1,000,000) and 'icp' (fixed 250,000) are known by their amounts
-  // (spec §9); together with this flag they choose the product's badge artwork (incentive-badges.tsx).
+  // 1 for the government electric-vehicle purchase incentive ('Insentif Pemerintah': the checkout asks
+  // for an identity card). The employee promo ('pln', fixed 1,000,000) and 'icp' (fixed 250,000) are
+  // known by their amounts (spec §6, §9); together with this flag they choose the product's badge
+  // artwork (incentive-badges.tsx). All of it is data an operator edits in /ops/catalogue/promos.
   incentive: integer("incentive").notNull().default(0),
+  // Optional validity window; outside it the promo is neither shown nor applied.
+  validFrom: timestamp("valid_from", { withTimezone: true }),
+  validUntil: timestamp("valid_until", { withTimezone: true }),
 });
 
 export const productPromos = pgTable(
@@ -98,7 +122,49 @@ export const banners = pgTable("banners", {
   width: integer("width").notNull(),
   height: integer("height").notNull(),
   position: integer("position").notNull().default(0),
+  // Optional active window; the home carousel shows a banner only inside it.
+  activeFrom: timestamp("active_from", { withTimezone: true }),
+  activeUntil: timestamp("active_until", { withTimezone: true }),
 });
+
+/**
+ * The pictures operators upload (product photos, banners), in the sizes the storefront shows,
+ * re-encoded as WebP: stored in the database like uploads (every instance serves them, backups hold
+ * them), addressed by a hash of their bytes, so their URL never changes meaning (cached a year).
+ */
+export const catalogueImages = pgTable("catalogue_images", {
+  hash: text("hash").primaryKey(),
+  contentType: text("content_type").notNull(),
+  width: integer("width").notNull(),
+  height: integer("height").notNull(),
+  size: integer("size").notNull(),
+  bytes: bytea("bytes").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * One row: bumped in the transaction of every catalogue write. Each instance compares it with the
+ * version its in-process cache was filled at (store/catalogue/version.ts).
+ */
+export const catalogueVersion = pgTable("catalogue_version", {
+  id: integer("id").primaryKey(),
+  version: bigint("version", { mode: "number" }).notNull().default(0),
+});
+
+/** Who changed what in the catalogue ('Riwayat'): before → after of the fields that matter. */
+export const catalogueAudit = pgTable(
+  "catalogue_audit",
+  {
+    id: serial("id").primaryKey(),
+    productId: integer("product_id").references(() => products.id, { onDelete: "set null" }),
+    operatorId: integer("operator_id").references(() => users.id, { onDelete: "set null" }),
+    action: text("action").notNull(),
+    changes: jsonb("changes").$type<Record<string, { before: unknown; after: unknown }>>().notNull().default({}),
+    detail: text("detail").notNull().default(""),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("catalogue_audit_product_idx").on(t.productId, t.id)],
+);
 
 /** Search history of signed-in users (guests keep theirs in a cookie). */
 export const searchHistory = pgTable(

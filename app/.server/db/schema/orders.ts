@@ -1,11 +1,9 @@
 import { sql } from "drizzle-orm";
-import { boolean, customType, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { users } from "./accounts";
+import { bytea } from "./columns";
 import { products } from "./catalogue";
 import { orderStatuses, paymentMethods } from "./reference";
-
-/** Raw bytes (PostgreSQL bytea); both drivers hand them over as a Buffer/Uint8Array. */
-const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => "bytea" });
 
 /**
  * Files users upload (KTP photo, transfer proof, delivery proof), kept in the database so that every

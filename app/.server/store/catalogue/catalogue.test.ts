@@ -105,12 +105,17 @@ describe("listProducts filters and sort", () => {
     expect(ids.length).toBeGreaterThanOrEqual(DEMO_PRODUCTS.filter((p) => p.category === "Motor Listrik" || p.category === "Mobil Listrik").length);
   });
 
-  it("matches the keyword case-insensitively and literally", async () => {
+  it("matches every word of the keyword at the start of a title's word, case-insensitively, and never as query syntax", async () => {
     const items = (await allPages({ keyword: "  kompor INDUKSI " })).flatMap((p) => p.content);
-    expect(items.map((i) => i.title)).toEqual(expect.arrayContaining(["Kompor Induksi Maspion 2 Tungku", "Kompor Induksi Philips HD4911 Satu Tungku"]));
-    for (const item of items) expect(item.title!.toLowerCase()).toContain("kompor induksi");
-    expect((await listProducts({ page: 0, keyword: "%" })).total).toBe(0);
-    expect((await listProducts({ page: 0, keyword: "_" })).total).toBe(0);
+    expect(items.map((i) => i.title)).toEqual(expect.arrayContaining(["Kompor Induksi Maspion 2 Tungku", "Kompor Induksi Philips HD4911 Satu Tungku", "Kompor Tanam Induksi Modena 60 cm Tiga Zona"]));
+    for (const item of items) expect(item.title!.toLowerCase()).toMatch(/(^|[^\p{L}\p{N}])kompor.*(^|[^\p{L}\p{N}])induksi/u);
+    // The start of a word is enough ('induk' → 'Induksi'); the middle of one is not.
+    expect((await listProducts({ page: 0, keyword: "induk" })).total).toBe((await listProducts({ page: 0, keyword: "induksi" })).total);
+    expect((await listProducts({ page: 0, keyword: "duksi" })).total).toBe(0);
+    for (const syntax of ["%", "_", "&", "!", "motor:*", "'", "motor | mobil"]) {
+      const { total } = await listProducts({ page: 0, keyword: syntax });
+      expect(total, syntax).toBe(syntax.startsWith("motor") ? (await listProducts({ page: 0, keyword: syntax.replace(/[^a-z ]/g, " ") })).total : 0);
+    }
   });
 
   it("filters by the price the buyer sees (after the product's own discount)", async () => {

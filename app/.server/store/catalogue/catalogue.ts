@@ -1,6 +1,6 @@
-import { and, asc, eq, gte, ilike, inArray, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import { getDb } from "../../db/client";
-import { cached } from "./cache";
+import { cachedRead as cached } from "./version";
 import { resultsHref } from "~/lib/search-params";
 import { banners, categories, cities, productImages, productPromos, products, promos, type BannerTarget } from "../../db/schema";
 
@@ -8,8 +8,16 @@ import { banners, categories, cities, productImages, productPromos, products, pr
 // product detail, categories, cities and banners. Plain functions over the database; the routes
 // render what they return.
 
-// The read cache lives in db/catalogue-cache.ts (the demo seeding invalidates it too).
+// The read cache lives in cache.ts (the demo seeding invalidates it too); version.ts checks it
+// against the database's catalogue version on a shared PostgreSQL.
 export { invalidateCatalogueCache } from "./cache";
+
+/** Buyers see published products only ('Tayang'); drafts and archived ones are absent and answer 404. */
+export const isPublished = eq(products.status, "tayang");
+
+/** A promo inside its validity window (open ends are unbounded). */
+export const promoIsValid = () =>
+  and(or(isNull(promos.validFrom), lte(promos.validFrom, sql`now()`)), or(isNull(promos.validUntil), sql`${promos.validUntil} > now()`));
 
 export type PromoSummary = { id: number; title: string; discount: number; discountType: "v" | "%" };
 
@@ -49,8 +57,11 @@ export type ProductPage = { content: ProductListItem[]; total: number; page: num
 export const PAGE_SIZE = 10;
 const MAX_PAGE_SIZE = 50;
 const MAX_KEYWORD_LENGTH = 100;
-/** A no-JS reader who keeps following 'Muat lebih banyak' gets at most this many pages per document. */
-export const MAX_RENDERED_PAGES = 20;
+/**
+ * A no-JS reader who keeps following 'Muat lebih banyak' gets at most this many pages per document
+ * (the latest; the grid links back to the ones before): /home?page=1000 renders 50 cards, not 10,010.
+ */
+export const MAX_RENDERED_PAGES = 5;
 
 /** The price after the product's own discount, in SQL: the same rounding as `applyDiscount`. */
 const discountedPriceSql = sql`(case
@@ -62,19 +73,33 @@ end)`;
 const isId = (n: unknown): n is number => typeof n === "number" && Number.isSafeInteger(n) && n > 0 && n <= 2_147_483_647;
 const isAmount = (n: unknown): n is number => typeof n === "number" && Number.isFinite(n) && n >= 0;
 
-/** LIKE treats % and _ as wildcards and \ as the escape: a keyword matches literally. */
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+/**
+ * The keyword as a full-text query: every word, as the start of a word of the title ('motor'
+ * finds 'Motor' and 'Motorku'), all of them. Only letters and digits reach to_tsquery, so
+ * nothing a buyer types is query syntax. Null when no word is left.
+ */
+export function keywordQuery(keyword: string): string | null {
+  const words = keyword.toLowerCase().match(/[\p{L}\p{N}]+/gu)?.slice(0, 10) ?? [];
+  return words.length ? words.map((w) => `${w}:*`).join(" & ") : null;
+}
+
+/** Matches the expression of the index products_search_idx, so the search reads the index. */
+const titleMatches = (query: string) => sql`to_tsvector('simple', coalesce(${products.title}, '')) @@ to_tsquery('simple', ${query})`;
 
 function filtersOf(query: Omit<ProductQuery, "page">): SQL | undefined {
-  const conditions: SQL[] = [];
+  const conditions: SQL[] = [isPublished];
   const keyword = query.keyword?.trim().slice(0, MAX_KEYWORD_LENGTH);
-  if (keyword) conditions.push(ilike(products.title, `%${escapeLike(keyword)}%`));
+  if (keyword) {
+    const words = keywordQuery(keyword);
+    // A keyword of punctuation only matches nothing (as a title never holds it alone).
+    conditions.push(words ? titleMatches(words) : sql`false`);
+  }
   const categoryIds = (query.categories ?? []).filter(isId).slice(0, 50);
   if (categoryIds.length) conditions.push(inArray(products.categoryId, categoryIds));
   if (isAmount(query.pmin)) conditions.push(gte(discountedPriceSql, Math.floor(query.pmin)));
   if (isAmount(query.pmax)) conditions.push(lte(discountedPriceSql, Math.ceil(query.pmax)));
   if (isId(query.location)) conditions.push(eq(products.cityId, query.location));
-  return conditions.length ? and(...conditions) : undefined;
+  return and(...conditions);
 }
 
 function orderOf(sort: ProductQuery["sort"]): SQL[] {
@@ -155,7 +180,7 @@ async function selectPromos(productIds: number[]): Promise<Map<number, PromoRow[
     })
     .from(productPromos)
     .innerJoin(promos, eq(promos.id, productPromos.promoId))
-    .where(inArray(productPromos.productId, productIds))
+    .where(and(inArray(productPromos.productId, productIds), promoIsValid()))
     .orderBy(asc(productPromos.productId), asc(promos.id));
   const byProduct = new Map<number, PromoRow[]>();
   for (const { productId, ...promo } of rows) {
@@ -249,7 +274,7 @@ type LiveCounts = { viewCount: number; stock: number };
 
 async function readLiveCounts(id: number): Promise<LiveCounts | null> {
   const db = await getDb();
-  const [row] = await db.select({ viewCount: products.viewCount, stock: products.stock }).from(products).where(eq(products.id, id));
+  const [row] = await db.select({ viewCount: products.viewCount, stock: products.stock }).from(products).where(and(eq(products.id, id), isPublished));
   return row ?? null;
 }
 
@@ -259,7 +284,7 @@ async function countProductView(id: number): Promise<LiveCounts | null> {
   const [row] = await db
     .update(products)
     .set({ viewCount: sql`${products.viewCount} + 1` })
-    .where(eq(products.id, id))
+    .where(and(eq(products.id, id), isPublished))
     .returning({ viewCount: products.viewCount, stock: products.stock });
   return row ?? null;
 }
@@ -282,7 +307,7 @@ async function readProductDetail(id: number): Promise<Omit<ProductDetail, "viewC
     .from(products)
     .leftJoin(cities, eq(cities.id, products.cityId))
     .leftJoin(categories, eq(categories.id, products.categoryId))
-    .where(eq(products.id, id));
+    .where(and(eq(products.id, id), isPublished));
   if (!row) return null;
   const [images, promoRows] = await Promise.all([
     db
@@ -313,12 +338,12 @@ export async function recordProductView(id: number): Promise<void> {
 
 /** Spec §7 GET /api/v1/product/categories. */
 export function listCategories(): Promise<{ id: number; title: string }[]> {
-  return cached("categories", async () => (await getDb()).select({ id: categories.id, title: categories.title }).from(categories).orderBy(asc(categories.position), asc(categories.id)));
+  return cached("categories", async () => (await getDb()).select({ id: categories.id, title: categories.title }).from(categories).where(eq(categories.hidden, false)).orderBy(asc(categories.position), asc(categories.id)));
 }
 
 /** Spec §7 GET /api/v1/product/cities: the cities products ship from. */
 export function listCities(): Promise<{ id: number; name: string }[]> {
-  return cached("cities", async () => (await getDb()).select({ id: cities.id, name: cities.name }).from(cities).orderBy(asc(cities.name), asc(cities.id)));
+  return cached("cities", async () => (await getDb()).select({ id: cities.id, name: cities.name }).from(cities).orderBy(asc(cities.position), asc(cities.name), asc(cities.id)));
 }
 
 /** `href`: what the banner advertises (a search, a category or a product); null: a plain picture. */
@@ -331,6 +356,7 @@ export function listBanners(): Promise<Banner[]> {
     const rows = await db
       .select({ id: banners.id, title: banners.title, imageUrl: banners.imageUrl, width: banners.width, height: banners.height, target: banners.target })
       .from(banners)
+      .where(and(or(isNull(banners.activeFrom), lte(banners.activeFrom, sql`now()`)), or(isNull(banners.activeUntil), sql`${banners.activeUntil} > now()`)))
       .orderBy(asc(banners.position), asc(banners.id));
     const hrefs = await bannerHrefs(rows);
     return rows.map(({ target: _target, ...banner }) => ({ ...banner, href: hrefs.get(banner.id) ?? null }));
@@ -344,7 +370,7 @@ async function bannerHrefs(rows: { id: number; target: BannerTarget | null }[]):
   const categoryTitles = targets.flatMap(([, t]) => ("category" in t && t.category ? [t.category] : []));
   const db = await getDb();
   const [productRows, categoryRows] = await Promise.all([
-    skus.length ? db.select({ id: products.id, sku: products.sku }).from(products).where(inArray(products.sku, skus)) : [],
+    skus.length ? db.select({ id: products.id, sku: products.sku }).from(products).where(and(inArray(products.sku, skus), isPublished)) : [],
     categoryTitles.length ? db.select({ id: categories.id, title: categories.title }).from(categories).where(inArray(categories.title, categoryTitles)) : [],
   ]);
   const productIds = new Map(productRows.map((p) => [p.sku, p.id]));

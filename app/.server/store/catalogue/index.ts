@@ -1,5 +1,26 @@
-// The catalogue domain: products, their pages and details, categories, cities, banners, the read cache, search history.
+// The catalogue domain: products, their pages and details, categories, cities, banners, the read cache,
+// search history, and the back office's side of all of it (issue 26): product editing with its
+// history, photos, promos, banners, categories and cities, the CSV import and export.
 // What the doors (pages, the API, the ops CLI, the gateways) and other domains may call; inside the
 // domain, modules import each other directly (DESIGN §3).
-export { type Banner, getProductDetail, listBanners, listCategories, listCities, listProductPages, listProducts, type ProductImage, type ProductListItem, type ProductPage } from "./catalogue";
+export { type Banner, getProductDetail, isPublished, promoIsValid, listBanners, listCategories, listCities, listProductPages, listProducts, type ProductImage, type ProductListItem, type ProductPage } from "./catalogue";
 export { cleanHistory, clearSearchHistory, listSearchHistory, mergeSearchHistory, pushKeyword, recordSearch } from "./search-history";
+export {
+  getProductForOps,
+  listProductHistory,
+  listProductsForOps,
+  PRODUCT_CONFLICT,
+  productFormChoices,
+  saveProduct,
+  type HistoryEntry,
+  type OpsProduct,
+  type OpsProductRow,
+  type ProductFormErrors,
+  type ProductFormFields,
+} from "./products-admin";
+export { addProductPhotos, changeProductPhoto, getCatalogueImage, IMAGE_PATH, PHOTO_MAX_BYTES, PHOTOS_PER_UPLOAD, type PhotoMove } from "./photos";
+export { listPromosForOps, savePromo, toWibInput, type OpsPromo, type PromoField } from "./promos";
+export { addBanner, changeBanner, listBannersForOps, type BannerField, type OpsBanner } from "./banners";
+export { changeTaxonomy, listTaxonomy, type TaxonomyChange, type TaxonomyItem, type TaxonomyKind } from "./taxonomy";
+export { applyCatalogueCsv, CATALOGUE_COLUMNS, exportCatalogueCsv, importSummary, previewCatalogueCsv, type CsvPlan } from "./catalogue-csv";
+export { syncCatalogueVersion } from "./version";

@@ -5,6 +5,7 @@ import { promoKind, type CheckoutPricingInput, type CheckoutPromo } from "~/lib/
 import { resolveAddress, type ResolvedAddress } from "./locations";
 import { uploadUrl } from "../orders";
 import { employeeStanding, NOT_ACTIVE_EMPLOYEE } from "../people";
+import { promoIsValid } from "../catalogue";
 
 // The checkout draft (DESIGN §4): the one open checkout of a user, a database row that replaces the
 // spec's local-storage dataCheckout/detail_produk/address/methodPayment/tenor. It survives the trip
@@ -29,10 +30,10 @@ export const PRODUCT_NOT_ORDERABLE = "Produk ini belum dapat dipesan.";
 const isId = (n: unknown): n is number => typeof n === "number" && Number.isSafeInteger(n) && n > 0 && n <= 2_147_483_647;
 
 /** The product as the checkout needs it (title, first image, stock, price and promos with their kinds). */
-export async function loadCheckoutProduct(db: Executor, productId: number): Promise<(CheckoutProduct & { orderable: boolean; priced: boolean }) | null> {
+export async function loadCheckoutProduct(db: Executor, productId: number): Promise<(CheckoutProduct & { orderable: boolean; priced: boolean; published: boolean }) | null> {
   if (!isId(productId)) return null;
   const [row] = await db
-    .select({ id: products.id, title: products.title, price: products.price, discount: products.discount, discountType: products.discountType, stock: products.stock, orderable: products.orderable })
+    .select({ id: products.id, title: products.title, price: products.price, discount: products.discount, discountType: products.discountType, stock: products.stock, orderable: products.orderable, status: products.status })
     .from(products)
     .where(eq(products.id, productId));
   if (!row) return null;
@@ -41,7 +42,7 @@ export async function loadCheckoutProduct(db: Executor, productId: number): Prom
     .select({ id: promos.id, title: promos.title, discount: promos.discount, discountType: promos.discountType, incentive: promos.incentive })
     .from(productPromos)
     .innerJoin(promos, eq(promos.id, productPromos.promoId))
-    .where(eq(productPromos.productId, productId))
+    .where(and(eq(productPromos.productId, productId), promoIsValid()))
     .orderBy(asc(promos.id));
   const checkoutPromos: CheckoutPromo[] = promoRows.map(({ incentive, ...promo }) => ({ ...promo, kind: promoKind({ ...promo, incentive }) }));
   return {
@@ -53,6 +54,7 @@ export async function loadCheckoutProduct(db: Executor, productId: number): Prom
     hasIncentive: checkoutPromos.some((p) => p.kind === "incentive"),
     orderable: row.orderable === 1,
     priced: row.price !== null,
+    published: row.status === "tayang",
   };
 }
 
@@ -68,7 +70,7 @@ export async function startCheckout(user: { id: number; verified: boolean }, pro
   if ((await employeeStanding(user.id)) === "inactive") return { ok: false, message: NOT_ACTIVE_EMPLOYEE };
   const db = await getDb();
   const product = await loadCheckoutProduct(db, productId);
-  if (!product) return { ok: false, message: PRODUCT_NOT_FOUND };
+  if (!product?.published) return { ok: false, message: PRODUCT_NOT_FOUND };
   if (!product.orderable || !product.priced) return { ok: false, message: PRODUCT_NOT_ORDERABLE };
   if (product.stock <= 0) return { ok: false, message: OUT_OF_STOCK };
   const [profile] = await db.select({ fullname: users.fullname, phoneNo: users.phoneNo, email: users.email, nip: users.nip }).from(users).where(eq(users.id, user.id));

@@ -3,6 +3,6 @@
 // domain, modules import each other directly (DESIGN §3).
 export { checkEmployeePromo, type CheckoutDraft, clearDraftPaymentChoice, getCheckoutDraft, getSavedAddress, saveDraftAddress, saveDraftValues, setDraftKtp, startCheckout } from "./draft";
 export { type Area, listDistricts, listProvinces, listRegencies, listVillages, resolveAddress } from "./locations";
-export { checkOrderRules, checkoutContextOf, type CheckoutSubmission, checkoutSubmissionOf, createOrderFromDraft, EMPLOYEE_PROMO_USED, NIK_ALREADY_USED, NIP_NOT_ACCOUNTS, NO_DRAFT, type RuleFailure } from "./order-creation";
+export { checkOrderRules, PRODUCT_WITHDRAWN, checkoutContextOf, type CheckoutSubmission, checkoutSubmissionOf, createOrderFromDraft, EMPLOYEE_PROMO_USED, NIK_ALREADY_USED, NIP_NOT_ACCOUNTS, NO_DRAFT, type RuleFailure } from "./order-creation";
 export { chooseDraftMethod, chooseDraftTenor, getPaymentFlowSummary, getPaymentSummary, payDraft, paylaterPhone } from "./payment-choice";
 export { productCheckoutAmount, submitCheckout } from "./submit";

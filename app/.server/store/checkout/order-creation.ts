@@ -54,6 +54,7 @@ export const EMPLOYEE_PROMO_USED = "Promo Pegawai untuk produk ini sudah pernah 
 export const ADDRESS_REQUIRED = "Alamat tidak boleh kosong.";
 export const NO_INCENTIVE = "Produk ini tidak memiliki Insentif Pemerintah.";
 export const NO_EMPLOYEE_PROMO = "Produk ini tidak memiliki Promo Pegawai.";
+export const PRODUCT_WITHDRAWN = "Produk ini sudah tidak dijual. Pesanan tidak dibuat dan Anda tidak dikenai biaya.";
 
 const isId = (n: unknown): n is number => typeof n === "number" && Number.isSafeInteger(n) && n > 0 && n <= 2_147_483_647;
 type Checked = {
@@ -79,6 +80,8 @@ async function checkRules(db: Executor, userId: number, submission: CheckoutSubm
   if (!draft) return { ok: false, field: "product", message: NO_DRAFT };
   const product = await loadCheckoutProduct(db, draft.productId);
   if (!product) return { ok: false, field: "product", message: NO_DRAFT };
+  // Drafted or archived after this checkout started: no order, nothing to pay.
+  if (!product.published) return { ok: false, field: "product", message: PRODUCT_WITHDRAWN };
   if (!product.orderable || !product.priced) return { ok: false, field: "product", message: PRODUCT_NOT_ORDERABLE };
   if (product.stock <= 0) return { ok: false, field: "product", message: OUT_OF_STOCK };
 

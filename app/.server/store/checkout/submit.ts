@@ -145,6 +145,6 @@ export async function submitCheckout(user: { id: number; verified: boolean }, id
  */
 export async function productCheckoutAmount(productId: number): Promise<number | null> {
   const product = await loadCheckoutProduct(await getDb(), productId);
-  if (!product?.priced) return null;
+  if (!product?.priced || !product.published) return null;
   return checkoutPricing(product.pricing, { insentif: false, promoPegawai: false }).total;
 }
