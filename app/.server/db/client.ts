@@ -12,7 +12,10 @@ import type { Db } from "./types";
 // importing it back.
 export type { Db, Executor } from "./types";
 
-type Handle = { db: Db; close: () => Promise<void>; ping: () => Promise<void> };
+/** Which engine a handle is on: the job queue (store/messages/queue.ts) runs over the same one. */
+export type Engine = { kind: "pglite"; client: import("@electric-sql/pglite").PGlite } | { kind: "postgres"; url: string };
+
+type Handle = { db: Db; engine: Engine; close: () => Promise<void>; ping: () => Promise<void> };
 
 const migrationsFolder = resolveMigrationsFolder();
 
@@ -75,6 +78,7 @@ async function openPglite(dataDir: string | null): Promise<Handle & { created: b
     await migrate(db, { migrationsFolder });
     return {
       db,
+      engine: { kind: "pglite", client },
       created,
       close: async () => {
         try {
@@ -171,6 +175,7 @@ async function openPostgres(url: string, prepare: (db: Db) => Promise<void>): Pr
   const db = drizzle(client, { schema });
   return {
     db: db as unknown as Db,
+    engine: { kind: "postgres", url },
     close: () => client.end({ timeout: 5 }),
     ping: async () => void (await client`select 1`),
   };
@@ -210,10 +215,27 @@ export async function openDatabase(options: {
 
 let current: Promise<Handle> | undefined;
 
+/**
+ * Something that lives on the process-wide database: started once it is open (before getDb()
+ * answers anyone), stopped before it closes. The job queue (store/messages/queue.ts) is one: on
+ * PGlite it shares the one connection, so it must be up before any transaction creates a job and
+ * down before PGlite closes.
+ */
+export type DatabaseCompanion = { start(engine: Engine): Promise<void>; stop(): Promise<void> };
+const companions: DatabaseCompanion[] = [];
+
+/** Registers a companion (once, at module load). A database already open starts it at once. */
+export function addDatabaseCompanion(companion: DatabaseCompanion): void {
+  companions.push(companion);
+  if (current) current = current.then(async (open) => (await companion.start(open.engine), open));
+}
+
 function handle(): Promise<Handle> {
-  current ??= (() => {
+  current ??= (async () => {
     const e = env();
-    return openDatabase({ url: e.databaseUrl, dataDir: e.dataDir, demoData: e.demoData, releaseInitdbMemory: e.nodeEnv !== "test" });
+    const open = await openDatabase({ url: e.databaseUrl, dataDir: e.dataDir, demoData: e.demoData, releaseInitdbMemory: e.nodeEnv !== "test" });
+    for (const companion of companions) await companion.start(open.engine);
+    return open;
   })();
   return current;
 }
@@ -231,5 +253,7 @@ export async function closeDb(): Promise<void> {
   if (!current) return;
   const open = current;
   current = undefined;
-  await (await open).close();
+  const opened = await open;
+  for (const companion of [...companions].reverse()) await companion.stop();
+  await opened.close();
 }

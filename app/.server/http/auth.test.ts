@@ -15,7 +15,7 @@ import * as verifyRoute from "~/routes/verify-account";
 import { startSession } from "./auth";
 import { getDb } from "../db/client";
 import { users } from "../db/schema";
-import { settleJobs } from "../store/messages";
+import { settleMessages } from "../testing/messages";
 import type { OutboxEntry } from "../store/messages";
 import { getSessionId, getUser, sessionMiddleware, takeFlash } from "./session";
 import { authenticate, getProfile, listCompanies, registerUser, requestPasswordReset } from "../store/people";
@@ -385,7 +385,7 @@ describe("forgot and reset password", () => {
     );
     expect(outcome).toMatchObject({ status: 302, location: "/login" });
     expect(lookupsWhileAnswering).toBe(0);
-    await settleJobs();
+    await settleMessages();
     expect(lookup).toHaveBeenCalledWith(email);
     expect(await newestMailTo(email, RESET_SUBJECT)).not.toBeNull();
   });

@@ -9,6 +9,7 @@ import { setLockRole } from "../db/data-dir-lock";
 import { orderEvents, orders, payments } from "../db/schema";
 import { env } from "../env";
 import { readOutbox } from "../store/messages";
+import { settleMessages } from "../testing/messages";
 import { log } from "../log";
 import { creditOrderReward, getBalance, listBalanceHistory } from "../store/orders";
 import { createVerifiedUser, productStock } from "../testing/fixtures";
@@ -38,6 +39,7 @@ async function statusOf(orderId: number) {
 }
 
 async function mailsTo(email: string) {
+  await settleMessages();
   return (await readOutbox(500)).filter((m) => m.to === email);
 }
 

@@ -4,7 +4,7 @@ import sharp from "sharp";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb, type Db } from "~/.server/db/client";
 import { orders, products } from "~/.server/db/schema";
-import { settleJobs } from "~/.server/store/messages";
+import { settleMessages } from "~/.server/testing/messages";
 import { readOutbox } from "~/.server/store/messages";
 import { createProduct, createVerifiedUser, EMPLOYEE_PROMO, INCENTIVE_PROMO, randomNik, realAddress } from "~/.server/testing/fixtures";
 import { transitionOrder } from "~/.server/store/orders";
@@ -38,7 +38,7 @@ const expectEnvelope = (body: { success: boolean; code: number; message: string 
 };
 
 async function latestMailTo(email: string, pattern: RegExp): Promise<string> {
-  await settleJobs();
+  await settleMessages();
   const mail = (await readOutbox(200)).find((m) => m.to === email && pattern.test(m.text));
   const match = mail && pattern.exec(mail.text);
   if (!match?.[1]) throw new Error(`no mail to ${email} matching ${pattern}`);
