@@ -51,6 +51,7 @@ export default [
       route("edit-profile", "routes/edit-profile.tsx"),
       route("payment/:id", "routes/payment.tsx"),
       route("transaction-done", "routes/transaction-done.tsx"),
+      route("notifikasi", "routes/notifikasi.tsx"),
     ]),
     // The address pickers' options for a fetcher (resource route, JSON).
     route("address/areas", "routes/address-areas.ts"),

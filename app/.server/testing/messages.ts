@@ -14,7 +14,13 @@ export async function settleMessages(timeoutMs = 15_000): Promise<void> {
   for (;;) {
     const [row] = await queryRows<{ n: number }>(await getDb(), sql`select count(*)::int as n from pgboss.job where name in ('mail', 'sms') and state in ('created', 'active', 'retry')`);
     if (!row?.n) return;
-    if (Date.now() > deadline) throw new Error(`${row.n} message(s) still undelivered after ${timeoutMs} ms`);
+    if (Date.now() > deadline) {
+      const stuck = await queryRows<{ kind: string; state: string; error: string | null }>(
+        await getDb(),
+        sql`select data->>'kind' as kind, state::text as state, output->>'message' as error from pgboss.job where name in ('mail', 'sms') and state in ('created', 'active', 'retry') limit 5`,
+      );
+      throw new Error(`${row.n} message(s) still undelivered after ${timeoutMs} ms: ${JSON.stringify(stuck)}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { sql } from "drizzle-orm";
-import type { Job, PgBoss, QueueOptions } from "pg-boss";
+import type { Job, JobResult, PgBoss, QueueOptions } from "pg-boss";
 import { addDatabaseCompanion, type Engine, type Executor } from "../../db/client";
 import { env } from "../../env";
 import { errorField, log } from "../../log";
@@ -107,8 +107,11 @@ async function startQueue(engine: Engine) {
 async function startWorkers(running: PgBoss) {
   for (const queue of MESSAGE_QUEUES) {
     // A new job wakes the worker at once (LISTEN/NOTIFY); a retry coming due is found by the poll.
-    await running.work<MessageData>(queue, { batchSize: 1, localConcurrency: 2, pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 2 }, async ([job]) =>
-      deliverOne(queue, job!),
+    // Up to 5 jobs a fetch, each settled on its own; while fetches come back full, no pause.
+    await running.work<MessageData>(
+      queue,
+      { batchSize: 5, burstWhenBatchFull: true, perJobResults: true, pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 2 },
+      (jobs) => Promise.all(jobs.map((job) => deliverOne(queue, job))),
     );
   }
   for (const [name, run] of Object.entries(scheduled)) {
@@ -127,17 +130,17 @@ async function startWorkers(running: PgBoss) {
   }
 }
 
-async function deliverOne(queue: MessageQueue, job: Job<MessageData>) {
+async function deliverOne(queue: MessageQueue, job: Job<MessageData>): Promise<JobResult> {
   const deliver = deliverers.get(queue);
-  if (!deliver) throw new Error(`no deliverer for the ${queue} queue`);
   try {
+    if (!deliver) throw new Error(`no deliverer for the ${queue} queue`);
     const outcome = await deliver(job.data, { id: job.id, retryCount: job.retryCount });
     if ("refused" in outcome) log.info({ queue, job: job.id, kind: job.data.kind, refused: outcome.refused }, "message refused");
-    return outcome;
+    return { id: job.id, status: "completed", output: outcome };
   } catch (error) {
-    // pg-boss retries it (or, after the last try, moves it to the dead letters); said once here.
+    // pg-boss tries it again later (or, after the last try, moves it to the dead letters).
     log.warn({ queue, job: job.id, kind: job.data.kind, attempt: job.retryCount + 1, err: errorField(error) }, "message not delivered yet");
-    throw error;
+    return { id: job.id, status: "failed", output: { message: error instanceof Error ? error.message : String(error) } };
   }
 }
 
