@@ -37,6 +37,7 @@ export default function OpsLayout({ loaderData }: Route.ComponentProps) {
             </NavLink>
             {loaderData.menu.pesanan ? <NavLink to="/ops/search">Cari Pesanan</NavLink> : null}
             {loaderData.menu.keuangan ? <NavLink to="/ops/withdrawals">Penarikan Saldo</NavLink> : null}
+            {loaderData.menu.keuangan ? <NavLink to="/ops/messages">Pesan</NavLink> : null}
           </nav>
         ) : null}
         <div className="ops-account">

@@ -119,6 +119,8 @@ export type AuditAction =
   | "order-decision-refused"
   | "withdrawal-settled"
   | "withdrawal-refused"
+  | "message-resent"
+  | "message-resend-refused"
   | "export";
 
 /** One audit row; inside the caller's transaction when given one (a decision and its record commit together). */
