@@ -6,6 +6,7 @@ import { settleMessages, waitForOutbox } from "../../testing/messages";
 import { ownDatabaseForThisFile } from "../../testing/own-database";
 import { defineMail } from "./deliver";
 import { renderEmail } from "./email-layout";
+import { jobCounts, listUndeliveredMessages, resendMessage } from "./ops";
 import { enqueueMessage, messageJobId, messageState } from "./queue";
 
 ownDatabaseForThisFile();
@@ -87,5 +88,19 @@ describe("the message queue", () => {
       { name: "mail", state: "failed", retry_count: 5 },
       { name: "mail-dead", state: "created", retry_count: 0 },
     ]);
+
+    // What ops see (/ops/messages, /metrics), and 'Kirim Ulang': one more try, the dead letter gone.
+    const [row] = (await listUndeliveredMessages("failed")).filter((m) => m.id === id);
+    expect(row).toMatchObject({ queue: "mail", kind: "queue-test", status: "failed", attempts: 6, lastError: `SMTP 451 try again later (${to})` });
+    const { counts } = await jobCounts();
+    expect(counts.find((c) => c.queue === "mail-dead" && c.state === "created")!.count).toBeGreaterThanOrEqual(1);
+    expect(counts.find((c) => c.queue === "sms" && c.state === "failed")).toEqual({ queue: "sms", state: "failed", count: 0 });
+    expect(await resendMessage("mail", id)).toBe(true);
+    expect((await jobsOf(to)).filter((j) => j.name === "mail-dead")).toEqual([]);
+    expect(await resendMessage("mail", id)).toBe(false); // not failed any more
+    // One more try; still refused, so failed again with one dead letter.
+    await expect.poll(async () => (await messageState("mail", id))?.state, { timeout: 15_000 }).toBe("failed");
+    expect(attempts.get(to)).toBe(7);
+    expect((await jobsOf(to)).filter((j) => j.name === "mail-dead")).toHaveLength(1);
   });
 });
