@@ -95,14 +95,16 @@ function opsSocket(dataDir, argv) {
 async function runEngine(engine, databaseUrl) {
   const started = performance.now();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-messages-"));
-  const dbEnv = { DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? "" };
+  // Every process that starts the job queue sets its retry policy (the last one started wins): the
+  // bench's helpers use the server's.
+  const dbEnv = { DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? "", MESSAGE_RETRY_SECONDS: "1" };
   console.log(`[${engine}] seeding ${TRANSITIONS} orders…`);
   // The build's prepared database (migrations, reference data) saves the seeding PGlite's initdb.
   const ids = store({ ...dbEnv, NODE_ENV: "test", DB_TEMPLATE_DIR: path.join(BUILD_DIR, "server", "assets", "db-template") }, "seed", String(TRANSITIONS));
   const sink = await startSink();
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const serverEnv = { ...dbEnv, PORT: String(port), BUILD_DIR, SMTP_URL: `smtp://127.0.0.1:${sink.port}`, MESSAGE_RETRY_SECONDS: "1", LOG_LEVEL: "warn", SHUTDOWN_DRAIN_MS: "0", PAYMENT_GATEWAY: "sandbox" };
+  const serverEnv = { ...dbEnv, PORT: String(port), BUILD_DIR, SMTP_URL: `smtp://127.0.0.1:${sink.port}`, LOG_LEVEL: "warn", SHUTDOWN_DRAIN_MS: "0", PAYMENT_GATEWAY: "sandbox" };
   let server;
   const start = async () => {
     server = spawnServer(serverEnv);

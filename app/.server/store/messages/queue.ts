@@ -136,6 +136,10 @@ async function deliverOne(queue: MessageQueue, job: Job<MessageData>): Promise<J
     if (!deliver) throw new Error(`no deliverer for the ${queue} queue`);
     const outcome = await deliver(job.data, { id: job.id, retryCount: job.retryCount });
     if ("refused" in outcome) log.info({ queue, job: job.id, kind: job.data.kind, refused: outcome.refused }, "message refused");
+    // Settled the moment it is sent, not with the rest of its batch: a crash can then repeat at most
+    // the message being sent (same Message-ID), not the whole batch. Fenced to this attempt; pg-boss's
+    // own settling of the batch afterwards finds it done.
+    await boss?.complete(queue, { id: job.id, retryCount: job.retryCount }, outcome).catch((error: unknown) => log.warn({ queue, job: job.id, err: errorField(error) }, "job queue: completion deferred to the batch"));
     return { id: job.id, status: "completed", output: outcome };
   } catch (error) {
     // pg-boss tries it again later (or, after the last try, moves it to the dead letters).
