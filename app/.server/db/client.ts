@@ -128,6 +128,11 @@ export async function writeDatabaseTemplate(target = templateFolder) {
   try {
     const handle = await openPglite(work);
     await seedReferenceData(handle.db);
+    // The job queue's schema and queues too (store/messages/queue.ts): a first start then only checks them.
+    for (const companion of companions) {
+      await companion.start(handle.engine);
+      await companion.stop();
+    }
     await handle.db.execute(sql`vacuum analyze`);
     await handle.close();
     const source = path.join(work, "pglite");
@@ -213,8 +218,6 @@ export async function openDatabase(options: {
   return handle;
 }
 
-let current: Promise<Handle> | undefined;
-
 /**
  * Something that lives on the process-wide database: started once it is open (before getDb()
  * answers anyone), stopped before it closes. The job queue (store/messages/queue.ts) is one: on
@@ -223,6 +226,7 @@ let current: Promise<Handle> | undefined;
  */
 export type DatabaseCompanion = { start(engine: Engine): Promise<void>; stop(): Promise<void> };
 const companions: DatabaseCompanion[] = [];
+let current: Promise<Handle> | undefined;
 
 /** Registers a companion (once, at module load). A database already open starts it at once. */
 export function addDatabaseCompanion(companion: DatabaseCompanion): void {

@@ -9,7 +9,7 @@ import { type OutboxEntry, readOutbox } from "../store/messages";
 const POLL_MS = 25;
 
 /** Waits until no message job is waiting, being sent or waiting for a retry (throws after `timeoutMs`). */
-export async function settleMessages(timeoutMs = 15_000): Promise<void> {
+export async function settleMessages(timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const [row] = await queryRows<{ n: number }>(await getDb(), sql`select count(*)::int as n from pgboss.job where name in ('mail', 'sms') and state in ('created', 'active', 'retry')`);
@@ -26,7 +26,7 @@ export async function settleMessages(timeoutMs = 15_000): Promise<void> {
 }
 
 /** The outbox's messages once `ready` holds for them (newest first), or throws after `timeoutMs`. */
-export async function waitForOutbox(ready: (entries: OutboxEntry[]) => boolean, timeoutMs = 15_000): Promise<OutboxEntry[]> {
+export async function waitForOutbox(ready: (entries: OutboxEntry[]) => boolean, timeoutMs = 30_000): Promise<OutboxEntry[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const entries = await readOutbox(1000);

@@ -93,12 +93,13 @@ async function startQueue(engine: Engine) {
   created.on("error", (error) => log.warn({ err: errorField(error) }, "job queue: background error"));
   created.on("warning", (warning) => log.warn({ warning: warning.message }, "job queue: warning"));
   await created.start();
+  const existing = new Set((await created.getQueues()).map((q) => q.name));
   for (const queue of MESSAGE_QUEUES) {
     const { deadLetter, ...options } = queueOptions(queue);
-    await created.createQueue(deadLetter, { retentionSeconds: 30 * 24 * 3600, deleteAfterSeconds: 30 * 24 * 3600 });
-    await created.createQueue(queue, { ...options, deadLetter });
-    // A queue created by an older start keeps its options unless told (a changed retry policy).
-    await created.updateQueue(queue, { ...options, deadLetter });
+    if (!existing.has(deadLetter)) await created.createQueue(deadLetter, { retentionSeconds: 30 * 24 * 3600, deleteAfterSeconds: 30 * 24 * 3600 });
+    // A queue made by an earlier start keeps its options unless told: this start's retry policy wins.
+    if (existing.has(queue)) await created.updateQueue(queue, { ...options, deadLetter });
+    else await created.createQueue(queue, { ...options, deadLetter });
   }
   boss = created;
   if (workersWanted) await startWorkers(created);
