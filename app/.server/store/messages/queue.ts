@@ -107,11 +107,14 @@ async function startQueue(engine: Engine) {
 
 async function startWorkers(running: PgBoss) {
   for (const queue of MESSAGE_QUEUES) {
-    // A new job wakes the worker at once (LISTEN/NOTIFY); a retry coming due is found by the poll.
-    // Up to 5 jobs a fetch, each settled on its own; while fetches come back full, no pause.
+    // A new job wakes the worker at once (LISTEN/NOTIFY); a retry coming due is found by the poll,
+    // which runs about as often as the shortest retry wait (10 s with the default 60 s): on PGlite
+    // each poll holds the store's one connection. Up to 5 jobs a fetch, each settled on its own;
+    // while fetches come back full, no pause.
+    const poll = Math.min(10, Math.max(1, env().messageRetrySeconds * 2));
     await running.work<MessageData>(
       queue,
-      { batchSize: 5, burstWhenBatchFull: true, perJobResults: true, pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 2 },
+      { batchSize: 5, burstWhenBatchFull: true, perJobResults: true, pollingIntervalSeconds: poll, notifyPollingIntervalSeconds: poll },
       (jobs) => Promise.all(jobs.map((job) => deliverOne(queue, job))),
     );
   }
@@ -120,7 +123,7 @@ async function startWorkers(running: PgBoss) {
     // One run per minute across all instances: the schedule is one row, the cron monitor creates
     // each minute's job once (pg-boss's singleton slot), one worker anywhere takes it.
     await running.schedule(name, "* * * * *", {}, { tz: "Asia/Jakarta" });
-    await running.work(name, { pollingIntervalSeconds: 10 }, async () => {
+    await running.work(name, { pollingIntervalSeconds: 30 }, async () => {
       try {
         return { result: await run() };
       } catch (error) {
