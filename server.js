@@ -22,7 +22,7 @@ const { default: express } = await import("express");
 const root = path.dirname(fileURLToPath(import.meta.url));
 const buildDir = path.resolve(root, process.env.BUILD_DIR ?? "build");
 const build = await import(path.join(buildDir, "server/index.js"));
-const { startServer, stopServer, configureKeepAlive, installRequestGuards, installRequestLog, metricsHandler, readinessHandler, routeIdFinder, settleJobs, log } =
+const { startServer, stopServer, configureKeepAlive, installRequestGuards, installRequestLog, metricsHandler, readinessHandler, routeIdFinder, log } =
   build.entry.module;
 
 if (!process.env.DATABASE_URL && !process.execArgv.includes("--liftoff-only")) {
@@ -72,7 +72,7 @@ configureKeepAlive(server);
 /**
  * SIGTERM (a rolling update, `docker stop`): unready at once, keep serving for SHUTDOWN_DRAIN_MS so
  * the balancer notices and sends new requests elsewhere, then close the listener, let the requests
- * in flight finish, run the queued jobs (e-mails), and close the database. SIGINT (Ctrl+C in a
+ * in flight finish, stop the job queue (deliveries in flight finish), and close the database. SIGINT (Ctrl+C in a
  * terminal) skips the drain.
  */
 let stopping = false;
@@ -92,7 +92,6 @@ async function shutdown(signal) {
   const idle = setInterval(() => server.closeIdleConnections(), 100);
   await new Promise((resolve) => server.close(resolve));
   clearInterval(idle);
-  await settleJobs();
   await stopServer();
   log.info("stopped");
   process.exit(0);

@@ -11,7 +11,7 @@ export { writeDatabaseTemplate } from "./.server/db/client";
 export { writePreparedDemoMedia } from "./.server/db/demo-catalogue";
 import { env } from "./.server/env";
 import { webhookSecret } from "./.server/gateway/signature";
-import { smsUsesOutbox } from "./.server/store/messages";
+import { sendPaymentReminders, smsUsesOutbox, startMessageWorkers } from "./.server/store/messages";
 import { holdScriptsUntilLoad } from "./.server/http/scripts-after-load";
 import { gatewayFormActionOrigins } from "./.server/gateway";
 import { runPaymentSweep, sweepSummary } from "./.server/gateway/sweep";
@@ -101,7 +101,6 @@ export function handleError(error: unknown, { request }: { request: Request }) {
 export { installRequestGuards } from "./.server/http/request-guards";
 export { configureKeepAlive, installRequestLog, metricsHandler, readinessHandler, routeIdFinder } from "./.server/http/serving";
 export { log } from "./.server/log";
-export { settleJobs } from "./.server/store/messages/jobs";
 
 /** Called by server.js before it listens: validates the configuration and prepares the database. */
 let opsChannel: Awaited<ReturnType<typeof startOpsChannel>> | undefined;
@@ -109,6 +108,9 @@ let opsChannel: Awaited<ReturnType<typeof startOpsChannel>> | undefined;
 export async function startServer() {
   const e = env();
   setLockRole("server");
+  // The message workers and the once-a-minute jobs (one run per minute across all instances) start
+  // with the job queue, which starts with the database (store/messages/queue.ts).
+  await startMessageWorkers({ "payments-sweep": paymentSweep, "payment-reminders": sendPaymentReminders });
   await getDb();
   // PGlite is this process's alone (DATA_DIR/pglite.lock): the ops CLI sends its commands here.
   if (!e.databaseUrl) {
@@ -125,33 +127,22 @@ export async function startServer() {
     log.warn("DATABASE_URL is set: give every instance the same SESSION_SECRET and PAYMENT_WEBHOOK_SECRET (generated ones differ per DATA_DIR).");
   }
   webhookSecret(); // generates (and warns about) the sandbox's secret now rather than at the first payment
-  startExpirySweep();
   return { port: e.port, appUrl: e.appUrl, shutdownDrainMs: e.shutdownDrainMs };
 }
 
-/** How often overdue payments expire without anyone opening them (they also expire on read). */
-const EXPIRY_SWEEP_MS = 60_000;
-let expirySweep: ReturnType<typeof setInterval> | undefined;
-
-function startExpirySweep() {
-  let running = false;
-  expirySweep = setInterval(() => {
-    if (running) return;
-    running = true;
-    runPaymentSweep()
-      .then((result) => {
-        const summary = sweepSummary(result);
-        if (summary) log.info(summary);
-      })
-      .catch((error: unknown) => log.warn({ err: errorField(error) }, "payments: expiry sweep failed"))
-      .finally(() => (running = false));
-  }, EXPIRY_SWEEP_MS);
-  expirySweep.unref();
+/** The expiry sweep and the Midtrans reconciliation (gateway/sweep.ts), once a minute; they also run on read. */
+async function paymentSweep() {
+  const result = await runPaymentSweep();
+  const summary = sweepSummary(result);
+  if (summary) log.info(summary);
+  return { expired: result.expired.length, reconciled: result.reconciled.length };
 }
 
-/** Called on SIGTERM/SIGINT: closes the database cleanly (PGlite flushes its files). */
+/**
+ * Called on SIGTERM/SIGINT: stops the job queue (deliveries in flight finish, or are tried again
+ * later by any instance) and closes the database cleanly (PGlite flushes its files).
+ */
 export async function stopServer() {
-  clearInterval(expirySweep);
   await opsChannel?.close();
   opsChannel = undefined;
   await closeDb();

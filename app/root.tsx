@@ -51,6 +51,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       fullname: user.fullname,
       verified: user.verified,
       resendAvailableAt: user.resendAvailableAt?.toISOString() ?? null,
+      unreadNotifications: user.unreadNotifications,
     },
     toast: takeFlash(context, "toast") ?? null,
     // A one-shot modal set by an action before its redirect (e.g. "account activated").

@@ -53,6 +53,7 @@ export default [
       route("edit-profile", "routes/edit-profile.tsx"),
       route("payment/:id", "routes/payment.tsx"),
       route("transaction-done", "routes/transaction-done.tsx"),
+      route("notifikasi", "routes/notifikasi.tsx"),
     ]),
     // The address pickers' options for a fetcher (resource route, JSON).
     route("address/areas", "routes/address-areas.ts"),
@@ -70,6 +71,7 @@ export default [
     route("ops/queue/:queue", "routes/ops/queue.tsx"),
     route("ops/orders/:id", "routes/ops/order.tsx"),
     route("ops/withdrawals", "routes/ops/withdrawals.tsx"),
+    route("ops/messages", "routes/ops/messages.tsx"),
     route("ops/search", "routes/ops/search.tsx"),
     route("ops/export", "routes/ops/export.ts"),
     // The catalogue (issue 26), for the 'katalog' role.

@@ -15,6 +15,8 @@ export default async function setup() {
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "store-test-template-"));
   process.env.DB_TEMPLATE_DIR = dir;
+  // The job queue registers itself with the database: the template then holds its schema and queues.
+  await import("../app/.server/store/messages");
   const { writeDatabaseTemplate } = await import("../app/.server/db/client");
   await writeDatabaseTemplate(dir);
   return () => fs.rmSync(dir, { recursive: true, force: true });

@@ -11,6 +11,13 @@ process.env.DATA_DIR = dataDir;
 process.env.NODE_ENV = "test";
 delete process.env.SMTP_URL;
 delete process.env.DEMO_DATA;
+// A failed message is tried again after a second, not a minute (the retry tests wait for it).
+process.env.MESSAGE_RETRY_SECONDS ??= "1";
+
+// The message queue's workers run in the tests as in the server: an e-mail arrives in the outbox a
+// moment after the change that sends it (tests wait for it with waitForOutbox, never a fixed sleep).
+const { startMessageWorkers } = await import("~/.server/store/messages");
+await startMessageWorkers();
 
 // console.error or an error logged by the server's logger in a test is a failure: it means
 // something went wrong that no assertion saw.

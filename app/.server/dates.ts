@@ -23,6 +23,11 @@ export function formatDateTimeWib(date: Date): string {
   return `${wib(date).format("DD MMM YYYY HH:mm")} WIB`;
 }
 
+/** '14:05' (the hour and minute in WIB). */
+export function formatTimeWib(date: Date): string {
+  return wib(date).format("HH:mm");
+}
+
 /** The calendar day in WIB as 'YYYY-MM-DD' (what an `<input type="date">` holds). */
 export function dayWib(date: Date): string {
   return wib(date).format("YYYY-MM-DD");

@@ -27,6 +27,14 @@ const schema = z.object({
   LOG_LEVEL: z.optional(z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"], "must be trace, debug, info, warn, error, fatal or silent")),
   METRICS_TOKEN: z.optional(z.string().check(z.minLength(16, "must be at least 16 characters"))),
   SHUTDOWN_DRAIN_MS: z._default(z.string().check(z.regex(/^\d{1,6}$/, "must be a number of milliseconds")), "5000"),
+  // Messages (issue 28): the first retry's wait (later ones double), and the SMS provider.
+  MESSAGE_RETRY_SECONDS: z._default(z.string().check(z.regex(/^\d{1,5}$/, "must be a number of seconds")), "60"),
+  SMS_PROVIDER: z._default(z.enum(["sandbox", "twilio"], "must be sandbox or twilio"), "sandbox"),
+  TWILIO_ACCOUNT_SID: z.optional(z.string().check(z.regex(/^AC[0-9a-fA-F]{32}$/, "must be the Account SID from the Twilio console (AC followed by 32 hex digits)"))),
+  TWILIO_AUTH_TOKEN: z.optional(z.string().check(z.minLength(16, "must be the Auth Token from the Twilio console"))),
+  // The sender: a Twilio number in E.164 (+1…) or an approved alphanumeric sender id.
+  TWILIO_FROM: z.optional(z.string().check(z.regex(/^(\+\d{8,15}|[A-Za-z0-9 ]{1,11}|MG[0-9a-fA-F]{32})$/, "must be a Twilio number such as +15005550006, a sender id of at most 11 letters, or a Messaging Service SID (MG…)"))),
+  TWILIO_API_URL: z.optional(z.url({ error: "must be an absolute address such as https://api.twilio.com" })),
   API_CORS_ORIGINS: z.optional(z.string().check(z.regex(/^\s*https?:\/\/[^\s,/]+(\s*,\s*https?:\/\/[^\s,/]+)*\s*$/, "must be a comma-separated list of origins such as https://app.example.id"))),
 });
 
@@ -56,7 +64,13 @@ export type Env = {
   shutdownDrainMs: number;
   /** Origins whose pages may call the JSON API from a browser (CORS); empty: none. */
   apiCorsOrigins: string[];
+  /** The wait before a failed message's first retry (each later one about doubles). */
+  messageRetrySeconds: number;
+  /** Only with SMS_PROVIDER=twilio. The token is a secret: never log or show this object. */
+  twilio: TwilioSettings | undefined;
 };
+
+export type TwilioSettings = { accountSid: string; authToken: string; from: string; apiUrl: string };
 
 export type MidtransSettings = {
   serverKey: string;
@@ -84,6 +98,9 @@ function readEnv(source: NodeJS.ProcessEnv): Env {
   const e = parsed.data;
   if (e.PAYMENT_GATEWAY === "midtrans" && !e.MIDTRANS_SERVER_KEY) {
     throw new Error("Invalid configuration: MIDTRANS_SERVER_KEY: is required when PAYMENT_GATEWAY=midtrans");
+  }
+  if (e.SMS_PROVIDER === "twilio" && !(e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN && e.TWILIO_FROM)) {
+    throw new Error("Invalid configuration: TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM: are required when SMS_PROVIDER=twilio");
   }
   const midtransBase = MIDTRANS_BASE_URLS[e.MIDTRANS_ENV];
   const isProduction = e.NODE_ENV === "production";
@@ -123,6 +140,11 @@ function readEnv(source: NodeJS.ProcessEnv): Env {
       .split(",")
       .map((s) => s.trim().replace(/\/+$/, ""))
       .filter(Boolean),
+    messageRetrySeconds: Math.max(1, Number(e.MESSAGE_RETRY_SECONDS)),
+    twilio:
+      e.SMS_PROVIDER === "twilio"
+        ? { accountSid: e.TWILIO_ACCOUNT_SID!, authToken: e.TWILIO_AUTH_TOKEN!, from: e.TWILIO_FROM!, apiUrl: (e.TWILIO_API_URL ?? "https://api.twilio.com").replace(/\/+$/, "") }
+        : undefined,
   };
 }
 

@@ -19,9 +19,7 @@ export default function MainLayout() {
             <img src={logoUrl} alt="Toko Pegawai PLN" width="132" height="34" />
           </Link>
           {user ? (
-            <span className="icon-button" aria-label="Notifikasi" role="img">
-              <BellIcon />
-            </span>
+            <NotificationBell unread={user.unreadNotifications} />
           ) : (
             <Link to="/login" className="btn btn-primary btn-small">
               Login
@@ -40,6 +38,20 @@ export default function MainLayout() {
       </main>
       <BottomTabs />
     </div>
+  );
+}
+
+/** The bell (issue 28): a link to /notifikasi with the unread count as a badge, said in its name too. */
+function NotificationBell({ unread }: { unread: number }) {
+  return (
+    <Link to="/notifikasi" className="icon-button bell" aria-label={unread ? `Notifikasi, ${unread} belum dibaca` : "Notifikasi"} data-testid="notification-bell">
+      <BellIcon />
+      {unread ? (
+        <span className="bell-badge" aria-hidden="true" data-testid="notification-badge">
+          {unread > 9 ? "9+" : unread}
+        </span>
+      ) : null}
+    </Link>
   );
 }
 

@@ -7,7 +7,7 @@ import type { Toast } from "./toast";
 
 export type RootData = {
   /** The signed-in user, read fresh on every request (spec §4: `verified`). */
-  user: { fullname: string; verified: boolean; resendAvailableAt: string | null } | null;
+  user: { fullname: string; verified: boolean; resendAvailableAt: string | null; unreadNotifications: number } | null;
   toast: Toast | null;
   /** A one-shot modal set by an action before its redirect (e.g. "account activated"). */
   modal: string | null;

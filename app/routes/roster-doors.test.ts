@@ -7,7 +7,6 @@ import { TestBrowser } from "./test-browser";
 import { callApi } from "./api/test-client";
 import { getDb, type Db } from "~/.server/db/client";
 import { companies, rosterEntries, users } from "~/.server/db/schema";
-import { settleJobs } from "~/.server/store/messages";
 import { applyRosterImport, createSession, NIP_ALREADY_LINKED, NIP_NOT_ON_ROSTER, NOT_ACTIVE_EMPLOYEE, updateRosterEntry } from "~/.server/store/people";
 import { getPaymentDetail, markPaid } from "~/.server/store/payments";
 import { createProduct, createVerifiedUser } from "~/.server/testing/fixtures";
@@ -68,7 +67,6 @@ describe("registration checks the roster", () => {
     expect(ok).toMatchObject({ status: 302, location: "/home" });
     const again = await new TestBrowser().post(registerRoute.action, "/register", form(registration(company.id, "8101")));
     expect((again.data as { reply: Reply }).reply.error).toMatchObject({ nip: [NIP_ALREADY_LINKED] });
-    await settleJobs();
   });
 
   it("the API's /auth/register: the same messages under errors.nip; an employee on the roster gets a token", async () => {
@@ -82,7 +80,6 @@ describe("registration checks the roster", () => {
     expect(created.body.data.token).toEqual(expect.any(String));
     const taken = await callApi("POST", "/auth/register", { json: registration(company.id, "8201"), address });
     expect(taken.body.errors).toEqual({ nip: [NIP_ALREADY_LINKED] });
-    await settleJobs();
   });
 });
 

@@ -12,7 +12,10 @@ import type { Db } from "./types";
 // importing it back.
 export type { Db, Executor } from "./types";
 
-type Handle = { db: Db; close: () => Promise<void>; ping: () => Promise<void> };
+/** Which engine a handle is on: the job queue (store/messages/queue.ts) runs over the same one. */
+export type Engine = { kind: "pglite"; client: import("@electric-sql/pglite").PGlite } | { kind: "postgres"; url: string };
+
+type Handle = { db: Db; engine: Engine; close: () => Promise<void>; ping: () => Promise<void> };
 
 const migrationsFolder = resolveMigrationsFolder();
 
@@ -84,6 +87,7 @@ async function openPglite(dataDir: string | null): Promise<Handle & { created: b
     await migrate(db, { migrationsFolder });
     return {
       db,
+      engine: { kind: "pglite", client },
       created,
       close: async () => {
         try {
@@ -133,6 +137,11 @@ export async function writeDatabaseTemplate(target = templateFolder) {
   try {
     const handle = await openPglite(work);
     await seedReferenceData(handle.db);
+    // The job queue's schema and queues too (store/messages/queue.ts): a first start then only checks them.
+    for (const companion of companions) {
+      await companion.start(handle.engine);
+      await companion.stop();
+    }
     await handle.db.execute(sql`vacuum analyze`);
     await handle.close();
     const source = path.join(work, "pglite");
@@ -180,6 +189,7 @@ async function openPostgres(url: string, prepare: (db: Db) => Promise<void>): Pr
   const db = drizzle(client, { schema });
   return {
     db: db as unknown as Db,
+    engine: { kind: "postgres", url },
     close: () => client.end({ timeout: 5 }),
     ping: async () => void (await client`select 1`),
   };
@@ -217,12 +227,28 @@ export async function openDatabase(options: {
   return handle;
 }
 
+/**
+ * Something that lives on the process-wide database: started once it is open (before getDb()
+ * answers anyone), stopped before it closes. The job queue (store/messages/queue.ts) is one: on
+ * PGlite it shares the one connection, so it must be up before any transaction creates a job and
+ * down before PGlite closes.
+ */
+export type DatabaseCompanion = { start(engine: Engine): Promise<void>; stop(): Promise<void> };
+const companions: DatabaseCompanion[] = [];
 let current: Promise<Handle> | undefined;
 
+/** Registers a companion (once, at module load). A database already open starts it at once. */
+export function addDatabaseCompanion(companion: DatabaseCompanion): void {
+  companions.push(companion);
+  if (current) current = current.then(async (open) => (await companion.start(open.engine), open));
+}
+
 function handle(): Promise<Handle> {
-  current ??= (() => {
+  current ??= (async () => {
     const e = env();
-    return openDatabase({ url: e.databaseUrl, dataDir: e.dataDir, demoData: e.demoData, releaseInitdbMemory: e.nodeEnv !== "test" });
+    const open = await openDatabase({ url: e.databaseUrl, dataDir: e.dataDir, demoData: e.demoData, releaseInitdbMemory: e.nodeEnv !== "test" });
+    for (const companion of companions) await companion.start(open.engine);
+    return open;
   })();
   return current;
 }
@@ -240,5 +266,7 @@ export async function closeDb(): Promise<void> {
   if (!current) return;
   const open = current;
   current = undefined;
-  await (await open).close();
+  const opened = await open;
+  for (const companion of [...companions].reverse()) await companion.stop();
+  await opened.close();
 }

@@ -5,6 +5,7 @@ import { env } from "../env";
 import { currentRequest, log, requestIdOf, runWithRequest, type RequestState } from "../log";
 import { httpRequestDuration, mayReadMetrics, registry, scrapeMetrics, statusClass } from "../metrics";
 import { registerStoreMetrics } from "../store/back-office";
+import { registerMessageMetrics } from "../store/messages";
 import { isDirectLoopback, routePathOf } from "./request-guards";
 
 // What server.js puts around the app for operating it (issue 20): the request id and one log line
@@ -73,8 +74,10 @@ export function currentRequestId(): string | undefined {
   return currentRequest()?.reqId;
 }
 
-// The store's gauges (orders per status, the queues' oldest waits) beside the process's metrics.
+// The store's gauges (orders per status, the queues' oldest waits) and the message jobs' (per queue
+// and state, the oldest waiting) beside the process's metrics.
 registerStoreMetrics(registry);
+registerMessageMetrics(registry);
 
 /** GET /metrics: Prometheus text to loopback or token holders; to anyone else the store's own 404. */
 export function metricsHandler(req: Request, res: Response, next: NextFunction) {

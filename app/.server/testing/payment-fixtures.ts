@@ -73,13 +73,13 @@ const nik = () => `32${String(randomInt(0, 1e8)).padStart(8, "0")}${String(rando
 const FAKE_JPEG = { bytes: new Uint8Array([0xff, 0xd8, 0xff, 0xd9]), contentType: "image/jpeg" as const };
 
 /** 'Beli Sekarang' and a filled-in checkout (values, KTP, address), as the checkout screens leave it. */
-export async function readyDraft(buyer: Buyer, productId: number, ktpUploadId?: string): Promise<string> {
+export async function readyDraft(buyer: Buyer, productId: number, ktpUploadId?: string, contact: { buyerName?: string; buyerEmail?: string } = {}): Promise<string> {
   const started = await startCheckout({ id: buyer.id, verified: true }, productId);
   if (!started.ok) throw new Error(started.message);
   await saveDraftValues(buyer.id, {
-    buyerName: buyer.fullname,
+    buyerName: contact.buyerName ?? buyer.fullname,
     buyerPhoneNumber: buyer.phoneNo,
-    buyerEmail: buyer.email,
+    buyerEmail: contact.buyerEmail ?? buyer.email,
     buyerNik: nik(),
     bbnValidation: true,
     domisiliValidation: true,
@@ -91,8 +91,13 @@ export async function readyDraft(buyer: Buyer, productId: number, ktpUploadId?: 
 }
 
 /** The whole buyer path to an order with its payment opened: draft, method (and tenor), continue. */
-export async function placeOrder(buyer: Buyer, productId: number, methodCode: string, options: { tenor?: number; otpSecretId?: string; ktpUploadId?: string } = {}): Promise<number> {
-  await readyDraft(buyer, productId, options.ktpUploadId);
+export async function placeOrder(
+  buyer: Buyer,
+  productId: number,
+  methodCode: string,
+  options: { tenor?: number; otpSecretId?: string; ktpUploadId?: string; contact?: { buyerName?: string; buyerEmail?: string } } = {},
+): Promise<number> {
+  await readyDraft(buyer, productId, options.ktpUploadId, options.contact);
   const chosen = await chooseDraftMethod(buyer.id, await methodId(methodCode));
   if (!chosen.ok) throw new Error(chosen.message);
   if (options.tenor !== undefined) {

@@ -4,7 +4,7 @@ import sharp from "sharp";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb, type Db } from "~/.server/db/client";
 import { orders, products } from "~/.server/db/schema";
-import { settleJobs } from "~/.server/store/messages";
+import { settleMessages } from "~/.server/testing/messages";
 import { readOutbox } from "~/.server/store/messages";
 import { createProduct, createVerifiedUser, EMPLOYEE_PROMO, INCENTIVE_PROMO, randomNik, realAddress } from "~/.server/testing/fixtures";
 import { transitionOrder } from "~/.server/store/orders";
@@ -38,7 +38,7 @@ const expectEnvelope = (body: { success: boolean; code: number; message: string 
 };
 
 async function latestMailTo(email: string, pattern: RegExp): Promise<string> {
-  await settleJobs();
+  await settleMessages();
   const mail = (await readOutbox(200)).find((m) => m.to === email && pattern.test(m.text));
   const match = mail && pattern.exec(mail.text);
   if (!match?.[1]) throw new Error(`no mail to ${email} matching ${pattern}`);
@@ -446,12 +446,35 @@ describe("OTP", () => {
   });
 });
 
+describe("notifications", () => {
+  it("lists the buyer's own, newest first with the unread count; marks them read; another buyer sees none", async () => {
+    const user = await createVerifiedUser(db);
+    const token = await tokenFor(user.id);
+    const other = await tokenFor((await createVerifiedUser(db)).id);
+    const { createOrderInStatus } = await import("~/.server/testing/order-fixtures");
+    const { orderId } = await createOrderInStatus(db, 300, { user }); // 200 → 300: 'Pembayaran Diterima'
+    const listed = await callApi("GET", "/notification/list", { token });
+    expectEnvelope(listed.body, 200);
+    expect(listed.body.data).toMatchObject({ unread: 1, hasMore: false });
+    expect(listed.body.data.content).toEqual([
+      { id: expect.any(Number), title: "Pembayaran Diterima", body: expect.stringContaining("telah kami terima"), link: `/transaction-detail/${orderId}`, orderId, createdAt: expect.any(String), unread: true },
+    ]);
+    expect((await callApi("GET", "/notification/list?before=x", { token })).status).toBe(400);
+    expect((await callApi("GET", "/notification/list", { token: other })).body.data).toEqual({ content: [], unread: 0, hasMore: false });
+    expect((await callApi("POST", "/notification/read", { token: other, json: {} })).body.data).toEqual({ marked: 0, unread: 0 });
+    const read = await callApi("POST", "/notification/read", { token, json: {} });
+    expect(read.body.data).toEqual({ marked: 1, unread: 0 });
+    expect((await callApi("GET", "/notification/list", { token })).body.data.content[0].unread).toBe(false);
+    expect((await callApi("GET", "/notification/list")).status).toBe(401);
+  });
+});
+
 describe("OpenAPI", () => {
   it("documents every call with the forms' schemas", () => {
     const document = buildOpenApi("http://store.test") as { openapi: string; paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } }>> };
     expect(document.openapi).toBe("3.1.0");
     const paths = Object.keys(document.paths);
-    expect(paths).toHaveLength(44);
+    expect(paths).toHaveLength(46);
     const register = document.paths["/api/core/api/v1/auth/register"]!.post!.requestBody!.content["application/json"]!.schema;
     expect(Object.keys(register.properties)).toEqual(expect.arrayContaining(["fullname", "phoneNo", "nip", "companyId", "email", "password", "matchPassword"]));
   });

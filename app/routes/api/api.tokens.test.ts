@@ -125,11 +125,13 @@ describe("token matrix", () => {
       "/payment/select": { json: { totalDiscount: 1000, paymentMethodId: 1 } },
       "/payment/sandbox-pay": { json: { orderId } },
       "/upload": { form: () => Object.assign(new FormData(), {}) },
+      "/notification/list": {},
+      "/notification/read": { json: {} },
     });
 
     const before = await victimState(victim, victimOrders.map((o) => o.orderId));
     const authedCalls = API_AREAS.flatMap((area) => Object.entries(area.routes).filter(([, r]) => r.auth).map(([sub, r]) => ({ path: `/${area.area}${sub}`, method: r.method })));
-    expect(authedCalls).toHaveLength(27);
+    expect(authedCalls).toHaveLength(29);
 
     let answered = 0;
     let leaks = 0;

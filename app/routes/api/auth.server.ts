@@ -1,7 +1,6 @@
 import { ApiError, asForm, defineArea, invalid, limit, MESSAGES, ok, readJson, validate } from "~/.server/http/api";
 import { TOKEN_DATA, USER_SCHEMA } from "~/.server/http/api-shapes";
 import { checkCredentials } from "~/.server/http/auth";
-import { runAfterResponse } from "~/.server/store/messages";
 import { checkResetSecret, registerUser, requestPasswordReset, resendVerification, resetPassword, verifyAccount } from "~/.server/store/people";
 import { RATE_LIMITS } from "~/.server/store/people";
 import { createSession, getSessionUser, revokeSession } from "~/.server/store/people";
@@ -88,7 +87,7 @@ const area = defineArea("auth", {
     async handle({ request, address }) {
       const { email } = validate(asForm(await readJson(request), ["email"]), forgotPasswordSchema);
       await limit(RATE_LIMITS.forgotPassword, `${address}|${email}`, (minutes) => `Terlalu banyak permintaan. Coba lagi dalam ${minutes} menit.`);
-      runAfterResponse("password-reset e-mail", () => requestPasswordReset(email));
+      await requestPasswordReset(email);
       return ok(null, RESET_LINK_SENT);
     },
   },

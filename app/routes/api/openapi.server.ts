@@ -5,6 +5,7 @@ import { BALANCE_AREA } from "./balance.server";
 import { BANNER_AREA } from "./banner.server";
 import { COMPANY_AREA } from "./company.server";
 import { LOCATION_AREA } from "./location.server";
+import { NOTIFICATION_AREA } from "./notification.server";
 import { OFFICE_AREA } from "./office.server";
 import { CHECKOUT_FORM_SCHEMA, ORDER_AREA } from "./order.server";
 import { OTP_AREA } from "./otp.server";
@@ -20,7 +21,7 @@ import { USER_AREA } from "./user.server";
 /** Bump the minor version for additions; a breaking change gets a new prefix (/api/v2), see README. */
 export const API_VERSION = "1.0.0";
 
-export const API_AREAS: ApiArea[] = [AUTH_AREA, USER_AREA, PRODUCT_AREA, BANNER_AREA, ORDER_AREA, PAYMENT_AREA, BALANCE_AREA, COMPANY_AREA, OFFICE_AREA, OTP_AREA, LOCATION_AREA, UPLOAD_AREA];
+export const API_AREAS: ApiArea[] = [AUTH_AREA, USER_AREA, PRODUCT_AREA, BANNER_AREA, ORDER_AREA, PAYMENT_AREA, BALANCE_AREA, COMPANY_AREA, OFFICE_AREA, OTP_AREA, LOCATION_AREA, UPLOAD_AREA, NOTIFICATION_AREA];
 
 type Json = Record<string, unknown>;
 

@@ -41,6 +41,7 @@ export default function OpsLayout({ loaderData }: Route.ComponentProps) {
             {loaderData.menu.pegawai ? <NavLink to="/ops/employees">Pegawai</NavLink> : null}
             {loaderData.menu.admin ? <NavLink to="/ops/staff">Staf</NavLink> : null}
             {loaderData.menu.admin ? <NavLink to="/ops/settings">Pengaturan</NavLink> : null}
+            {loaderData.menu.keuangan ? <NavLink to="/ops/messages">Pesan</NavLink> : null}
           </nav>
         ) : null}
         <div className="ops-account">

@@ -28,6 +28,7 @@ import * as settingsRoute from "./settings";
 import * as staffRoute from "./staff";
 import { balanceEntries, banners, catalogueAudit, categories, companies, csvImports, operatorAudit, operatorFactors, orderEvents, orders, paymentMethods, productImages, products, promos, rosterEntries, staffRoles, storeSettings, users } from "~/.server/db/schema";
 import { readOutbox } from "~/.server/store/messages";
+import { settleMessages } from "~/.server/testing/messages";
 import { requestWithdrawal } from "~/.server/store/orders";
 import { createProduct, createVerifiedUser, type TestUser } from "~/.server/testing/fixtures";
 import { ownDatabaseForThisFile } from "~/.server/testing/own-database";
@@ -334,7 +335,8 @@ describe("two operators deciding one order at once", () => {
   it("20 simultaneous 'Setujui'/'Tolak' from two sessions: one transition, one e-mail, 19 told the new status", async () => {
     const [a, b] = [await enrolledOperator(), await enrolledOperator()];
     const { orderId } = await createOrderInStatus(db, 100);
-    const [{ buyerEmail }] = (await db.select({ buyerEmail: orders.buyerEmail }).from(orders).where(eq(orders.id, orderId))) as [{ buyerEmail: string }];
+    // The buyer's e-mail goes to the account's address (issue 25 item 4), not the checkout's contact.
+    const [{ buyerEmail }] = (await db.select({ buyerEmail: users.email }).from(orders).innerJoin(users, eq(users.id, orders.userId)).where(eq(orders.id, orderId))) as [{ buyerEmail: string }];
     const eventsBefore = (await db.select({ n: count() }).from(orderEvents).where(eq(orderEvents.orderId, orderId)))[0]!.n;
     const params = { id: String(orderId) };
     const outcomes = await Promise.all(
@@ -356,6 +358,7 @@ describe("two operators deciding one order at once", () => {
     const events = await db.select().from(orderEvents).where(eq(orderEvents.orderId, orderId));
     expect(events.length - eventsBefore).toBe(1);
     expect(events.at(-1)!.actor).toMatch(new RegExp(`^operator:(${a.user.id}|${b.user.id})$`));
+    await settleMessages();
     const mails = (await readOutbox(500)).filter((m) => m.to === buyerEmail && /Pengajuan Insentif/.test(m.subject));
     expect(mails).toHaveLength(1);
     const decisions = await db.select().from(operatorAudit).where(and(eq(operatorAudit.orderId, orderId), eq(operatorAudit.action, "order-decision")));

@@ -64,9 +64,11 @@ export const OUTBOX_PATH = `/outbox?key=${encodeURIComponent(process.env.OUTBOX_
  * The newest e-mail sent to `to`, read from the demo outbox page `/outbox` (where mail goes when
  * SMTP_URL is not set). Waits up to `timeout` ms for one to arrive. `link` is the first http(s) link
  * in the text (verification, password reset …). Accepts a Page (uses its request context, so the
- * page's own URL does not change) or an APIRequestContext (the `request` fixture).
+ * page's own URL does not change) or an APIRequestContext (the `request` fixture). Mail is sent by
+ * the job queue a moment after the action (issue 28): with `subject`, waits for the newest e-mail
+ * with that subject (an older one to the same address does not count).
  */
-export async function readLatestEmail(source: Page | APIRequestContext, to: string, options: { timeout?: number } = {}): Promise<Email> {
+export async function readLatestEmail(source: Page | APIRequestContext, to: string, options: { timeout?: number; subject?: string } = {}): Promise<Email> {
   const request = "request" in source ? source.request : source;
   let found: Email | undefined;
   await expect
@@ -74,10 +76,10 @@ export async function readLatestEmail(source: Page | APIRequestContext, to: stri
       async () => {
         const response = await request.get(OUTBOX_PATH);
         expect(response.status(), "GET /outbox").toBe(200);
-        found = parseOutbox(await response.text()).find((m) => m.to.toLowerCase() === to.toLowerCase());
+        found = parseOutbox(await response.text()).find((m) => m.to.toLowerCase() === to.toLowerCase() && (!options.subject || m.subject === options.subject));
         return found !== undefined;
       },
-      { message: `an e-mail to ${to} in /outbox`, timeout: options.timeout ?? 10_000 },
+      { message: `an e-mail to ${to}${options.subject ? ` (${options.subject})` : ""} in /outbox`, timeout: options.timeout ?? 20_000 },
     )
     .toBe(true);
   return found!;

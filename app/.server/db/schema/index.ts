@@ -5,3 +5,4 @@ export * from "./orders";
 export * from "./payments";
 export * from "./balance";
 export * from "./operators";
+export * from "./messages";

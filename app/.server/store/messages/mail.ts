@@ -6,41 +6,44 @@ import { log } from "../../log";
 import { countMailFailure } from "../../metrics";
 
 export type MailMessage = { to: string; subject: string; text: string; html: string };
-export type OutboxEntry = MailMessage & { id: string; sentAt: string };
+/** `messageId`: the stable Message-ID of a queued message (the same on every try of it). */
+export type OutboxEntry = MailMessage & { id: string; sentAt: string; messageId?: string };
 
-let transport: { sendMail(m: MailMessage & { from: string }): Promise<unknown> } | undefined;
+let transport: { sendMail(m: MailMessage & { from: string; messageId?: string }): Promise<unknown> } | undefined;
 
 /**
  * Sends an e-mail over SMTP_URL. Without SMTP_URL the message is written to the outbox in DATA_DIR
- * (shown at /outbox) and its first link is logged, so the demo works without a mail server.
+ * (shown at /outbox) and its first link is logged, so the demo works without a mail server. Called
+ * by the mail queue's worker only (deliver.ts): store code creates a job instead.
  */
-export async function sendMail(message: MailMessage): Promise<void> {
+export async function sendMail(message: MailMessage, messageId?: string): Promise<void> {
   const e = env();
   if (e.smtpUrl) {
     if (!transport) {
       const nodemailer = await import("nodemailer");
-      transport = nodemailer.createTransport(e.smtpUrl);
+      // Bounded waits: a hung server fails the try (retried later) instead of holding the worker.
+      transport = nodemailer.createTransport(e.smtpUrl, { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 30_000 });
     }
     try {
-      await transport.sendMail({ from: e.mailFrom, ...message });
+      await transport.sendMail({ from: e.mailFrom, ...message, messageId });
     } catch (error) {
       countMailFailure();
       throw error;
     }
     return;
   }
-  await writeToOutbox(message);
+  await writeToOutbox(message, messageId);
   // Never the link: it holds an activation or reset secret (the demo reads it at /outbox).
   log.info({ subject: message.subject }, "e-mail written to the outbox");
 }
 
 /** Keeps a message in the demo outbox in DATA_DIR (also used by the sandbox SMS sender, sms.ts). */
-export async function writeToOutbox(message: MailMessage): Promise<OutboxEntry> {
+export async function writeToOutbox(message: MailMessage, messageId?: string): Promise<OutboxEntry> {
   const dir = outboxDir();
   await fs.mkdir(dir, { recursive: true });
   const sentAt = new Date().toISOString();
   const id = `${sentAt.replace(/[-:.TZ]/g, "")}-${crypto.randomBytes(4).toString("hex")}`;
-  const entry: OutboxEntry = { id, sentAt, ...message };
+  const entry: OutboxEntry = { id, sentAt, ...message, ...(messageId ? { messageId } : {}) };
   // Written under another name, then renamed: a reader (the outbox page, the headless buyer) never
   // sees half a message.
   const file = path.join(dir, `${id}.json`);
@@ -123,19 +126,4 @@ export async function readOutbox(limit = 50): Promise<OutboxEntry[]> {
     files.slice(0, limit).map(async (f) => JSON.parse(await fs.readFile(path.join(outboxDir(), f), "utf8")) as OutboxEntry),
   );
   return entries;
-}
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/** A plain Indonesian e-mail with one button-like link; the text part carries the same link. */
-export function linkEmail(options: { to: string; subject: string; greeting: string; lines: string[]; linkLabel: string; link: string; footer: string }): MailMessage {
-  const text = [options.greeting, "", ...options.lines, "", `${options.linkLabel}: ${options.link}`, "", options.footer, "", "Toko Pegawai PLN"].join("\n");
-  const html = `<!doctype html><html lang="id"><body style="font-family:Arial,sans-serif;color:#1f2937;max-width:520px;margin:auto">
-<p>${escapeHtml(options.greeting)}</p>
-${options.lines.map((l) => `<p>${escapeHtml(l)}</p>`).join("\n")}
-<p><a href="${escapeHtml(options.link)}" style="display:inline-block;background:#0e7bbf;color:#fff;padding:12px 20px;border-radius:8px;text-decoration:none">${escapeHtml(options.linkLabel)}</a></p>
-<p style="font-size:12px;color:#6b7280">Jika tombol tidak berfungsi, salin tautan ini ke peramban Anda: ${escapeHtml(options.link)}</p>
-<p style="font-size:12px;color:#6b7280">${escapeHtml(options.footer)}</p>
-<p>Toko Pegawai PLN</p></body></html>`;
-  return { to: options.to, subject: options.subject, text, html };
 }

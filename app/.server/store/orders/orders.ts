@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { getDb, type Executor } from "../../db/client";
 import { orderDeliveryProofs, orderEvents, orders, orderStatuses, payments, products, RELEASED_STATUSES, uploads } from "../../db/schema";
-import { notifyOrderStatus } from "../messages";
+import { announceOrderEvent } from "../messages";
 import { creditOrderReward, type Reward } from "./balance";
 import { canCancel, canConfirmArrival, DONE, SHIPPED } from "~/lib/order-actions";
 // The ONE module through which orders, stock and statuses change (DESIGN §6). Every change is a
@@ -64,7 +64,7 @@ export async function transitionOrder(
 ): Promise<{ ok: true } | { ok: false; message: string }> {
   if (!isId(orderId) || !ORDER_TRANSITIONS[from]?.includes(to)) return { ok: false, message: TRANSITION_REFUSED };
   const db = await getDb();
-  const result = await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     const now = new Date();
     const [moved] = await tx
       .update(orders)
@@ -73,7 +73,10 @@ export async function transitionOrder(
       .returning({ productId: orders.productId });
     // Someone else moved it first (or it never was in `from`): nothing happens.
     if (!moved) return { ok: false as const, message: TRANSITION_REFUSED };
-    await tx.insert(orderEvents).values({ orderId, fromStatus: from, toStatus: to, actor: actor.slice(0, 100), note: note?.slice(0, 1000) ?? null, createdAt: now });
+    const [event] = await tx
+      .insert(orderEvents)
+      .values({ orderId, fromStatus: from, toStatus: to, actor: actor.slice(0, 100), note: note?.slice(0, 1000) ?? null, createdAt: now })
+      .returning({ id: orderEvents.id, actor: orderEvents.actor, note: orderEvents.note });
     if (isReleased(to) && !isReleased(from)) {
       await tx.update(products).set({ stock: sql`${products.stock} + 1` }).where(eq(products.id, moved.productId));
     }
@@ -83,11 +86,11 @@ export async function transitionOrder(
       await tx.update(payments).set({ markedPaidAt: null, proofUploadId: null }).where(eq(payments.orderId, orderId));
     }
     await options?.onMoved?.(tx);
+    // The buyer's notification and e-mail job, in this transaction: the move and its messages
+    // commit or roll back together (issue 28). After onMoved, so a credited reward is in them.
+    await announceOrderEvent(tx, { eventId: event!.id, orderId, from, to, actor: event!.actor, note: event!.note });
     return { ok: true as const };
   });
-  // After the commit: the buyer's e-mail for this move (never throws, never fails the transition).
-  if (result.ok) await notifyOrderStatus(orderId, to);
-  return result;
 }
 
 

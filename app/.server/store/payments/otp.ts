@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { and, eq, gt, isNull, lte } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { otpCodes } from "../../db/schema";
-import { smsSender } from "../messages";
+import { awaitFirstTry, enqueueMessage } from "../messages";
 import { hitRateLimit, RATE_LIMITS } from "../people";
 
 // The one-time code of BRI-CERIA (paylater) (spec §3 OTP, §5 OTP, §8, §9; issue 7): 4 digits sent by
@@ -14,6 +14,12 @@ export const OTP_LENGTH = 4;
 export const OTP_VALIDITY_MS = 30 * 60 * 1000;
 /** The wait before another code may be sent (decision 0020). */
 export const OTP_RESEND_COOLDOWN_MS = 60 * 1000;
+/**
+ * How long the request waits for the SMS's first try: long enough for the provider's answer (an
+ * unknown number is told at once), short enough that an outage only delays the code (the queue
+ * keeps trying) and the buyer sees it is on its way.
+ */
+export const OTP_FIRST_TRY_WAIT_MS = 8_000;
 
 export const OTP_WRONG = "Kode OTP tidak sesuai";
 export const PHONE_NOT_REGISTERED = "Nomor Telephone tak terdaftar";
@@ -66,22 +72,28 @@ export async function requestOtp(userId: number, phone: string, now = new Date()
   const expiresAt = new Date(now.getTime() + OTP_VALIDITY_MS);
   const resendAvailableAt = new Date(now.getTime() + OTP_RESEND_COOLDOWN_MS);
   const fresh = { phone: digits, codeHash: hashCode(userId, code), expiresAt, sentAt: now, resendAvailableAt, verifiedAt: null, secretHash: null, consumedAt: null };
-  const claimed = await db
-    .insert(otpCodes)
-    .values({ userId, ...fresh })
-    .onConflictDoUpdate({ target: otpCodes.userId, set: fresh, setWhere: lte(otpCodes.resendAvailableAt, now) })
-    .returning({ userId: otpCodes.userId });
-  if (!claimed.length) {
+  // The claim and the SMS's job in one transaction (issue 28): a code is never kept without its SMS.
+  const jobId = await db.transaction(async (tx) => {
+    const claimed = await tx
+      .insert(otpCodes)
+      .values({ userId, ...fresh })
+      .onConflictDoUpdate({ target: otpCodes.userId, set: fresh, setWhere: lte(otpCodes.resendAvailableAt, now) })
+      .returning({ userId: otpCodes.userId });
+    if (!claimed.length) return null;
+    return enqueueMessage(tx, "sms", { kind: "sms", phone: digits, text: `Kode OTP Toko Pegawai PLN Anda: ${code}. Berlaku 30 menit. Jangan berikan kode ini kepada siapa pun.` });
+  });
+  if (!jobId) {
     const state = await getOtpState(userId);
     const wait = Math.max(1, Math.ceil(((state?.resendAvailableAt.getTime() ?? now.getTime()) - now.getTime()) / 1000));
     return { ok: false, code: "COOLDOWN", message: otpResendWait(wait), resendAvailableAt: state?.resendAvailableAt };
   }
-  const sent = await smsSender().send(digits, `Kode OTP Toko Pegawai PLN Anda: ${code}. Berlaku 30 menit. Jangan berikan kode ini kepada siapa pun.`);
-  if (!sent.ok) {
+  const first = await awaitFirstTry("sms", jobId, OTP_FIRST_TRY_WAIT_MS);
+  if (first.done && "refused" in first.output) {
     // No usable code stays behind, and the number may be corrected and tried again at once.
     await db.delete(otpCodes).where(eq(otpCodes.userId, userId));
     return { ok: false, code: "NOT_EXIST", message: PHONE_NOT_REGISTERED };
   }
+  // Sent, or still being tried (a provider outage): the code is on its way either way.
   return { ok: true, phone: digits, expiresAt, resendAvailableAt };
 }
 

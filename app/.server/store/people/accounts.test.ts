@@ -5,7 +5,7 @@ import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../db/client";
 import { accountTokens, users } from "../../db/schema";
-import { settleJobs } from "../messages";
+import { settleMessages } from "../../testing/messages";
 import type { OutboxEntry } from "../messages";
 import { authenticate, checkResetSecret, getProfile, listCompanies, type RegisterInput, registerUser, requestPasswordReset, resendVerification, resetPassword, updateProfile, usernameFromEmail, verifyAccount } from "./accounts";
 import { createSession, getSessionUser } from "./sessions";
@@ -28,12 +28,13 @@ async function register(overrides: Partial<RegisterInput> = {}) {
   const result = await registerUser(input);
   if (!result.ok) throw new Error(result.message);
   if (result.value.userId === null) throw new Error(`${input.email} has an account already`);
-  await settleJobs(); // the activation e-mail is sent after answering
+  await settleMessages(); // the activation e-mail is a job of the mail queue
   return { ...input, userId: result.value.userId };
 }
 
 /** E-mails sent to an address, newest first, as the demo outbox in DATA_DIR holds them. */
 async function mailsTo(email: string): Promise<OutboxEntry[]> {
+  await settleMessages();
   const dir = path.join(process.env.DATA_DIR!, "outbox");
   const files = (await fs.readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith(".json")).sort().reverse();
   const entries = await Promise.all(files.map(async (f) => JSON.parse(await fs.readFile(path.join(dir, f), "utf8")) as OutboxEntry));
@@ -72,7 +73,7 @@ describe("registration", () => {
   it("creates nothing for an e-mail that is already registered (whatever its case), answers as for a new one and tells its owner by e-mail", async () => {
     const { email, userId } = await register();
     expect(await registerUser(registration({ email: email.toUpperCase(), fullname: "Penyusup", password: "sandi-lain-1" }))).toEqual({ ok: true, value: { userId: null } });
-    await settleJobs();
+    await settleMessages();
     const db = await getDb();
     const rows = await db.select({ id: users.id, fullname: users.fullname }).from(users).where(eq(sql`lower(${users.email})`, email.toLowerCase()));
     expect(rows).toEqual([{ id: userId, fullname: "Siti Rahma" }]);

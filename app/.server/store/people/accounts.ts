@@ -3,8 +3,7 @@ import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { accountTokens, companies, users } from "../../db/schema";
 import { env } from "../../env";
-import { runAfterResponse } from "../messages";
-import { linkEmail, sendMail } from "../messages";
+import { defineMail, enqueueMessage, renderEmail } from "../messages";
 import { checkRosterForRegistration, EntryTaken, linkRosterEntry, NIP_ALREADY_LINKED } from "./roster";
 import { hashToken, randomToken, revokeAllSessions } from "./sessions";
 
@@ -65,6 +64,10 @@ export async function registerUser(input: RegisterInput): Promise<Result<{ userI
       const user = inserted[0];
       // Another registration linked the entry since the check: this account is not created.
       if (user && roster.entryId !== null && !(await linkRosterEntry(tx, roster.entryId, user.id))) throw new EntryTaken();
+      // The e-mail is a job of the mail queue (issue 28), rendered when it is sent, created in this
+      // transaction: both answers create one, and a crash never leaves an account without its e-mail.
+      if (user) await enqueueMessage(tx, "mail", { kind: "verification", userId: user.id });
+      else await enqueueMessage(tx, "mail", { kind: "already-registered", email });
       return user ?? null;
     })
     .catch((error: unknown) => {
@@ -72,20 +75,14 @@ export async function registerUser(input: RegisterInput): Promise<Result<{ userI
       throw error;
     });
   if (created === "taken") return { ok: false, field: "nip", message: NIP_ALREADY_LINKED };
-  if (!created) {
-    runAfterResponse("already-registered e-mail", () => sendAlreadyRegisteredEmail(email));
-    return { ok: true, value: { userId: null } };
-  }
-  runAfterResponse("verification e-mail", () => sendVerificationEmail(created.id, email, fullname));
-  return { ok: true, value: { userId: created.id } };
+  return { ok: true, value: { userId: created?.id ?? null } };
 }
 
-async function sendAlreadyRegisteredEmail(email: string) {
+defineMail("already-registered", async (data) => {
   const db = await getDb();
-  const [user] = await db.select({ email: users.email, fullname: users.fullname }).from(users).where(eq(sql`lower(${users.email})`, email)).limit(1);
-  if (!user) return;
-  await sendMail(
-    linkEmail({
+  const [user] = await db.select({ email: users.email, fullname: users.fullname }).from(users).where(eq(sql`lower(${users.email})`, String(data.email))).limit(1);
+  if (!user) return null;
+  return renderEmail({
       to: user.email,
       subject: "Email Anda Sudah Terdaftar di Toko Pegawai PLN",
       greeting: `Halo ${user.fullname},`,
@@ -93,12 +90,10 @@ async function sendAlreadyRegisteredEmail(email: string) {
         "Seseorang (mungkin Anda) mencoba mendaftar di Toko Pegawai PLN dengan email ini, padahal email ini sudah memiliki akun.",
         "Silakan login dengan akun Anda. Jika lupa kata sandi, pilih 'Lupa Kata Sandi?' di halaman login.",
       ],
-      linkLabel: "Login",
-      link: `${env().appUrl}/login`,
+      button: { label: "Login", link: `${env().appUrl}/login` },
       footer: "Jika bukan Anda yang mencoba mendaftar, abaikan e-mail ini: akun Anda tidak berubah.",
-    }),
-  );
-}
+  });
+});
 
 async function issueToken(userId: number, purpose: "verify" | "reset", hours: number) {
   const db = await getDb();
@@ -107,20 +102,23 @@ async function issueToken(userId: number, purpose: "verify" | "reset", hours: nu
   return raw;
 }
 
-async function sendVerificationEmail(userId: number, email: string, fullname: string) {
+// The activation link is issued when the e-mail is sent (no secret waits in the job table); an
+// account activated meanwhile gets none.
+defineMail("verification", async (data) => {
+  const userId = Number(data.userId);
+  const db = await getDb();
+  const [user] = await db.select({ email: users.email, fullname: users.fullname }).from(users).where(and(eq(users.id, userId), isNull(users.verifiedAt)));
+  if (!user) return null;
   const code = await issueToken(userId, "verify", VERIFY_LINK_HOURS);
-  await sendMail(
-    linkEmail({
-      to: email,
-      subject: "Aktivasi Akun Toko Pegawai PLN",
-      greeting: `Halo ${fullname},`,
-      lines: ["Terima kasih telah mendaftar di Toko Pegawai PLN.", "Segera lakukan aktivasi akun agar Anda dapat mulai bertransaksi."],
-      linkLabel: "Aktivasi Akun",
-      link: `${env().appUrl}/home?verificationCode=${encodeURIComponent(code)}`,
-      footer: `Tautan ini berlaku ${VERIFY_LINK_HOURS} jam. Abaikan e-mail ini jika Anda tidak merasa mendaftar.`,
-    }),
-  );
-}
+  return renderEmail({
+    to: user.email,
+    subject: "Aktivasi Akun Toko Pegawai PLN",
+    greeting: `Halo ${user.fullname},`,
+    lines: ["Terima kasih telah mendaftar di Toko Pegawai PLN.", "Segera lakukan aktivasi akun agar Anda dapat mulai bertransaksi."],
+    button: { label: "Aktivasi Akun", link: `${env().appUrl}/home?verificationCode=${encodeURIComponent(code)}` },
+    footer: `Tautan ini berlaku ${VERIFY_LINK_HOURS} jam. Abaikan e-mail ini jika Anda tidak merasa mendaftar.`,
+  });
+});
 
 /** Consumes a one-time token: marks it used in the same statement that checks it is still valid. */
 async function consumeToken(raw: string, purpose: "verify" | "reset") {
@@ -180,7 +178,7 @@ export async function resendVerification(userId: number): Promise<Result<{ avail
     if (row?.verifiedAt) return { ok: false, message: "Akun Anda sudah aktif." };
     return { ok: false, message: "Mohon tunggu sebelum mengirim ulang email aktivasi." };
   }
-  await sendVerificationEmail(userId, user.email, user.fullname);
+  await enqueueMessage(db, "mail", { kind: "verification", userId });
   return { ok: true, value: { availableAt } };
 }
 
@@ -198,26 +196,28 @@ export async function authenticate(email: string, password: string): Promise<{ i
 }
 
 /**
- * Sends a reset link when the account exists. The caller answers the same either way and runs this
- * after answering (jobs.ts), so neither the answer nor its timing tells whether the account exists.
+ * Queues a reset link for `email`. The job is created whatever the address (the worker looks the
+ * account up and sends nothing without one), so neither the answer nor its timing tells whether
+ * the account exists.
  */
 export async function requestPasswordReset(email: string): Promise<void> {
-  const db = await getDb();
-  const [user] = await db.select({ id: users.id, email: users.email, fullname: users.fullname }).from(users).where(eq(sql`lower(${users.email})`, normaliseEmail(email))).limit(1);
-  if (!user) return;
-  const secret = await issueToken(user.id, "reset", RESET_LINK_HOURS);
-  await sendMail(
-    linkEmail({
-      to: user.email,
-      subject: "Atur Ulang Kata Sandi Toko Pegawai PLN",
-      greeting: `Halo ${user.fullname},`,
-      lines: ["Kami menerima permintaan untuk mengatur ulang kata sandi akun Anda."],
-      linkLabel: "Atur Ulang Kata Sandi",
-      link: `${env().appUrl}/forgot-password?secretCode=${encodeURIComponent(secret)}`,
-      footer: `Tautan ini berlaku ${RESET_LINK_HOURS} jam dan hanya dapat dipakai sekali. Abaikan e-mail ini jika Anda tidak memintanya.`,
-    }),
-  );
+  await enqueueMessage(await getDb(), "mail", { kind: "password-reset", email: normaliseEmail(email) });
 }
+
+defineMail("password-reset", async (data) => {
+  const db = await getDb();
+  const [user] = await db.select({ id: users.id, email: users.email, fullname: users.fullname }).from(users).where(eq(sql`lower(${users.email})`, String(data.email))).limit(1);
+  if (!user) return null;
+  const secret = await issueToken(user.id, "reset", RESET_LINK_HOURS);
+  return renderEmail({
+    to: user.email,
+    subject: "Atur Ulang Kata Sandi Toko Pegawai PLN",
+    greeting: `Halo ${user.fullname},`,
+    lines: ["Kami menerima permintaan untuk mengatur ulang kata sandi akun Anda."],
+    button: { label: "Atur Ulang Kata Sandi", link: `${env().appUrl}/forgot-password?secretCode=${encodeURIComponent(secret)}` },
+    footer: `Tautan ini berlaku ${RESET_LINK_HOURS} jam dan hanya dapat dipakai sekali. Abaikan e-mail ini jika Anda tidak memintanya.`,
+  });
+});
 
 /** The e-mail a reset link belongs to, when the link is still usable (does not consume it). */
 export async function checkResetSecret(secret: string): Promise<{ email: string } | null> {

@@ -124,7 +124,9 @@ export type AuditAction =
   | "roster-edit"
   | "account-employment"
   | "staff-roles"
-  | "settings";
+  | "settings"
+  | "message-resent"
+  | "message-resend-refused";
 
 /** One audit row; inside the caller's transaction when given one (a decision and its record commit together). */
 export async function recordAudit(

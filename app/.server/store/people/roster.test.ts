@@ -4,7 +4,6 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb, type Db } from "../../db/client";
 import { companies, operatorAudit, rosterEntries, users } from "../../db/schema";
 import { csvTooLarge } from "../../csv";
-import { settleJobs } from "../messages";
 import { createProduct, createVerifiedUser, EMPLOYEE_PROMO } from "../../testing/fixtures";
 import { ownDatabaseForThisFile } from "../../testing/own-database";
 import { checkEmployeePromo, checkOrderRules, startCheckout } from "../checkout";
@@ -175,7 +174,6 @@ describe("registration against the roster", () => {
 
     const open = await newCompany();
     expect(await registerUser(registration(open.id, "apa-saja-123"))).toMatchObject({ ok: true });
-    await settleJobs();
   });
 
   it("30 simultaneous registrations with one roster NIP: exactly one account, linked; 29 told the NIP is taken", async () => {
@@ -190,7 +188,6 @@ describe("registration against the roster", () => {
     const [entry] = await db.select({ userId: rosterEntries.userId }).from(rosterEntries).where(eq(rosterEntries.companyId, company.id));
     expect(entry!.userId).toBe(accounts[0]!.id);
     console.log(`[roster race] 30 registrations, ${created.length} account linked, ${results.length - created.length} refused`);
-    await settleJobs();
   });
 });
 
@@ -261,6 +258,5 @@ describe("the admin's change of an account's NIP or company", () => {
     expect(await employeeStanding(userId)).toBe("active");
     const audit = await db.select({ detail: operatorAudit.detail }).from(operatorAudit).where(eq(operatorAudit.action, "account-employment"));
     expect(audit.map((a) => a.detail)).toContain(`akun ${userId}: perusahaan ${open.id} → ${company.id}, NIP X-1 → 6003`);
-    await settleJobs();
   });
 });

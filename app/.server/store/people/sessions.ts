@@ -20,6 +20,8 @@ export type SessionUser = {
   companyName: string;
   verified: boolean;
   resendAvailableAt: Date | null;
+  /** The bell's badge (issue 28): read with the session, so no page pays a query of its own for it. */
+  unreadNotifications: number;
   /** The staff roles (issue 27); empty for a buyer. Anyone with a role is staff ("operator"). */
   roles: StaffRole[];
   // Staff: this session passed the TOTP second factor (issue 17).
@@ -74,6 +76,7 @@ export async function getSessionUser(raw: string, kind: SessionKind = "web"): Pr
       verifiedAt: users.verifiedAt,
       resendAvailableAt: users.resendAvailableAt,
       roles: sql<StaffRole[]>`coalesce((select array_agg(r.role order by r.role) from staff_roles r where r.user_id = ${users.id}), '{}')`,
+      unreadNotifications: sql<number>`(select count(*)::int from notifications n where n.user_id = ${users.id} and n.read_at is null)`,
       secondFactorAt: sessions.secondFactorAt,
       lastSeenAt: sessions.lastSeenAt,
     })
