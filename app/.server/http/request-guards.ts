@@ -107,7 +107,9 @@ function answerTooLarge(req: IncomingMessage, res: ServerResponse, limit: number
   const message = `Data yang Anda kirim terlalu besar (maksimal ${megabytes(limit)}). Kecilkan ukuran foto, file atau isian, lalu coba lagi.`;
   log.warn({ method: req.method, path: routePathOf(req.url ?? "/"), limit: megabytes(limit) }, "413 body too large");
   res.statusCode = 413;
-  res.setHeader("Connection", "close");
+  // No "Connection: close": with it Node destroys the socket as soon as the page is written, the
+  // client's next chunk meets a closed socket (EPIPE / reset) and a browser shows a connection
+  // error instead of this page. The rest of the body is read and thrown away instead (below).
   if (routePathOf(req.url ?? "/").startsWith("/api/")) {
     // The JSON API's clients read its envelope (app/.server/http/api.ts), not a page.
     res.setHeader("Content-Type", "application/json; charset=utf-8");
@@ -117,7 +119,8 @@ function answerTooLarge(req: IncomingMessage, res: ServerResponse, limit: number
     res.end(plainPage("Permintaan Terlalu Besar", message));
   }
   // The rest of the body is read and thrown away (so the client gets to read the page) for at most
-  // two seconds; then the connection goes.
+  // two seconds; then the connection goes, whatever the client still sends.
+  req.resume();
   setTimeout(() => req.socket.destroy(), 2000).unref();
 }
 
