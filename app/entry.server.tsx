@@ -117,6 +117,10 @@ export async function startServer() {
       return undefined;
     });
   }
+  // Named explicitly (env.ts refuses production without it), yet worth saying at every start.
+  if (e.isProduction && e.paymentGateway === "sandbox") {
+    log.warn("PAYMENT_GATEWAY=sandbox: any buyer can pay their own orders for free ('Bayar (Sandbox)'). For demos and tests only: set PAYMENT_GATEWAY=midtrans for real payments.");
+  }
   if (e.isProduction && !e.smtpUrl) log.warn(outboxWarning());
   if (e.isProduction && smsUsesOutbox()) log.warn("No SMS provider: one-time codes go to the outbox at /outbox (demo only).");
   // Several instances share one PostgreSQL database: a secret generated per DATA_DIR would differ

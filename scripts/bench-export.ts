@@ -32,6 +32,7 @@ const total = option("orders", 100_000);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-export-"));
 process.env.DATA_DIR = dataDir;
 process.env.NODE_ENV = "production";
+process.env.PAYMENT_GATEWAY = "sandbox";
 delete process.env.DATABASE_URL;
 delete process.env.SMTP_URL;
 const template = path.join(root, process.env.BUILD_DIR ?? "build", "server", "assets", "db-template");

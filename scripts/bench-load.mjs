@@ -50,7 +50,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "store-bench-"));
 const base = `http://127.0.0.1:${port}`;
 
 const startedAt = performance.now();
-const server = spawnServer({ PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: "1", BUILD_DIR: buildDir });
+const server = spawnServer({ PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: "1", PAYMENT_GATEWAY: "sandbox", BUILD_DIR: buildDir });
 let serverLog = "";
 server.stdout.on("data", (chunk) => (serverLog += chunk));
 server.stderr.on("data", (chunk) => (serverLog += chunk));

@@ -80,7 +80,7 @@ async function database() {
 const databaseUrl = await database();
 const ports = [await freePort(), await freePort()];
 const proxyPort = await freePort();
-const shared = { DATABASE_URL: databaseUrl, DEMO_DATA: "1", BUILD_DIR: buildDir, SESSION_SECRET: "bench-restart-session-secret", PAYMENT_WEBHOOK_SECRET: "bench-restart-webhook-secret", LOG_LEVEL: "warn" };
+const shared = { DATABASE_URL: databaseUrl, DEMO_DATA: "1", PAYMENT_GATEWAY: "sandbox", BUILD_DIR: buildDir, SESSION_SECRET: "bench-restart-session-secret", PAYMENT_WEBHOOK_SECRET: "bench-restart-webhook-secret", LOG_LEVEL: "warn" };
 const instances = ports.map((port, i) => ({ port, name: `app${i + 1}`, child: null, log: "" }));
 
 function start(instance) {

@@ -60,6 +60,8 @@ if (builtAt === 0 || builtAt < changedAt) {
 }
 
 const env = {
+  // The demo pays with the sandbox; production names its gateway itself (env.ts refuses none).
+  PAYMENT_GATEWAY: process.env.PAYMENT_GATEWAY || "sandbox",
   PORT: port,
   DATA_DIR: process.env.DATA_DIR || "./data",
   DEMO_DATA: process.env.DEMO_DATA ?? "1",

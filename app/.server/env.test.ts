@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { env, resetEnvForTests } from "./env";
+import { ConfigurationError, env, resetEnvForTests } from "./env";
 import { contentSecurityPolicy } from "./http/request";
 import { gatewayFormActionOrigins, getGateway } from "./gateway";
 
 // PAYMENT_GATEWAY=midtrans (issue 18): validated at start like every setting, and the server key
 // never appears in a message.
 
-const KEYS = ["PAYMENT_GATEWAY", "MIDTRANS_SERVER_KEY", "MIDTRANS_ENV", "MIDTRANS_API_URL", "MIDTRANS_SNAP_URL"] as const;
+const KEYS = ["NODE_ENV", "PAYMENT_GATEWAY", "MIDTRANS_SERVER_KEY", "MIDTRANS_ENV", "MIDTRANS_API_URL", "MIDTRANS_SNAP_URL"] as const;
 const saved = Object.fromEntries(KEYS.map((k) => [k, process.env[k]]));
 
 function configure(values: Partial<Record<(typeof KEYS)[number], string>>) {
@@ -21,6 +21,31 @@ afterEach(() => {
     else process.env[key] = saved[key];
   }
   resetEnvForTests();
+});
+
+describe("PAYMENT_GATEWAY in production (issue 25)", () => {
+  it("has no default: without it the server refuses to start, saying in one line what to set", () => {
+    configure({ NODE_ENV: "production" });
+    expect(() => env()).toThrow(ConfigurationError);
+    expect(() => env()).toThrow(/^Invalid configuration: PAYMENT_GATEWAY: must be set in production: midtrans, or sandbox for a demo or a test/);
+    const message = (() => {
+      try {
+        env();
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    expect(message).not.toContain("\n");
+  });
+
+  it("takes the sandbox when named, and stays the default outside production", () => {
+    configure({ NODE_ENV: "production", PAYMENT_GATEWAY: "sandbox" });
+    expect(env().paymentGateway).toBe("sandbox");
+    configure({ NODE_ENV: "development" });
+    expect(env().paymentGateway).toBe("sandbox");
+    configure({ NODE_ENV: "test" });
+    expect(env().paymentGateway).toBe("sandbox");
+  });
 });
 
 describe("PAYMENT_GATEWAY=midtrans", () => {

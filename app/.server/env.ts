@@ -12,7 +12,8 @@ const schema = z.object({
   SESSION_SECRET: z.optional(z.string().check(z.minLength(16, "must be at least 16 characters"))),
   SMTP_URL: z.optional(z.string().check(z.regex(/^smtps?:\/\//, "must start with smtp:// or smtps://"))),
   MAIL_FROM: z._default(z.string().check(z.minLength(3, "must be an address such as Toko <no-reply@example.id>")), "Toko Pegawai PLN <no-reply@toko-pegawai.local>"),
-  PAYMENT_GATEWAY: z._default(z.enum(["sandbox", "midtrans"], "must be sandbox or midtrans"), "sandbox"),
+  // No default in production (issue 25): the sandbox lets any buyer pay their own orders for free.
+  PAYMENT_GATEWAY: z.optional(z.enum(["sandbox", "midtrans"], "must be sandbox or midtrans")),
   // Midtrans (PAYMENT_GATEWAY=midtrans, decision 0021): the server key is checked for shape only, and
   // no message here ever repeats its value.
   MIDTRANS_SERVER_KEY: z.optional(z.string().check(z.regex(/^[A-Za-z0-9_:-]{10,200}$/, "must be the server key from the Midtrans dashboard (Settings > Access Keys)"))),
@@ -73,20 +74,31 @@ export const MIDTRANS_BASE_URLS = {
   production: { apiUrl: "https://api.midtrans.com", snapUrl: "https://app.midtrans.com" },
 } as const;
 
+/** A setting the server cannot start with; server.js prints its message as one line and exits. */
+export class ConfigurationError extends Error {
+  override name = "ConfigurationError";
+  constructor(problems: string) {
+    super(`Invalid configuration: ${problems}`);
+  }
+}
+
 function readEnv(source: NodeJS.ProcessEnv): Env {
   // Empty strings count as "not set", as they do in most container tooling.
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== ""));
   const parsed = schema.safeParse(cleaned);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
-    throw new Error(`Invalid configuration: ${problems}`);
+    throw new ConfigurationError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
   }
   const e = parsed.data;
-  if (e.PAYMENT_GATEWAY === "midtrans" && !e.MIDTRANS_SERVER_KEY) {
-    throw new Error("Invalid configuration: MIDTRANS_SERVER_KEY: is required when PAYMENT_GATEWAY=midtrans");
+  const isProduction = e.NODE_ENV === "production";
+  if (isProduction && !e.PAYMENT_GATEWAY) {
+    throw new ConfigurationError("PAYMENT_GATEWAY: must be set in production: midtrans, or sandbox for a demo or a test (with sandbox anyone can pay their orders for free)");
+  }
+  const paymentGateway = e.PAYMENT_GATEWAY ?? "sandbox";
+  if (paymentGateway === "midtrans" && !e.MIDTRANS_SERVER_KEY) {
+    throw new ConfigurationError("MIDTRANS_SERVER_KEY: is required when PAYMENT_GATEWAY=midtrans");
   }
   const midtransBase = MIDTRANS_BASE_URLS[e.MIDTRANS_ENV];
-  const isProduction = e.NODE_ENV === "production";
   const port = Number(e.PORT);
   return {
     nodeEnv: e.NODE_ENV,
@@ -102,10 +114,10 @@ function readEnv(source: NodeJS.ProcessEnv): Env {
       .filter(Boolean),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
-    paymentGateway: e.PAYMENT_GATEWAY,
+    paymentGateway,
     paymentWebhookSecret: e.PAYMENT_WEBHOOK_SECRET,
     midtrans:
-      e.PAYMENT_GATEWAY === "midtrans"
+      paymentGateway === "midtrans"
         ? {
             serverKey: e.MIDTRANS_SERVER_KEY!,
             environment: e.MIDTRANS_ENV,
