@@ -6,7 +6,7 @@ import { gatewayFormActionOrigins, getGateway } from "./gateway";
 // PAYMENT_GATEWAY=midtrans (issue 18): validated at start like every setting, and the server key
 // never appears in a message.
 
-const KEYS = ["NODE_ENV", "PAYMENT_GATEWAY", "MIDTRANS_SERVER_KEY", "MIDTRANS_ENV", "MIDTRANS_API_URL", "MIDTRANS_SNAP_URL"] as const;
+const KEYS = ["NODE_ENV", "TRUST_PROXY", "PAYMENT_GATEWAY", "MIDTRANS_SERVER_KEY", "MIDTRANS_ENV", "MIDTRANS_API_URL", "MIDTRANS_SNAP_URL"] as const;
 const saved = Object.fromEntries(KEYS.map((k) => [k, process.env[k]]));
 
 function configure(values: Partial<Record<(typeof KEYS)[number], string>>) {
@@ -45,6 +45,21 @@ describe("PAYMENT_GATEWAY in production (issue 25)", () => {
     expect(env().paymentGateway).toBe("sandbox");
     configure({ NODE_ENV: "test" });
     expect(env().paymentGateway).toBe("sandbox");
+  });
+});
+
+describe("TRUST_PROXY (issue 25)", () => {
+  it("is a number of hops, or the proxies' addresses and CIDRs", () => {
+    configure({});
+    expect(env().trustProxy).toBe(0);
+    configure({ TRUST_PROXY: "1" });
+    expect(env().trustProxy).toBe(1);
+    configure({ TRUST_PROXY: "10.0.0.5, 10.0.1.0/24,fd00::/8, 2001:db8::1" });
+    expect(env().trustProxy).toEqual(["10.0.0.5", "10.0.1.0/24", "fd00::/8", "2001:db8::1"]);
+    for (const wrong of ["10.0.0.300", "10.0.0.0/33", "fd00::/129", "proxy.example", "10.0.0.1,", "-1"]) {
+      configure({ TRUST_PROXY: wrong });
+      expect(() => env(), wrong).toThrow(/TRUST_PROXY: must be the number of reverse proxies in front of the app \(0, 1, 2 …\) or their addresses/);
+    }
   });
 });
 

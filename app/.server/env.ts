@@ -1,3 +1,4 @@
+import net from "node:net";
 import path from "node:path";
 import { z } from "zod/mini";
 
@@ -23,7 +24,10 @@ const schema = z.object({
   PAYMENT_WEBHOOK_SECRET: z.optional(z.string().check(z.minLength(16, "must be at least 16 characters"))),
   DEMO_DATA: z._default(z.enum(["0", "1", ""], "must be 0 or 1"), "0"),
   ADMIN_PHONE: z._default(z.string(), "+62 811-1000-123"),
-  TRUST_PROXY: z._default(z.string().check(z.regex(/^\d{1,2}$/, "must be the number of reverse proxies in front of the app (0, 1, 2 …)")), "0"),
+  TRUST_PROXY: z._default(
+    z.string().check(z.refine((value) => /^\d{1,2}$/.test(value) || proxyAddressList(value) !== null, "must be the number of reverse proxies in front of the app (0, 1, 2 …) or their addresses (10.0.0.5, 10.0.1.0/24, fd00::/8, comma-separated)")),
+    "0",
+  ),
   OUTBOX_KEY: z.optional(z.string().check(z.minLength(16, "must be at least 16 characters"))),
   LOG_LEVEL: z.optional(z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"], "must be trace, debug, info, warn, error, fatal or silent")),
   METRICS_TOKEN: z.optional(z.string().check(z.minLength(16, "must be at least 16 characters"))),
@@ -47,8 +51,11 @@ export type Env = {
   midtrans: MidtransSettings | undefined;
   demoData: boolean;
   adminPhone: string;
-  /** Reverse proxies in front of the app; their X-Forwarded-* entries (and only theirs) are believed. */
-  trustProxyHops: number;
+  /**
+   * The reverse proxies in front of the app, whose X-Forwarded-* entries (and only theirs) are
+   * believed: a number of hops (any peer counts as the first), or the proxies' addresses and CIDRs.
+   */
+  trustProxy: number | string[];
   /** Opens the demo outbox from other machines (/outbox?key=…); absent: a new one each start. */
   outboxKey: string | undefined;
   /** Opens GET /metrics to other machines (`Authorization: Bearer …`); loopback clients need none. */
@@ -73,6 +80,18 @@ export const MIDTRANS_BASE_URLS = {
   sandbox: { apiUrl: "https://api.sandbox.midtrans.com", snapUrl: "https://app.sandbox.midtrans.com" },
   production: { apiUrl: "https://api.midtrans.com", snapUrl: "https://app.midtrans.com" },
 } as const;
+
+/** "10.0.0.5, 10.0.1.0/24, fd00::/8" as a list of addresses and CIDRs; null when an entry is neither. */
+export function proxyAddressList(value: string): string[] | null {
+  const entries = value.split(",").map((entry) => entry.trim());
+  const valid = entries.every((entry) => {
+    const [address = "", prefix, ...rest] = entry.split("/");
+    const version = net.isIP(address);
+    if (version === 0 || rest.length) return false;
+    return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
+  });
+  return valid && entries.length ? entries : null;
+}
 
 /** A setting the server cannot start with; server.js prints its message as one line and exits. */
 export class ConfigurationError extends Error {
@@ -127,7 +146,7 @@ function readEnv(source: NodeJS.ProcessEnv): Env {
         : undefined,
     demoData: e.DEMO_DATA === "1",
     adminPhone: e.ADMIN_PHONE,
-    trustProxyHops: Number(e.TRUST_PROXY),
+    trustProxy: /^\d+$/.test(e.TRUST_PROXY) ? Number(e.TRUST_PROXY) : proxyAddressList(e.TRUST_PROXY)!,
     outboxKey: e.OUTBOX_KEY,
     metricsToken: e.METRICS_TOKEN,
     shutdownDrainMs: Number(e.SHUTDOWN_DRAIN_MS),
