@@ -79,7 +79,7 @@ try {
   const cookie = await webCookie();
 
   // The demo buyer's orders: virtual-account orders of the first orderable product, through the API.
-  const [va] = (await api("POST", "/payment/methods", token, { totalDiscount: 1 })).flatMap((g) => g.methods).filter((m) => m.type === "virtual_account");
+  const [va] = (await api("POST", "/payment/methods", token, { totalDiscount: 1 })).filter((m) => m.type === "virtual_account");
   const [provinsi] = await api("GET", "/location/provinsi");
   const [kota] = await api("GET", `/location/kota?provinsiId=${provinsi.id}`);
   const [kecamatan] = await api("GET", `/location/kecamatan?kotaId=${kota.id}`);

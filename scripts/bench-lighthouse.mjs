@@ -351,8 +351,8 @@ async function createVaOrder() {
   upload.set("file", new Blob([photo], { type: "image/jpeg" }), "ktp.jpg");
   upload.set("type", "ktp");
   const ktpImageUrl = (await call("POST", "/upload", { form: upload })).path;
-  const groups = await call("POST", "/payment/methods", { json: { productId: PRODUCT_ID } });
-  const vas = groups.flatMap((g) => g.methods).filter((m) => m.type === "virtual_account");
+  const methods = await call("POST", "/payment/methods", { json: { productId: PRODUCT_ID } });
+  const vas = methods.filter((m) => m.type === "virtual_account");
   const va = vas.find((m) => /bni/i.test(`${m.code ?? ""} ${m.name ?? ""}`)) ?? vas[0];
   if (!va) throw new Error(`no virtual-account method for product ${PRODUCT_ID}`);
   const order = await call("POST", "/order/create", {

@@ -113,6 +113,15 @@ export const PAYMENT_DETAIL = object(
   },
   ["orderId", "totalAmount", "expired", "paid"],
 );
-export const METHOD = object({ id: int, name: str, code: str, type: str, imageUrl: str, totalPayment: int, additionalData: object({ fee: int, applyUrl: nullable(str) }) });
+export const METHOD = object({
+  id: int,
+  name: str,
+  code: str,
+  type: str,
+  imageUrl: str,
+  totalPayment: int,
+  additionalData: object({ fee: int, applyUrl: nullable(str) }),
+  groupName: { type: "string", enum: ["Virtual Account", "Manual", "Cicilan", "Lainnya"], description: "The group the method list shows it in" },
+});
 export const TENOR = object({ id: int, tenor: int, interestPercentage: { type: "number" }, allMount: int, perMonth: int, totalPayment: int, additionalData: object({ fee: int, applyUrl: nullable(str) }) });
 export const BALANCE_ITEM = object({ id: int, title: str, description: str, amount: int, status: nullable(str), createdAt: { type: "string", format: "date-time" } });
