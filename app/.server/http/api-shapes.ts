@@ -60,6 +60,7 @@ export const ORDER_ITEM = object({
   productTitle: str,
   quantity: int,
   amount: int,
+  totalAmount: { type: "integer", description: "What is paid: the payment's total once opened (VA discount, fee, unique code), else amount" },
   redirectUrl: nullable(str),
   paymentMethodId: nullable(int),
 });
