@@ -57,7 +57,8 @@ export async function registerUser(input: RegisterInput): Promise<Result<{ userI
       nip: input.nip.trim(),
       companyId: input.companyId,
       passwordHash,
-      resendAvailableAt: new Date(Date.now() + RESEND_WAIT_MS),
+      // No wait yet: spec §4 starts the hour after a resend, so 'Kirim Ulang' is offered at once.
+      resendAvailableAt: null,
     })
     .onConflictDoNothing()
     .returning({ id: users.id });
