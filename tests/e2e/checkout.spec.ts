@@ -165,6 +165,15 @@ test("every checkout message, a wrong file type, and the typed values surviving 
   await expect(errorOf(page, checkbox(page, "Saya menyatakan alamat domisili saya sesuai dengan KTP."))).toHaveText("Mohon ceklis keterangan diatas");
   await expect(page.getByText("Alamat tidak boleh kosong.")).toBeVisible();
   await expect(page).toHaveURL("/checkout");
+  // A summary at the top names every field to fix, in the form's order, each a link to it (issue 25):
+  // without JavaScript the answered page opens on it.
+  const summary = page.getByTestId("error-summary");
+  await expect(summary.getByRole("link")).toHaveText(["Nama Pembeli", "No. HP", "Email", "NIK", "NIP", "Foto KTP", "Nama Ayah Kandung", "Pernyataan NIK", "Alamat Pengiriman", "Pernyataan biaya pengiriman", "Pernyataan alamat domisili"]);
+  if (!javaScriptEnabled) await expect(summary).toBeInViewport();
+  await summary.getByRole("link", { name: "Alamat Pengiriman" }).click();
+  await expect(page.getByRole("button", { name: "Isi Alamat", exact: true })).toBeInViewport();
+  await summary.getByRole("link", { name: "Nama Ayah Kandung" }).click();
+  await expect(field(page, "Nama Ayah Kandung")).toBeInViewport();
   // What was typed stays.
   await expect(field(page, "No. HP")).toHaveValue("0812345");
   await expect(field(page, "Email")).toHaveValue("rina@");

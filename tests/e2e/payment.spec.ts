@@ -157,6 +157,8 @@ test("manual transfer: the store's account, the unique code in a mark, 'Saya sud
   await expect(bank).toContainText("PT Toko Pegawai PLN");
   await expect(bank).toContainText("Bank Negara Indonesia (BNI)");
   await expect(bank.getByRole("img", { name: "Bank Negara Indonesia (BNI)" })).toBeVisible();
+  // One BNI logo on the page (issue 25): the bank's, beside its account.
+  await expect(page.locator(".pay-details img")).toHaveCount(1);
   await expect(page.getByLabel("Nomor Rekening", { exact: true })).toHaveValue("0987654321");
   const total = await page.getByLabel("Total Pembayaran", { exact: true }).inputValue();
   const amount = Number(total.replace(/\D/g, ""));
