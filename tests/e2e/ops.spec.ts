@@ -212,7 +212,9 @@ test("after a rejected proof the buyer sends a new one and the operator verifies
 
 test("at 390 px: the sign-in toast never covers the code field and goes when a wrong code shows; a table scrolls inside its card (issue 25)", async ({ page, javaScriptEnabled }) => {
   // The buyer's order gives the search a row; then the same account becomes an operator and signs in again.
-  const { email } = await manualTransferOrder(page, javaScriptEnabled);
+  const { orderId, email } = await manualTransferOrder(page, javaScriptEnabled);
+  await page.goto(`/transaction-detail/${orderId}`);
+  const invoice = (await page.getByTestId("invoice-id").textContent())!.trim();
   await ops("users:grant-operator", email);
   await page.context().clearCookies();
   await loginAs(page, email, BUYER_PASSWORD, "/ops");
@@ -236,7 +238,7 @@ test("at 390 px: the sign-in toast never covers the code field and goes when a w
   await submit.click();
   await page.getByRole("link", { name: "Lanjut ke Back Office" }).click();
   await expect(page).toHaveURL("/ops");
-  await page.goto(`/ops/search?email=${encodeURIComponent(email)}`);
+  await page.goto(`/ops/search?invoice=${encodeURIComponent(invoice)}`);
   await expect(page.getByTestId("search-row")).toHaveCount(1);
   // The table is a card within the page (its border shows where it ends) that scrolls sideways to its last column.
   const wrap = page.locator(".ops-table-wrap");
