@@ -68,6 +68,8 @@ export default defineConfig({
       DATA_DIR: `/tmp/store-e2e-${port}`,
       DEMO_DATA: "1",
       NODE_ENV: "production",
+      // Production names its gateway (env.ts): the sandbox's 'Bayar (Sandbox)' pays the tests' orders.
+      PAYMENT_GATEWAY: "sandbox",
       APP_URL: baseURL,
       // As behind one reverse proxy: X-Forwarded-For's last entry is the client (decision 0006).
       TRUST_PROXY: "1",

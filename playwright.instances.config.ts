@@ -23,6 +23,7 @@ const shared = {
   DATA_DIR: `/tmp/store-e2e-instances-${port}`,
   DEMO_DATA: "1",
   NODE_ENV: "production",
+  PAYMENT_GATEWAY: "sandbox",
   // The sandbox's 'Bayar (Sandbox)' posts the webhook to APP_URL: the first instance, whichever
   // instance served the page.
   APP_URL: INSTANCE_URLS[0],

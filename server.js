@@ -31,8 +31,9 @@ if (!process.env.DATABASE_URL && !process.execArgv.includes("--liftoff-only")) {
 
 // Opens the database, applies migrations and loads reference (and demo) data before serving.
 const config = await startServer().catch((error) => {
-  // The data directory is another live process's (PGlite lock): its message says who and what to do.
-  if (error?.name !== "DataDirLockedError") throw error;
+  // A setting it cannot start with (env.ts), or a data directory that is another live process's
+  // (PGlite lock): their one-line message says what to set or do.
+  if (error?.name !== "ConfigurationError" && error?.name !== "DataDirLockedError") throw error;
   log.fatal(error.message);
   process.exit(1);
 });

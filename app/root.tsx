@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect } from "react";
 import {
   data,
   isRouteErrorResponse,
@@ -7,7 +7,6 @@ import {
   Outlet,
   Scripts,
   useLoaderData,
-  useLocation,
   useMatches,
   useRouteLoaderData,
 } from "react-router";
@@ -21,12 +20,11 @@ import { currentRequest } from "./.server/log";
 import styles from "./styles.css?inline";
 import { FlashModal } from "./components/flash-modal";
 import { ScrollRestoration } from "./components/scroll-restoration";
-import { CloseIcon } from "./components/icons";
+import { ToastRegion } from "./components/toast-region";
 import { useNonce } from "./lib/nonce";
 import type { RootData } from "./lib/root-data";
 import { START_SCRIPTS } from "./lib/scripts-after-load";
-import { TOAST_HIDE_MS, type Toast } from "./lib/toast";
-import { STORE_NAME, titleOf } from "./lib/route-handle";
+import { showsOwnToasts, STORE_NAME, titleOf } from "./lib/route-handle";
 import logoUrl from "./images/logo.svg?url";
 import faviconUrl from "./images/favicon.svg?url";
 
@@ -104,49 +102,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App() {
   const { toast, modal } = useLoaderData<typeof loader>();
+  const ownToasts = showsOwnToasts(useMatches());
   return (
     <>
       <Outlet />
       <FlashModal name={modal} />
-      <ToastRegion toast={toast} />
+      {ownToasts ? null : <ToastRegion toast={toast} />}
     </>
-  );
-}
-
-/**
- * Spec §9: bottom, success by default, hidden after 30 s with JavaScript. The close control is a link
- * to this same page: the message was shown once (a flash), so without JavaScript the page comes back
- * without it; with JavaScript it just hides the toast.
- */
-export function ToastRegion({ toast }: { toast: Toast | null }) {
-  const location = useLocation();
-  const [visible, setVisible] = useState<Toast | null>(toast);
-  useEffect(() => {
-    setVisible(toast);
-    if (!toast) return;
-    const timer = setTimeout(() => setVisible(null), TOAST_HIDE_MS);
-    return () => clearTimeout(timer);
-  }, [toast]);
-  return (
-    <div className="toast-region" role="status" aria-live="polite">
-      {visible ? (
-        <div className={`toast toast-${visible.type}`} data-testid="toast">
-          <span className="toast-message">{visible.message}</span>
-          <a
-            href={location.pathname + location.search}
-            className="toast-close"
-            aria-label="Tutup pesan"
-            data-testid="toast-close"
-            onClick={(event) => {
-              event.preventDefault();
-              setVisible(null);
-            }}
-          >
-            <CloseIcon size={20} />
-          </a>
-        </div>
-      ) : null}
-    </div>
   );
 }
 

@@ -143,8 +143,8 @@ ops("orders:approve-incentive", String(order.orderId));
 if ((await call("GET", `/order/detail?orderId=${order.orderId}`)).statusId !== 200) fail("the order is not waiting for payment after the approval");
 step("approved by the operator (ops CLI)");
 
-const groups = await call("POST", "/payment/methods", { json: { productId: product.id } });
-const va = groups.flatMap((g) => g.methods).find((m) => m.type === "virtual_account");
+const methods = await call("POST", "/payment/methods", { json: { productId: product.id } });
+const va = methods.find((m) => m.type === "virtual_account");
 if (!va) fail("no virtual-account method");
 await call("POST", "/order/set-payment", { json: { id: order.orderId, paymentMethodId: va.id } });
 const payment = await call("GET", `/order/open-va?orderId=${order.orderId}`);

@@ -38,7 +38,7 @@ if (!fs.existsSync(path.join(buildDir, "server", "index.js"))) {
 const port = Number(process.env.BENCH_PORT) || (await freePort());
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "store-bench-api-"));
 const base = `http://127.0.0.1:${port}`;
-const server = spawnServer({ PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: "1", BUILD_DIR: buildDir });
+const server = spawnServer({ PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: "1", PAYMENT_GATEWAY: "sandbox", BUILD_DIR: buildDir });
 let serverLog = "";
 server.stdout.on("data", (chunk) => (serverLog += chunk));
 server.stderr.on("data", (chunk) => (serverLog += chunk));
@@ -79,7 +79,7 @@ try {
   const cookie = await webCookie();
 
   // The demo buyer's orders: virtual-account orders of the first orderable product, through the API.
-  const [va] = (await api("POST", "/payment/methods", token, { totalDiscount: 1 })).flatMap((g) => g.methods).filter((m) => m.type === "virtual_account");
+  const [va] = (await api("POST", "/payment/methods", token, { totalDiscount: 1 })).filter((m) => m.type === "virtual_account");
   const [provinsi] = await api("GET", "/location/provinsi");
   const [kota] = await api("GET", `/location/kota?provinsiId=${provinsi.id}`);
   const [kecamatan] = await api("GET", `/location/kecamatan?kotaId=${kota.id}`);

@@ -52,7 +52,7 @@ let serverLog = "";
 
 function startServer() {
   serverLog = "";
-  const child = spawnServer({ PORT: String(PORT), DATA_DIR: dataDir, DEMO_DATA: "1", BUILD_DIR, DATABASE_URL: "", SMTP_URL: "" });
+  const child = spawnServer({ PORT: String(PORT), DATA_DIR: dataDir, DEMO_DATA: "1", PAYMENT_GATEWAY: "sandbox", BUILD_DIR, DATABASE_URL: "", SMTP_URL: "" });
   const keep = (chunk) => void (serverLog = (serverLog + chunk).slice(-4000));
   child.stdout.on("data", keep);
   child.stderr.on("data", keep);

@@ -95,7 +95,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "store-lighthouse-"));
 const minimalDir = fs.mkdtempSync(path.join(os.tmpdir(), "store-lighthouse-minimal-"));
 const base = `http://127.0.0.1:${port}`;
 const floorBase = `http://127.0.0.1:${floorPort}`;
-const server = spawnServer({ PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: "1", BUILD_DIR: buildDir });
+const server = spawnServer({ PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: "1", PAYMENT_GATEWAY: "sandbox", BUILD_DIR: buildDir });
 let serverLog = "";
 server.stdout.on("data", (chunk) => (serverLog += chunk));
 server.stderr.on("data", (chunk) => (serverLog += chunk));
@@ -351,8 +351,8 @@ async function createVaOrder() {
   upload.set("file", new Blob([photo], { type: "image/jpeg" }), "ktp.jpg");
   upload.set("type", "ktp");
   const ktpImageUrl = (await call("POST", "/upload", { form: upload })).path;
-  const groups = await call("POST", "/payment/methods", { json: { productId: PRODUCT_ID } });
-  const vas = groups.flatMap((g) => g.methods).filter((m) => m.type === "virtual_account");
+  const methods = await call("POST", "/payment/methods", { json: { productId: PRODUCT_ID } });
+  const vas = methods.filter((m) => m.type === "virtual_account");
   const va = vas.find((m) => /bni/i.test(`${m.code ?? ""} ${m.name ?? ""}`)) ?? vas[0];
   if (!va) throw new Error(`no virtual-account method for product ${PRODUCT_ID}`);
   const order = await call("POST", "/order/create", {

@@ -65,7 +65,7 @@ if (catalogueSize > 0) {
 }
 
 const startedAt = performance.now();
-const server = spawnServer({ PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: "1", BUILD_DIR: buildDir });
+const server = spawnServer({ PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: "1", PAYMENT_GATEWAY: "sandbox", BUILD_DIR: buildDir });
 let serverLog = "";
 server.stdout.on("data", (chunk) => (serverLog += chunk));
 server.stderr.on("data", (chunk) => (serverLog += chunk));

@@ -9,7 +9,11 @@
 //
 // PostgreSQL: DATABASE_URL (an empty database) or, without it, a temporary server started here
 // from PG_BIN (/usr/lib/postgresql/15/bin) as the user store-ci when run as root, as .ci/run does.
-// HAProxy runs as a non-root process on loopback (store-ci when run as root).
+// HAProxy runs on loopback in the run's own temporary folder (as its working directory: it must be
+// able to enter it again after reading its configuration), as store-ci when run as root (HAProxy
+// drops to that user itself, so the process started here is HAProxy and stopping it stops it).
+// Before it exits, the bench stops everything it started (HAProxy, the instances, PostgreSQL) and
+// checks that nothing answers on their ports any more.
 // The last line is one JSON object: {"requests", "failed", "restarts", "p99Ms"}. Exit 1 when failed > 0.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -42,12 +46,14 @@ if (isRoot && spawnSync("id", [RUN_AS], { stdio: "ignore" }).status !== 0) {
   spawnSync("useradd", ["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", RUN_AS], { stdio: "inherit" });
 }
 const asUser = (file, args) => (isRoot ? ["runuser", ["-u", RUN_AS, "--", file, ...args]] : [file, args]);
+const idOf = (flag) => spawnSync("id", [flag, RUN_AS], { encoding: "utf8" }).stdout.trim();
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "bench-restart-"));
 fs.chmodSync(work, 0o755);
 if (isRoot) spawnSync("chown", [RUN_AS, work]);
 const cleanups = [];
+// Runs once: at the end of the run, or at exit after an error.
 const cleanup = () => {
-  for (const step of cleanups.reverse()) {
+  for (const step of cleanups.splice(0).reverse()) {
     try {
       step();
     } catch {
@@ -80,7 +86,7 @@ async function database() {
 const databaseUrl = await database();
 const ports = [await freePort(), await freePort()];
 const proxyPort = await freePort();
-const shared = { DATABASE_URL: databaseUrl, DEMO_DATA: "1", BUILD_DIR: buildDir, SESSION_SECRET: "bench-restart-session-secret", PAYMENT_WEBHOOK_SECRET: "bench-restart-webhook-secret", LOG_LEVEL: "warn" };
+const shared = { DATABASE_URL: databaseUrl, DEMO_DATA: "1", PAYMENT_GATEWAY: "sandbox", BUILD_DIR: buildDir, SESSION_SECRET: "bench-restart-session-secret", PAYMENT_WEBHOOK_SECRET: "bench-restart-webhook-secret", LOG_LEVEL: "warn" };
 const instances = ports.map((port, i) => ({ port, name: `app${i + 1}`, child: null, log: "" }));
 
 function start(instance) {
@@ -111,7 +117,7 @@ console.log(`two instances ready on ports ${ports.join(", ")} in ${((performance
 
 const config = `global
   maxconn 512
-defaults
+${isRoot ? `  uid ${idOf("-u")}\n  gid ${idOf("-g")}\n` : ""}defaults
   mode http
   timeout connect 2s
   timeout client 30s
@@ -134,8 +140,8 @@ ${instances.map((instance) => `  server ${instance.name} 127.0.0.1:${instance.po
 `;
 const configFile = path.join(work, "haproxy.cfg");
 fs.writeFileSync(configFile, config, { mode: 0o644 });
-const [proxyFile, proxyArgs] = asUser(haproxy, ["-db", "-f", configFile]);
-const proxy = spawn(proxyFile, proxyArgs, { stdio: ["ignore", "ignore", "pipe"] });
+// Started directly (not through runuser, whose child a kill would not reach), in the run's folder.
+const proxy = spawn(haproxy, ["-db", "-f", configFile], { cwd: work, stdio: ["ignore", "ignore", "pipe"] });
 let proxyLog = "";
 proxy.stderr.on("data", (chunk) => (proxyLog += chunk));
 cleanups.push(() => proxy.exitCode === null && proxy.kill("SIGKILL"));
@@ -214,5 +220,22 @@ durations.sort((a, b) => a - b);
 const p99Ms = Math.round(durations[Math.min(durations.length - 1, Math.floor(durations.length * 0.99))] ?? 0);
 console.log(`${requests} requests in ${elapsed.toFixed(1)} s (${Math.round(requests / elapsed)}/s), ${failures.length} failed, ${restarts} restarts, p99 ${p99Ms} ms`);
 for (const failure of failures.slice(0, 10)) console.log(`  failed: ${failure}`);
+
+/** Stops a child process and waits for it (SIGTERM, then SIGKILL after 10 s). */
+async function stop(child) {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  const killer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+  await exited;
+  clearTimeout(killer);
+}
+// Everything this run started stops before it reports: HAProxy, the instances, then PostgreSQL.
+await Promise.all([stop(proxy), ...instances.map((instance) => stop(instance.child))]);
+cleanup();
+const stillAnswering = [];
+for (const port of [proxyPort, ...ports]) if ((await fetch(`http://127.0.0.1:${port}/readyz`).then(() => true, () => false))) stillAnswering.push(port);
+if (stillAnswering.length) failures.push(`still answering after the run: port ${stillAnswering.join(", ")}`);
+console.log(stillAnswering.length ? `still answering after the run: port ${stillAnswering.join(", ")}` : "stopped HAProxy, both instances and the PostgreSQL it started");
 console.log(JSON.stringify({ requests, failed: failures.length, restarts, p99Ms }));
 process.exit(failures.length === 0 && restarts === instances.length ? 0 : 1);

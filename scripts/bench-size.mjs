@@ -121,7 +121,7 @@ async function main() {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-size-"));
   const base = `http://127.0.0.1:${port}`;
-  const server = spawnServer({ BUILD_DIR: buildDir, PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: "1", APP_URL: base, DATABASE_URL: "" }, ["ignore", "ignore", "inherit"]);
+  const server = spawnServer({ BUILD_DIR: buildDir, PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: "1", PAYMENT_GATEWAY: "sandbox", APP_URL: base, DATABASE_URL: "" }, ["ignore", "ignore", "inherit"]);
   try {
     await waitForHealth(base, server);
     const home = (await getRaw(`${base}/home`)).body.toString("utf8");

@@ -40,6 +40,26 @@ export function spawnServer(env, stdio = ["ignore", "pipe", "pipe"]) {
   });
 }
 
+/**
+ * Where `npm start` sends the server's log once it is ready: readable lines (pino-pretty: time,
+ * level, message; a request as "GET /home 200 3.2 ms") when `pretty` (its own output is a terminal),
+ * else `target` itself, so the server's JSON lines pass unchanged (a log collector, a file). Imported
+ * here, not at the top: this file runs before `npm start` has installed the dependencies.
+ */
+export async function serverLogOutput(target, pretty) {
+  if (!pretty) return target;
+  const { default: pinoPretty } = await import("pino-pretty");
+  return pinoPretty({
+    destination: target,
+    sync: true,
+    colorize: target.isTTY === true,
+    translateTime: "SYS:HH:MM:ss",
+    singleLine: true,
+    ignore: "pid,hostname,reqId,method,route,path,status,ms,userId,aborted",
+    messageFormat: (line, key) => (line[key] === "request" ? `${line.method} ${line.path} ${line.status} ${line.ms} ms${line.aborted ? " (aborted)" : ""}` : String(line[key] ?? "")),
+  });
+}
+
 /** A TCP port free on 127.0.0.1 right now. */
 export function freePort() {
   return new Promise((resolve, reject) => {

@@ -55,6 +55,15 @@ export const NODE_PACKAGES = {
 
 /** Set in the environment of the re-run script: a second re-run would be a loop. */
 const RERUN_MARK = "TOKO_PROJECT_NODE";
+// When the first process (on the system's older Node) started, so `npm start` counts the download
+// of the project's Node in its "ready in".
+const STARTED_AT = "TOKO_STARTED_AT";
+
+/** When this command started (epoch ms): the first process's start when it was run again on Node 24. */
+export function commandStartedAt(env = process.env) {
+  const inherited = Number(env[STARTED_AT]);
+  return Number.isFinite(inherited) && inherited > 0 ? inherited : performance.timeOrigin;
+}
 
 export class NodeRuntimeError extends Error {
   name = "NodeRuntimeError";
@@ -84,7 +93,7 @@ export async function useProjectNode() {
 
   const child = spawn(binary, [...process.execArgv, ...process.argv.slice(1)], {
     stdio: "inherit",
-    env: { ...process.env, [RERUN_MARK]: binary, PATH: withBinDirFirst(binDir, process.env.PATH) },
+    env: { ...process.env, [RERUN_MARK]: binary, [STARTED_AT]: String(commandStartedAt()), PATH: withBinDirFirst(binDir, process.env.PATH) },
   });
   // Ctrl-C in a terminal reaches both processes; `kill <pid>` reaches only this one: pass it on, and
   // wait for the child (npm start's server closes its database before it exits).

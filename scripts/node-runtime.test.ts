@@ -5,7 +5,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 // @ts-expect-error: plain JavaScript module without types (it must run on old Node versions as is)
-import { NODE_PACKAGES, NODE_VERSION, ensureProjectNode, extractFile, withBinDirFirst } from "./node-runtime.mjs";
+import { NODE_PACKAGES, NODE_VERSION, commandStartedAt, ensureProjectNode, extractFile, withBinDirFirst } from "./node-runtime.mjs";
 
 let work: string;
 beforeEach(() => {
@@ -89,5 +89,14 @@ describe("withBinDirFirst", () => {
     expect(withBinDirFirst("/p/.node/bin", ["/usr/bin", "/p/.node/bin", "/bin"].join(path.delimiter))).toBe(
       ["/p/.node/bin", "/usr/bin", "/bin"].join(path.delimiter),
     );
+  });
+});
+
+describe("commandStartedAt", () => {
+  it("is the first process's start when it ran the command again on Node 24, so npm start's 'ready in' counts the download (issue 25)", () => {
+    const firstStart = Date.now() - 42_000;
+    expect(commandStartedAt({ TOKO_STARTED_AT: String(firstStart) })).toBe(firstStart);
+    expect(commandStartedAt({})).toBe(performance.timeOrigin);
+    expect(commandStartedAt({ TOKO_STARTED_AT: "nonsense" })).toBe(performance.timeOrigin);
   });
 });

@@ -6,17 +6,19 @@
 // file, whose path is printed only when a step fails.
 // Environment: PORT (3000), DATA_DIR (./data), DEMO_DATA (1), BUILD_DIR (build); see README.md.
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { bin, formatSeconds, mtime, needsInstall, newestMtime, root, spawnServer } from "./lib.mjs";
-import { useProjectNode } from "./node-runtime.mjs";
+import { bin, formatSeconds, mtime, needsInstall, newestMtime, root, serverLogOutput, spawnServer } from "./lib.mjs";
+import { commandStartedAt, useProjectNode } from "./node-runtime.mjs";
 
 // On a Node older than 24 this runs the script again on the project's Node 24 (and never returns).
 await useProjectNode();
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-const started = performance.now();
+// From the first process's start: a download of the project's Node counts too.
+const startedAt = commandStartedAt();
 const logFile = path.join(os.tmpdir(), `toko-pegawai-start-${process.pid}.log`);
 const port = process.env.PORT || "3000";
 const DEMO_LOGIN = { email: "demo@pln.co.id", password: "Demo12345!" };
@@ -59,7 +61,12 @@ if (builtAt === 0 || builtAt < changedAt) {
   await step(builtAt === 0 ? "Building the app and its first-start database" : "Building (the sources changed since the last build)", bin("react-router"), ["build"]);
 }
 
+// Chosen here (unless given), so it can be printed with the address: it opens the outbox from another machine.
+const outboxKey = process.env.OUTBOX_KEY || randomBytes(18).toString("base64url");
 const env = {
+  // The demo pays with the sandbox; production names its gateway itself (env.ts refuses none).
+  PAYMENT_GATEWAY: process.env.PAYMENT_GATEWAY || "sandbox",
+  OUTBOX_KEY: outboxKey,
   PORT: port,
   DATA_DIR: process.env.DATA_DIR || "./data",
   DEMO_DATA: process.env.DEMO_DATA ?? "1",
@@ -68,12 +75,13 @@ const firstStart = !fs.existsSync(path.join(root, env.DATA_DIR, "pglite", "PG_VE
 const serverStart = performance.now();
 process.stdout.write(`• ${firstStart ? "Preparing the database and the demo data (first start)" : "Starting the server"}… `);
 
-// Until the server is ready its lines are kept (and shown only if it stops); afterwards they pass through.
+// Until the server is ready its lines are kept (and shown only if it stops); afterwards they pass
+// through, readable in a terminal and as JSON lines otherwise.
 const server = spawnServer(env);
 let ready = false;
 let startupOutput = "";
 for (const [stream, target] of [
-  [server.stdout, process.stdout],
+  [server.stdout, await serverLogOutput(process.stdout, process.stdout.isTTY === true)],
   [server.stderr, process.stderr],
 ]) {
   stream.on("data", (chunk) => {
@@ -110,6 +118,6 @@ console.log(`done (${formatSeconds(performance.now() - serverStart)})`);
 const url = `http://localhost:${port}`;
 const demo = env.DEMO_DATA === "1";
 console.log(`
-Toko Pegawai PLN is ready in ${formatSeconds(performance.now() - started)}: ${url}
-${demo ? `  Demo account:  ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}\n` : ""}${process.env.SMTP_URL ? "" : `  E-mails (activation, password reset) are not sent; read them in the outbox: ${url}/outbox\n`}  Stop with Ctrl-C.
+Toko Pegawai PLN is ready in ${formatSeconds(Date.now() - startedAt)}: ${url}
+${demo ? `  Demo account:  ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}\n` : ""}${process.env.SMTP_URL || !demo ? "" : `  E-mails (activation, password reset) are not sent; read them in the outbox: ${url}/outbox\n  From another machine, with its key (keep it secret: it opens every account): ${url}/outbox?key=${outboxKey}\n`}  Stop with Ctrl-C.
 `);

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { env, resetEnvForTests } from "./env";
+import { ConfigurationError, env, resetEnvForTests } from "./env";
 import { contentSecurityPolicy } from "./http/request";
 import { gatewayFormActionOrigins, getGateway } from "./gateway";
 
 // PAYMENT_GATEWAY=midtrans (issue 18): validated at start like every setting, and the server key
 // never appears in a message.
 
-const KEYS = ["PAYMENT_GATEWAY", "MIDTRANS_SERVER_KEY", "MIDTRANS_ENV", "MIDTRANS_API_URL", "MIDTRANS_SNAP_URL"] as const;
+const KEYS = ["NODE_ENV", "TRUST_PROXY", "PAYMENT_GATEWAY", "MIDTRANS_SERVER_KEY", "MIDTRANS_ENV", "MIDTRANS_API_URL", "MIDTRANS_SNAP_URL"] as const;
 const saved = Object.fromEntries(KEYS.map((k) => [k, process.env[k]]));
 
 function configure(values: Partial<Record<(typeof KEYS)[number], string>>) {
@@ -21,6 +21,46 @@ afterEach(() => {
     else process.env[key] = saved[key];
   }
   resetEnvForTests();
+});
+
+describe("PAYMENT_GATEWAY in production (issue 25)", () => {
+  it("has no default: without it the server refuses to start, saying in one line what to set", () => {
+    configure({ NODE_ENV: "production" });
+    expect(() => env()).toThrow(ConfigurationError);
+    expect(() => env()).toThrow(/^Invalid configuration: PAYMENT_GATEWAY: must be set in production: midtrans, or sandbox for a demo or a test/);
+    const message = (() => {
+      try {
+        env();
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    expect(message).not.toContain("\n");
+  });
+
+  it("takes the sandbox when named, and stays the default outside production", () => {
+    configure({ NODE_ENV: "production", PAYMENT_GATEWAY: "sandbox" });
+    expect(env().paymentGateway).toBe("sandbox");
+    configure({ NODE_ENV: "development" });
+    expect(env().paymentGateway).toBe("sandbox");
+    configure({ NODE_ENV: "test" });
+    expect(env().paymentGateway).toBe("sandbox");
+  });
+});
+
+describe("TRUST_PROXY (issue 25)", () => {
+  it("is a number of hops, or the proxies' addresses and CIDRs", () => {
+    configure({});
+    expect(env().trustProxy).toBe(0);
+    configure({ TRUST_PROXY: "1" });
+    expect(env().trustProxy).toBe(1);
+    configure({ TRUST_PROXY: "10.0.0.5, 10.0.1.0/24,fd00::/8, 2001:db8::1" });
+    expect(env().trustProxy).toEqual(["10.0.0.5", "10.0.1.0/24", "fd00::/8", "2001:db8::1"]);
+    for (const wrong of ["10.0.0.300", "10.0.0.0/33", "fd00::/129", "proxy.example", "10.0.0.1,", "-1"]) {
+      configure({ TRUST_PROXY: wrong });
+      expect(() => env(), wrong).toThrow(/TRUST_PROXY: must be the number of reverse proxies in front of the app \(0, 1, 2 …\) or their addresses/);
+    }
+  });
 });
 
 describe("PAYMENT_GATEWAY=midtrans", () => {

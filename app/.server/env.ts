@@ -1,3 +1,4 @@
+import net from "node:net";
 import path from "node:path";
 import { z } from "zod/mini";
 
@@ -12,7 +13,8 @@ const schema = z.object({
   SESSION_SECRET: z.optional(z.string().check(z.minLength(16, "must be at least 16 characters"))),
   SMTP_URL: z.optional(z.string().check(z.regex(/^smtps?:\/\//, "must start with smtp:// or smtps://"))),
   MAIL_FROM: z._default(z.string().check(z.minLength(3, "must be an address such as Toko <no-reply@example.id>")), "Toko Pegawai PLN <no-reply@toko-pegawai.local>"),
-  PAYMENT_GATEWAY: z._default(z.enum(["sandbox", "midtrans"], "must be sandbox or midtrans"), "sandbox"),
+  // No default in production (issue 25): the sandbox lets any buyer pay their own orders for free.
+  PAYMENT_GATEWAY: z.optional(z.enum(["sandbox", "midtrans"], "must be sandbox or midtrans")),
   // Midtrans (PAYMENT_GATEWAY=midtrans, decision 0021): the server key is checked for shape only, and
   // no message here ever repeats its value.
   MIDTRANS_SERVER_KEY: z.optional(z.string().check(z.regex(/^[A-Za-z0-9_:-]{10,200}$/, "must be the server key from the Midtrans dashboard (Settings > Access Keys)"))),
@@ -22,7 +24,10 @@ const schema = z.object({
   PAYMENT_WEBHOOK_SECRET: z.optional(z.string().check(z.minLength(16, "must be at least 16 characters"))),
   DEMO_DATA: z._default(z.enum(["0", "1", ""], "must be 0 or 1"), "0"),
   ADMIN_PHONE: z._default(z.string(), "+62 811-1000-123"),
-  TRUST_PROXY: z._default(z.string().check(z.regex(/^\d{1,2}$/, "must be the number of reverse proxies in front of the app (0, 1, 2 …)")), "0"),
+  TRUST_PROXY: z._default(
+    z.string().check(z.refine((value) => /^\d{1,2}$/.test(value) || proxyAddressList(value) !== null, "must be the number of reverse proxies in front of the app (0, 1, 2 …) or their addresses (10.0.0.5, 10.0.1.0/24, fd00::/8, comma-separated)")),
+    "0",
+  ),
   OUTBOX_KEY: z.optional(z.string().check(z.minLength(16, "must be at least 16 characters"))),
   LOG_LEVEL: z.optional(z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"], "must be trace, debug, info, warn, error, fatal or silent")),
   METRICS_TOKEN: z.optional(z.string().check(z.minLength(16, "must be at least 16 characters"))),
@@ -54,8 +59,11 @@ export type Env = {
   midtrans: MidtransSettings | undefined;
   demoData: boolean;
   adminPhone: string;
-  /** Reverse proxies in front of the app; their X-Forwarded-* entries (and only theirs) are believed. */
-  trustProxyHops: number;
+  /**
+   * The reverse proxies in front of the app, whose X-Forwarded-* entries (and only theirs) are
+   * believed: a number of hops (any peer counts as the first), or the proxies' addresses and CIDRs.
+   */
+  trustProxy: number | string[];
   /** Opens the demo outbox from other machines (/outbox?key=…); absent: a new one each start. */
   outboxKey: string | undefined;
   /** Opens GET /metrics to other machines (`Authorization: Bearer …`); loopback clients need none. */
@@ -87,23 +95,46 @@ export const MIDTRANS_BASE_URLS = {
   production: { apiUrl: "https://api.midtrans.com", snapUrl: "https://app.midtrans.com" },
 } as const;
 
+/** "10.0.0.5, 10.0.1.0/24, fd00::/8" as a list of addresses and CIDRs; null when an entry is neither. */
+export function proxyAddressList(value: string): string[] | null {
+  const entries = value.split(",").map((entry) => entry.trim());
+  const valid = entries.every((entry) => {
+    const [address = "", prefix, ...rest] = entry.split("/");
+    const version = net.isIP(address);
+    if (version === 0 || rest.length) return false;
+    return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
+  });
+  return valid && entries.length ? entries : null;
+}
+
+/** A setting the server cannot start with; server.js prints its message as one line and exits. */
+export class ConfigurationError extends Error {
+  override name = "ConfigurationError";
+  constructor(problems: string) {
+    super(`Invalid configuration: ${problems}`);
+  }
+}
+
 function readEnv(source: NodeJS.ProcessEnv): Env {
   // Empty strings count as "not set", as they do in most container tooling.
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== ""));
   const parsed = schema.safeParse(cleaned);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
-    throw new Error(`Invalid configuration: ${problems}`);
+    throw new ConfigurationError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
   }
   const e = parsed.data;
-  if (e.PAYMENT_GATEWAY === "midtrans" && !e.MIDTRANS_SERVER_KEY) {
-    throw new Error("Invalid configuration: MIDTRANS_SERVER_KEY: is required when PAYMENT_GATEWAY=midtrans");
+  const isProduction = e.NODE_ENV === "production";
+  if (isProduction && !e.PAYMENT_GATEWAY) {
+    throw new ConfigurationError("PAYMENT_GATEWAY: must be set in production: midtrans, or sandbox for a demo or a test (with sandbox anyone can pay their orders for free)");
+  }
+  const paymentGateway = e.PAYMENT_GATEWAY ?? "sandbox";
+  if (paymentGateway === "midtrans" && !e.MIDTRANS_SERVER_KEY) {
+    throw new ConfigurationError("MIDTRANS_SERVER_KEY: is required when PAYMENT_GATEWAY=midtrans");
   }
   if (e.SMS_PROVIDER === "twilio" && !(e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN && e.TWILIO_FROM)) {
     throw new Error("Invalid configuration: TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM: are required when SMS_PROVIDER=twilio");
   }
   const midtransBase = MIDTRANS_BASE_URLS[e.MIDTRANS_ENV];
-  const isProduction = e.NODE_ENV === "production";
   const port = Number(e.PORT);
   return {
     nodeEnv: e.NODE_ENV,
@@ -119,10 +150,10 @@ function readEnv(source: NodeJS.ProcessEnv): Env {
       .filter(Boolean),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
-    paymentGateway: e.PAYMENT_GATEWAY,
+    paymentGateway,
     paymentWebhookSecret: e.PAYMENT_WEBHOOK_SECRET,
     midtrans:
-      e.PAYMENT_GATEWAY === "midtrans"
+      paymentGateway === "midtrans"
         ? {
             serverKey: e.MIDTRANS_SERVER_KEY!,
             environment: e.MIDTRANS_ENV,
@@ -132,7 +163,7 @@ function readEnv(source: NodeJS.ProcessEnv): Env {
         : undefined,
     demoData: e.DEMO_DATA === "1",
     adminPhone: e.ADMIN_PHONE,
-    trustProxyHops: Number(e.TRUST_PROXY),
+    trustProxy: /^\d+$/.test(e.TRUST_PROXY) ? Number(e.TRUST_PROXY) : proxyAddressList(e.TRUST_PROXY)!,
     outboxKey: e.OUTBOX_KEY,
     metricsToken: e.METRICS_TOKEN,
     shutdownDrainMs: Number(e.SHUTDOWN_DRAIN_MS),

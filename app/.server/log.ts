@@ -54,15 +54,15 @@ export const REDACTED_FIELDS = [
 const REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
 
 /**
- * The request's id: the X-Request-Id a trusted proxy set (only with TRUST_PROXY hops, and the entry
+ * The request's id: the X-Request-Id a trusted proxy set (only through trusted hops, and the entry
  * the outermost trusted proxy wrote, as for X-Forwarded-Proto: a client's own value in front of it
  * is not believed), else a new one.
  */
-export function requestIdOf(header: string | string[] | undefined, trustProxyHops: number): string {
+export function requestIdOf(header: string | string[] | undefined, trustedHops: number): string {
   const value = Array.isArray(header) ? header.join(",") : header;
-  if (trustProxyHops >= 1 && value) {
+  if (trustedHops >= 1 && value) {
     const entries = value.split(",").map((entry) => entry.trim());
-    const entry = entries[Math.max(0, entries.length - trustProxyHops)];
+    const entry = entries[Math.max(0, entries.length - trustedHops)];
     if (entry && REQUEST_ID.test(entry)) return entry;
   }
   return crypto.randomBytes(8).toString("hex");

@@ -4,6 +4,7 @@ import { registerStoreMetrics } from "./store/back-office";
 import { eq } from "drizzle-orm";
 import { getDb } from "./db/client";
 import { orders } from "./db/schema";
+import { ORDER_STATUSES } from "./db/reference-data";
 import { createOrderInStatus } from "./testing/order-fixtures";
 import { createBuyer, createStockedProduct, placeOrder } from "./testing/payment-fixtures";
 
@@ -26,6 +27,15 @@ describe("who may read /metrics", () => {
 });
 
 describe("the scrape", () => {
+  it("exports every known order status and every queue from the first scrape, 0 when empty (issue 25)", async () => {
+    const { body } = await scrapeMetrics();
+    for (const { id } of ORDER_STATUSES) expect(body).toMatch(new RegExp(`^store_orders\\{status="${id}"\\} \\d+$`, "m"));
+    expect(body).toMatch(/^store_orders\{status="500"\} 0$/m);
+    for (const queue of ["100", "301", "302", "300", "withdrawals"]) expect(body).toMatch(new RegExp(`^store_oldest_waiting_seconds\\{queue="${queue}"\\} \\d+$`, "m"));
+    expect(body).toMatch(/^store_oldest_waiting_seconds\{queue="withdrawals"\} 0$/m);
+  });
+
+
   it("has the request histogram, process metrics, the store's state from the database and the counters", async () => {
     const buyer = await createBuyer();
     await placeOrder(buyer, await createStockedProduct({ stock: 3 }), "BNI-VA");

@@ -15,6 +15,8 @@ export const SearchIcon = (p: IconProps) => svg(<><circle cx="11" cy="11" r="7" 
 export const HomeIcon = (p: IconProps) => svg(<><path d="M3 10.5L12 3l9 7.5" /><path d="M5 9.5V21h14V9.5" /></>, p);
 export const ReceiptIcon = (p: IconProps) => svg(<><path d="M5 3h14v18l-3-2-2 2-2-2-2 2-2-2-3 2z" /><path d="M9 8h6M9 12h6" /></>, p);
 export const UserIcon = (p: IconProps) => svg(<><circle cx="12" cy="8" r="4" /><path d="M4 21c0-4 4-6 8-6s8 2 8 6" /></>, p);
+/** A product without a photo (the card's and the detail's placeholder). */
+export const PhotoIcon = (p: IconProps) => svg(<><rect x="3" y="5" width="18" height="14" rx="2" /><circle cx="9" cy="10" r="2" /><path d="M21 16l-5-5-9 8" /></>, p);
 export const CloseIcon = (p: IconProps) => svg(<path d="M18 6L6 18M6 6l12 12" />, p);
 export const EditIcon = (p: IconProps) => svg(<><path d="M12 20h9" /><path d="M16.5 3.5a2.1 2.1 0 013 3L7 19l-4 1 1-4z" /></>, p);
 export const HelpIcon = (p: IconProps) => svg(<><circle cx="12" cy="12" r="9" /><path d="M9.1 9a3 3 0 015.8 1c0 2-3 3-3 3" /><path d="M12 17h.01" /></>, p);

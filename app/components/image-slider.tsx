@@ -1,6 +1,7 @@
 import { useRef } from "react";
 import type { ProductImage } from "~/.server/store/catalogue";
 import { FadeInImage } from "./fade-in-image";
+import { PhotoIcon } from "./icons";
 import { useSwiper } from "./use-swiper";
 
 /**
@@ -22,11 +23,7 @@ export function ImageSlider({ images, title }: { images: ProductImage[]; title: 
   if (!images.length) {
     return (
       <div className="image-slider image-slider-empty" role="img" aria-label="Foto produk belum tersedia">
-        <svg viewBox="0 0 24 24" width="72" height="72" fill="none" stroke="currentColor" strokeWidth="1.5" aria-hidden="true">
-          <rect x="3" y="5" width="18" height="14" rx="2" />
-          <circle cx="9" cy="10" r="2" />
-          <path d="M21 16l-5-5-9 8" />
-        </svg>
+        <PhotoIcon size={72} />
         <span>Foto belum tersedia</span>
       </div>
     );

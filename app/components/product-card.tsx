@@ -4,12 +4,12 @@ import { withFrom } from "~/lib/back-link";
 import { displayTitle, formatCount, formatRating } from "~/lib/display";
 import { formatPrice } from "~/lib/money";
 import { applyDiscount, isDiscounted } from "~/lib/pricing";
-import { StarIcon } from "./icons";
+import { PhotoIcon, StarIcon } from "./icons";
 import { FadeInImage } from "./fade-in-image";
 
 /**
  * Spec §2 product card and §5 display rules: image on a grey placeholder (fixed square, so nothing
- * moves when it loads; it stays grey when the image fails), title on up to two lines with an
+ * moves when it loads; it stays grey when the image fails; a product without a photo says so), title on up to two lines with an
  * ellipsis (CSS; decision 0015) ('-' when absent), price after the product's own discount ('-' when absent) with the original struck
  * through, rating 0-5 with a star only when rated, 'N terjual' only when sold, city. Opens the
  * detail, telling it the list to go back to (`from`).
@@ -35,11 +35,16 @@ export function ProductCard({
   return (
     <li className="product-card" id={anchor} data-testid="product-card" data-product-id={product.id}>
       <Link to={withFrom(`/detail/${product.id}`, from)} className="product-card-link" title={fullTitle}>
-        <div className="product-card-media">
-          {product.imageUrl ? (
+        {product.imageUrl ? (
+          <div className="product-card-media">
             <FadeInImage src={product.imageUrl} width={product.imageWidth ?? 360} height={product.imageHeight ?? 360} eager={eager} priority={priority} />
-          ) : null}
-        </div>
+          </div>
+        ) : (
+          <div className="product-card-media product-card-media-empty" role="img" aria-label="Foto belum tersedia">
+            <PhotoIcon size={40} />
+            <span aria-hidden="true">Foto belum tersedia</span>
+          </div>
+        )}
         <div className="product-card-body">
           <h3 className="product-card-title">{displayTitle(product.title)}</h3>
           <p className="product-card-price">{formatPrice(price === null ? null : applyDiscount(price, product))}</p>

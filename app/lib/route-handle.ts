@@ -2,9 +2,10 @@ import type { UIMatch } from "react-router";
 
 /**
  * What a route tells its layout: the title bar text (spec: "title taken from route meta"), where back
- * goes, and whether the bottom tabs stay on screen (a page reached from a tab, e.g. /authrequired).
+ * goes, whether the bottom tabs stay on screen (a page reached from a tab, e.g. /authrequired), and
+ * whether it shows the toasts itself (`ownToasts`: the back office, in its page's flow).
  */
-export type RouteHandle = { title?: string; back?: string; tabs?: boolean };
+export type RouteHandle = { title?: string; back?: string; tabs?: boolean; ownToasts?: boolean };
 
 export const STORE_NAME = "Toko Pegawai PLN";
 
@@ -19,6 +20,10 @@ export function titleOf(matches: UIMatch[]): string | undefined {
 
 export function hasTabs(matches: UIMatch[]): boolean {
   return matches.some((match) => (match.handle as RouteHandle | undefined)?.tabs === true);
+}
+
+export function showsOwnToasts(matches: UIMatch[]): boolean {
+  return matches.some((match) => (match.handle as RouteHandle | undefined)?.ownToasts === true);
 }
 
 export function backOf(matches: UIMatch[]): string | undefined {

@@ -11,6 +11,7 @@ import { getOwnedOrderSummary } from "~/.server/store/orders";
 import { saveUpload } from "~/.server/store/orders";
 import { isEmptyFile, processImageUpload } from "~/.server/images";
 import { CheckboxField } from "~/components/checkbox-field";
+import { ErrorSummary } from "~/components/error-summary";
 import { Field, FieldError, FormError } from "~/components/field";
 import { Sheet } from "~/components/sheet";
 import { useHydrated } from "~/components/use-hydrated";
@@ -223,6 +224,23 @@ function IncentiveSubmitted({ order }: { order: { invoiceId: string; statusName:
 
 type FormScreenData = Extract<Route.ComponentProps["loaderData"], { screen: "form" }>;
 
+/** The checkout's fields in the order the form shows them: the error summary names and links them so. */
+const LABELS = {
+  note: "Catatan",
+  buyerName: "Nama Pembeli",
+  buyerPhoneNumber: "No. HP",
+  buyerEmail: "Email",
+  buyerNik: "NIK",
+  buyerNip: "NIP",
+  ktp: "Foto KTP",
+  buyerDadName: "Nama Ayah Kandung",
+  nikValidation: "Pernyataan NIK",
+  ajukanInsentifPegawai: "Promo Pegawai",
+  address: "Alamat Pengiriman",
+  bbnValidation: "Pernyataan biaya pengiriman",
+  domisiliValidation: "Pernyataan alamat domisili",
+};
+
 function CheckoutForm({ product, values, ktp, address, employeePromo, idempotencyKey, lastResult }: FormScreenData & { lastResult?: SubmissionResult<string[]> }) {
   const navigation = useNavigation();
   const checkout: CheckoutContext = { ktpOnFile: ktp !== null, addressOnFile: address !== null, hasIncentive: product.hasIncentive, hasEmployeePromo: employeePromo !== null };
@@ -292,6 +310,8 @@ function CheckoutForm({ product, values, ktp, address, employeePromo, idempotenc
           Lengkapi data pembeli dan alamat pengiriman sebelum melanjutkan ke pembayaran.
         </p>
         <FormError id={form.errorId} errors={form.errors} />
+        {/* A refused submit comes back at the top (without JavaScript): this is what is read first. */}
+        <ErrorSummary form={form} labels={LABELS} />
 
         <section className="card checkout-product" aria-label="Produk">
           {product.imageUrl ? <img src={product.imageUrl} alt="" width={72} height={72} className="checkout-product-image" /> : <div className="checkout-product-image" aria-hidden="true" />}
@@ -412,7 +432,8 @@ function CheckoutForm({ product, values, ktp, address, employeePromo, idempotenc
             <p className="muted">Belum ada alamat pengiriman.</p>
           )}
           <FieldError id={fields.address.errorId} errors={fields.address.errors} />
-          <button type="submit" name="intent" value="address" className="btn btn-outline btn-block" formNoValidate>
+          {/* The summary's 'Alamat Pengiriman' link lands here. */}
+          <button type="submit" name="intent" value="address" id={fields.address.id} className="btn btn-outline btn-block" formNoValidate>
             {address ? "Ubah Alamat" : "Isi Alamat"}
           </button>
         </section>

@@ -217,7 +217,8 @@ function PaymentOpen({ payment, now, sheet, proofError }: Route.ComponentProps["
 
       <section className="card pay-details">
         <div className="pay-method" data-testid="payment-method">
-          <img src={method.imageUrl} alt="" width={60} height={25} />
+          {/* A manual transfer shows its bank's logo once, with the account below (spec §2). */}
+          {manual ? null : <img src={method.imageUrl} alt="" width={60} height={25} />}
           <strong>{method.name}</strong>
           {payment.tenor ? <span className="muted small">· Tenor {payment.tenor} bulan</span> : null}
         </div>

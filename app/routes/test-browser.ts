@@ -18,6 +18,8 @@ export type Outcome = { status: number; location: string | null; data: unknown; 
 
 export class TestBrowser {
   cookie = "";
+  /** The client's address as the request guards hand it to the app (absent: "local"). */
+  address: string | undefined;
   /** `middleware`: run after the session's, before the handler, on every request unless told otherwise. */
   constructor(private readonly middleware: RouteMiddleware[] = []) {}
   async signIn(userId: number) {
@@ -33,6 +35,7 @@ export class TestBrowser {
   private async send(handler: Handler, url: string, method: string, body: BodyInit | undefined, params: Record<string, string>, middleware: RouteMiddleware[]): Promise<Outcome> {
     const headers = new Headers();
     if (this.cookie) headers.set("cookie", this.cookie);
+    if (this.address) headers.set("x-client-address", this.address);
     const request = new Request(new URL(url, "http://store.test"), { method, headers, body });
     const args: RouteArgs = { request, url: new URL(request.url), context: new RouterContextProvider(), params };
     let result: unknown;

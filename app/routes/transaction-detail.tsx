@@ -244,7 +244,7 @@ export default function TransactionDetail({ loaderData, actionData }: Route.Comp
           {order.totalAmount !== order.amount ? (
             <div className="price-total">
               <dt>Jumlah Transfer</dt>
-              <dd>{formatRupiah(order.totalAmount)}</dd>
+              <dd data-testid="jumlah-transfer">{formatRupiah(order.totalAmount)}</dd>
             </div>
           ) : null}
         </dl>

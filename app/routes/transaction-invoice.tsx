@@ -27,7 +27,6 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 export default function Invoice({ loaderData }: Route.ComponentProps) {
   const { order, lines, paid, paidAtText } = loaderData;
   const subtotal = order.orderProducts.reduce((sum, p) => sum + p.priceOri * p.qty, 0);
-  const paymentDifference = order.totalAmount - order.amount;
   return (
     <article className={`invoice${paid ? " is-paid" : ""}`} data-testid="invoice">
       <header className="invoice-head">
@@ -113,10 +112,23 @@ export default function Invoice({ loaderData }: Route.ComponentProps) {
             <dd>{formatRupiah(-order.promoPegawaiValue)}</dd>
           </div>
         ) : null}
-        {paymentDifference !== 0 ? (
+        {/* The payment's own lines (issue 25): they take 'Total Belanja' to what was paid. */}
+        {order.payment && order.payment.discount > 0 ? (
           <div>
-            <dt>{paymentDifference > 0 ? "Biaya Pembayaran" : "Potongan Pembayaran"}</dt>
-            <dd>{formatRupiah(paymentDifference)}</dd>
+            <dt>Diskon Pembelian Tunai (3%)</dt>
+            <dd>{formatRupiah(-order.payment.discount)}</dd>
+          </div>
+        ) : null}
+        {order.payment && order.payment.fee > 0 ? (
+          <div>
+            <dt>Biaya layanan</dt>
+            <dd>{formatRupiah(order.payment.fee)}</dd>
+          </div>
+        ) : null}
+        {order.payment?.uniqueCode ? (
+          <div>
+            <dt>Kode Unik</dt>
+            <dd>{formatRupiah(order.payment.uniqueCode)}</dd>
           </div>
         ) : null}
         <div className="price-total">

@@ -30,6 +30,8 @@ function cardOf(order: OrderHistoryPage["content"][number]) {
     productTitle: displayTitle(order.productTitle, ORDER_TITLE_LENGTH),
     quantity: order.quantity,
     amount: order.amount,
+    // 'Jumlah Transfer' when the payment's total differs (VA discount, fee, unique code: spec §2).
+    transfer: order.totalAmount !== order.amount ? order.totalAmount : null,
     action: listAction(order),
   };
 }
@@ -162,7 +164,17 @@ function OrderCard({ card, anchor }: { card: TransactionCard; anchor?: string })
       <div className="order-card-foot">
         <span>
           <span className="muted small">Total Belanja</span>
-          <strong className="order-card-amount">{formatRupiah(card.amount)}</strong>
+          <strong className="order-card-amount" data-testid="order-amount">
+            {formatRupiah(card.amount)}
+          </strong>
+          {card.transfer !== null ? (
+            <>
+              <span className="muted small">Jumlah Transfer</span>
+              <strong className="order-card-amount" data-testid="order-transfer">
+                {formatRupiah(card.transfer)}
+              </strong>
+            </>
+          ) : null}
         </span>
         {card.action.external ? (
           <a href={card.action.href} className="btn btn-primary btn-small">

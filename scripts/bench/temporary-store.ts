@@ -24,6 +24,8 @@ export function useTemporaryPglite(prefix: string): string {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   process.env.DATA_DIR = dataDir;
   process.env.NODE_ENV = "production";
+  // Production names its gateway (issue 25); the benches pay in the sandbox.
+  process.env.PAYMENT_GATEWAY = "sandbox";
   delete process.env.DATABASE_URL;
   delete process.env.DEMO_DATA;
   delete process.env.SMTP_URL;

@@ -7,7 +7,8 @@ import { checkoutToPayment, registerBuyer } from "../e2e/helpers/purchase";
 // Paying through Midtrans (issue 18), with and without JavaScript, against the fake Midtrans that
 // playwright.midtrans.config.ts starts beside the store: a BNI virtual account paid at the "bank"
 // (the fake settles it and sends the signed notification), a Mandiri bill payment, and a BNI card
-// instalment on Snap's page and back, with 'Lanjutkan Pembayaran' on the order list meanwhile.
+// instalment on Snap's page and back, with 'Lanjutkan Pembayaran' on the order list meanwhile, also
+// one challenged by Midtrans's fraud review and accepted later.
 
 test.describe.configure({ timeout: 180_000 });
 test.use({ extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` } });
@@ -111,4 +112,30 @@ test("BNI card instalment on Snap: sent to Midtrans's page, 'Lanjutkan Pembayara
   await expect(page.getByTestId("payment-paid")).toContainText("telah kami terima");
   await page.goto("/transaction");
   await expect(page.getByTestId("order-card").first().getByRole("link", { name: "Lanjutkan Pembayaran" })).toHaveCount(0);
+});
+
+test("BNI card instalment challenged by Midtrans's fraud review: waits for approval, then settles once accepted (issue 25)", async ({ page, javaScriptEnabled }) => {
+  await registerBuyer(page);
+  await checkoutToPayment(page, javaScriptEnabled, { product: BATTERY, phone: uniquePhone() });
+  await chooseMethod(page, "Cicilan Kartu Kredit BNI");
+  await page.getByRole("radio", { name: "3x Cicilan 0%" }).check();
+  await page.getByRole("button", { name: "Pilih", exact: true }).click();
+  await page.getByRole("button", { name: "Bayar Sekarang" }).click();
+  await expect(page).toHaveURL(new RegExp(`^${fakeUrl()}/snap/v2/vtweb/`));
+  const reference = (await page.getByTestId("snap-order").textContent())!;
+  // The card is captured, but the fraud detection challenges it: Midtrans notifies capture + challenge.
+  expect((await page.request.post(`${fakeUrl()}/_fake/challenge-next`)).status()).toBe(200);
+  await page.getByRole("button", { name: "Bayar dengan Kartu" }).click();
+  await expect(page).toHaveURL(/\/payment\/\d+\?order_id=/);
+  await expect(page.getByTestId("payment-paid")).toHaveCount(0);
+  await page.goto("/transaction");
+  await expect(page.getByTestId("order-card").first().getByTestId("order-status")).toHaveText("Menunggu Persetujuan Cicilan");
+
+  // The merchant accepts it after the review: Midtrans notifies capture + accept, which settles the order.
+  const accepted = await page.request.post(`${fakeUrl()}/_fake/approve/${reference}`);
+  expect((await accepted.json()).notified).toMatchObject({ status: 200, body: { ok: true, outcome: "paid" } });
+  const replay = await page.request.post(`${fakeUrl()}/_fake/notify/${reference}`);
+  expect((await replay.json()).notified).toMatchObject({ status: 200, body: { ok: true, outcome: "replay" } });
+  await page.reload();
+  await expect(page.getByTestId("order-card").first().getByTestId("order-status")).toHaveText("Pembayaran Diterima");
 });

@@ -1,8 +1,11 @@
 import { randomInt } from "node:crypto";
+import fs from "node:fs";
 import { expect } from "@playwright/test";
 import { DEMO_ACCOUNT, loginAs, readLatestEmail, test as base } from "./helpers";
 import { checkoutToPayment } from "./helpers/purchase";
-import { startStore, stopStore, type StoreServer } from "./helpers/store-server";
+import { freePort, newDataDir, startStore, stopStore, type StoreServer } from "./helpers/store-server";
+// @ts-expect-error: plain JavaScript module without types
+import { spawnServer } from "../../scripts/lib.mjs";
 
 // Operating the store (issue 20), on production servers of this spec's own (their output is read):
 // the request log of a whole purchase holds one JSON line per request and no password, NIK or OTP;
@@ -88,6 +91,24 @@ test("metrics: to this machine or with the token; to anyone else the 404 page", 
   const local = await fetch(`${store.url}/metrics`);
   expect(local.status).toBe(200);
   expect(await local.text()).toContain("# TYPE store_oldest_waiting_seconds gauge");
+});
+
+test("start-up: production names its payment gateway (none: one line saying what to set), and the sandbox and a number of proxies are warned about", async ({ store }) => {
+  // The worker's store names the sandbox and trusts one proxy hop (store-server.ts): both said at start.
+  expect(store.output()).toContain("PAYMENT_GATEWAY=sandbox: any buyer can pay their own orders for free");
+  expect(store.output()).toContain("TRUST_PROXY=1 believes the X-Forwarded-For of any client that reaches this port");
+
+  const dataDir = newDataDir();
+  const child = spawnServer({ PORT: String(await freePort()), DATA_DIR: dataDir, BUILD_DIR: process.env.BUILD_DIR ?? "build", DEMO_DATA: "0", PAYMENT_GATEWAY: "" });
+  let output = "";
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk));
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  expect(code).toBe(1);
+  const lines = output.trim().split("\n");
+  expect(lines).toHaveLength(1);
+  expect(JSON.parse(lines[0]!)).toMatchObject({ level: "fatal", msg: expect.stringMatching(/^Invalid configuration: PAYMENT_GATEWAY: must be set in production: midtrans, or sandbox/) });
 });
 
 test("readiness: 503 from SIGTERM on while requests are still served, then a clean stop", async ({}, testInfo) => {

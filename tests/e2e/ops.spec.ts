@@ -1,7 +1,8 @@
 import { randomInt } from "node:crypto";
 import { expect, type Page } from "@playwright/test";
-import { OUTBOX_PATH, parseOutbox, test } from "./helpers";
-import { buyIncentiveOrder, checkoutToPayment, chooseManualTransfer, registerBuyer, samplePhoto } from "./helpers/purchase";
+import { Secret, TOTP } from "otpauth";
+import { loginAs, OUTBOX_PATH, parseOutbox, test } from "./helpers";
+import { BUYER_PASSWORD, buyIncentiveOrder, checkoutToPayment, chooseManualTransfer, ops, registerBuyer, samplePhoto } from "./helpers/purchase";
 import { signedInStaff } from "./helpers/staff";
 
 // The operators' back office (issue 17), with JavaScript on and off: an operator signs in, enrols
@@ -89,13 +90,13 @@ test("an operator enrols the second factor, approves an incentive after opening 
 
 /** A new buyer's order of the bike, to be paid by manual BNI transfer: its payment page is open. */
 async function manualTransferOrder(page: Page, javaScriptEnabled: boolean) {
-  await registerBuyer(page);
+  const { email } = await registerBuyer(page);
   await checkoutToPayment(page, javaScriptEnabled, { product: BIKE, phone: `0813${randomInt(10_000_000, 99_999_999)}` });
-  return chooseManualTransfer(page);
+  return { orderId: await chooseManualTransfer(page), email };
 }
 
 test("a transfer proof rejected with a reason: the buyer sees the reason on the order and in the e-mail", async ({ page, browser, javaScriptEnabled }) => {
-  const orderId = await manualTransferOrder(page, javaScriptEnabled);
+  const { orderId } = await manualTransferOrder(page, javaScriptEnabled);
   const code = String(Number((await page.getByLabel("Total Pembayaran", { exact: true }).inputValue()).replace(/\D/g, ""))).slice(-3);
   await page.getByRole("link", { name: "Saya sudah bayar" }).click();
   await page.getByLabel("Bukti Pembayaran", { exact: true }).setInputFiles({ name: "bukti.jpg", mimeType: "image/jpeg", buffer: await samplePhoto() });
@@ -133,7 +134,7 @@ test("a transfer proof rejected with a reason: the buyer sees the reason on the 
 // A rejected proof (302 → 200) clears the payment's "marked paid", so the payment page offers
 // 'Saya sudah bayar' again with the operator's reason (issue 16 item 1).
 test("after a rejected proof the buyer sends a new one and the operator verifies it", async ({ page, browser, javaScriptEnabled }) => {
-  const orderId = await manualTransferOrder(page, javaScriptEnabled);
+  const { orderId } = await manualTransferOrder(page, javaScriptEnabled);
   const sendProof = async () => {
     await page.goto(`/payment/${orderId}`);
     await page.getByRole("link", { name: "Saya sudah bayar" }).click();
@@ -159,6 +160,48 @@ test("after a rejected proof the buyer sends a new one and the operator verifies
   await page.goto(`/transaction-detail/${orderId}`);
   await expect(page.locator(".status-bar")).toHaveText("Pembayaran Diterima");
   await operator.context().close();
+});
+
+test("at 390 px: the sign-in toast never covers the code field and goes when a wrong code shows; a table scrolls inside its card (issue 25)", async ({ page, javaScriptEnabled }) => {
+  // The buyer's order gives the search a row; then the same account becomes an operator and signs in again.
+  const { orderId, email } = await manualTransferOrder(page, javaScriptEnabled);
+  await page.goto(`/transaction-detail/${orderId}`);
+  const invoice = (await page.getByTestId("invoice-id").textContent())!.trim();
+  await ops("users:grant-operator", email);
+  await page.context().clearCookies();
+  await loginAs(page, email, BUYER_PASSWORD, "/ops");
+  await expect(page).toHaveURL("/ops/2fa");
+  const toast = page.getByTestId("toast");
+  await expect(toast).toContainText("Login berhasil");
+  const code = page.getByLabel("Kode", { exact: true });
+  const submit = page.getByRole("button", { name: "Aktifkan" });
+  const toastBox = (await toast.boundingBox())!;
+  for (const control of [code, submit]) {
+    const box = (await control.boundingBox())!;
+    expect(toastBox.y + toastBox.height <= box.y || box.y + box.height <= toastBox.y, "the toast is clear of the form").toBe(true);
+  }
+  await code.fill("000000");
+  await submit.click();
+  await expect(page.getByRole("alert")).toHaveText("Kode salah atau sudah kedaluwarsa.");
+  await expect(toast).toHaveCount(0);
+
+  const secret = (await page.getByTestId("totp-secret").textContent())!.replace(/\s+/g, "");
+  await code.fill(new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate());
+  await submit.click();
+  await page.getByRole("link", { name: "Lanjut ke Back Office" }).click();
+  await expect(page).toHaveURL("/ops");
+  await page.goto(`/ops/search?invoice=${encodeURIComponent(invoice)}`);
+  await expect(page.getByTestId("search-row")).toHaveCount(1);
+  // The table is a card within the page (its border shows where it ends) that scrolls sideways to its last column.
+  const wrap = page.locator(".ops-table-wrap");
+  const box = (await wrap.boundingBox())!;
+  expect(box.x).toBeGreaterThan(0);
+  expect(box.x + box.width).toBeLessThan(390);
+  expect(await wrap.evaluate((element) => getComputedStyle(element).borderRightWidth)).toBe("1px");
+  expect(await wrap.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
+  await wrap.evaluate((element) => (element.scrollLeft = element.scrollWidth));
+  await expect(wrap.getByRole("columnheader", { name: "Tanggal Pembelian" })).toBeInViewport();
 });
 
 test("a buyer who opens /ops gets the plain 404 page, on every back-office address", async ({ page }) => {

@@ -29,6 +29,23 @@ async function chooseMethod(page: Page, method: string) {
   await page.locator(".checkout-bar").getByRole("button").click();
 }
 
+/**
+ * One amount (issue 25): what the payment page asked for is what the order list and detail show as
+ * 'Jumlah Transfer' beside 'Total Belanja', and the invoice's 'Total Bayar' after its payment lines.
+ */
+async function expectOneAmount(page: Page, orderId: number, goods: number, paid: number, invoiceLine: string) {
+  await page.goto("/transaction");
+  const card = page.locator(`[data-testid="order-card"][data-order-id="${orderId}"]`);
+  await expect(card.getByTestId("order-amount")).toHaveText(rupiah(goods));
+  await expect(card.getByTestId("order-transfer")).toHaveText(rupiah(paid));
+  await page.goto(`/transaction-detail/${orderId}`);
+  await expect(page.getByTestId("total-belanja")).toHaveText(rupiah(goods));
+  await expect(page.getByTestId("jumlah-transfer")).toHaveText(rupiah(paid));
+  await page.goto(`/transaction-invoice/${orderId}`);
+  await expect(page.getByTestId("invoice-sums")).toContainText(invoiceLine);
+  await expect(page.getByTestId("invoice-total")).toHaveText(rupiah(paid));
+}
+
 async function continueToPayment(page: Page): Promise<number> {
   await page.getByRole("button", { name: "Bayar Sekarang" }).click();
   await expect(page).toHaveURL(/\/payment\/\d+$/);
@@ -111,6 +128,7 @@ test("virtual account: the list, the -3% total, the payment page, copy, 'Bayar (
   await expect(page.getByRole("button", { name: "Bayar (Sandbox)" })).toHaveCount(0);
   await page.goto(`/transaction-detail/${orderId}`);
   await expect(page.locator(".status-bar")).toHaveText("Pembayaran Diterima");
+  await expectOneAmount(page, orderId, BIKE.price, vaTotal, "Diskon Pembelian Tunai (3%)-Rp137.700");
 
   const other = await browser.newContext();
   const otherPage = await other.newPage();
@@ -141,6 +159,8 @@ test("manual transfer: the store's account, the unique code in a mark, 'Saya sud
   await expect(bank).toContainText("PT Toko Pegawai PLN");
   await expect(bank).toContainText("Bank Negara Indonesia (BNI)");
   await expect(bank.getByRole("img", { name: "Bank Negara Indonesia (BNI)" })).toBeVisible();
+  // One BNI logo on the page (issue 25): the bank's, beside its account.
+  await expect(page.locator(".pay-details img")).toHaveCount(1);
   await expect(page.getByLabel("Nomor Rekening", { exact: true })).toHaveValue("0987654321");
   const total = await page.getByLabel("Total Pembayaran", { exact: true }).inputValue();
   const amount = Number(total.replace(/\D/g, ""));
@@ -186,6 +206,7 @@ test("manual transfer: the store's account, the unique code in a mark, 'Saya sud
   await ops("orders:verify-transfer", String(orderId));
   await page.goto(`/payment/${orderId}`);
   await expect(page.getByTestId("payment-paid")).toContainText("Pembayaran Diterima");
+  await expectOneAmount(page, orderId, BIKE.price, amount, `Kode Unik${rupiah(Number(code))}`);
 });
 
 test("BNI instalment: 'Tenor wajib dipilih', the tenors with their monthly amounts, on to the payment page", async ({ page, javaScriptEnabled }) => {

@@ -70,7 +70,7 @@ test.describe("client address and protocol behind the proxy (decision 0006)", ()
     expect(statuses.slice(10)).toEqual(Array(30).fill(429));
   });
 
-  test("behind a TLS proxy forms work (X-Forwarded-Proto from the proxy); a protocol the client wrote is not believed", async ({ request, baseURL }) => {
+  test("behind a TLS proxy forms work and answers carry HSTS (X-Forwarded-Proto from the proxy); a protocol the client wrote is not believed", async ({ request, baseURL }) => {
     const httpsOrigin = baseURL!.replace(/^http:/, "https:");
     const throughTls = await request.post("/login", { form: { email: "tidak-ada@pln.co.id", password: "salah" }, headers: { Origin: httpsOrigin, "X-Forwarded-Proto": "https" } });
     expect(throughTls.status()).toBe(400);
@@ -78,6 +78,14 @@ test.describe("client address and protocol behind the proxy (decision 0006)", ()
     // The client wrote https; the proxy appended what it really saw (http).
     const spoofed = await request.post("/login", { form: { email: "tidak-ada@pln.co.id", password: "salah" }, headers: { Origin: httpsOrigin, "X-Forwarded-Proto": "https, http" } });
     expect(spoofed.status()).toBe(403);
+    // HSTS (issue 25): over HTTPS through the proxy, pages and files alike; never over plain HTTP.
+    const hsts = "max-age=31536000; includeSubDomains";
+    expect(throughTls.headers()["strict-transport-security"]).toBe(hsts);
+    for (const path of ["/home", "/healthz", "/images/payment/bni.svg"]) {
+      expect((await request.get(path, { headers: { "X-Forwarded-Proto": "https" } })).headers()["strict-transport-security"], path).toBe(hsts);
+      expect((await request.get(path)).headers()["strict-transport-security"], path).toBeUndefined();
+    }
+    expect(spoofed.headers()["strict-transport-security"]).toBeUndefined();
   });
 });
 

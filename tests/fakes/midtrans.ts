@@ -1,7 +1,8 @@
 // A fake Midtrans for the tests (issue 18): a small HTTP server answering the endpoints the store
 // calls, shaped as docs.midtrans.com shows them — amounts as strings ("24145.00"), status codes as
 // strings, va_numbers / permata_va_number, bill_key + biller_code for Mandiri (echannel), Snap's
-// token + redirect_url — and able to send signed HTTP notifications. It checks the server key in
+// token + redirect_url, a card capture challenged by the fraud detection until approved or denied —
+// and able to send signed HTTP notifications. It checks the server key in
 // the Basic Authorization header like Midtrans does.
 //
 // Plain erasable TypeScript with node: imports only, so Node 24 runs it directly (the e2e server
@@ -16,7 +17,9 @@ export type FakeTransaction = {
   gross_amount: string;
   payment_type: "bank_transfer" | "echannel" | "credit_card";
   transaction_status: "pending" | "settlement" | "capture" | "expire" | "cancel" | "deny";
-  fraud_status: "accept" | "challenge";
+  // Card captures pass Midtrans's fraud detection (FDS): accept, or challenge until the merchant
+  // approves (capture + accept) or denies it (deny + deny) in the dashboard or through the API.
+  fraud_status: "accept" | "challenge" | "deny";
   transaction_time: string;
   settlement_time?: string;
   expiry_time?: string;
@@ -64,6 +67,8 @@ export class FakeMidtrans {
   hangNextCharges = 0;
   /** The next N Core API charges are made, but the answer is a 500 (the store never learns the VA). */
   loseNextChargeAnswers = 0;
+  /** The next N card captures are challenged by the fraud detection (capture + fraud_status challenge). */
+  challengeNextCaptures = 0;
   /** order_id → what the status API says instead of the truth (a gateway that disagrees with a notification). */
   readonly statusOverride = new Map<string, Partial<FakeTransaction>>();
   /** The last request body per path (e.g. the charge), for assertions. */
@@ -116,7 +121,23 @@ export class FakeMidtrans {
     const tx = this.#tx(orderId);
     if (tx.transaction_status !== "pending") throw new Error(`fake midtrans: ${orderId} is ${tx.transaction_status}`);
     tx.transaction_status = tx.payment_type === "credit_card" ? "capture" : "settlement";
+    if (tx.payment_type === "credit_card" && this.challengeNextCaptures > 0) {
+      this.challengeNextCaptures--;
+      tx.fraud_status = "challenge";
+    }
     tx.settlement_time = jakarta(at);
+    return tx;
+  }
+
+  /**
+   * The merchant's decision on a challenged capture (docs.midtrans.com: Approve / Deny Transaction):
+   * approve → capture + accept; deny → deny + deny. Anything else: 412, as Midtrans answers.
+   */
+  review(orderId: string, decision: "approve" | "deny"): FakeTransaction | null {
+    const tx = this.#tx(orderId);
+    if (tx.transaction_status !== "capture" || tx.fraud_status !== "challenge") return null;
+    if (decision === "approve") tx.fraud_status = "accept";
+    else Object.assign(tx, { transaction_status: "deny", fraud_status: "deny" });
     return tx;
   }
 
@@ -179,12 +200,17 @@ export class FakeMidtrans {
     // ——— Snap's payment page (the buyer's browser), and the browser tests' controls
     const page = /^\/snap\/v2\/vtweb\/([A-Za-z0-9-]+)(\/pay)?$/.exec(path);
     if (page) return this.#snapPage(page[1]!, !!page[2] && method === "POST", res);
-    const control = /^\/_fake\/(pay|expire|notify|transaction)\/([A-Za-z0-9\-_~.]+)$/.exec(path);
+    if (method === "POST" && path === "/_fake/challenge-next") {
+      this.challengeNextCaptures++;
+      return json(200, { challengeNextCaptures: this.challengeNextCaptures });
+    }
+    const control = /^\/_fake\/(pay|expire|notify|transaction|approve|deny)\/([A-Za-z0-9\-_~.]+)$/.exec(path);
     if (control) {
       const [, action, orderId] = control;
       if (!this.transactions.has(orderId!)) return json(404, { error: "no such transaction" });
       if (action === "pay") this.pay(orderId!);
       if (action === "expire") this.expire(orderId!);
+      if ((action === "approve" || action === "deny") && !this.review(orderId!, action)) return json(412, { error: "not a challenged capture" });
       if (action === "transaction") return json(200, this.transactions.get(orderId!));
       const notified = await this.notify(orderId!);
       return json(200, { transaction: this.transactions.get(orderId!), notified });
@@ -211,12 +237,16 @@ export class FakeMidtrans {
       }
       return path === "/v2/charge" ? this.#charge(body, json) : this.#snap(body, json);
     }
-    const status = /^\/v2\/([A-Za-z0-9\-_~.]+)\/(status|expire)$/.exec(path);
+    const status = /^\/v2\/([A-Za-z0-9\-_~.]+)\/(status|expire|approve|deny)$/.exec(path);
     if (status) {
       const orderId = status[1]!;
       const tx = this.transactions.get(orderId);
       if (!tx) return json(404, { status_code: "404", status_message: "Transaction doesn't exist.", id: crypto.randomUUID() });
       if (status[2] === "status" && method === "GET") return json(200, this.statusOf(orderId));
+      if ((status[2] === "approve" || status[2] === "deny") && method === "POST") {
+        if (!this.review(orderId, status[2])) return json(412, { status_code: "412", status_message: "Merchant cannot modify the status of the transaction" });
+        return json(200, { ...this.statusOf(orderId), status_code: "200", status_message: status[2] === "approve" ? "Success, transaction is approved" : "Success, transaction is denied" });
+      }
       if (status[2] === "expire" && method === "POST") {
         if (tx.transaction_status !== "pending") return json(412, { status_code: "412", status_message: "Merchant cannot modify the status of the transaction" });
         tx.transaction_status = "expire";

@@ -68,6 +68,7 @@ describe.skipIf(!adminUrl)("several instances on one PostgreSQL", () => {
         DATABASE_URL: url.toString(),
         DATA_DIR: path.join(dataDir, String(i)),
         BUILD_DIR: buildDir,
+        PAYMENT_GATEWAY: "sandbox",
         SESSION_SECRET: "several-instances-test-secret",
         PAYMENT_WEBHOOK_SECRET: "several-instances-webhook-secret",
         LOG_LEVEL: "warn",

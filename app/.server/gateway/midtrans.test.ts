@@ -17,7 +17,7 @@ import { expireOverduePayments, GATEWAY_UNAVAILABLE, getPaymentDetail, markPaid 
 import { action } from "~/routes/webhooks-midtrans";
 import { hasValidMidtransSignature, midtransOrderId, midtransSignature, midtransVerdict } from "./midtrans";
 import { MidtransClient, MidtransError } from "./midtrans-client";
-import { reconcileMidtransPayments, RECONCILE_SILENCE_MS } from "./midtrans-settle";
+import { applyMidtransStatus, reconcileMidtransPayments, RECONCILE_SILENCE_MS } from "./midtrans-settle";
 import { runPaymentSweep, sweepSummary } from "./sweep";
 import { serveAction } from "../testing/action-server";
 import { log } from "../log";
@@ -95,6 +95,7 @@ describe("signature and status", () => {
     expect(midtransVerdict({ transaction_status: "settlement" })).toBe("paid");
     expect(midtransVerdict({ transaction_status: "capture", fraud_status: "accept" })).toBe("paid");
     expect(midtransVerdict({ transaction_status: "capture", fraud_status: "challenge" })).toBe("pending");
+    expect(midtransVerdict({ transaction_status: "capture", fraud_status: "deny" })).toBe("closed");
     expect(midtransVerdict({ transaction_status: "pending" })).toBe("pending");
     for (const closed of ["expire", "cancel", "deny", "failure"]) expect(midtransVerdict({ transaction_status: closed })).toBe("closed");
     expect(midtransVerdict({ transaction_status: "refund" })).toBe("other");
@@ -227,6 +228,42 @@ describe("notifications", () => {
     const replays = await Promise.all(Array.from({ length: 5 }, () => fake.notify(payment.gatewayRef!)));
     for (const replay of replays) expect(replay).toMatchObject({ status: 200, body: { ok: true, outcome: "replay" } });
     expect(await state(orderId)).toEqual({ statusId: 300, transitions: 1 });
+  });
+
+  it("a card capture challenged by the fraud review stays waiting, settles once accepted, and no replay of either changes anything (issue 25)", async () => {
+    const { orderId, payment } = await order("BNI-INSTALLMENT", { tenor: 3 });
+    fake.challengeNextCaptures = 1;
+    // Snap's page captures the card; the notification it sends says capture + challenge.
+    expect((await fetch(`${payment.redirectUrl}/pay`, { method: "POST", redirect: "manual" })).status).toBe(302);
+    expect(fake.transactions.get(payment.gatewayRef!)).toMatchObject({ transaction_status: "capture", fraud_status: "challenge" });
+    expect(await state(orderId)).toEqual({ statusId: 301, transitions: 0 });
+    expect(await fake.notify(payment.gatewayRef!)).toMatchObject({ status: 200, body: { ok: true, outcome: "replay" } });
+
+    // The merchant accepts it after the review: the same transaction, capture again, now accepted.
+    expect(fake.review(payment.gatewayRef!, "approve")).toMatchObject({ transaction_status: "capture", fraud_status: "accept" });
+    expect(await fake.notify(payment.gatewayRef!)).toMatchObject({ status: 200, body: { ok: true, outcome: "paid" } });
+    expect(await state(orderId)).toEqual({ statusId: 300, transitions: 1 });
+    for (const replay of await Promise.all([1, 2, 3].map(() => fake.notify(payment.gatewayRef!)))) expect(replay).toMatchObject({ status: 200, body: { ok: true, outcome: "replay" } });
+    // The status API asked again later (the sweep, the buyer's return from Snap) finds the same event.
+    expect((await applyMidtransStatus(payment.gatewayRef!, "return")).outcome).toBe("replay");
+    expect(await state(orderId)).toEqual({ statusId: 300, transitions: 1 });
+  });
+
+  it("a card capture denied after the fraud review closes the order with its stock back; replays change nothing (issue 25)", async () => {
+    const { orderId, payment, product } = await order("BNI-INSTALLMENT", { tenor: 3 });
+    const stock = await productStock(product);
+    fake.challengeNextCaptures = 1;
+    await fetch(`${payment.redirectUrl}/pay`, { method: "POST", redirect: "manual" });
+    expect(await state(orderId)).toEqual({ statusId: 301, transitions: 0 });
+    expect(fake.review(payment.gatewayRef!, "deny")).toMatchObject({ transaction_status: "deny", fraud_status: "deny" });
+    expect(await fake.notify(payment.gatewayRef!)).toMatchObject({ status: 200, body: { ok: true, outcome: "closed" } });
+    expect(await state(orderId)).toEqual({ statusId: 2, transitions: 0 });
+    expect(await productStock(product)).toBe(stock + 1);
+    expect(await fake.notify(payment.gatewayRef!)).toMatchObject({ status: 200, body: { ok: true, outcome: "replay" } });
+    expect(await state(orderId)).toEqual({ statusId: 2, transitions: 0 });
+    // Midtrans's own API refuses a second decision.
+    const again = await fetch(`${fake.url}/v2/${payment.gatewayRef}/approve`, { method: "POST", headers: { Authorization: `Basic ${Buffer.from(`${SERVER_KEY}:`).toString("base64")}` } });
+    expect(again.status).toBe(412);
   });
 
   it("refuses a bad signature with 401 and asks nobody", async () => {

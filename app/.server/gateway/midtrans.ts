@@ -68,7 +68,8 @@ export type MidtransVerdict = "paid" | "pending" | "closed" | "other";
 /**
  * What a transaction status means for the store (docs.midtrans.com, Transaction Status):
  * settlement, or capture with fraud_status accept → paid; pending, authorize, or a capture under
- * review (challenge) → pending; expire, cancel, deny, failure → closed; refunds and chargebacks →
+ * review (challenge) → pending; expire, cancel, deny, failure, or a capture the review denied →
+ * closed; refunds and chargebacks →
  * other (an operator's matter, nothing changes here).
  */
 export function midtransVerdict(tx: Pick<MidtransTransaction, "transaction_status" | "fraud_status">): MidtransVerdict {
@@ -76,7 +77,9 @@ export function midtransVerdict(tx: Pick<MidtransTransaction, "transaction_statu
     case "settlement":
       return "paid";
     case "capture":
-      return tx.fraud_status === "accept" ? "paid" : "pending";
+      // Under fraud review (challenge) until the merchant accepts it, or denies it (then also
+      // reported as transaction_status deny).
+      return tx.fraud_status === "accept" ? "paid" : tx.fraud_status === "deny" ? "closed" : "pending";
     case "pending":
     case "authorize":
       return "pending";
@@ -93,16 +96,18 @@ export function midtransVerdict(tx: Pick<MidtransTransaction, "transaction_statu
 const EVENT_TYPE: Record<MidtransVerdict, string> = { paid: "payment.paid", pending: "payment.pending", closed: "payment.expired", other: "midtrans.other" };
 
 /**
- * The status API's answer as the event the settlement function takes. Its id is the transaction and
- * its status, so a repeated notification (or the sweep finding what a notification already said) is
- * a replay of the same event.
+ * The status API's answer as the event the settlement function takes. Its id is the transaction, its
+ * status and its fraud status (everything midtransVerdict reads), so a repeated notification (or the
+ * sweep finding what a notification already said) is a replay of the same event, while a capture
+ * accepted after a fraud review (challenge → accept) is a new one that settles (issue 25).
  */
 export function statusEvent(tx: MidtransTransaction, gatewayRef: string): GatewayEvent {
   const verdict = midtransVerdict(tx);
-  const status = (tx.transaction_status ?? "unknown").replace(/[^a-z_]/g, "").slice(0, 30);
+  const word = (value: string | undefined) => (value ?? "").replace(/[^a-z_]/g, "").slice(0, 30);
+  const fraud = word(tx.fraud_status);
   return {
-    id: `midtrans:${(tx.transaction_id ?? gatewayRef).slice(0, 60)}:${status}`,
-    type: verdict === "other" ? `midtrans.${status}` : EVENT_TYPE[verdict],
+    id: `midtrans:${(tx.transaction_id ?? gatewayRef).slice(0, 60)}:${word(tx.transaction_status) || "unknown"}${fraud ? `:${fraud}` : ""}`,
+    type: verdict === "other" ? `midtrans.${word(tx.transaction_status) || "unknown"}` : EVENT_TYPE[verdict],
     vaNumber: null,
     gatewayRef,
     amount: wholeRupiah(tx.gross_amount),

@@ -60,6 +60,7 @@ export const ORDER_ITEM = object({
   productTitle: str,
   quantity: int,
   amount: int,
+  totalAmount: { type: "integer", description: "What is paid: the payment's total once opened (VA discount, fee, unique code), else amount" },
   redirectUrl: nullable(str),
   paymentMethodId: nullable(int),
 });
@@ -113,6 +114,15 @@ export const PAYMENT_DETAIL = object(
   },
   ["orderId", "totalAmount", "expired", "paid"],
 );
-export const METHOD = object({ id: int, name: str, code: str, type: str, imageUrl: str, totalPayment: int, additionalData: object({ fee: int, applyUrl: nullable(str) }) });
+export const METHOD = object({
+  id: int,
+  name: str,
+  code: str,
+  type: str,
+  imageUrl: str,
+  totalPayment: int,
+  additionalData: object({ fee: int, applyUrl: nullable(str) }),
+  groupName: { type: "string", enum: ["Virtual Account", "Manual", "Cicilan", "Lainnya"], description: "The group the method list shows it in" },
+});
 export const TENOR = object({ id: int, tenor: int, interestPercentage: { type: "number" }, allMount: int, perMonth: int, totalPayment: int, additionalData: object({ fee: int, applyUrl: nullable(str) }) });
 export const BALANCE_ITEM = object({ id: int, title: str, description: str, amount: int, status: nullable(str), createdAt: { type: "string", format: "date-time" } });

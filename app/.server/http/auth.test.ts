@@ -485,13 +485,19 @@ describe("account activation", () => {
     expect((await browser.flashed()).toast).toMatchObject({ type: "danger" });
   });
 
-  it("resends only after the wait: a danger toast before, a new e-mail after", async () => {
+  it("resends at once after registering, then only after the wait: a danger toast before, a new e-mail after", async () => {
     const browser = new Browser();
     const form = registration();
     await browser.post(action(registerRoute), "/register", form);
     await browser.flashed();
     await settleMessages();
+    const registered = await newestMailTo(form.email, VERIFY_SUBJECT);
+    // Spec §4 (issue 25): the wait starts after a resend, so the first one goes at once.
+    expect(await browser.post(action(resendRoute), "/resend-verification", { redirectTo: "/detail/3" })).toMatchObject({ status: 302, location: "/detail/3" });
+    expect((await browser.flashed()).toast).toEqual({ type: "success", message: "Email aktivasi telah dikirim ulang. Silakan periksa email Anda." });
+    await settleMessages();
     const first = await newestMailTo(form.email, VERIFY_SUBJECT);
+    expect(first!.id).not.toBe(registered!.id);
 
     expect(await browser.post(action(resendRoute), "/resend-verification", { redirectTo: "/detail/3" })).toMatchObject({ status: 302, location: "/detail/3" });
     expect(await browser.flashed()).toEqual({ toast: { type: "danger", message: "Mohon tunggu sebelum mengirim ulang email aktivasi." }, modal: null });

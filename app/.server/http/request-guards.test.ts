@@ -190,6 +190,23 @@ describe("client address and protocol behind proxies", () => {
     expect(seen.map((s) => s.protocol)).toEqual(["https", "http"]);
   });
 
+  it("with TRUST_PROXY as addresses believe X-Forwarded-* only from those peers: 14 forged addresses from elsewhere stay one client (issue 25)", async () => {
+    // The test's client connects from 127.0.0.1, which this list does not name: it reached the port directly.
+    const direct = await startServer("10.0.0.0/8, fd00::/8");
+    for (let i = 1; i <= 14; i++) await send(direct.port, { method: "GET", headers: { "x-forwarded-for": `203.0.113.${i}`, "x-forwarded-proto": "https" } });
+    expect(new Set(direct.seen.map((s) => `${s.clientAddress} ${s.protocol}`))).toEqual(new Set(["127.0.0.1 http"]));
+
+    // The same requests through a listed proxy: the address it saw, and the protocol it wrote.
+    const proxied = await startServer("127.0.0.1");
+    await send(proxied.port, { method: "GET", headers: { "x-forwarded-for": "203.0.113.1, 198.51.100.7", "x-forwarded-proto": "https" } });
+    expect(proxied.seen[0]).toMatchObject({ clientAddress: "198.51.100.7", protocol: "https" });
+
+    // Two listed proxies in a row (a CDN in 10.0.0.0/8, then this machine): the entry the outer one wrote.
+    const chained = await startServer("127.0.0.1, 10.0.0.0/8");
+    await send(chained.port, { method: "GET", headers: { "x-forwarded-for": "203.0.113.1, 198.51.100.7, 10.1.2.3", "x-forwarded-proto": "http, https, http" } });
+    expect(chained.seen[0]).toMatchObject({ clientAddress: "198.51.100.7", protocol: "https" });
+  });
+
   it("mark only direct requests from this machine as loopback (the demo outbox), never on the client's word", async () => {
     const { port, seen } = await startServer("1");
     await send(port, { method: "GET", headers: { host: `localhost:${port}` } });
@@ -203,6 +220,23 @@ describe("client address and protocol behind proxies", () => {
     await send(port, { headers: { origin: "garbage" } });
     await send(port, { headers: { origin: "http://localhost:3000" } });
     expect(seen.map((s) => s.origin)).toEqual(["null", "http://localhost:3000"]);
+  });
+});
+
+describe("Strict-Transport-Security (issue 25)", () => {
+  it("is sent over HTTPS through a trusted proxy, never over plain HTTP nor on a client's own X-Forwarded-Proto", async () => {
+    const { port } = await startServer("1");
+    const overTls = await send(port, { method: "GET", path: "/nothing", headers: { "x-forwarded-proto": "https" } });
+    expect(overTls.headers["strict-transport-security"]).toBe("max-age=31536000; includeSubDomains");
+    const redirect = await send(port, { method: "GET", path: "/redirect", headers: { "x-forwarded-proto": "https" } });
+    expect(redirect.headers["strict-transport-security"]).toBe("max-age=31536000; includeSubDomains");
+    expect((await send(port, { method: "GET", path: "/nothing", headers: { "x-forwarded-proto": "http" } })).headers["strict-transport-security"]).toBeUndefined();
+    expect((await send(port, { method: "GET", path: "/nothing" })).headers["strict-transport-security"]).toBeUndefined();
+
+    const untrusted = await startServer("0");
+    expect((await send(untrusted.port, { method: "GET", path: "/nothing", headers: { "x-forwarded-proto": "https" } })).headers["strict-transport-security"]).toBeUndefined();
+    const notListed = await startServer("10.0.0.1");
+    expect((await send(notListed.port, { method: "GET", path: "/nothing", headers: { "x-forwarded-proto": "https" } })).headers["strict-transport-security"]).toBeUndefined();
   });
 });
 

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import net from "node:net";
 import type { Express, NextFunction, Request, Response } from "express";
 import { env } from "../env";
 import { SECURITY_HEADERS } from "./request";
@@ -8,8 +9,8 @@ import { CSV_MAX_BYTES } from "../csv";
 /**
  * What the production server (server.js) does to every request before React Router or the static
  * files see it: refuse unknown methods, bound the body while it streams in, decide the client's
- * address and protocol from the configured number of proxy hops only, and give every response the
- * security headers and a Cache-Control. Installed by `installRequestGuards(app)`.
+ * address and protocol from the trusted proxies only (TRUST_PROXY: hops or addresses), and give
+ * every response the security headers (HSTS over HTTPS) and a Cache-Control. Installed by `installRequestGuards(app)`.
  */
 
 /** Forms without files. Large enough for every form of the store, small enough to never matter. */
@@ -74,9 +75,53 @@ export function isDirectLoopback(req: IncomingMessage): boolean {
   return LOOPBACK_HOST.test(req.headers.host ?? "");
 }
 
+/** Whether the peer `address`, `hop` steps from the app (0: the socket's peer), is a proxy we trust. */
+export type ProxyTrust = (address: string, hop: number) => boolean;
+
 /**
- * The protocol the browser used. Only the proxies we trust say so: with N hops, the entry the
- * outermost trusted proxy wrote (proxies that overwrite the header leave one entry; ones that
+ * TRUST_PROXY as a test of each hop: a number N trusts the first N peers whoever they are (the app
+ * port must then be reachable only through the proxy); a list trusts only peers at those addresses
+ * and CIDRs, so a client that reaches the port directly is its own address, whatever it writes.
+ */
+export function proxyTrust(setting: number | string[]): ProxyTrust {
+  if (typeof setting === "number") return (_address, hop) => hop < setting;
+  const proxies = new net.BlockList();
+  for (const entry of setting) {
+    const [address = "", prefix] = entry.split("/");
+    const type = net.isIPv6(address) ? "ipv6" : "ipv4";
+    if (prefix === undefined) proxies.addAddress(address, type);
+    else proxies.addSubnet(address, Number(prefix), type);
+  }
+  return (address) => {
+    const type = net.isIPv6(address) ? "ipv6" : net.isIPv4(address) ? "ipv4" : null;
+    return type !== null && proxies.check(address, type);
+  };
+}
+
+let configuredTrust: { for: number | string[]; trust: ProxyTrust } | undefined;
+function trustOfEnv(): ProxyTrust {
+  const setting = env().trustProxy;
+  if (configuredTrust?.for !== setting) configuredTrust = { for: setting, trust: proxyTrust(setting) };
+  return configuredTrust.trust;
+}
+
+/**
+ * How many proxies in front of this request are trusted: the socket's peer, then each
+ * X-Forwarded-For entry from the right, as long as `trust` says so. Their X-Forwarded-Proto and
+ * X-Request-Id entries (the one the outermost of them wrote) are believed; nobody else's.
+ */
+export function trustedHops(req: IncomingMessage, trust: ProxyTrust = trustOfEnv()): number {
+  const header = req.headers["x-forwarded-for"];
+  const forwarded = (Array.isArray(header) ? header.join(",") : (header ?? "")).split(",").map((entry) => entry.trim()).filter(Boolean);
+  const chain = [req.socket.remoteAddress ?? "", ...forwarded.reverse()];
+  let hops = 0;
+  while (hops < chain.length && trust(chain[hops]!, hops)) hops++;
+  return hops;
+}
+
+/**
+ * The protocol the browser used. Only the proxies we trust say so: with N trusted hops, the entry
+ * the outermost trusted proxy wrote (proxies that overwrite the header leave one entry; ones that
  * append leave one per hop, after whatever the client wrote).
  */
 export function forwardedProtocol(req: IncomingMessage, hops: number): "http" | "https" {
@@ -182,8 +227,8 @@ function normaliseOrigin(req: IncomingMessage) {
  * Sets the headers the app reads to know the client (never the client's own values): the address
  * (rate limits) and whether the request comes straight from this machine (the demo outbox).
  */
-function clientHeaders(hops: number) {
-  return (req: Request, _res: Response, next: NextFunction) => {
+function clientHeaders(trust: ProxyTrust) {
+  return (req: Request, res: Response, next: NextFunction) => {
     delete req.headers["x-client-address"];
     delete req.headers["x-client-loopback"];
     // Never believed: the URL's host comes from Host, which the documented proxy setup passes on.
@@ -191,7 +236,10 @@ function clientHeaders(hops: number) {
     normaliseOrigin(req);
     req.headers["x-client-address"] = req.ip ?? req.socket.remoteAddress ?? "unknown";
     if (isDirectLoopback(req)) req.headers["x-client-loopback"] = "1";
-    Object.defineProperty(req, "protocol", { value: forwardedProtocol(req, hops), configurable: true });
+    const protocol = forwardedProtocol(req, trustedHops(req, trust));
+    Object.defineProperty(req, "protocol", { value: protocol, configurable: true });
+    // Browsers keep to HTTPS once they saw it over HTTPS (never sent over plain HTTP: they ignore it there anyway).
+    if (protocol === "https") res.setHeader("Strict-Transport-Security", STRICT_TRANSPORT_SECURITY);
     next();
   };
 }
@@ -210,16 +258,19 @@ export function defaultHeaders(_req: IncomingMessage, res: ServerResponse, next:
   next();
 }
 
+/** A year, subdomains included (issue 25): the store is served over HTTPS only once it is. */
+export const STRICT_TRANSPORT_SECURITY = "max-age=31536000; includeSubDomains";
+
 /** For answers that may hold personal data: never stored by shared caches nor by the browser. */
 export const PERSONAL_CACHE_CONTROL = "private, no-store";
 
 /** Puts the guards in front of everything else in the Express app (call before any route). */
 export function installRequestGuards(app: Express) {
-  const hops = env().trustProxyHops;
-  // A number: Express believes that many X-Forwarded-For entries from the right, no more.
-  app.set("trust proxy", hops);
+  const trust = trustOfEnv();
+  // Express believes X-Forwarded-For entries from the right only while `trust` says so (req.ip).
+  app.set("trust proxy", trust);
   app.use(defaultHeaders);
   app.use(methodGuard);
-  app.use(clientHeaders(hops));
+  app.use(clientHeaders(trust));
   app.use(bodyLimit());
 }

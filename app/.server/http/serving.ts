@@ -6,7 +6,7 @@ import { currentRequest, log, requestIdOf, runWithRequest, type RequestState } f
 import { httpRequestDuration, mayReadMetrics, registry, scrapeMetrics, statusClass } from "../metrics";
 import { registerStoreMetrics } from "../store/back-office";
 import { registerMessageMetrics } from "../store/messages";
-import { isDirectLoopback, routePathOf } from "./request-guards";
+import { isDirectLoopback, routePathOf, trustedHops } from "./request-guards";
 
 // What server.js puts around the app for operating it (issue 20): the request id and one log line
 // per request, the request-duration metric, GET /metrics, and readiness (GET /readyz).
@@ -41,10 +41,9 @@ export function routeIdFinder(manifest: RouteManifest, isStatic: (pathname: stri
  * keys); never headers, cookies or bodies.
  */
 export function installRequestLog(app: Express, routeIdOf: (pathname: string) => string) {
-  const hops = env().trustProxyHops;
   app.use((req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();
-    const state: RequestState = { reqId: requestIdOf(req.headers["x-request-id"], hops) };
+    const state: RequestState = { reqId: requestIdOf(req.headers["x-request-id"], trustedHops(req)) };
     res.setHeader("X-Request-Id", state.reqId);
     res.once("close", () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;

@@ -83,7 +83,7 @@ describe.skipIf(!adminUrl)("backup and restore on PostgreSQL", () => {
         probe.close(() => resolve(free));
       });
     });
-    server = spawnServer({ PORT: String(port), DATABASE_URL: url.toString(), DATA_DIR: path.join(work, "data"), BUILD_DIR: process.env.BUILD_DIR ?? "build", LOG_LEVEL: "warn" });
+    server = spawnServer({ PORT: String(port), DATABASE_URL: url.toString(), DATA_DIR: path.join(work, "data"), BUILD_DIR: process.env.BUILD_DIR ?? "build", PAYMENT_GATEWAY: "sandbox", LOG_LEVEL: "warn" });
     await expect.poll(() => fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status, () => 0), { timeout: 60_000 }).toBe(200);
 
     const original = postgres(adminUrl!, { max: 1, onnotice: () => {} });

@@ -115,6 +115,14 @@ describe("order commands", () => {
     const help = await ops("help");
     expect(help.code).toBe(0);
     for (const name of ["orders:list", "orders:approve-incentive", "orders:expire", "balance:withdraw", "balance:settle"]) expect(help.out).toContain(name);
+    // Aligned columns (issue 25): every description starts in the same column, two spaces after the longest usage.
+    const rows = help.out.split("\n").filter((line) => /^  \S/.test(line));
+    const column = rows[0]!.search(/\S\s{2,}\S/) + rows[0]!.match(/\S\s{2,}/)![0].length;
+    for (const row of rows) {
+      expect(row.slice(column - 2, column), row).toBe("  ");
+      expect(row[column], row).toMatch(/\S/);
+    }
+    expect(help.out).toMatch(/orders:reject-incentive <id> <alasan…> {2,}incentive rejected/);
   });
 
   it("orders:list shows id, invoice, status, buyer e-mail, amount and date, newest first, filtered by --status", async () => {

@@ -265,7 +265,10 @@ export function opsUsage(io: OpsIO) {
   io.out("usage: npm run ops -- <command> [arguments]");
   io.out("");
   io.out("commands:");
-  for (const c of Object.values(OPS_COMMANDS)) io.out(`  ${c.usage.padEnd(36)}${c.summary}`);
+  // Two columns as wide as the longest usage, so a long one never runs into its description.
+  const commands = Object.values(OPS_COMMANDS);
+  const width = Math.max(...commands.map((c) => c.usage.length));
+  for (const c of commands) io.out(`  ${c.usage.padEnd(width)}  ${c.summary}`);
 }
 
 /** Runs one command line; never throws (an unexpected error is one line on err, status 1). */

@@ -340,10 +340,18 @@ describe("orders", () => {
     const early = await callApi("POST", "/order/set-payment", { token, json: { id: orderId, paymentMethodId: await methodId("BNI-VA") } });
     expect(early.status).toBe(409);
     expect(await transitionOrder(orderId, 100, 200, "test")).toEqual({ ok: true });
+    // Spec §7 (issue 25): a list of methods with the spec's fields, each naming its group, in the groups' order.
     const methods = await callApi("POST", "/payment/methods", { token, json: { productId, totalDiscount: 1 } });
-    expect(methods.body.data.map((g: { name: string }) => g.name)).toContain("Virtual Account");
-    const va = methods.body.data.flatMap((g: { methods: { code: string; id: number }[] }) => g.methods).find((m: { code: string }) => m.code === "BNI-VA");
-    expect(va).toMatchObject({ id: expect.any(Number), name: expect.any(String), type: "virtual_account", totalPayment: expect.any(Number), additionalData: { fee: expect.any(Number) } });
+    expect(Array.isArray(methods.body.data)).toBe(true);
+    for (const method of methods.body.data) {
+      expect(Object.keys(method).sort()).toEqual(["additionalData", "code", "groupName", "id", "imageUrl", "name", "totalPayment", "type"]);
+      expect(Object.keys(method.additionalData).sort()).toEqual(["applyUrl", "fee"]);
+    }
+    const groupsInOrder = [...new Set(methods.body.data.map((m: { groupName: string }) => m.groupName))];
+    expect(groupsInOrder).toEqual(["Virtual Account", "Manual", "Cicilan", "Lainnya"]);
+    const va = methods.body.data.find((m: { code: string }) => m.code === "BNI-VA");
+    expect(va).toMatchObject({ id: expect.any(Number), name: expect.any(String), type: "virtual_account", imageUrl: expect.any(String), groupName: "Virtual Account", totalPayment: 30_000_000 - 900_000 + va.additionalData.fee, additionalData: { fee: expect.any(Number), applyUrl: null } });
+    expect(methods.body.data.find((m: { code: string }) => m.code === "BNI-INSTALLMENT")).toMatchObject({ type: "installment", groupName: "Cicilan", additionalData: { applyUrl: expect.any(String) } });
     const noMethod = await callApi("POST", "/order/set-payment", { token, json: { id: orderId } });
     expect(noMethod.body.errors).toEqual({ paymentMethodId: ["Metode Pembayaran wajib dipilih."] });
     const set = await callApi("POST", "/order/set-payment", { token, json: { id: orderId, paymentMethodId: va.id } });
@@ -477,5 +485,9 @@ describe("OpenAPI", () => {
     expect(paths).toHaveLength(46);
     const register = document.paths["/api/core/api/v1/auth/register"]!.post!.requestBody!.content["application/json"]!.schema;
     expect(Object.keys(register.properties)).toEqual(expect.arrayContaining(["fullname", "phoneNo", "nip", "companyId", "email", "password", "matchPassword"]));
+    // §7 payment/methods answers a list of methods, each naming its group (issue 25).
+    const methods = (document.paths["/api/core/api/v1/payment/methods"]!.post as unknown as { responses: Record<string, { content: Record<string, { schema: { properties: { data: { type: string; items: { properties: Record<string, unknown> } } } } }> }> }).responses["200"]!.content["application/json"]!.schema.properties.data;
+    expect(methods.type).toBe("array");
+    expect(Object.keys(methods.items.properties).sort()).toEqual(["additionalData", "code", "groupName", "id", "imageUrl", "name", "totalPayment", "type"]);
   });
 });

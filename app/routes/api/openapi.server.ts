@@ -19,7 +19,7 @@ import { USER_AREA } from "./user.server";
 // (zod's JSON Schema output), so the document cannot drift from what the server checks.
 
 /** Bump the minor version for additions; a breaking change gets a new prefix (/api/v2), see README. */
-export const API_VERSION = "1.0.0";
+export const API_VERSION = "1.1.0";
 
 export const API_AREAS: ApiArea[] = [AUTH_AREA, USER_AREA, PRODUCT_AREA, BANNER_AREA, ORDER_AREA, PAYMENT_AREA, BALANCE_AREA, COMPANY_AREA, OFFICE_AREA, OTP_AREA, LOCATION_AREA, UPLOAD_AREA, NOTIFICATION_AREA];
 

@@ -6,7 +6,8 @@ import { getOwnedOrderSummary } from "~/.server/store/orders";
 import { checkPaymentChoice, listPaymentMethods, listTenorOptions, METHOD_UNKNOWN } from "~/.server/store/payments";
 
 // Spec §7 payment/methods, payment/installment, payment/select: the lists of /paymentmethodlist and
-// /tenorlist for an amount, and a choice checked against them.
+// /tenorlist for an amount (the methods as one list, each naming its group, as §7 describes; the page
+// shows them in their groups), and a choice checked against them.
 
 const AMOUNT_BODY = {
   type: "object",
@@ -30,8 +31,18 @@ const area = defineArea("payment", {
   "/methods": {
     method: "POST",
     auth: true,
-    doc: { summary: "The payment methods with their totals, in their groups", body: AMOUNT_BODY, data: list(object({ name: { type: "string" }, badge: { type: ["string", "null"] }, methods: list(METHOD) })), errors: [400] },
-    handle: async ({ request }) => ok(await listPaymentMethods(await amountOf(await readJson(request)))),
+    doc: {
+      summary: "The payment methods with their totals (spec §7: a list of methods)",
+      description: "In the order of the method list's groups (Virtual Account, Manual, Cicilan, Lainnya), each naming its `groupName`. The Virtual Account group's totals carry its cash discount ('-3% Diskon Pembelian Tunai').",
+      body: AMOUNT_BODY,
+      data: list(METHOD),
+      errors: [400],
+    },
+    async handle({ request }) {
+      const groups = await listPaymentMethods(await amountOf(await readJson(request)));
+      // The spec's fields and the group's name; the page's own extras (breakdown, needsTenor…) stay off the contract.
+      return ok(groups.flatMap((group) => group.methods.map(({ id, name, code, type, imageUrl, totalPayment, additionalData, groupName }) => ({ id, name, code, type, imageUrl, totalPayment, additionalData, groupName }))));
+    },
   },
   "/installment": {
     method: "POST",

@@ -1,5 +1,8 @@
-import { Form, NavLink, Outlet } from "react-router";
+import { Form, NavLink, Outlet, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/layout";
+import { ToastRegion } from "~/components/toast-region";
+import type { RootData } from "~/lib/root-data";
+import type { RouteHandle } from "~/lib/route-handle";
 import { requireStaff, SECOND_FACTOR_PATH } from "~/.server/http/ops-access";
 import { hasRole } from "~/lib/staff-roles";
 import opsStyles from "./ops.css?url";
@@ -14,6 +17,8 @@ export const middleware: Route.MiddlewareFunction[] = [
   },
 ];
 
+export const handle: RouteHandle = { ownToasts: true };
+
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: opsStyles }];
 
 export function loader({ context, url }: Route.LoaderArgs) {
@@ -24,6 +29,7 @@ export function loader({ context, url }: Route.LoaderArgs) {
 }
 
 export default function OpsLayout({ loaderData }: Route.ComponentProps) {
+  const root = useRouteLoaderData("root") as RootData | undefined;
   return (
     <div className="ops-shell">
       <header className="ops-header">
@@ -54,6 +60,8 @@ export default function OpsLayout({ loaderData }: Route.ComponentProps) {
         </div>
       </header>
       <main className="ops-main">
+        {/* Toasts in the page's flow, above its forms: never over a field (issue 25). */}
+        <ToastRegion toast={root?.toast ?? null} inline />
         <Outlet />
       </main>
     </div>

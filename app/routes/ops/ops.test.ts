@@ -112,8 +112,8 @@ describe("the second factor", () => {
     const third = await new Browser().signIn(user.id);
     expect(await third.postFields(secondFactorRoute.action, "/ops/2fa", { intent: "verify", code: codes[0]! })).toMatchObject({ status: 400 });
 
-    // Wrong codes: 10 per 15 minutes per account, then 429 even for a right code; every one audited.
-    for (let i = 1; i < 10; i++) expect((await third.postFields(secondFactorRoute.action, "/ops/2fa", { intent: "verify", code: "000000" })).status).toBe(400);
+    // Wrong codes: 5 per 15 minutes from one address (issue 25), then 429 there even for a right code; every one audited.
+    for (let i = 1; i < 5; i++) expect((await third.postFields(secondFactorRoute.action, "/ops/2fa", { intent: "verify", code: "000000" })).status).toBe(400);
     const limited = await third.postFields(secondFactorRoute.action, "/ops/2fa", { intent: "verify", code: codes[1]! });
     expect(limited.status).toBe(429);
     expect((limited.data as { error: string }).error).toMatch(/^Terlalu banyak percobaan kode\. Coba lagi dalam \d+ menit\.$/);
@@ -121,12 +121,48 @@ describe("the second factor", () => {
     const audit = await db.select({ action: operatorAudit.action }).from(operatorAudit).where(eq(operatorAudit.operatorId, user.id));
     const tally = (a: string) => audit.filter((r) => r.action === a).length;
     expect({ wrong: tally("2fa-wrong-code"), limited: tally("2fa-rate-limited"), passed: tally("2fa-passed"), recovery: tally("2fa-recovery-code"), enrolled: tally("2fa-enrolled") }).toEqual({
-      wrong: 11,
+      wrong: 6,
       limited: 1,
       passed: 1,
       recovery: 1,
       enrolled: 1,
     });
+  });
+});
+
+describe("wrong-code limits per account and per address (issue 25)", () => {
+  it("someone with the password, guessing from other addresses, never locks the operator out of an address they passed from; guesses stay bounded", async () => {
+    const { user } = await enrolledOperator(); // passed from "local"
+    const verify = (browser: Browser, code: string) => browser.postFields(secondFactorRoute.action, "/ops/2fa", { intent: "verify", code });
+    const from = async (address: string) => {
+      const browser = await new Browser().signIn(user.id);
+      browser.address = address;
+      return browser;
+    };
+    // One address: 5 wrong codes, then refused there.
+    const first = await from("203.0.113.1");
+    for (let i = 0; i < 5; i++) expect((await verify(first, "000000")).status).toBe(400);
+    expect((await verify(first, "000000")).status).toBe(429);
+    // An IPv6 /64 is one address: its neighbours share its count.
+    const v6a = await from("2001:db8:1:2::5");
+    for (let i = 0; i < 3; i++) expect((await verify(v6a, "000000")).status).toBe(400);
+    const v6b = await from("2001:db8:1:2:0:0:0:6");
+    for (let i = 0; i < 2; i++) expect((await verify(v6b, "000000")).status).toBe(400);
+    expect((await verify(v6b, "000000")).status).toBe(429);
+    // 10 wrong codes for the account: a new address gets no guess at all.
+    expect((await verify(await from("198.51.100.9"), "000000")).status).toBe(429);
+    expect((await verify(await from("198.51.100.10"), "000000")).status).toBe(429);
+
+    // The operator, from the address they passed from before, is let in with the right code.
+    const [factor] = await db.select({ secret: operatorFactors.secret }).from(operatorFactors).where(eq(operatorFactors.userId, user.id));
+    const operator = await new Browser().signIn(user.id);
+    expect(await verify(operator, totp(factor!.secret, Date.now() + 30_000))).toMatchObject({ status: 302, location: "/ops" });
+    expect(await operator.get(queuesRoute.loader, "/ops")).toMatchObject({ status: 200 });
+
+    const audit = await db.select({ action: operatorAudit.action, address: operatorAudit.address }).from(operatorAudit).where(eq(operatorAudit.operatorId, user.id));
+    expect(audit.filter((a) => a.action === "2fa-wrong-code").length).toBe(10);
+    expect(audit.filter((a) => a.action === "2fa-rate-limited").map((a) => a.address)).toEqual(["203.0.113.1", "2001:db8:1:2::/64", "198.51.100.9", "198.51.100.10"]);
+    expect(audit.filter((a) => a.action === "2fa-passed").map((a) => a.address)).toEqual(["local", "local"]);
   });
 });
 

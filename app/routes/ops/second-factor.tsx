@@ -1,17 +1,16 @@
 import QRCode from "qrcode";
 import { data, Form, redirect, type ShouldRevalidateFunction } from "react-router";
 import type { Route } from "./+types/second-factor";
-import { readForm } from "~/.server/http/request";
+import { clientAddress, readForm } from "~/.server/http/request";
 import { requireStaff } from "~/.server/http/ops-access";
 import { getSessionId } from "~/.server/http/session";
-import { confirmEnrolment, getFactorState, recordAudit, verifySecondFactor } from "~/.server/store/people";
-import { hitRateLimit, RATE_LIMITS, resetRateLimit } from "~/.server/store/people";
-import { markSecondFactorPassed } from "~/.server/store/people";
+import { clearWrongSecondFactors, confirmEnrolment, countWrongSecondFactor, getFactorState, markSecondFactorPassed, recordAudit, secondFactorRefusal, verifySecondFactor } from "~/.server/store/people";
 import type { RouteHandle } from "~/lib/route-handle";
 
 // /ops/2fa (issue 17): the operator's second factor. First time: enrol from the QR code or the key
 // printed as text, confirm with one code, then the ten recovery codes, shown once. After that: one
-// code from the app (or a recovery code) per session. Wrong codes count against a limit per account.
+// code from the app (or a recovery code) per session. Wrong codes count against limits per account
+// and address (secondFactorRefusal): failures from elsewhere never lock the operator out.
 
 export const handle: RouteHandle = { title: "Verifikasi Dua Langkah" };
 
@@ -39,15 +38,20 @@ export async function action({ request, context }: Route.ActionArgs) {
   const code = String(form.get("code") ?? "").trim().slice(0, 40);
   if (!code) return data({ error: CODE_REQUIRED, recoveryCodes: null }, { status: 400 });
 
-  const limited = await hitRateLimit(RATE_LIMITS.secondFactor, `user:${operator.id}`);
-  if (!limited.allowed) {
-    await recordAudit(null, operator.id, "2fa-rate-limited");
-    return data({ error: tooMany(limited.retryAfterSeconds), recoveryCodes: null }, { status: 429 });
+  const address = clientAddress(request);
+  const refused = await secondFactorRefusal(operator.id, address);
+  if (refused) {
+    await recordAudit(null, operator.id, "2fa-rate-limited", { address });
+    return data({ error: tooMany(refused.retryAfterSeconds), recoveryCodes: null }, { status: 429 });
   }
+  const wrong = async (detail?: string) => {
+    await countWrongSecondFactor(operator.id, address);
+    await recordAudit(null, operator.id, "2fa-wrong-code", { detail, address });
+  };
 
   const passed = async (action: "2fa-passed" | "2fa-recovery-code") => {
-    await resetRateLimit(RATE_LIMITS.secondFactor, `user:${operator.id}`);
-    await recordAudit(null, operator.id, action);
+    await clearWrongSecondFactors(operator.id, address);
+    await recordAudit(null, operator.id, action, { address });
     // The session was made fresh at the login (rotation); from now on it may use the back office.
     await markSecondFactorPassed(getSessionId(context)!);
   };
@@ -55,7 +59,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "enrol") {
     const enrolled = await confirmEnrolment(operator.id, operator.email, code);
     if (!enrolled.ok) {
-      await recordAudit(null, operator.id, "2fa-wrong-code", { detail: "enrolment" });
+      await wrong("enrolment");
       return data({ error: enrolled.message, recoveryCodes: null }, { status: 400 });
     }
     await passed("2fa-passed");
@@ -65,7 +69,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   const verified = await verifySecondFactor(operator.id, operator.email, code);
   if (!verified.ok) {
-    await recordAudit(null, operator.id, "2fa-wrong-code");
+    await wrong();
     return data({ error: verified.message, recoveryCodes: null }, { status: 400 });
   }
   await passed(verified.usedRecoveryCode ? "2fa-recovery-code" : "2fa-passed");

@@ -35,12 +35,13 @@ export async function registerBuyer(page: Page, options: { activate?: boolean; c
   await page.getByLabel("Konfirmasi Kata Sandi", { exact: true }).fill(BUYER_PASSWORD);
   await page.getByLabel("Konfirmasi Kata Sandi", { exact: true }).press("Tab");
   await page.getByRole("button", { name: "Daftar", exact: true }).click();
-  await expect(page).toHaveURL("/home");
+  // The answer comes once the password is hashed (argon2: seconds on a busy machine, issue 25).
+  await expect(page).toHaveURL("/home", { timeout: 30_000 });
   if (options.activate === false) return { email };
   const mail = await readLatestEmail(page, email);
   await page.goto(mail.link!);
   await page.getByRole("button", { name: "Aktifkan Akun" }).click();
-  await expect(page.getByRole("dialog", { name: "Akun berhasil diaktivasi!" })).toBeVisible();
+  await expect(page.getByRole("dialog", { name: "Akun berhasil diaktivasi!" })).toBeVisible({ timeout: 30_000 });
   return { email };
 }
 

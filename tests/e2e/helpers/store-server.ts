@@ -35,6 +35,7 @@ export async function startStore(env: Record<string, string> = {}, dataDir = new
     DATA_DIR: dataDir,
     BUILD_DIR: process.env.BUILD_DIR ?? "build",
     DEMO_DATA: "1",
+    PAYMENT_GATEWAY: "sandbox",
     APP_URL: url,
     TRUST_PROXY: "1",
     OUTBOX_KEY: process.env.OUTBOX_KEY!,

@@ -65,6 +65,9 @@ export const operatorAudit = pgTable(
     orderId: integer("order_id"),
     withdrawalId: integer("withdrawal_id"),
     detail: text("detail"),
+    // Second-factor steps: the client's address (an IPv6 address as its /64), so a later wrong-code
+    // limit knows the addresses an operator passed from (issue 25).
+    address: text("address"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("operator_audit_operator_idx").on(t.operatorId, t.createdAt), index("operator_audit_order_idx").on(t.orderId)],

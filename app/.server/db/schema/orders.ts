@@ -136,6 +136,11 @@ export const orders = pgTable(
     priceOri: integer("price_ori").notNull(),
     amount: integer("amount").notNull(),
     totalAmount: integer("total_amount").notNull(),
+    // What the buyer is asked to pay once the payment is opened: the payment's total (the VA cash
+    // discount taken off, the fee and a manual transfer's unique code added), set in the transaction
+    // that opens it (store/payments/open.ts); null before. Every screen, the CLI and the export show
+    // it as the amount paid (issue 25).
+    paymentTotal: integer("payment_total"),
     paymentMethodId: integer("payment_method_id").references(() => paymentMethods.id),
     tenor: integer("tenor"),
     // Set by the operator's 'Kirim' (300 → 400), shown on the buyer's order detail.

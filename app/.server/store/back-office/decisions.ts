@@ -1,7 +1,7 @@
 import { desc, eq } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { orderEvents, orders, orderStatuses } from "../../db/schema";
-import { transitionOrder } from "../orders";
+import { amountToPay, transitionOrder } from "../orders";
 import { recordAudit } from "../people";
 import { COURIER_NAME_MAX, COURIERS, OTHER_COURIER, REASON_MAX, TRACKING_MAX } from "~/lib/ops-decisions";
 
@@ -23,7 +23,8 @@ export async function listOrdersForOps(options: { statusId?: number } = {}): Pro
       statusId: orders.statusId,
       statusName: orderStatuses.name,
       buyerEmail: orders.buyerEmail,
-      amount: orders.totalAmount,
+      // What the buyer pays (the payment's total once opened), as every screen shows it.
+      amount: amountToPay(),
       createdAt: orders.createdAt,
     })
     .from(orders)

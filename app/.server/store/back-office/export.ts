@@ -4,6 +4,7 @@ import { csvSafeCell } from "../../csv";
 import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { orderProducts, orders, orderStatuses, paymentMethods } from "../../db/schema";
+import { amountToPay } from "../orders";
 import { searchConditions, type OrderSearch } from "./queues";
 
 // The finance export (issue 17): orders as CSV, streamed. Rows are read in batches by keyset
@@ -61,7 +62,8 @@ async function* exportRows(search: OrderSearch): AsyncGenerator<(string | number
         insentifValue: orders.insentifValue,
         promoPegawaiValue: orders.promoPegawaiValue,
         amount: orders.amount,
-        totalAmount: orders.totalAmount,
+        // 'Jumlah Bayar': what the buyer pays, the payment's total once opened (the bank statement's amount).
+        totalAmount: amountToPay(),
         method: paymentMethods.name,
         statusName: orderStatuses.name,
         courier: orders.courier,

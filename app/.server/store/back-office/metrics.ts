@@ -11,26 +11,34 @@ export const WAITING_ORDER_QUEUES = [100, 301, 302, 300] as const;
 /** The withdrawal queue's name in the metrics (its status in balance_entries). */
 export const WITHDRAWAL_QUEUE = "withdrawals";
 
-/** Orders per status id. */
+/**
+ * Orders per status id, every status of the reference table included (0 when it has none): a series
+ * exists from the first scrape, as Prometheus asks for known label values (issue 25).
+ */
 export async function orderCountsByStatus(): Promise<{ statusId: number; count: number }[]> {
-  return queryRows(await getDb(), sql`select status_id as "statusId", count(*)::int as count from orders group by status_id`);
+  return queryRows(
+    await getDb(),
+    sql`select s.id as "statusId", coalesce(c.count, 0)::int as count
+        from order_statuses s left join (select status_id, count(*) as count from orders group by status_id) c on c.status_id = s.id
+        order by s.id`,
+  );
 }
 
 /**
- * Per queue, how long its oldest entry has waited (seconds; queues with nothing waiting are absent):
- * the order statuses of WAITING_ORDER_QUEUES (since the order entered the status) and the withdrawals
- * 'Dalam Proses' (since they were asked for).
+ * Per queue, how long its oldest entry has waited (seconds; 0 when nothing waits, so every queue has
+ * its series from the first scrape): the order statuses of WAITING_ORDER_QUEUES (since the order
+ * entered the status) and the withdrawals 'Dalam Proses' (since they were asked for).
  */
 export async function oldestWaitingSeconds(): Promise<{ queue: string; seconds: number }[]> {
   // One min() per queue: each an index lookup (orders_status_changed_idx), whatever the order count.
   const oldestOrder = (statusId: number) => sql`select ${String(statusId)} as queue, (select min(status_changed_at) from orders where status_id = ${statusId}) as since`;
   return queryRows(
     await getDb(),
-    sql`select queue, extract(epoch from now() - since)::float8 as seconds from (
+    sql`select queue, coalesce(extract(epoch from now() - since), 0)::float8 as seconds from (
           ${sql.join(WAITING_ORDER_QUEUES.map(oldestOrder), sql` union all `)}
           union all
           select ${WITHDRAWAL_QUEUE}, (select min(created_at) from balance_entries where kind = 'withdrawal' and status = 'Dalam Proses')
-        ) waiting where since is not null`,
+        ) waiting`,
   );
 }
 
@@ -42,7 +50,7 @@ export function registerStoreMetrics(registry: Registry): void {
   registered.add(registry);
   new Gauge({
     name: "store_orders",
-    help: "Orders per status id (read from the database at scrape time).",
+    help: "Orders per status id, 0 for a status without orders (read from the database at scrape time).",
     labelNames: ["status"] as const,
     registers: [registry],
     async collect() {
@@ -53,7 +61,7 @@ export function registerStoreMetrics(registry: Registry): void {
 
   new Gauge({
     name: "store_oldest_waiting_seconds",
-    help: "Age of the oldest entry of each operator queue: order statuses 100, 301, 302, 300 and withdrawals 'Dalam Proses'.",
+    help: "Age of the oldest entry of each operator queue (0 when empty): order statuses 100, 301, 302, 300 and withdrawals 'Dalam Proses'.",
     labelNames: ["queue"] as const,
     registers: [registry],
     async collect() {

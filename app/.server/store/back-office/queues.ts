@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gte, ilike, inArray, lt, ne, sql, type SQL } from "
 import { getDb } from "../../db/client";
 import { balanceEntries, companies, orderEvents, orderProducts, orders, orderStatuses, paymentMethods, payments, uploads, users } from "../../db/schema";
 import { startOfDayWib } from "../../dates";
-import { costLines, type CostLine } from "../orders";
+import { amountToPay, costLines, type CostLine } from "../orders";
 
 // What the back office reads (issue 17): the queues with their counts and oldest item, one queue's
 // page, one order with everything an operator decides on, the search. Reads only: every change goes
@@ -67,7 +67,7 @@ async function listOrders(conditions: SQL[], page: number, order: "oldest-in-sta
       statusId: orders.statusId,
       statusName: orderStatuses.name,
       productTitle: sql<string>`coalesce((select ${orderProducts.title} from ${orderProducts} where ${orderProducts.orderId} = ${orders.id} order by ${orderProducts.id} limit 1), '-')`,
-      totalAmount: orders.totalAmount,
+      totalAmount: amountToPay(),
       waitingSince: orders.statusChangedAt,
       createdAt: orders.createdAt,
     })
@@ -241,7 +241,7 @@ export async function getOrderForOps(orderId: number): Promise<OpsOrderDetail | 
     products: products.map((p) => ({ title: p.title, qty: p.qty, price: p.price, priceOri: p.priceOri })),
     priceOri: o.priceOri,
     amount: o.amount,
-    totalAmount: o.totalAmount,
+    totalAmount: o.paymentTotal ?? o.totalAmount,
     insentif: o.insentif,
     insentifValue: o.insentifValue,
     promoPegawai: o.promoPegawai,

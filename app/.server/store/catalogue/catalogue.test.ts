@@ -87,8 +87,8 @@ describe("listProducts paging", () => {
   });
 
   it("lists a product without pictures with no image", async () => {
-    const id = await demoProductId(await getDb(), "yadea-g6");
-    const item = (await allPages({ keyword: "Yadea" })).flatMap((p) => p.content).find((p) => p.id === id)!;
+    const id = await demoProductId(await getDb(), "kabel-type2");
+    const item = (await allPages({ keyword: "Kabel Pengisian" })).flatMap((p) => p.content).find((p) => p.id === id)!;
     expect(item.imageUrl).toBeNull();
     expect(item.imageWidth).toBeNull();
   });

@@ -40,14 +40,17 @@ export async function sendMail(message: MailMessage, messageId?: string): Promis
 /** Keeps a message in the demo outbox in DATA_DIR (also used by the sandbox SMS sender, sms.ts). */
 export async function writeToOutbox(message: MailMessage, messageId?: string): Promise<OutboxEntry> {
   const dir = outboxDir();
-  await fs.mkdir(dir, { recursive: true });
+  // Messages hold working reset links and codes: only the server's user may list or read them. The
+  // chmod also closes a folder an older version made world-readable.
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  await fs.chmod(dir, 0o700);
   const sentAt = new Date().toISOString();
   const id = `${sentAt.replace(/[-:.TZ]/g, "")}-${crypto.randomBytes(4).toString("hex")}`;
   const entry: OutboxEntry = { id, sentAt, ...message, ...(messageId ? { messageId } : {}) };
   // Written under another name, then renamed: a reader (the outbox page, the headless buyer) never
   // sees half a message.
   const file = path.join(dir, `${id}.json`);
-  await fs.writeFile(`${file}.partial`, JSON.stringify(entry, null, 2));
+  await fs.writeFile(`${file}.partial`, JSON.stringify(entry, null, 2), { mode: 0o600 });
   await fs.rename(`${file}.partial`, file);
   return entry;
 }

@@ -19,7 +19,10 @@ export type OrderHistoryItem = {
   imageUrl: string | null;
   productTitle: string | null;
   quantity: number;
+  /** What the goods cost after every discount ('Total Belanja'). */
   amount: number;
+  /** What is paid ('Jumlah Transfer' when it differs from amount): amountToPay. */
+  totalAmount: number;
   /** The gateway page to continue paying on; set by the payment branch (absent here: null). */
   redirectUrl: string | null;
   paymentMethodId: number | null;
@@ -30,6 +33,13 @@ export const ORDER_PAGE_SIZE = 10;
 /** A no-JS reader who keeps following 'Muat lebih banyak' gets at most this many pages per document. */
 export const MAX_RENDERED_ORDER_PAGES = 20;
 const MAX_PAGE = 100_000;
+
+/**
+ * What the buyer pays for an order (issue 25): the total of its payment once opened (the VA cash
+ * discount, the fee, a manual transfer's unique code), else the goods' total. The one amount every
+ * screen, the ops CLI and the finance export show as paid.
+ */
+export const amountToPay = () => sql<number>`coalesce(${orders.paymentTotal}, ${orders.totalAmount})`;
 
 /** Paid: payment received, shipped, done. */
 export const PAID_STATUSES = [300, 400, 500];
@@ -91,6 +101,7 @@ export async function listOrderHistoryPages(userId: number, filters: Transaction
           statusDate: orders.statusChangedAt,
           createdAt: orders.createdAt,
           amount: orders.amount,
+          totalAmount: amountToPay(),
           paymentMethodId: orders.paymentMethodId,
         })
         .from(orders)
@@ -150,8 +161,10 @@ export type OrderDetail = {
   tenor: number | null;
   /** What the goods cost after every discount ('Total Belanja'). */
   amount: number;
-  /** What is to be paid ('Jumlah Transfer' when it differs from amount). */
+  /** What is paid ('Jumlah Transfer' when it differs from amount): the payment's total once opened (amountToPay). */
   totalAmount: number;
+  /** How the payment's total differs from amount (the invoice's lines); null before a payment is opened. */
+  payment: { discount: number; fee: number; uniqueCode: number | null } | null;
   priceOri: number;
   insentif: boolean;
   insentifValue: number;
@@ -181,10 +194,16 @@ export async function getOwnedOrderDetail(orderId: number, userId: number): Prom
   if (!isId(orderId) || !isId(userId)) return null;
   const db = await getDb();
   const [order] = await db
-    .select({ order: orders, statusName: orderStatuses.name, paymentMethodName: paymentMethods.name })
+    .select({
+      order: orders,
+      statusName: orderStatuses.name,
+      paymentMethodName: paymentMethods.name,
+      payment: { discount: payments.discount, fee: payments.fee, uniqueCode: payments.uniqueCode },
+    })
     .from(orders)
     .innerJoin(orderStatuses, eq(orderStatuses.id, orders.statusId))
     .leftJoin(paymentMethods, eq(paymentMethods.id, orders.paymentMethodId))
+    .leftJoin(payments, eq(payments.orderId, orders.id))
     .where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
   if (!order) return null;
   const products = await db.select().from(orderProducts).where(eq(orderProducts.orderId, orderId)).orderBy(asc(orderProducts.id));
@@ -218,7 +237,8 @@ export async function getOwnedOrderDetail(orderId: number, userId: number): Prom
     paymentMethodName: order.paymentMethodName,
     tenor: o.tenor,
     amount: o.amount,
-    totalAmount: o.totalAmount,
+    totalAmount: o.paymentTotal ?? o.totalAmount,
+    payment: order.payment,
     priceOri: o.priceOri,
     insentif: o.insentif,
     insentifValue: o.insentifValue,

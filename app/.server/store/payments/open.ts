@@ -66,8 +66,19 @@ export async function openPayment(orderId: number): Promise<PaymentRow | null> {
     createdAt: now,
   };
 
+  // The payment and what the order says is to be paid (orders.payment_total) are written together:
+  // every screen, the CLI and the export show the amount the gateway was asked for (issue 25).
+  // DO NOTHING on any unique index: this order's payment (a concurrent open won) or a manual transfer's code.
+  const insert = (values: typeof payments.$inferInsert) =>
+    db.transaction(async (tx) => {
+      const [inserted] = await tx.insert(payments).values(values).onConflictDoNothing().returning();
+      if (inserted) await tx.update(orders).set({ paymentTotal: inserted.total }).where(eq(orders.id, orderId));
+      return inserted;
+    });
+
   if (method.type !== "bank_transfer") {
-    await db.insert(payments).values({ ...row, uniqueCode: null, total: priced.total }).onConflictDoNothing();
+    const inserted = await insert({ ...row, uniqueCode: null, total: priced.total });
+    if (inserted) return inserted;
     const [saved] = await db.select().from(payments).where(eq(payments.orderId, orderId));
     return saved ?? null;
   }
@@ -76,9 +87,8 @@ export async function openPayment(orderId: number): Promise<PaymentRow | null> {
     const code = await freeUniqueCode();
     if (code === null) throw new UniqueCodesExhausted();
     const withCode = paymentBreakdown(method.type, order.totalAmount, method.fee, code);
-    // DO NOTHING on any unique index: this order's payment (a concurrent open won) or this code.
-    const inserted = await db.insert(payments).values({ ...row, uniqueCode: code, total: withCode.total }).onConflictDoNothing().returning();
-    if (inserted[0]) return inserted[0];
+    const inserted = await insert({ ...row, uniqueCode: code, total: withCode.total });
+    if (inserted) return inserted;
     const [won] = await db.select().from(payments).where(eq(payments.orderId, orderId));
     if (won) return won;
   }

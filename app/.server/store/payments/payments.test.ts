@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import fs from "node:fs";
+import path from "node:path";
+import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "../../db/client";
 import { checkoutDrafts, orderEvents, orders, payments } from "../../db/schema";
@@ -12,6 +14,9 @@ import { setOrderPayment } from "./set-payment";
 import { transitionOrder } from "../orders";
 import { requestOtp, validateOtp } from "./otp";
 import { readOutbox } from "../messages";
+import { getOwnedOrderDetail, listOrderHistoryPages } from "../orders";
+import { exportOrdersCsv, getOrderForOps, searchOrders } from "../back-office";
+import { runOpsCommand } from "../../ops/commands";
 
 // The payments store against this file's PGlite, or a shared PostgreSQL (DATABASE_URL): every buyer,
 // product and order here is new. Reference data: BNI-VA fee 4,000; MANUAL-BNI fee 0.
@@ -323,5 +328,53 @@ describe("the payment page", () => {
     await expireOverduePayments();
     expect(await productStock(product)).toBe(4);
     expect(await db.select().from(orderEvents).where(and(eq(orderEvents.orderId, overdue), eq(orderEvents.toStatus, 2)))).toHaveLength(1);
+  });
+});
+
+describe("one amount everywhere (issue 25)", () => {
+  /** Every place an order's amount is read: the invoice and detail, the list, orders:list, the back office, the finance CSV. */
+  async function amountsShown(orderId: number, buyerId: number) {
+    const detail = (await getOwnedOrderDetail(orderId, buyerId))!;
+    const [page] = await listOrderHistoryPages(buyerId, {}, 0);
+    const lines: string[] = [];
+    await runOpsCommand(["orders:list"], { out: (line) => lines.push(line), err: () => {} });
+    const cliLine = lines.find((line) => line.includes(detail.invoiceId))!;
+    const search = await searchOrders({ invoice: detail.invoiceId }, 1);
+    let csv = "";
+    for await (const chunk of exportOrdersCsv({ invoice: detail.invoiceId })) csv += chunk;
+    const [header, row] = csv.trim().split("\n").map((line) => line.split(","));
+    return {
+      invoice: detail.totalAmount,
+      // The invoice's lines take 'Total Belanja' to 'Total Bayar'.
+      invoiceLines: detail.amount - (detail.payment?.discount ?? 0) + (detail.payment?.fee ?? 0) + (detail.payment?.uniqueCode ?? 0),
+      list: page!.content.find((item) => item.id === orderId)!.totalAmount,
+      cli: Number(cliLine.trim().split(/\s{2,}/)[4]),
+      backOfficeList: search.items[0]!.totalAmount,
+      backOfficeOrder: (await getOrderForOps(orderId))!.totalAmount,
+      csv: Number(row![header!.indexOf("Jumlah Bayar")]),
+    };
+  }
+
+  it("a VA order, a manual transfer with its code and an instalment each show the gateway's amount on all five places", async () => {
+    for (const [code, tenor] of [["BNI-VA"], ["MANUAL-BNI"], ["BNI-INSTALLMENT", 6]] as const) {
+      const buyer = await createBuyer();
+      const orderId = await placeOrder(buyer, await createStockedProduct({ price: 710_280 }), code, tenor ? { tenor } : {});
+      const payment = (await paymentOf(orderId))!;
+      if (code === "BNI-VA") expect(payment.total).toBe(710_280 - 21_308 + 4_000);
+      if (code === "MANUAL-BNI") expect(payment.total).toBe(710_280 + payment.uniqueCode!);
+      const shown = await amountsShown(orderId, buyer.id);
+      expect(shown, code).toEqual({ invoice: payment.total, invoiceLines: payment.total, list: payment.total, cli: payment.total, backOfficeList: payment.total, backOfficeOrder: payment.total, csv: payment.total });
+    }
+  });
+
+  it("orders whose payment was opened before the column existed get it from their payment (the migration's fill)", async () => {
+    const buyer = await createBuyer();
+    const orderId = await placeOrder(buyer, await createStockedProduct({ price: 710_280 }), "BNI-VA");
+    const db = await getDb();
+    await db.update(orders).set({ paymentTotal: null }).where(eq(orders.id, orderId));
+    const migration = fs.readFileSync(path.resolve("app/.server/db/migrations/0013_ready_for_deployment.sql"), "utf8");
+    const fill = migration.split("--> statement-breakpoint").map((s) => s.trim()).find((s) => s.includes('SET "payment_total"'))!;
+    await db.execute(sql.raw(fill.replace(/^--.*$/gm, "")));
+    expect((await amountsShown(orderId, buyer.id)).csv).toBe(710_280 - 21_308 + 4_000);
   });
 });

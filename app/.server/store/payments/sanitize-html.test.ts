@@ -22,10 +22,16 @@ describe("sanitizeHtml", () => {
   it("escapes text, keeps entities as entities, and closes what was left open", () => {
     expect(sanitizeHtml("1 < 2 & 3 > 2")).toBe("1 &lt; 2 &amp; 3 &gt; 2");
     expect(sanitizeHtml("&lt;script&gt;alert(1)&lt;/script&gt;")).toBe("&lt;script&gt;alert(1)&lt;/script&gt;");
-    expect(sanitizeHtml("<ol><li>satu<li>dua")).toBe("<ol><li>satu<li>dua</li></li></ol>");
+    // A new <li> ends the open one, as a browser parses it (the hand-made tokenizer nested them).
+    expect(sanitizeHtml("<ol><li>satu<li>dua")).toBe("<ol><li>satu</li><li>dua</li></ol>");
     expect(sanitizeHtml("</b>teks</ol>")).toBe("teks");
     expect(sanitizeHtml("<b><i>x</b>y")).toBe("<b><i>x</i></b>y");
     expect(sanitizeHtml('<p>"kutip" & \'apostrof\'</p>')).toBe("<p>&quot;kutip&quot; &amp; &#39;apostrof&#39;</p>");
+  });
+
+  it("parses as a browser does: a tag split to hide a script leaves only text, and nothing inside dropped elements survives", () => {
+    expect(sanitizeHtml("<scr<script>alert(1)</script>ipt>alert(2)</script>")).toBe("alert(1)ipt&gt;alert(2)");
+    expect(sanitizeHtml("<template><b>x</b></template><noscript><p>y</p></noscript><p>z</p>")).toBe("<p>z</p>");
   });
 
   it("treats an unterminated tag as dropped, never as text that becomes markup", () => {

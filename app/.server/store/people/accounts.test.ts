@@ -63,8 +63,8 @@ describe("registration", () => {
     const [row] = await db.select().from(users).where(eq(users.id, userId));
     expect(row).toMatchObject({ email: email.toLowerCase(), username: usernameFromEmail(email), verifiedAt: null });
     expect(row!.username).toBe(email.toLowerCase().split("@")[0]);
-    // The registration e-mail counts as the first send: the one-hour wait has started.
-    expect(row!.resendAvailableAt!.getTime()).toBeGreaterThan(Date.now() + 59 * 60 * 1000);
+    // Spec §4: the one-hour wait starts after a resend, not after the registration e-mail (issue 25).
+    expect(row!.resendAvailableAt).toBeNull();
     const { link } = await linkSentTo(email, "verificationCode");
     expect(link.pathname).toBe("/home");
     expect((await mailsTo(email))[0]!.subject).toBe("Aktivasi Akun Toko Pegawai PLN");
@@ -116,16 +116,20 @@ describe("account verification", () => {
     expect((await verifyAccount(code)).ok).toBe(false);
   });
 
-  it("resends only after the one-hour wait, then waits again; never once verified", async () => {
+  it("resends at once after registering, then only after the one-hour wait, which starts again; never once verified", async () => {
     const { email, userId } = await register();
+    const first = await resendVerification(userId);
+    expect(first.ok).toBe(true);
+    expect(await mailsTo(email)).toHaveLength(2);
+    expect(first.ok && first.value.availableAt.getTime()).toBeGreaterThan(Date.now() + 59 * 60 * 1000);
     expect(await resendVerification(userId)).toEqual({ ok: false, message: "Mohon tunggu sebelum mengirim ulang email aktivasi." });
-    expect(await mailsTo(email)).toHaveLength(1);
+    expect(await mailsTo(email)).toHaveLength(2);
 
     const db = await getDb();
     await db.update(users).set({ resendAvailableAt: sql`now() - interval '1 second'` }).where(eq(users.id, userId));
     const resent = await resendVerification(userId);
     expect(resent.ok).toBe(true);
-    expect(await mailsTo(email)).toHaveLength(2);
+    expect(await mailsTo(email)).toHaveLength(3);
     expect(resent.ok && resent.value.availableAt.getTime()).toBeGreaterThan(Date.now() + 59 * 60 * 1000);
     expect((await resendVerification(userId)).ok).toBe(false);
 

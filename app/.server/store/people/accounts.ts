@@ -58,7 +58,10 @@ export async function registerUser(input: RegisterInput): Promise<Result<{ userI
     .transaction(async (tx) => {
       const inserted = await tx
         .insert(users)
-        .values({ fullname, username: usernameFromEmail(email), email, phoneNo: input.phoneNo, nip, companyId: input.companyId, passwordHash, resendAvailableAt: new Date(Date.now() + RESEND_WAIT_MS) })
+        .values({ fullname, username: usernameFromEmail(email), email, phoneNo: input.phoneNo, nip, companyId: input.companyId, passwordHash,
+          // No wait yet: spec §4 starts the hour after a resend, so 'Kirim Ulang' is offered at once.
+          resendAvailableAt: null,
+        })
         .onConflictDoNothing()
         .returning({ id: users.id });
       const user = inserted[0];

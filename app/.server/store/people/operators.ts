@@ -1,8 +1,9 @@
 import crypto from "node:crypto";
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import { getDb, type Executor } from "../../db/client";
 import { operatorAudit, operatorFactors, operatorRecoveryCodes } from "../../db/schema";
+import { checkRateLimit, hitRateLimit, RATE_LIMITS, resetRateLimit } from "./rate-limits";
 import { hashToken } from "./sessions";
 
 // Operators (issue 17), that is staff of any role (staff.ts): their
@@ -100,6 +101,75 @@ export async function verifySecondFactor(userId: number, email: string, input: s
   });
 }
 
+// ————————————————————————————————————————————— wrong-code limits (issue 25)
+
+/**
+ * An address as the wrong-code limits count it: IPv4 as it is, IPv6 as its /64 (one household, one
+ * phone on a mobile network: an attacker gets no fresh count per address of the same prefix, and
+ * an operator's privacy addresses stay one known address).
+ */
+export function limitAddress(address: string): string {
+  const v4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (v4) return v4[1]!;
+  if (!address.includes(":")) return address;
+  const [head = "", tail] = address.split("%")[0]!.split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail === undefined ? [] : tail ? tail.split(":") : [];
+  const groups = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right];
+  return `${groups.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, "")).join(":")}::/64`;
+}
+
+/** Known addresses are remembered this long (a passed second factor from there). */
+const KNOWN_ADDRESS_DAYS = 90;
+
+/** Whether the operator passed the second factor from `address` (limitAddress) in the last 90 days. */
+async function passedFrom(operatorId: number, address: string): Promise<boolean> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ id: operatorAudit.id })
+    .from(operatorAudit)
+    .where(
+      and(
+        eq(operatorAudit.operatorId, operatorId),
+        eq(operatorAudit.address, address),
+        inArray(operatorAudit.action, ["2fa-passed", "2fa-recovery-code"]),
+        gt(operatorAudit.createdAt, sql`now() - ${`${KNOWN_ADDRESS_DAYS} days`}::interval`),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/**
+ * Whether a code from `address` may be checked now, before it is. Wrong codes count twice: per
+ * account and address (5 per 15 minutes: that address is refused), and per account from every
+ * address (10 per 15 minutes: then only the addresses the operator passed from before may still try).
+ * Someone with an operator's password thus cannot lock the operator out from elsewhere, and
+ * guesses from any number of addresses stay bounded by the account's count.
+ */
+export async function secondFactorRefusal(operatorId: number, address: string): Promise<{ retryAfterSeconds: number } | null> {
+  const key = limitAddress(address);
+  const fromHere = await checkRateLimit(RATE_LIMITS.secondFactorAddress, `user:${operatorId}:${key}`);
+  if (!fromHere.allowed) return fromHere;
+  if (await passedFrom(operatorId, key)) return null;
+  const overall = await checkRateLimit(RATE_LIMITS.secondFactor, `user:${operatorId}`);
+  return overall.allowed ? null : overall;
+}
+
+/** A wrong code from `address`: counted per account and address, and per account. */
+export async function countWrongSecondFactor(operatorId: number, address: string): Promise<void> {
+  await hitRateLimit(RATE_LIMITS.secondFactorAddress, `user:${operatorId}:${limitAddress(address)}`);
+  await hitRateLimit(RATE_LIMITS.secondFactor, `user:${operatorId}`);
+}
+
+/**
+ * The right code from `address`: that address's count starts again. The account's count does not:
+ * the operator passing must not give someone else's guesses a fresh allowance.
+ */
+export async function clearWrongSecondFactors(operatorId: number, address: string): Promise<void> {
+  await resetRateLimit(RATE_LIMITS.secondFactorAddress, `user:${operatorId}:${limitAddress(address)}`);
+}
+
 export async function unusedRecoveryCodes(userId: number): Promise<number> {
   const db = await getDb();
   const [row] = await db
@@ -133,7 +203,7 @@ export async function recordAudit(
   db: Executor | null,
   operatorId: number,
   action: AuditAction,
-  details: { orderId?: number; withdrawalId?: number; detail?: string } = {},
+  details: { orderId?: number; withdrawalId?: number; detail?: string; address?: string } = {},
 ): Promise<void> {
   const executor = db ?? (await getDb());
   await executor.insert(operatorAudit).values({
@@ -142,6 +212,7 @@ export async function recordAudit(
     orderId: details.orderId ?? null,
     withdrawalId: details.withdrawalId ?? null,
     detail: details.detail?.slice(0, 500) ?? null,
+    address: details.address === undefined ? null : limitAddress(details.address),
   });
 }
 

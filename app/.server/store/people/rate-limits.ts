@@ -16,8 +16,10 @@ export const RATE_LIMITS = {
   resend: { name: "resend", limit: 3, windowSeconds: 60 * 60 },
   forgotPassword: { name: "forgot", limit: 5, windowSeconds: 60 * 60 },
   otp: { name: "otp", limit: 5, windowSeconds: 15 * 60 },
-  // An operator's second factor (issue 17), per account: like the login's attempts per e-mail.
+  // An operator's wrong second-factor codes (issue 25; store/people/operators.ts): per account from
+  // all addresses, and per account and address.
   secondFactor: { name: "2fa", limit: 10, windowSeconds: 15 * 60 },
+  secondFactorAddress: { name: "2fa-address", limit: 5, windowSeconds: 15 * 60 },
 } satisfies Record<string, RateLimitRule>;
 
 /**
