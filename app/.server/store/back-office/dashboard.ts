@@ -19,7 +19,7 @@ export type LowStock = { productId: number; title: string; stock: number };
 /** The window: from 00:00 WIB 29 days ago to now, as the query's bounds. */
 const since = sql`(date_trunc('day', now() at time zone 'Asia/Jakarta') - interval '${sql.raw(String(DASHBOARD_DAYS - 1))} days') at time zone 'Asia/Jakarta'`;
 
-/** Orders and paid revenue per WIB day, every day of the window (0 where none). */
+/** Orders and paid revenue per WIB day, every day of the window (0 where none). Paid = what the payment asked (issue 25: one amount, as the export's 'Jumlah Bayar'). */
 export async function ordersPerDay(): Promise<DayFigures[]> {
   const rows = await queryRows<{ day: string; orders: number; paid_revenue: string }>(
     await getDb(),
@@ -28,7 +28,7 @@ export async function ordersPerDay(): Promise<DayFigures[]> {
                              date_trunc('day', now() at time zone 'Asia/Jakarta'), interval '1 day') d(day)
         left join (
           select date_trunc('day', created_at at time zone 'Asia/Jakarta') as day, count(*) as orders,
-                 sum(total_amount) filter (where status_id in (300, 400, 500)) as paid_revenue
+                 sum(coalesce(payment_total, total_amount)) filter (where status_id in (300, 400, 500)) as paid_revenue
           from orders where created_at >= ${since} group by 1
         ) o on o.day = d.day
         order by d.day`,
@@ -65,7 +65,7 @@ export async function topProducts(): Promise<TopProduct[]> {
   const rows = await queryRows<{ product_id: number; title: string; orders: number; revenue: string }>(
     await getDb(),
     sql`select o.product_id, coalesce(p.title, '-') as title, count(*)::int as orders,
-               coalesce(sum(o.total_amount) filter (where o.status_id in (300, 400, 500)), 0)::bigint as revenue
+               coalesce(sum(coalesce(o.payment_total, o.total_amount)) filter (where o.status_id in (300, 400, 500)), 0)::bigint as revenue
         from orders o join products p on p.id = o.product_id
         where o.created_at >= ${since} and o.status_id not in (1, 2)
         group by o.product_id, p.title order by orders desc, o.product_id limit 10`,
