@@ -17,6 +17,10 @@ export default {
   async buildEnd({ reactRouterConfig }) {
     const started = performance.now();
     const bundle = pathToFileURL(path.resolve(reactRouterConfig.buildDirectory, "server", "index.js")).href;
+    // The template is the same whatever the gateway, but the store's configuration (read while it is
+    // written: the queue's options, the settings' defaults) refuses production without one named
+    // (issue 25); this build process names the sandbox for itself. The server still names its own.
+    process.env.PAYMENT_GATEWAY ??= "sandbox";
     const { entry } = await import(/* @vite-ignore */ bundle);
     await entry.module.writeDatabaseTemplate();
     await entry.module.writePreparedDemoMedia();
