@@ -6,7 +6,6 @@ import { FakeMidtrans, startFakeMidtrans } from "../../../tests/fakes/midtrans";
 import { getDb } from "../db/client";
 import { gatewayCharges, orderEvents, orders, payments } from "../db/schema";
 import { resetEnvForTests } from "../env";
-import { readOutbox } from "../store/messages";
 import { runOpsCommand } from "../ops/commands";
 import { listPaymentIncidents } from "./gateway-payments";
 import { cancelOrder } from "../store/orders";
@@ -20,6 +19,7 @@ import { MidtransClient, MidtransError } from "./midtrans-client";
 import { applyMidtransStatus, reconcileMidtransPayments, RECONCILE_SILENCE_MS } from "./midtrans-settle";
 import { runPaymentSweep, sweepSummary } from "./sweep";
 import { serveAction } from "../testing/action-server";
+import { waitForOutbox } from "../testing/messages";
 import { log } from "../log";
 
 // The Midtrans gateway against a fake Midtrans (tests/fakes/midtrans.ts) speaking real HTTP: opening
@@ -209,7 +209,8 @@ describe("what stays off Midtrans", () => {
     await readyDraft(buyer, await createStockedProduct({ price: 3_000_000, stock: 2 }));
     await chooseDraftMethod(buyer.id, await methodId("BRI-CERIA"));
     expect(await requestOtp(buyer.id, buyer.phoneNo)).toMatchObject({ ok: true });
-    const sms = (await readOutbox(50)).find((m) => m.to === buyer.phoneNo)!;
+    // The code goes by the SMS queue (issue 28): wait for it to arrive.
+    const sms = (await waitForOutbox((entries) => entries.some((m) => m.to === buyer.phoneNo))).find((m) => m.to === buyer.phoneNo)!;
     const validated = (await validateOtp(buyer.id, sms.text.match(/\b(\d{4})\b/)![1]!)) as { ok: true; secretId: string };
     const made = await payDraft(buyer.id, randomUUID(), { otpSecretId: validated.secretId });
     expect(made).toMatchObject({ ok: true, redirectUrl: null });

@@ -13,7 +13,7 @@ import { listPaymentMethods, listTenorOptions, METHOD_REQUIRED, OTP_REQUIRED, PA
 import { setOrderPayment } from "./set-payment";
 import { transitionOrder } from "../orders";
 import { requestOtp, validateOtp } from "./otp";
-import { readOutbox } from "../messages";
+import { waitForOutbox } from "../../testing/messages";
 import { getOwnedOrderDetail, listOrderHistoryPages } from "../orders";
 import { exportOrdersCsv, getOrderForOps, searchOrders } from "../back-office";
 import { runOpsCommand } from "../../ops/commands";
@@ -124,7 +124,8 @@ describe("continue: creating the order and opening its payment", () => {
     await chooseDraftMethod(paylaterBuyer.id, await methodId("BRI-CERIA"));
     expect(await payDraft(paylaterBuyer.id, randomUUID())).toMatchObject({ ok: false, code: "OTP", message: OTP_REQUIRED });
     expect(await requestOtp(paylaterBuyer.id, paylaterBuyer.phoneNo)).toMatchObject({ ok: true });
-    const sms = (await readOutbox(50)).find((m) => m.to === paylaterBuyer.phoneNo)!;
+    // The code goes by the SMS queue (issue 28): wait for it to arrive.
+    const sms = (await waitForOutbox((entries) => entries.some((m) => m.to === paylaterBuyer.phoneNo))).find((m) => m.to === paylaterBuyer.phoneNo)!;
     const validated = await validateOtp(paylaterBuyer.id, sms.text.match(/\b(\d{4})\b/)![1]!);
     expect(validated.ok).toBe(true);
     const secretId = (validated as { secretId: string }).secretId;
