@@ -17,9 +17,21 @@ function fewerClientChunks(): Plugin {
   const framework = /\/node_modules\/(react|react-dom|react-router|scheduler|cookie|set-cookie-parser)\//;
   const appModule = /\/app\/(components|lib|images|layouts)\//;
   const chromeRoots = /\/app\/(root\.tsx|layouts\/[^/]+\.tsx)(\?|$)/;
+  // Small pieces of the buyer's forms that most screens use (a field, a sheet, the hydration flag):
+  // with the chrome, not a request of their own on every form screen (issue 29).
+  const chromeParts = /\/app\/components\/(sheet|use-hydrated)\.tsx?$|\/app\/styles\/[^/]+\.css\?url$/;
+  // The form kit every validated form uses: the form library, the field components, the error
+  // summary and the account screens' schema (the checkout shares it). Named, or Rollup pulls it into
+  // the purchase file below and the login would load the checkout's parts. The schemas' library is a
+  // file of its own: the payment page validates without the form library.
+  const forms = /\/node_modules\/@conform-to\/[^/]+\/|\/app\/(lib\/forms\.ts|lib\/schemas\/account\.ts|components\/(field|checkbox-field|textarea-field|error-summary)\.tsx)$/;
   const catalogueRoots = /\/app\/routes\/home\.tsx(\?|$)/;
+  // The buying screens (checkout, payment method, tenor, OTP, payment, address): what they share
+  // beyond the chrome and the catalogue, in one file, never loaded by another screen's first load.
+  const purchaseRoots = /\/app\/routes\/(checkout|paymentmethod|paymentmethodlist|tenorlist|otp|payment|address)\.tsx(\?|$)/;
   let chrome: Set<string> | undefined;
   let catalogue: Set<string> | undefined;
+  let purchase: Set<string> | undefined;
   function reachable(roots: RegExp, moduleIds: Iterable<string>, infoOf: (id: string) => ModuleInfo) {
     const found = new Set<string>();
     const visit = (id: string) => {
@@ -31,6 +43,12 @@ function fewerClientChunks(): Plugin {
     };
     for (const id of moduleIds) if (roots.test(id)) visit(id);
     return found;
+  }
+  /** Modules reachable from `roots` that no route outside them imports (directly or through others). */
+  function onlyFrom(roots: RegExp, moduleIds: string[], infoOf: (id: string) => ModuleInfo) {
+    const mine = reachable(roots, moduleIds, infoOf);
+    const others = reachable(/\/app\/routes\/.+\.tsx(\?|$)/, moduleIds.filter((id) => !roots.test(id) && !chromeRoots.test(id)), infoOf);
+    return new Set([...mine].filter((id) => !others.has(id)));
   }
   return {
     name: "store:fewer-client-chunks",
@@ -44,9 +62,13 @@ function fewerClientChunks(): Plugin {
                 if (framework.test(id)) return "framework";
                 // Loaded after hydration, all together (use-swiper.ts): one file, not three.
                 if (id.includes("/node_modules/swiper/")) return "swiper";
+                if (chromeParts.test(id)) return "chrome";
+                if (forms.test(id)) return "forms";
+                if (id.includes("/node_modules/zod/")) return "zod";
                 chrome ??= reachable(chromeRoots, getModuleIds(), getModuleInfo);
                 catalogue ??= reachable(catalogueRoots, getModuleIds(), getModuleInfo);
-                return chrome.has(id) ? "chrome" : catalogue.has(id) ? "catalogue" : undefined;
+                purchase ??= onlyFrom(purchaseRoots, [...getModuleIds()], getModuleInfo);
+                return chrome.has(id) ? "chrome" : catalogue.has(id) ? "catalogue" : purchase.has(id) ? "purchase" : undefined;
               },
             },
           },

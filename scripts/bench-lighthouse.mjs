@@ -34,14 +34,12 @@
 // tbtRatio (its TBT over the minimal app's; null when that is 0) and taskRatio (its main-thread work
 // over the minimal app's). With LIGHTHOUSE_PROFILE=both: {"default": {…}, "slow": {…}}.
 import { spawn, spawnSync } from "node:child_process";
-import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
-import sharp from "sharp";
-import { apiClient, firstAddress } from "./api-client.mjs";
+import { prepareSignedInPages } from "./bench/signed-in-pages.mjs";
 import { freePort, root, SERVER_ENV, SERVER_NODE_FLAGS, spawnServer, waitForHealth } from "./lib.mjs";
 import { useProjectNode } from "./node-runtime.mjs";
 
@@ -71,8 +69,6 @@ if (!Number.isInteger(rounds) || rounds < 1) {
 }
 const reportsDir = process.env.LIGHTHOUSE_REPORTS;
 const buildDir = path.resolve(root, process.env.BUILD_DIR ?? "build");
-const DEMO = { email: "demo@pln.co.id", password: "Demo12345!" };
-const PRODUCT_ID = 1;
 const STORE_PAGES = ["/authrequired", "/home", "/detail/1", "/checkout", "/payment/{id}"];
 const CHROME_FLAGS = [
   "--headless=new",
@@ -117,11 +113,7 @@ try {
 
   // The signed-in pages: a session of the demo account, an order waiting for its VA payment, then
   // product 1 chosen for the checkout (the order above used the checkout draft, so it comes second).
-  const cookie = await signIn();
-  const orderId = await createVaOrder();
-  await chooseProduct(cookie);
-  const paymentPath = `/payment/${orderId}`;
-  console.log(`signed in as ${DEMO.email}; order #${orderId} waits for its VA payment; product ${PRODUCT_ID} chosen for the checkout`);
+  const { cookie, paymentPath } = await prepareSignedInPages(base);
 
   /** What each page is measured at: its address, and the cookie of the signed-in pages. */
   const targets = [
@@ -292,89 +284,6 @@ async function startFloorServer() {
     child.once("exit", (code) => reject(new Error(`the floor server stopped (exit code ${code}):\n${floorLog}`)));
   });
   return child;
-}
-
-/** The cookies a response sets, over those of `jar` ("name=value; …"). */
-function withCookies(jar, response) {
-  const cookies = new Map(jar ? jar.split("; ").map((pair) => [pair.slice(0, pair.indexOf("=")), pair]) : []);
-  for (const line of response.headers.getSetCookie()) {
-    const pair = line.split(";")[0];
-    const name = pair.slice(0, pair.indexOf("="));
-    if (/expires=Thu, 01 Jan 1970/i.test(line) || /max-age=0\b/i.test(line)) cookies.delete(name);
-    else cookies.set(name, pair);
-  }
-  return [...cookies.values()].join("; ");
-}
-
-/** A form post as the browser sends it from the store's own page (the same-origin check wants Origin). */
-function post(pathname, cookie, fields) {
-  return fetch(base + pathname, {
-    method: "POST",
-    redirect: "manual",
-    headers: { Origin: base, "Content-Type": "application/x-www-form-urlencoded", ...(cookie ? { Cookie: cookie } : {}) },
-    body: new URLSearchParams(fields),
-  });
-}
-
-/** Signs the demo account in through /login; answers its session cookie (after the welcome toast was shown). */
-async function signIn() {
-  const response = await post("/login", "", { email: DEMO.email, password: DEMO.password, redirect: "" });
-  await response.arrayBuffer();
-  if (response.status !== 302) throw new Error(`/login answered ${response.status}, not a redirect: is ${DEMO.email} still the demo account?`);
-  let cookie = withCookies("", response);
-  // The welcome toast is a flash in the session: read once here, so the measured pages don't show it.
-  const home = await fetch(base + "/home", { headers: { Cookie: cookie }, redirect: "manual" });
-  await home.arrayBuffer();
-  cookie = withCookies(cookie, home);
-  return cookie;
-}
-
-/** 'Beli Sekarang' on /detail/1: starts the demo account's checkout draft for product 1. */
-async function chooseProduct(cookie) {
-  const response = await post(`/detail/${PRODUCT_ID}`, cookie, { intent: "order" });
-  await response.arrayBuffer();
-  const location = response.headers.get("location");
-  if (response.status !== 302 || location !== "/checkout") throw new Error(`'Beli Sekarang' on /detail/${PRODUCT_ID} answered ${response.status} ${location ?? ""}, not a redirect to /checkout`);
-}
-
-/**
- * A plain order (no incentive) of the demo account paid by virtual account, through the JSON API as
- * scripts/api-buyer.mjs makes one: its payment page shows the VA number and the countdown.
- */
-async function createVaOrder() {
-  const client = apiClient(base);
-  const call = client.call;
-  client.token = (await call("POST", "/auth/login", { json: DEMO })).token;
-  const user = await call("GET", "/user/short-info");
-  const photo = await sharp({ create: { width: 640, height: 400, channels: 3, background: { r: 30, g: 80, b: 160 } } }).jpeg({ quality: 80 }).toBuffer();
-  const upload = new FormData();
-  upload.set("file", new Blob([photo], { type: "image/jpeg" }), "ktp.jpg");
-  upload.set("type", "ktp");
-  const ktpImageUrl = (await call("POST", "/upload", { form: upload })).path;
-  const methods = await call("POST", "/payment/methods", { json: { productId: PRODUCT_ID } });
-  const vas = methods.filter((m) => m.type === "virtual_account");
-  const va = vas.find((m) => /bni/i.test(`${m.code ?? ""} ${m.name ?? ""}`)) ?? vas[0];
-  if (!va) throw new Error(`no virtual-account method for product ${PRODUCT_ID}`);
-  const order = await call("POST", "/order/create", {
-    headers: { "Idempotency-Key": crypto.randomUUID() },
-    json: {
-      buyerName: user.fullname ?? "Demo",
-      buyerPhoneNumber: "081277770000",
-      buyerEmail: DEMO.email,
-      buyerNik: "3273010101900001",
-      insentif: false,
-      bbnValidation: true,
-      domisiliValidation: true,
-      ktpImageUrl,
-      address: await firstAddress(call),
-      orderProducts: [{ id: PRODUCT_ID, qty: 1 }],
-      paymentMethodId: va.id,
-    },
-  });
-  const payment = await call("GET", `/order/open-va?orderId=${order.orderId}`);
-  if (!payment.vaNo) throw new Error(`order #${order.orderId} has no VA number`);
-  await call("POST", "/auth/logout");
-  return order.orderId;
 }
 
 async function stop() {
