@@ -1,10 +1,11 @@
 import { randomInt, randomUUID } from "node:crypto";
-import { asc, eq, sql } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { getDb } from "../db/client";
-import { companies, districts, paymentMethods, products, regencies, users, villages, type AddressInput } from "../db/schema";
+import { companies, paymentMethods, products, users, type AddressInput } from "../db/schema";
 import { saveDraftAddress, saveDraftValues, setDraftKtp, startCheckout } from "../store/checkout";
 import { chooseDraftMethod, chooseDraftTenor, payDraft } from "../store/checkout";
 import { saveUpload } from "../store/orders";
+import { realAddress as realAddressIn } from "./fixtures";
 
 // Rows for the payment tests and `npm run bench:webhook` — never imported by the app. Everything is
 // made through the store's own functions (checkout draft → payDraft), except the account and the
@@ -55,17 +56,7 @@ export async function methodId(code: string): Promise<number> {
 let address: AddressInput | undefined;
 /** A real address from the reference data (Kota Bandung). */
 export async function realAddress(): Promise<AddressInput> {
-  if (address) return address;
-  const db = await getDb();
-  const [row] = await db
-    .select({ kelurahanId: villages.code, kecamatanId: districts.code, kotaId: regencies.code, provinsiId: regencies.provinceCode })
-    .from(villages)
-    .innerJoin(districts, eq(districts.code, villages.districtCode))
-    .innerJoin(regencies, eq(regencies.code, districts.regencyCode))
-    .where(sql`${villages.districtCode} = '32.73.01'`)
-    .orderBy(asc(villages.code))
-    .limit(1);
-  address = { fullAddress: "Jl. Asia Afrika No. 63", kodePos: "40111", ...row! };
+  address ??= await realAddressIn(await getDb());
   return address;
 }
 
