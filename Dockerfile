@@ -45,8 +45,8 @@ EXPOSE 3000
 # for SHUTDOWN_DRAIN_MS, default 5 s, before it closes its listener: README → Operating).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT || 3000}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# The flags and MALLOC_ARENA_MAX are scripts/lib.mjs SERVER_NODE_FLAGS and SERVER_ENV (decisions 0012, 0040): a 512 MB limit is enough.
-ENV MALLOC_ARENA_MAX=2
+# The flags and the MALLOC_ settings are scripts/lib.mjs SERVER_NODE_FLAGS and SERVER_ENV (decisions 0012, 0040, 0049): a 512 MB limit is enough.
+ENV MALLOC_ARENA_MAX=1 MALLOC_TRIM_THRESHOLD_=131072 MALLOC_MMAP_THRESHOLD_=131072
 # docker stop waits 10 s by default: the 5 s drain plus the requests in flight fit.
 STOPSIGNAL SIGTERM
 CMD ["node", "--max-old-space-size=128", "--optimize-for-size", "--liftoff-only", "server.js"]

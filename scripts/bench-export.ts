@@ -8,7 +8,7 @@
 // JSON object: {"orders", "ms", "rssGrowthMb"} — the rows written, the time of the export, and the
 // peak resident memory during the export minus the resident memory before it. Exit code 1 when a
 // row is missing or the growth reaches 50 MB (issue 17's limit: a year of orders never builds in
-// memory). It runs with the production server's Node flags and MALLOC_ARENA_MAX (package.json), as
+// memory). It runs with the production server's Node flags and malloc settings (package.json), as
 // the export runs inside the server: with Node's defaults V8 alone sizes its young generation up
 // by about 40 MB under this allocation rate (measured: +57 MB, of which the JS heap in use +4 MB).
 import fs from "node:fs";
