@@ -131,7 +131,9 @@ export async function checkoutToPayment(page: Page, javaScriptEnabled: boolean, 
     await expect(page).toHaveURL("/checkout");
   }
   await page.getByRole("button", { name: "Pilih Metode Pembayaran", exact: true }).click();
-  await expect(page).toHaveURL("/paymentmethod");
+  // The post carries the KTP photo (decoded and re-encoded by sharp): on a busy machine, or while a
+  // backup's dump holds the server (backup.spec), the answer may take longer than a click's.
+  await expect(page).toHaveURL("/paymentmethod", { timeout: 30_000 });
 }
 
 /** From /paymentmethod: 'Transfer Bank BNI (Manual)' → 'Bayar Sekarang'; the order's payment page is open. Its id. */
