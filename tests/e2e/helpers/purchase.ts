@@ -61,7 +61,9 @@ export async function productId(page: Page, title: string) {
 
 async function chooseArea(page: Page, level: string, option: { label: string } | { index: number }, nextButton: string | null, javaScriptEnabled: boolean) {
   const select = page.getByRole("combobox", { name: level, exact: true });
-  await expect(select).toBeEnabled();
+  // Without JavaScript the list comes with the page the previous 'Tampilkan …' loads (seen taking
+  // over 5 s once in CI while another suite ran).
+  await expect(select).toBeEnabled({ timeout: 15_000 });
   if ("label" in option) await select.selectOption({ label: option.label });
   else {
     await expect(select.locator("option").nth(option.index)).toBeAttached();
