@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import * as detailRoute from "./detail";
-import * as registerRoute from "./register";
-import { TestBrowser } from "./test-browser";
-import { callApi } from "./api/test-client";
+import * as detailRoute from "../detail";
+import * as registerRoute from "../register";
+import { TestBrowser } from "../test-browser";
+import { callApi } from "./test-client";
 import { getDb, type Db } from "~/.server/db/client";
 import { companies, rosterEntries, users } from "~/.server/db/schema";
 import { applyRosterImport, createSession, NIP_ALREADY_LINKED, NIP_NOT_ON_ROSTER, NOT_ACTIVE_EMPLOYEE, updateRosterEntry } from "~/.server/store/people";
