@@ -1,3 +1,4 @@
+import { Form } from "react-router";
 import { formatRupiah } from "~/lib/money";
 import { statusTone } from "~/lib/order-status";
 
@@ -90,19 +91,84 @@ export function OrderTable({ rows, rowTestId, showStatus = false, showWaiting = 
   );
 }
 
-/** A labelled input of a back-office form with its error beside it (issue 27: roster, staff, settings). */
-export function OpsInput({ name, label, error, defaultValue, ...rest }: { name: string; label: string; error?: string } & Omit<React.InputHTMLAttributes<HTMLInputElement>, "name">) {
-  const id = rest.id ?? `f-${name}`;
+// The back office's form fields (catalogue, roster, staff, settings): label, control, hint and error.
+
+type Common = { name: string; label: string; error?: string; hint?: string };
+
+const describedBy = (id: string, error?: string, hint?: string) => [error ? `${id}-error` : "", hint ? `${id}-hint` : ""].filter(Boolean).join(" ") || undefined;
+
+function Message({ id, error, hint }: { id: string; error?: string; hint?: string }) {
   return (
     <>
-      <label htmlFor={id}>{label}</label>
-      <input id={id} name={name} defaultValue={defaultValue} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} className={error ? "is-invalid" : undefined} {...rest} />
+      {hint ? (
+        <p className="ops-muted ops-hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
       {error ? (
         <p className="ops-error" id={`${id}-error`}>
           {error}
         </p>
       ) : null}
     </>
+  );
+}
+
+/** A labelled input with its hint and its error beside it; `id` where one form repeats a name (a row per entry). */
+export function InputField({ name, label, error, hint, id = name, ...rest }: Common & Omit<React.InputHTMLAttributes<HTMLInputElement>, "name">) {
+  return (
+    <div className="ops-field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} name={name} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} className={error ? "is-invalid" : undefined} {...rest} />
+      <Message id={id} error={error} hint={hint} />
+    </div>
+  );
+}
+
+export function TextAreaField({ name, label, error, hint, ...rest }: Common & Omit<React.TextareaHTMLAttributes<HTMLTextAreaElement>, "name">) {
+  return (
+    <div className="ops-field">
+      <label htmlFor={name}>{label}</label>
+      <textarea id={name} name={name} aria-invalid={error ? true : undefined} aria-describedby={describedBy(name, error, hint)} className={error ? "is-invalid" : undefined} {...rest} />
+      <Message id={name} error={error} hint={hint} />
+    </div>
+  );
+}
+
+export function SelectField({ name, label, error, hint, options, defaultValue, placeholder }: Common & { options: { value: string; label: string }[]; defaultValue?: string; placeholder?: string }) {
+  return (
+    <div className="ops-field">
+      <label htmlFor={name}>{label}</label>
+      <select id={name} name={name} defaultValue={defaultValue} aria-invalid={error ? true : undefined} aria-describedby={describedBy(name, error, hint)} className={error ? "is-invalid" : undefined}>
+        {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      <Message id={name} error={error} hint={hint} />
+    </div>
+  );
+}
+
+/**
+ * 'Unggah CSV' of an import (the catalogue's price list, the employee roster): the file, whatever
+ * options the import takes (`children`), the button. Both imports then show their preview.
+ */
+export function CsvUploadForm({ inputId, children }: { inputId: string; children?: React.ReactNode }) {
+  return (
+    <Form method="post" encType="multipart/form-data" className="ops-form">
+      <input type="hidden" name="intent" value="upload" />
+      <label htmlFor={inputId}>File CSV</label>
+      <input id={inputId} name="file" type="file" accept=".csv,text/csv" required />
+      {children}
+      <div>
+        <button type="submit" className="ops-btn">
+          Unggah CSV
+        </button>
+      </div>
+    </Form>
   );
 }
 

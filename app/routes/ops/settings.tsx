@@ -6,7 +6,7 @@ import { flash } from "~/.server/http/session";
 import { getHowToTexts, getTenorSettings, getTransferAccount, HOW_TO_CHANNELS, listMethodSettings, saveHowToTexts, saveMethodSettings, saveTenorSettings, saveTransferAccount } from "~/.server/store/payments";
 import { addCompany, getHelpContacts, listAllCompanies, saveHelpContacts, updateCompany } from "~/.server/store/people";
 import type { RouteHandle } from "~/lib/route-handle";
-import { OpsInput, OpsMessage } from "./components";
+import { InputField, OpsMessage } from "./components";
 
 // /ops/settings ('Admin', issue 27): what a company changes without a developer. The transfer
 // account, methods, fees and tenors apply to payments opened afterwards (an open payment keeps the
@@ -99,9 +99,9 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         <p className="ops-muted">Ditampilkan di halaman pembayaran transfer manual. Pembayaran yang sudah dibuka tetap menampilkan rekening lamanya.</p>
         <Form method="post" className="ops-form" style={{ maxWidth: 480 }}>
           <input type="hidden" name="intent" value="account" />
-          <OpsInput name="bankName" label="Bank" defaultValue={val("account", "bankName", account.bankName)} error={err("account", "bankName")} maxLength={100} />
-          <OpsInput name="accountName" label="Nama Pemilik Rekening" defaultValue={val("account", "accountName", account.accountName)} error={err("account", "accountName")} maxLength={100} />
-          <OpsInput name="accountNumber" label="Nomor Rekening" inputMode="numeric" defaultValue={val("account", "accountNumber", account.accountNumber)} error={err("account", "accountNumber")} maxLength={30} />
+          <InputField name="bankName" label="Bank" defaultValue={val("account", "bankName", account.bankName)} error={err("account", "bankName")} maxLength={100} />
+          <InputField name="accountName" label="Nama Pemilik Rekening" defaultValue={val("account", "accountName", account.accountName)} error={err("account", "accountName")} maxLength={100} />
+          <InputField name="accountNumber" label="Nomor Rekening" inputMode="numeric" defaultValue={val("account", "accountNumber", account.accountNumber)} error={err("account", "accountNumber")} maxLength={30} />
           <div>
             <button type="submit" className="ops-btn">
               Simpan Rekening
@@ -134,7 +134,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
                       </label>
                     </td>
                     <td>
-                      <OpsInput name={`fee-${m.id}`} label={`Biaya ${m.name}`} inputMode="numeric" defaultValue={val("methods", `fee-${m.id}`, String(m.fee))} error={err("methods", `fee-${m.id}`)} maxLength={9} />
+                      <InputField name={`fee-${m.id}`} label={`Biaya ${m.name}`} inputMode="numeric" defaultValue={val("methods", `fee-${m.id}`, String(m.fee))} error={err("methods", `fee-${m.id}`)} maxLength={9} />
                     </td>
                   </tr>
                 ))}
@@ -207,7 +207,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
             <input type="hidden" name="intent" value="company-save" />
             <input type="hidden" name="companyId" value={c.id} />
             <div className="ops-form" style={{ flex: "1 1 280px" }}>
-              <OpsInput name="name" id={`company-${c.id}`} label={`Nama perusahaan ${c.id}`} defaultValue={failed("company-save")?.values.companyId === String(c.id) ? failed("company-save")!.values.name : c.name} error={err("company-save", `company-${c.id}`)} maxLength={120} />
+              <InputField name="name" id={`company-${c.id}`} label={`Nama perusahaan ${c.id}`} defaultValue={failed("company-save")?.values.companyId === String(c.id) ? failed("company-save")!.values.name : c.name} error={err("company-save", `company-${c.id}`)} maxLength={120} />
             </div>
             <label className="ops-check">
               <input type="checkbox" name="hidden" defaultChecked={c.hidden} /> Sembunyikan
@@ -220,7 +220,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         <Form method="post" className="ops-inline-form" style={{ marginTop: 16 }}>
           <input type="hidden" name="intent" value="company-add" />
           <div className="ops-form" style={{ flex: "1 1 280px" }}>
-            <OpsInput name="name" id="company-new" label="Perusahaan baru" defaultValue={val("company-add", "name", "")} error={err("company-add", "name")} maxLength={120} />
+            <InputField name="name" id="company-new" label="Perusahaan baru" defaultValue={val("company-add", "name", "")} error={err("company-add", "name")} maxLength={120} />
           </div>
           <button type="submit" className="ops-btn">
             Tambah Perusahaan
@@ -233,8 +233,8 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         <p className="ops-muted">Nomor di menu 'Bantuan' pada halaman akun pembeli.</p>
         <Form method="post" className="ops-form" style={{ maxWidth: 480 }}>
           <input type="hidden" name="intent" value="help" />
-          <OpsInput name="phone" label="Telepon Admin" type="tel" defaultValue={val("help", "phone", help.phone)} error={err("help", "phone")} maxLength={20} />
-          <OpsInput name="whatsapp" label="WhatsApp Admin" type="tel" defaultValue={val("help", "whatsapp", help.whatsapp)} error={err("help", "whatsapp")} maxLength={20} />
+          <InputField name="phone" label="Telepon Admin" type="tel" defaultValue={val("help", "phone", help.phone)} error={err("help", "phone")} maxLength={20} />
+          <InputField name="whatsapp" label="WhatsApp Admin" type="tel" defaultValue={val("help", "whatsapp", help.whatsapp)} error={err("help", "whatsapp")} maxLength={20} />
           <div>
             <button type="submit" className="ops-btn">
               Simpan Kontak

@@ -6,7 +6,7 @@ import { flash } from "~/.server/http/session";
 import { findUserByEmail, listStaff, setStaffRolesFromOps } from "~/.server/store/people";
 import type { RouteHandle } from "~/lib/route-handle";
 import { isStaffRole, STAFF_ROLE_AREAS, STAFF_ROLE_LABELS, STAFF_ROLES, type StaffRole } from "~/lib/staff-roles";
-import { OpsInput, OpsMessage } from "./components";
+import { InputField, OpsMessage } from "./components";
 
 // /ops/staff ('Admin', issue 27): who holds which role; roles granted and revoked per person
 // through setStaffRoles (the person's sessions end: their next sign-in passes the second factor
@@ -93,7 +93,7 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
         <h2 id="add-staff">Tambah Staf</h2>
         <Form method="post" className="ops-form" style={{ maxWidth: 480 }}>
           <input type="hidden" name="intent" value="add" />
-          <OpsInput name="email" label="Email akun" type="email" defaultValue={actionData?.email} error={actionData?.emailError} />
+          <InputField name="email" label="Email akun" type="email" defaultValue={actionData?.email} error={actionData?.emailError} />
           <fieldset className="ops-form" style={{ border: 0, padding: 0 }}>
             <legend>Peran</legend>
             {roles.map(({ role, label, area }) => (

@@ -6,7 +6,8 @@ import { flash } from "~/.server/http/session";
 import { formatWhen } from "~/.server/store/back-office";
 import { addBanner, changeBanner, listBannersForOps, productFormChoices, type BannerField } from "~/.server/store/catalogue";
 import type { RouteHandle } from "~/lib/route-handle";
-import { CatalogueNav, ErrorSummary, formValues, InputField, MoveButtons, SelectField, type FormReply } from "./components";
+import { InputField, SelectField } from "../components";
+import { CatalogueNav, ErrorSummary, formValues, MoveButtons, type FormReply } from "./components";
 
 // /ops/catalogue/banners (issue 26 item 5): the home carousel's banners in their order ('Naik',
 // 'Turun', 'Hapus'), and 'Tambah Banner': a picture (cropped to the slot's 640 × 300), where it

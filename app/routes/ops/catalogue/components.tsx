@@ -43,64 +43,6 @@ export function MoveButtons({ name, index, count }: { name: string; index: numbe
   );
 }
 
-type Common = { name: string; label: string; error?: string; hint?: string };
-
-const describedBy = (name: string, error?: string, hint?: string) => [error ? `${name}-error` : "", hint ? `${name}-hint` : ""].filter(Boolean).join(" ") || undefined;
-
-function Message({ name, error, hint }: { name: string; error?: string; hint?: string }) {
-  return (
-    <>
-      {hint ? (
-        <p className="ops-muted ops-hint" id={`${name}-hint`}>
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p className="ops-error" id={`${name}-error`}>
-          {error}
-        </p>
-      ) : null}
-    </>
-  );
-}
-
-export function InputField({ name, label, error, hint, ...rest }: Common & Omit<React.InputHTMLAttributes<HTMLInputElement>, "name">) {
-  return (
-    <div className="ops-field">
-      <label htmlFor={name}>{label}</label>
-      <input id={name} name={name} aria-invalid={error ? true : undefined} aria-describedby={describedBy(name, error, hint)} className={error ? "is-invalid" : undefined} {...rest} />
-      <Message name={name} error={error} hint={hint} />
-    </div>
-  );
-}
-
-export function TextAreaField({ name, label, error, hint, ...rest }: Common & Omit<React.TextareaHTMLAttributes<HTMLTextAreaElement>, "name">) {
-  return (
-    <div className="ops-field">
-      <label htmlFor={name}>{label}</label>
-      <textarea id={name} name={name} aria-invalid={error ? true : undefined} aria-describedby={describedBy(name, error, hint)} className={error ? "is-invalid" : undefined} {...rest} />
-      <Message name={name} error={error} hint={hint} />
-    </div>
-  );
-}
-
-export function SelectField({ name, label, error, hint, options, defaultValue, placeholder }: Common & { options: { value: string; label: string }[]; defaultValue?: string; placeholder?: string }) {
-  return (
-    <div className="ops-field">
-      <label htmlFor={name}>{label}</label>
-      <select id={name} name={name} defaultValue={defaultValue} aria-invalid={error ? true : undefined} aria-describedby={describedBy(name, error, hint)} className={error ? "is-invalid" : undefined}>
-        {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      <Message name={name} error={error} hint={hint} />
-    </div>
-  );
-}
-
 /** The form's answer: the values typed (kept on error) and a message per field. */
 export type FormReply<F extends string = string> = { values: Partial<Record<F, string>>; errors: Partial<Record<F, string>>; conflict?: string; error?: string };
 

@@ -6,6 +6,7 @@ import { flash } from "~/.server/http/session";
 import { formatWhen, getStagedCsvImport, markCsvImportApplied, stageCsvImport } from "~/.server/store/back-office";
 import { applyCatalogueCsv, CATALOGUE_COLUMNS, importSummary, previewCatalogueCsv } from "~/.server/store/catalogue";
 import type { RouteHandle } from "~/lib/route-handle";
+import { CsvUploadForm } from "../components";
 import { CatalogueNav } from "./components";
 
 // /ops/catalogue/import (issue 26 item 7): the price list as CSV. 'Unggah CSV' keeps the file and
@@ -123,16 +124,7 @@ export default function Import({ loaderData, actionData }: Route.ComponentProps)
           UTF-8, dipisah koma atau titik koma, maksimal 5 MB. Baris pertama berisi nama kolom: <code>{columns}</code>. Status: draf, tayang atau arsip; tipe_diskon: v (Rp) atau %. Kategori atau kota baru dibuat otomatis.
           Foto tidak termasuk CSV.
         </p>
-        <Form method="post" encType="multipart/form-data" className="ops-form">
-          <input type="hidden" name="intent" value="upload" />
-          <label htmlFor="file">File CSV</label>
-          <input id="file" name="file" type="file" accept=".csv,text/csv" />
-          <div>
-            <button type="submit" className="ops-btn">
-              Unggah CSV
-            </button>
-          </div>
-        </Form>
+        <CsvUploadForm inputId="file" />
       </section>
 
       <section className="ops-card ops-narrow" aria-labelledby="export-heading">

@@ -17,7 +17,8 @@ import {
 import { formatRupiah } from "~/lib/money";
 import { PRODUCT_STATUSES, STATUS_LABELS } from "~/lib/product-status";
 import type { RouteHandle } from "~/lib/route-handle";
-import { CatalogueNav, ErrorSummary, formValues, InputField, MoveButtons, SelectField, TextAreaField, type FormReply } from "./components";
+import { InputField, SelectField, TextAreaField } from "../components";
+import { CatalogueNav, ErrorSummary, formValues, MoveButtons, type FormReply } from "./components";
 
 // /ops/catalogue/products/{id} and /ops/catalogue/products/new (issue 26 items 1, 2, 3 and 8): the
 // product form ('Simpan' names the version it was read at and the stock it showed), its photos

@@ -7,7 +7,8 @@ import { formatWhen } from "~/.server/store/back-office";
 import { listPromosForOps, savePromo, toWibInput, type PromoField } from "~/.server/store/catalogue";
 import { formatRupiah } from "~/lib/money";
 import type { RouteHandle } from "~/lib/route-handle";
-import { CatalogueNav, ErrorSummary, formValues, InputField, SelectField, TextAreaField, type FormReply } from "./components";
+import { InputField, SelectField, TextAreaField } from "../components";
+import { CatalogueNav, ErrorSummary, formValues, type FormReply } from "./components";
 
 // /ops/catalogue/promos (issue 26 item 4): the promos with their kind ('Insentif Pemerintah': the
 // checkout asks for the KTP; a fixed Rp1.000.000 is the employee promo, spec §6), an optional

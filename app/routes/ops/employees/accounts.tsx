@@ -6,7 +6,7 @@ import { flash } from "~/.server/http/session";
 import { changeAccountEmployment, findAccountsForOps, listAllCompanies, STANDING_LABELS } from "~/.server/store/people";
 import type { RouteHandle } from "~/lib/route-handle";
 import { hasRole } from "~/lib/staff-roles";
-import { OpsInput, OpsMessage } from "../components";
+import { InputField, OpsMessage } from "../components";
 
 // /ops/accounts ('Pegawai', issue 27): buyer accounts found by e-mail or NIP with where each stands
 // with its company's roster ('Belum terverifikasi HR' where the company loaded none). Changing an
@@ -79,7 +79,7 @@ export default function Accounts({ loaderData, actionData }: Route.ComponentProp
               <Form method="post" className="ops-form" style={{ marginTop: 12, maxWidth: 420 }}>
                 <input type="hidden" name="userId" value={a.id} />
                 <OpsMessage error={failed?.errors.form} />
-                <OpsInput name="nip" id={`nip-${a.id}`} label="NIP" defaultValue={failed?.nip ?? a.nip} error={failed?.errors.nip} maxLength={30} />
+                <InputField name="nip" id={`nip-${a.id}`} label="NIP" defaultValue={failed?.nip ?? a.nip} error={failed?.errors.nip} maxLength={30} />
                 <label htmlFor={`company-${a.id}`}>Perusahaan</label>
                 <select id={`company-${a.id}`} name="companyId" defaultValue={failed?.companyId ?? String(a.companyId)}>
                   {companies.map((c) => (

@@ -6,7 +6,7 @@ import { flash } from "~/.server/http/session";
 import { getStagedCsvImport, markCsvImportApplied, pageParam, stageCsvImport } from "~/.server/store/back-office";
 import { applyRosterImport, listCompanyRosters, listRoster, previewRosterImport, ROSTER_COLUMNS, ROSTER_MAX_BYTES, ROSTER_PAGE_SIZE, type RosterImportPreview, updateRosterEntry } from "~/.server/store/people";
 import type { RouteHandle } from "~/lib/route-handle";
-import { OpsInput, OpsMessage, Pager } from "../components";
+import { CsvUploadForm, InputField, OpsMessage, Pager } from "../components";
 
 // /ops/employees ('Pegawai', issue 27): each company's roster from its HR export. 'Unggah CSV' keeps
 // the file (csv_imports) and shows what 'Terapkan Impor' would do; the apply is one transaction.
@@ -144,19 +144,11 @@ export default function Roster({ loaderData, actionData }: Route.ComponentProps)
         <p className="ops-muted">
           Kolom: <code>{columns}</code> (koma atau titik koma). <code>perusahaan</code> sesuai nama di daftar perusahaan; <code>status</code> aktif atau nonaktif.
         </p>
-        <Form method="post" encType="multipart/form-data" className="ops-form">
-          <input type="hidden" name="intent" value="upload" />
-          <label htmlFor="roster-file">File CSV</label>
-          <input id="roster-file" type="file" name="file" accept=".csv,text/csv" required />
+        <CsvUploadForm inputId="roster-file">
           <label className="ops-check">
             <input type="checkbox" name="deactivateMissing" /> Nonaktifkan yang tidak ada di file
           </label>
-          <div>
-            <button type="submit" className="ops-btn">
-              Unggah CSV
-            </button>
-          </div>
-        </Form>
+        </CsvUploadForm>
       </section>
 
       <section className="ops-card" aria-labelledby="list-title">
@@ -206,7 +198,7 @@ export default function Roster({ loaderData, actionData }: Route.ComponentProps)
                         <Form method="post" className="ops-inline-form" id={`edit-${r.id}`}>
                           <input type="hidden" name="intent" value="edit" />
                           <input type="hidden" name="entryId" value={r.id} />
-                          <OpsInput name="name" id={`name-${r.id}`} label="Nama" defaultValue={actionData?.edit?.name ?? r.name} error={actionData?.edit?.error} maxLength={200} />
+                          <InputField name="name" id={`name-${r.id}`} label="Nama" defaultValue={actionData?.edit?.name ?? r.name} error={actionData?.edit?.error} maxLength={200} />
                           <label htmlFor={`status-${r.id}`}>Status</label>
                           <select id={`status-${r.id}`} name="status" defaultValue={r.status}>
                             <option value="aktif">Aktif</option>
