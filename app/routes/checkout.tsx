@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, parse, type SubmissionResult, useForm } from "@conform-to/react";
-import { useEffect, useRef, useState } from "react";
+import { memo, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { data, Form, Link, redirect, useFetcher, useNavigation } from "react-router";
 import type { Route } from "./+types/checkout";
 import { requireUser } from "~/.server/http/auth";
@@ -22,7 +22,8 @@ import { formatRupiah } from "~/lib/money";
 import { checkoutPricing } from "~/lib/pricing";
 import type { RouteHandle } from "~/lib/route-handle";
 import { keepDigitsOnly } from "~/lib/schemas/account";
-import { type CheckoutContext, checkoutSchema, KTP_ACCEPT, NOTE_MAX, withOneKtpFile } from "~/lib/schemas/checkout";
+import { KTP_ACCEPT } from "~/lib/photo-files";
+import { type CheckoutContext, checkoutSchema, NOTE_MAX, withOneKtpFile } from "~/lib/schemas/checkout";
 
 export const handle: RouteHandle = { title: "Checkout", back: "/home" };
 
@@ -241,16 +242,29 @@ const LABELS = {
   domisiliValidation: "Pernyataan alamat domisili",
 };
 
-function CheckoutForm({ product, values, ktp, address, employeePromo, idempotencyKey, lastResult }: FormScreenData & { lastResult?: SubmissionResult<string[]> }) {
-  const navigation = useNavigation();
+/**
+ * The form. Memoised: React Router's own updates right after hydration (the router starting, its
+ * route discovery) re-render every route component; the form's props are the loader's data, which
+ * they do not change, so the form is rendered once by hydration, not three times (issue 29).
+ */
+const CheckoutForm = memo(function CheckoutForm({
+  product,
+  values,
+  ktp,
+  address,
+  employeePromo,
+  idempotencyKey,
+  lastResult,
+}: FormScreenData & { lastResult?: SubmissionResult<string[]> }) {
   const checkout: CheckoutContext = { ktpOnFile: ktp !== null, addressOnFile: address !== null, hasIncentive: product.hasIncentive, hasEmployeePromo: employeePromo !== null };
-  const schema = checkoutSchema(checkout);
   const [form, fields] = useForm<Record<string, string | undefined>>({
     lastResult,
     defaultValue: values,
-    // The address button saves the draft without validating (the server does not validate it either).
+    // The schema is built when the form is first validated (a blur, a submit), not while the page
+    // hydrates: the server has validated what it rendered. The address button saves the draft
+    // without validating (the server does not validate it either).
     onValidate: ({ formData, submitter }) =>
-      submitter?.getAttribute("value") === "address" ? parse(formData, { resolve: () => ({ value: {} }) }) : parseForm(withOneKtpFile(formData), schema),
+      submitter?.getAttribute("value") === "address" ? parse(formData, { resolve: () => ({ value: {} }) }) : parseForm(withOneKtpFile(formData), checkoutSchema(checkout)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
@@ -259,6 +273,14 @@ function CheckoutForm({ product, values, ktp, address, employeePromo, idempotenc
   // without it the server renders them for the draft, and CSS (:has) swaps the words and fields.
   const [insentif, setInsentif] = useState(values.insentif === "on");
   const [promoPegawai, setPromoPegawai] = useState(values.ajukanInsentifPegawai === "on");
+  // A box ticked before the scripts ran (the page works without them) is what the price and the
+  // button follow once they run.
+  const formRef = useRef<HTMLFormElement | null>(null);
+  useLayoutEffect(() => {
+    const ticked = (name: string) => (formRef.current?.elements.namedItem(name) as HTMLInputElement | null)?.checked ?? false;
+    setInsentif(ticked("insentif"));
+    setPromoPegawai(ticked("ajukanInsentifPegawai"));
+  }, []);
   const pricing = checkoutPricing(product.pricing, { insentif: product.hasIncentive && insentif, promoPegawai: employeePromo !== null && promoPegawai });
 
   // A preview of a newly picked KTP photo at once (the server re-checks and re-encodes it).
@@ -273,21 +295,19 @@ function CheckoutForm({ product, values, ktp, address, employeePromo, idempotenc
     setPreview(null);
   }
   const ktpImage = preview ?? ktp?.url ?? null;
-  const submitting = navigation.state === "submitting" && navigation.formAction?.startsWith("/checkout");
   const title = displayTitle(product.title, ORDER_TITLE_LENGTH);
   const { key: ktpInputKey, ...ktpInputProps } = getInputProps(fields.ktp, { type: "file", ariaAttributes: true });
   const cameraId = `${fields.ktp.id}-kamera`;
 
-  const hydrated = useHydrated();
   // Spec §5: once JavaScript runs, the submit waits while the form shows a field's message.
-  const showsErrors = hydrated && invalidFields(form.allErrors).length > 0;
+  const showsErrors = invalidFields(form.allErrors).length > 0;
   const [ktpSheet, setKtpSheet] = useState(false);
   const pickKtp = (id: string) => {
     setKtpSheet(false);
     (document.getElementById(id) as HTMLInputElement | null)?.click();
   };
 
-  const draftSave = useDraftSaver();
+  const draftSave = useDraftSaver(values);
   const formProps = getFormProps(form);
 
   return (
@@ -297,7 +317,10 @@ function CheckoutForm({ product, values, ktp, address, employeePromo, idempotenc
         encType="multipart/form-data"
         className="checkout-form"
         {...formProps}
-        ref={draftSave.formRef}
+        ref={(element) => {
+          draftSave.formRef.current = element;
+          formRef.current = element;
+        }}
         onChange={draftSave.soon}
         onSubmit={(event) => {
           formProps.onSubmit(event);
@@ -347,39 +370,17 @@ function CheckoutForm({ product, values, ktp, address, employeePromo, idempotenc
               <img src={ktpImage} alt="Foto KTP" className="ktp-image" onError={preview ? () => setPreview(null) : undefined} />
             ) : null}
             <legend>{ktp || preview ? "Ganti Foto KTP" : "Foto KTP"}</legend>
-            {hydrated ? (
-              <button type="button" className="btn btn-outline btn-block" aria-haspopup="dialog" onClick={() => setKtpSheet(true)}>
-                Upload KTP
-              </button>
-            ) : null}
-            {/* Spec §2 'Upload KTP': the camera or the gallery. Without JavaScript both are plain
-                inputs; with it they are picked from the sheet (the inputs stay in the form, unseen). */}
-            <div className={hydrated ? "sr-only" : "ktp-sources"}>
-              {[
+            <KtpSources
+              sources={[
                 { id: cameraId, label: "Kamera", capture: true },
                 { id: fields.ktp.id, label: "Galeri", capture: false },
-              ].map((source) => (
-                <div key={source.id} className="ktp-source">
-                  <label htmlFor={source.id}>{source.label}</label>
-                  <input
-                    key={`${ktpInputKey ?? ""}${ktpKey}`}
-                    {...ktpInputProps}
-                    id={source.id}
-                    accept={KTP_ACCEPT}
-                    capture={source.capture ? "environment" : undefined}
-                    tabIndex={hydrated ? -1 : undefined}
-                    className={fields.ktp.errors ? "is-invalid" : undefined}
-                    onChange={(event) => {
-                      const file = event.currentTarget.files?.[0];
-                      // The other source forgets its file: the photo is the one picked last.
-                      const other = document.getElementById(source.capture ? fields.ktp.id : cameraId) as HTMLInputElement | null;
-                      if (file && other) other.value = "";
-                      setPreview(file && /^image\/(jpeg|png)$/.test(file.type) ? URL.createObjectURL(file) : null);
-                    }}
-                  />
-                </div>
-              ))}
-            </div>
+              ]}
+              inputKey={`${ktpInputKey ?? ""}${ktpKey}`}
+              inputProps={ktpInputProps}
+              invalid={!!fields.ktp.errors}
+              onOpenSheet={() => setKtpSheet(true)}
+              onPicked={setPreview}
+            />
             <p className="field-hint">{ktp ? "Foto KTP sudah tersimpan. Pilih file baru hanya jika ingin menggantinya." : "Format .jpg, .jpeg atau .png."}</p>
             <FieldError id={fields.ktp.errorId} errors={fields.ktp.errors} />
           </fieldset>
@@ -485,14 +486,7 @@ function CheckoutForm({ product, values, ktp, address, employeePromo, idempotenc
           <p className="checkout-bar-total">
             <span className="muted">Total</span> <strong>{formatRupiah(pricing.total)}</strong>
           </p>
-          <button type="submit" className="btn btn-primary btn-block" disabled={submitting || showsErrors}>
-            <span className="when-insentif-inline" hidden={!insentif}>
-              {SUBMIT_INSENTIF}
-            </span>
-            <span className="when-no-insentif-inline" hidden={insentif}>
-              {SUBMIT_PAYMENT}
-            </span>
-          </button>
+          <CheckoutSubmit insentif={insentif} showsErrors={showsErrors} />
         </div>
       </Form>
       {ktpSheet ? (
@@ -509,6 +503,80 @@ function CheckoutForm({ product, values, ktp, address, employeePromo, idempotenc
       ) : null}
     </>
   );
+});
+
+/**
+ * Spec §2 'Upload KTP': the camera or the gallery. Without JavaScript both are plain inputs; with it
+ * they are picked from a sheet that 'Upload KTP' opens (the inputs stay in the form, unseen). Its own
+ * component, so that only it draws again when the scripts start, not the whole form.
+ */
+function KtpSources({
+  sources,
+  inputKey,
+  inputProps,
+  invalid,
+  onOpenSheet,
+  onPicked,
+}: {
+  sources: { id: string; label: string; capture: boolean }[];
+  inputKey: string;
+  inputProps: Omit<ReturnType<typeof getInputProps>, "key">;
+  invalid: boolean;
+  onOpenSheet: () => void;
+  onPicked: (preview: string | null) => void;
+}) {
+  const hydrated = useHydrated();
+  return (
+    <>
+      {hydrated ? (
+        <button type="button" className="btn btn-outline btn-block" aria-haspopup="dialog" onClick={onOpenSheet}>
+          Upload KTP
+        </button>
+      ) : null}
+      <div className={hydrated ? "sr-only" : "ktp-sources"}>
+        {sources.map((source) => (
+          <div key={source.id} className="ktp-source">
+            <label htmlFor={source.id}>{source.label}</label>
+            <input
+              key={inputKey}
+              {...inputProps}
+              id={source.id}
+              accept={KTP_ACCEPT}
+              capture={source.capture ? "environment" : undefined}
+              tabIndex={hydrated ? -1 : undefined}
+              className={invalid ? "is-invalid" : undefined}
+              onChange={(event) => {
+                const file = event.currentTarget.files?.[0];
+                // The other source forgets its file: the photo is the one picked last.
+                const other = sources.find((s) => s.id !== source.id);
+                const otherInput = other ? (document.getElementById(other.id) as HTMLInputElement | null) : null;
+                if (file && otherInput) otherInput.value = "";
+                onPicked(file && /^image\/(jpeg|png)$/.test(file.type) ? URL.createObjectURL(file) : null);
+              }}
+            />
+          </div>
+        ))}
+      </div>
+    </>
+  );
+}
+
+/** The submit, worded for the incentive or the payment; it waits while the form is on its way or,
+ * once JavaScript runs, while the form shows a field's message (spec §5). */
+function CheckoutSubmit({ insentif, showsErrors }: { insentif: boolean; showsErrors: boolean }) {
+  const navigation = useNavigation();
+  const hydrated = useHydrated();
+  const submitting = navigation.state === "submitting" && navigation.formAction?.startsWith("/checkout");
+  return (
+    <button type="submit" className="btn btn-primary btn-block" disabled={submitting || (hydrated && showsErrors)}>
+      <span className="when-insentif-inline" hidden={!insentif}>
+        {SUBMIT_INSENTIF}
+      </span>
+      <span className="when-no-insentif-inline" hidden={insentif}>
+        {SUBMIT_PAYMENT}
+      </span>
+    </button>
+  );
 }
 
 /**
@@ -517,7 +585,7 @@ function CheckoutForm({ product, values, ktp, address, employeePromo, idempotenc
  * the buyer leaves (a navigation, the back arrow) or the tab is hidden or closed. The KTP file is
  * not part of it: the submit and 'Isi Alamat' send it. Without JavaScript every submit saves the draft.
  */
-function useDraftSaver() {
+function useDraftSaver(saved: Record<string, string | undefined>) {
   const formRef = useRef<HTMLFormElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   // Changes made, and how many of them the server has confirmed: a save in flight when the page
@@ -572,6 +640,10 @@ function useDraftSaver() {
     confirmed.current = changes.current;
     void fetch("/checkout", { method: "POST", body: values, keepalive: true, credentials: "same-origin" }).catch(() => {});
   };
+  // What was typed or ticked before the scripts ran is a change too.
+  useEffect(() => {
+    if (formRef.current && differsFrom(formRef.current, saved)) soon();
+  }, []);
   useEffect(() => {
     const onHide = () => {
       if (document.visibilityState === "hidden") flush();
@@ -586,4 +658,15 @@ function useDraftSaver() {
     };
   }, []);
   return { formRef, soon, submitted };
+}
+
+/** Whether the form's text fields and boxes hold anything other than the draft it was drawn from. */
+function differsFrom(form: HTMLFormElement, saved: Record<string, string | undefined>) {
+  for (const element of Array.from(form.elements)) {
+    if (!(element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) || !element.name || element.name === "idempotencyKey") continue;
+    if (element instanceof HTMLInputElement && element.type === "checkbox") {
+      if (element.checked !== (saved[element.name] === "on")) return true;
+    } else if (element.type !== "file" && element.type !== "hidden" && element.value !== (saved[element.name] ?? "")) return true;
+  }
+  return false;
 }

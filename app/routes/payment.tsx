@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { memo, useCallback, useEffect, useState } from "react";
 import { data, Form, Link, redirect, useNavigation, useRevalidator } from "react-router";
 import type { Route } from "./+types/payment";
 import { requireUser } from "~/.server/http/auth";
@@ -18,7 +18,7 @@ import { formatRupiah } from "~/lib/money";
 import { formatHms } from "~/lib/payment-flow";
 import { splitLastThreeDigits } from "~/lib/payment-pricing";
 import type { RouteHandle } from "~/lib/route-handle";
-import { KTP_ACCEPT } from "~/lib/schemas/checkout";
+import { KTP_ACCEPT } from "~/lib/photo-files";
 import { type Toast, TOAST_HIDE_MS } from "~/lib/toast";
 import paymentStylesUrl from "~/styles/payments.css?url";
 
@@ -169,9 +169,10 @@ function PaymentDone({ payment }: { payment: PaymentData }) {
   );
 }
 
-function PaymentOpen({ payment, now, sheet, proofError }: Route.ComponentProps["loaderData"] & { proofError: string | null }) {
+/** Memoised: React Router's own updates right after hydration re-render the route's component, and
+ * this page's props (the loader's data) do not change with them (issue 29). */
+const PaymentOpen = memo(function PaymentOpen({ payment, now, sheet, proofError }: Route.ComponentProps["loaderData"] & { proofError: string | null }) {
   const here = `/payment/${payment.orderId}`;
-  const hydrated = useHydrated();
   const navigation = useNavigation();
   const revalidator = useRevalidator();
   const [toast, setToast] = useState<Toast | null>(null);
@@ -247,12 +248,11 @@ function PaymentOpen({ payment, now, sheet, proofError }: Route.ComponentProps["
             value={payment.billerCode}
             copyText={payment.billerCode}
             copied={COMPANY_CODE_COPIED}
-            hydrated={hydrated}
             onToast={setToast}
           />
         ) : null}
         {payment.vaNo && payment.billerCode ? (
-          <CopyField id="bill-key" label="Kode Bayar" value={payment.vaNo} copyText={payment.vaNo} copied={BILL_KEY_COPIED} hydrated={hydrated} onToast={setToast} />
+          <CopyField id="bill-key" label="Kode Bayar" value={payment.vaNo} copyText={payment.vaNo} copied={BILL_KEY_COPIED} onToast={setToast} />
         ) : payment.vaNo ? (
           <CopyField
             id="va-number"
@@ -260,7 +260,6 @@ function PaymentOpen({ payment, now, sheet, proofError }: Route.ComponentProps["
             value={payment.vaNo}
             copyText={payment.vaNo}
             copied={manual ? copiedToClipboard(payment.vaNo) : VA_COPIED}
-            hydrated={hydrated}
             onToast={setToast}
           />
         ) : null}
@@ -270,7 +269,6 @@ function PaymentOpen({ payment, now, sheet, proofError }: Route.ComponentProps["
           value={formatRupiah(payment.totalAmount)}
           copyText={String(payment.totalAmount)}
           copied={TOTAL_COPIED}
-          hydrated={hydrated}
           onToast={setToast}
         />
         {manual && awaitingPayment ? <ExactAmount total={payment.totalAmount} /> : null}
@@ -326,7 +324,7 @@ function PaymentOpen({ payment, now, sheet, proofError }: Route.ComponentProps["
       <CopyToast toast={toast} onClose={closeToast} />
     </div>
   );
-}
+});
 
 /** The copy buttons' toast (spec §8), at the bottom like the app's other toasts, hidden after 30 s. */
 function CopyToast({ toast, onClose }: { toast: Toast | null; onClose: () => void }) {
@@ -374,7 +372,6 @@ function CopyField({
   value,
   copyText,
   copied,
-  hydrated,
   onToast,
 }: {
   id: string;
@@ -382,9 +379,10 @@ function CopyField({
   value: string;
   copyText: string;
   copied: string;
-  hydrated: boolean;
   onToast: (toast: Toast) => void;
 }) {
+  // Here, not in the page: only the fields draw again when the scripts start.
+  const hydrated = useHydrated();
   const copy = async () => {
     try {
       await copyToClipboard(copyText);

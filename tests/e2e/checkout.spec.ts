@@ -405,6 +405,66 @@ test("the draft: with JavaScript every change is kept without a submit (the back
   }
 });
 
+test("before the scripts run and while they start, typing, ticking and submitting work, and nothing typed is lost", async ({ page, browser, javaScriptEnabled }) => {
+  test.skip(!javaScriptEnabled, "the form without scripts is every other test's `nojs` run");
+  await registerVerified(page);
+  await startCheckout(page, INCENTIVE_PRODUCT);
+  const totalBefore = await page.getByTestId("checkout-total").textContent();
+
+  // A tab of the same account whose scripts are held back (a slow line): the page is the server's
+  // HTML until they are let through. A new context, so none of them comes from the cache.
+  const context = await browser.newContext({ storageState: await page.context().storageState() });
+  let release = () => {};
+  const hold = () => {
+    const held = new Promise<void>((resolve) => (release = resolve));
+    return context.route("**/assets/*.js", async (route) => {
+      await held;
+      await route.continue();
+    });
+  };
+  await hold();
+  const tab = await context.newPage();
+  await tab.goto("/checkout", { waitUntil: "load" });
+  await field(tab, "Nama Pembeli").fill("Rina Sebelum Skrip");
+  await checkbox(tab, "Ajukan Insentif").check();
+  await field(tab, "Nama Ayah Kandung").fill("Slamet Riyadi");
+  await checkbox(tab, "Ajukan Promo Pegawai").check();
+  await expect(tab.locator("html[data-hydrated]")).toHaveCount(0);
+
+  // The scripts arrive: what was typed and ticked stays, and the page follows it (the price
+  // breakdown, the total, the button's words) and keeps it in the draft.
+  release();
+  await tab.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await expect(field(tab, "Nama Pembeli")).toHaveValue("Rina Sebelum Skrip");
+  await expect(checkbox(tab, "Ajukan Insentif")).toBeChecked();
+  await expect(field(tab, "Nama Ayah Kandung")).toHaveValue("Slamet Riyadi");
+  const lines = tab.getByTestId("price-lines");
+  await expect(lines).toContainText("Insentif Pemerintah");
+  await expect(lines).toContainText("Promo Pegawai");
+  await expect(tab.getByTestId("checkout-total")).not.toHaveText(totalBefore!);
+  await expect(tab.getByRole("button", { name: "Ajukan Insentif", exact: true })).toBeVisible();
+  await expect
+    .poll(async () => {
+      await page.goto("/checkout");
+      return { name: await field(page, "Nama Pembeli").inputValue(), dad: await field(page, "Nama Ayah Kandung").inputValue() };
+    })
+    .toEqual({ name: "Rina Sebelum Skrip", dad: "Slamet Riyadi" });
+
+  // Submitting before the scripts run is the plain form post: the server answers with its
+  // messages and the values typed.
+  await context.unroute("**/assets/*.js");
+  await hold();
+  await tab.goto("/checkout", { waitUntil: "load" });
+  await field(tab, "Nama Pembeli").fill("Rina Kirim Awal");
+  await tab.getByRole("button", { name: "Ajukan Insentif", exact: true }).click();
+  await expect(tab.getByTestId("error-summary")).toContainText("Foto KTP");
+  await expect(field(tab, "Nama Pembeli")).toHaveValue("Rina Kirim Awal");
+  release();
+  await tab.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await expect(field(tab, "Nama Pembeli")).toHaveValue("Rina Kirim Awal");
+  await context.close();
+});
+
 test("'Upload KTP': the camera or the gallery (a sheet with JavaScript, two labelled inputs without)", async ({ page, javaScriptEnabled }) => {
   await registerVerified(page);
   await startCheckout(page, INCENTIVE_PRODUCT);

@@ -56,8 +56,6 @@ const nik = () =>
     z.string().check(z.regex(/^\d*$/, M.nikNumeric), z.maxLength(16, M.nikTooLong), z.minLength(16, M.nikTooShort)),
   );
 
-/** The file names the KTP input accepts (the server checks the bytes themselves as well). */
-export const KTP_ACCEPT = ".jpg,.jpeg,.png";
 const KTP_NAME = /\.(jpe?g|png)$/i;
 
 /** A picked file as FormData holds it, in the browser or on the server. */
