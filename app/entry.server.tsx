@@ -62,6 +62,11 @@ export default function handleRequest(
       </NonceContext.Provider>,
       {
         nonce,
+        // A layout's page sits under a Suspense boundary (components/page-outlet.tsx) so that React
+        // hydrates it apart from the layout. React would send a large boundary's HTML out of place,
+        // hidden, with a script to move it in: a browser without JavaScript would never see the
+        // page. Every boundary that is ready is written where it belongs.
+        progressiveChunkSize: Number.POSITIVE_INFINITY,
         onShellReady() {
           if (!waitForAll) respond();
         },

@@ -19,6 +19,7 @@ import { currentRequest } from "./.server/log";
 // before the first paint (Lighthouse), and the HTML stays within its size budget.
 import styles from "./styles.css?inline";
 import { FlashModal } from "./components/flash-modal";
+import { hasPageOutlet, markHydrated } from "./components/page-outlet";
 import { ScrollRestoration } from "./components/scroll-restoration";
 import { ToastRegion } from "./components/toast-region";
 import { useNonce } from "./lib/nonce";
@@ -74,8 +75,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const matches = useMatches();
   // Marks the document once React runs it, error pages included (its scripts start after the page
   // has loaded, decision 0016): the `js` end-to-end tests wait for it before using what scripts add.
+  // A page under a layout's PageOutlet is marked by its own boundary, once it has hydrated.
   useEffect(() => {
-    document.documentElement.dataset.hydrated = "";
+    if (!hasPageOutlet()) markHydrated();
   }, []);
   return (
     <html lang="id">

@@ -1,3 +1,4 @@
+import { memo } from "react";
 import { Link } from "react-router";
 import type { ProductListItem } from "~/.server/store/catalogue";
 import { withFrom } from "~/lib/back-link";
@@ -12,9 +13,10 @@ import { FadeInImage } from "./fade-in-image";
  * moves when it loads; it stays grey when the image fails; a product without a photo says so), title on up to two lines with an
  * ellipsis (CSS; decision 0015) ('-' when absent), price after the product's own discount ('-' when absent) with the original struck
  * through, rating 0-5 with a star only when rated, 'N terjual' only when sold, city. Opens the
- * detail, telling it the list to go back to (`from`).
+ * detail, telling it the list to go back to (`from`). Memoised: a list's cards are drawn by hydration
+ * and not again by React Router's own updates that follow it (issue 29).
  */
-export function ProductCard({
+export const ProductCard = memo(function ProductCard({
   product,
   eager = false,
   priority = false,
@@ -70,4 +72,4 @@ export function ProductCard({
       </Link>
     </li>
   );
-}
+});

@@ -1,7 +1,8 @@
-import { Outlet, useMatches } from "react-router";
+import { useMatches } from "react-router";
 import { TopBar } from "~/components/top-bar";
 import { backOf, titleOf } from "~/lib/route-handle";
 import logoUrl from "~/images/logo.svg?url";
+import { PageOutlet } from "~/components/page-outlet";
 
 /** Spec §2 auth layout: login, register, forgot and reset password. */
 export default function AuthLayout() {
@@ -13,7 +14,7 @@ export default function AuthLayout() {
         <div className="auth-logo">
           <img src={logoUrl} alt="Toko Pegawai PLN" width="160" height="41" />
         </div>
-        <Outlet />
+        <PageOutlet />
       </main>
     </div>
   );

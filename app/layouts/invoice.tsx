@@ -1,6 +1,7 @@
-import { Outlet, useParams } from "react-router";
+import { useParams } from "react-router";
 import { TopBar } from "~/components/top-bar";
 import ordersStylesUrl from "~/styles/orders.css?url";
+import { PageOutlet } from "~/components/page-outlet";
 
 // The order screens' styles load only on these screens.
 export const links = () => [{ rel: "stylesheet", href: ordersStylesUrl }];
@@ -12,7 +13,7 @@ export default function InvoiceLayout() {
     <div className="app-shell">
       <TopBar title="Invoice" back={`/transaction-detail/${encodeURIComponent(id ?? "")}`} />
       <main className="page">
-        <Outlet />
+        <PageOutlet />
       </main>
     </div>
   );

@@ -1,10 +1,11 @@
 import { useEffect, useState } from "react";
-import { Link, Outlet, useRouteLoaderData } from "react-router";
+import { Link, useRouteLoaderData } from "react-router";
 import { ActivationBanner } from "~/components/activation-banner";
 import { BottomTabs } from "~/components/bottom-tabs";
 import { BellIcon, SearchIcon } from "~/components/icons";
 import type { RootData } from "~/lib/root-data";
 import logoUrl from "~/images/logo.svg?url";
+import { PageOutlet } from "~/components/page-outlet";
 
 /** Spec §2 main layout: logo, Login or bell, search box that opens /search, activation banner, tabs. */
 export default function MainLayout() {
@@ -34,7 +35,7 @@ export default function MainLayout() {
       </header>
       {user && !user.verified ? <ActivationBanner resendAvailableAt={user.resendAvailableAt} renderedAt={root!.now} /> : null}
       <main className="page">
-        <Outlet />
+        <PageOutlet />
       </main>
       <BottomTabs />
     </div>

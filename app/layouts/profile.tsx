@@ -1,5 +1,5 @@
-import { Outlet } from "react-router";
 import { BottomTabs } from "~/components/bottom-tabs";
+import { PageOutlet } from "~/components/page-outlet";
 
 /** Spec §2 profile layout: the account page with the bottom tabs. */
 export default function ProfileLayout() {
@@ -9,7 +9,7 @@ export default function ProfileLayout() {
         <h1 className="top-bar-title">Akun</h1>
       </header>
       <main className="page">
-        <Outlet />
+        <PageOutlet />
       </main>
       <BottomTabs />
     </div>

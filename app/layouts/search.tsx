@@ -1,4 +1,4 @@
-import { Outlet } from "react-router";
+import { PageOutlet } from "~/components/page-outlet";
 
 /**
  * Spec §2 search layout. The editable field (back arrow, clear, Enter submits) belongs to each
@@ -7,7 +7,7 @@ import { Outlet } from "react-router";
 export default function SearchLayout() {
   return (
     <div className="app-shell search-shell">
-      <Outlet />
+      <PageOutlet />
     </div>
   );
 }

@@ -1,6 +1,7 @@
-import { Outlet, useLocation } from "react-router";
+import { useLocation } from "react-router";
 import { TopBar } from "~/components/top-bar";
 import { backTarget } from "~/lib/back-link";
+import { PageOutlet } from "~/components/page-outlet";
 
 /**
  * Spec §2 store-header layout (product detail): back arrow and the store name. Back returns where
@@ -12,7 +13,7 @@ export default function StoreLayout() {
     <div className="app-shell">
       <TopBar title="Detail Produk" back={backTarget(location.search)} backInHistory />
       <main className="page page-flush">
-        <Outlet />
+        <PageOutlet />
       </main>
     </div>
   );

@@ -1,7 +1,8 @@
-import { Outlet, useMatches } from "react-router";
+import { useMatches } from "react-router";
 import { TopBar } from "~/components/top-bar";
 import { statusTone } from "~/lib/order-status";
 import ordersStylesUrl from "~/styles/orders.css?url";
+import { PageOutlet } from "~/components/page-outlet";
 type StatusHandleData = { status?: { id: number; name: string } };
 
 
@@ -21,7 +22,7 @@ export default function TransactionDetailLayout() {
         </div>
       ) : null}
       <main className="page">
-        <Outlet />
+        <PageOutlet />
       </main>
     </div>
   );

@@ -1,7 +1,7 @@
-import { Outlet } from "react-router";
 import { BottomTabs } from "~/components/bottom-tabs";
 import { TopBar } from "~/components/top-bar";
 import ordersStylesUrl from "~/styles/orders.css?url";
+import { PageOutlet } from "~/components/page-outlet";
 
 // The order screens' styles load only on these screens.
 export const links = () => [{ rel: "stylesheet", href: ordersStylesUrl }];
@@ -12,7 +12,7 @@ export default function TransactionLayout() {
     <div className="app-shell with-tabs">
       <TopBar title="Transaksi" back="/home" />
       <main className="page">
-        <Outlet />
+        <PageOutlet />
       </main>
       <BottomTabs />
     </div>
