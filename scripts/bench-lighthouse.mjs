@@ -25,6 +25,10 @@
 //                       Lighthouse could not finish: …-<round>-failed-<n>.json)
 //   LIGHTHOUSE_PAGES    a comma-separated subset of the keys below, to try a change quickly
 //                       (e.g. "minimal,/home"); the floors and pages left out are not measured
+//   LIGHTHOUSE_BASELINE a second build folder (e.g. a build of the previous commit): its five pages are
+//                       measured in the same rounds, each right before the same page of BUILD_DIR,
+//                       under the keys "<page> (baseline)", so a before/after is not a comparison of
+//                       two moments of a shared machine
 //   BENCH_PORT (a free one), BUILD_DIR (build)
 // The last line of the output is one JSON object (scores 0–100, times in milliseconds):
 //   {"profile", "rounds", "benchmarkIndex", "static": {…}, "minimal": {…}, "/authrequired": {…},
@@ -69,6 +73,7 @@ if (!Number.isInteger(rounds) || rounds < 1) {
 }
 const reportsDir = process.env.LIGHTHOUSE_REPORTS;
 const buildDir = path.resolve(root, process.env.BUILD_DIR ?? "build");
+const baselineDir = process.env.LIGHTHOUSE_BASELINE ? path.resolve(root, process.env.LIGHTHOUSE_BASELINE) : null;
 const STORE_PAGES = ["/authrequired", "/home", "/detail/1", "/checkout", "/payment/{id}"];
 const CHROME_FLAGS = [
   "--headless=new",
@@ -80,9 +85,11 @@ const CHROME_FLAGS = [
   "--no-first-run",
 ];
 
-if (!fs.existsSync(path.join(buildDir, "server", "index.js"))) {
-  console.error(`No build in ${buildDir}: run \`npm run build\` first (bench:lighthouse builds only its minimal app).`);
-  process.exit(1);
+for (const dir of [buildDir, baselineDir]) {
+  if (dir && !fs.existsSync(path.join(dir, "server", "index.js"))) {
+    console.error(`No build in ${dir}: run \`npm run build\` first (bench:lighthouse builds only its minimal app).`);
+    process.exit(1);
+  }
 }
 
 const port = Number(process.env.BENCH_PORT) || (await freePort());
@@ -95,6 +102,15 @@ const server = spawnServer({ PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: "
 let serverLog = "";
 server.stdout.on("data", (chunk) => (serverLog += chunk));
 server.stderr.on("data", (chunk) => (serverLog += chunk));
+// The baseline build's store, on its own port and data (LIGHTHOUSE_BASELINE).
+const baselinePort = baselineDir ? await freePort() : null;
+const baselineDataDir = baselineDir ? fs.mkdtempSync(path.join(os.tmpdir(), "store-lighthouse-baseline-")) : null;
+const baselineBase = baselineDir ? `http://127.0.0.1:${baselinePort}` : null;
+const baselineServer = baselineDir
+  ? spawnServer({ PORT: String(baselinePort), DATA_DIR: baselineDataDir, DEMO_DATA: "1", PAYMENT_GATEWAY: "sandbox", BUILD_DIR: baselineDir })
+  : null;
+baselineServer?.stdout.on("data", (chunk) => (serverLog += chunk));
+baselineServer?.stderr.on("data", (chunk) => (serverLog += chunk));
 let floorServer;
 let floorLog = "";
 let chrome;
@@ -113,18 +129,24 @@ try {
 
   // The signed-in pages: a session of the demo account, an order waiting for its VA payment, then
   // product 1 chosen for the checkout (the order above used the checkout draft, so it comes second).
-  const { cookie, paymentPath } = await prepareSignedInPages(base);
+  const stores = [{ suffix: "", base, ...(await prepareSignedInPages(base)) }];
+  if (baselineDir) {
+    await waitForHealth(baselineBase, baselineServer);
+    stores.unshift({ suffix: " (baseline)", base: baselineBase, ...(await prepareSignedInPages(baselineBase)) });
+  }
 
   /** What each page is measured at: its address, and the cookie of the signed-in pages. */
   const targets = [
     { key: "static", url: `${floorBase}/static` },
     { key: "minimal", url: `${floorBase}/` },
-    ...STORE_PAGES.map((key) => {
-      const pathname = key === "/payment/{id}" ? paymentPath : key;
-      const signedIn = key === "/checkout" || key === "/payment/{id}";
-      return { key, url: base + pathname, cookie: signedIn ? cookie : undefined };
-    }),
-  ].filter(({ key }) => !onlyPages || onlyPages.includes(key));
+    ...STORE_PAGES.flatMap((key) =>
+      stores.map((store) => {
+        const pathname = key === "/payment/{id}" ? store.paymentPath : key;
+        const signedIn = key === "/checkout" || key === "/payment/{id}";
+        return { key: key + store.suffix, url: store.base + pathname, cookie: signedIn ? store.cookie : undefined };
+      }),
+    ),
+  ].filter(({ key }) => !onlyPages || onlyPages.includes(key.replace(" (baseline)", "")));
 
   // Warm both servers (JIT, caches) so the first round measures the pages, not the processes' start;
   // each must answer 200 (a signed-in page without its session would redirect).
@@ -187,7 +209,7 @@ async function measureProfile(profile, targets) {
   }
   const minimalTbt = summary.minimal?.tbt ?? 0;
   // No ratio to a TBT of 0 (the minimal app often blocks nothing with the default profile): null.
-  for (const key of STORE_PAGES) {
+  for (const key of STORE_PAGES.flatMap((page) => [page, `${page} (baseline)`])) {
     if (!summary[key] || !summary.minimal) continue;
     summary[key].tbtRatio = minimalTbt > 0 ? round(summary[key].tbt / minimalTbt, 2) : null;
     summary[key].taskRatio = round(summary[key].taskMs / summary.minimal.taskMs, 2);
@@ -289,13 +311,14 @@ async function startFloorServer() {
 async function stop() {
   if (chrome) await chrome.kill();
   chrome = undefined;
-  for (const child of [server, floorServer]) {
+  for (const child of [server, baselineServer, floorServer]) {
     if (child && child.exitCode === null && child.signalCode === null) {
       child.kill("SIGTERM");
       await new Promise((resolve) => child.once("exit", resolve));
     }
   }
   fs.rmSync(dataDir, { recursive: true, force: true });
+  if (baselineDataDir) fs.rmSync(baselineDataDir, { recursive: true, force: true });
   // The link to the project's node_modules goes first, by itself (never a removal through it).
   fs.rmSync(path.join(minimalDir, "node_modules"), { force: true });
   fs.rmSync(minimalDir, { recursive: true, force: true });

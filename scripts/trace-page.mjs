@@ -6,7 +6,8 @@
 //   - the tasks that would be long on the Slow-ID phone of bench:lighthouse: each task longer than
 //     6.25 ms here, times 8 (Lighthouse's simulation multiplies the tasks of an unthrottled load
 //     the same way; Chromium's own CPU throttling stretches short native calls unevenly, so
-//     `new FormData(form)` took 80–250× longer under it instead of 8×);
+//     `new FormData(form)` took 80–250× longer under it instead of 8×). The last one, about 2.6 s
+//     in, is the profiler stopping (every load has it alike);
 //   - self time by source file (React DOM, Conform, zod, each app module…), by the build's source
 //     maps, so "the form library's set-up" or "the schema" is a line of its own;
 //   - the functions with the most self time.
