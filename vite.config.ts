@@ -68,7 +68,12 @@ function fewerClientChunks(): Plugin {
                 chrome ??= reachable(chromeRoots, getModuleIds(), getModuleInfo);
                 catalogue ??= reachable(catalogueRoots, getModuleIds(), getModuleInfo);
                 purchase ??= onlyFrom(purchaseRoots, [...getModuleIds()], getModuleInfo);
-                return chrome.has(id) ? "chrome" : catalogue.has(id) ? "catalogue" : purchase.has(id) ? "purchase" : undefined;
+                if (chrome.has(id)) return "chrome";
+                if (catalogue.has(id)) return "catalogue";
+                // The buying screens' schemas (checkout, address) apart: the payment page, which
+                // validates nothing, would load zod through them (issue 29).
+                if (purchase.has(id)) return getModuleInfo(id)?.importedIds.some((imported) => imported.includes("/node_modules/zod/")) ? "purchase-forms" : "purchase";
+                return undefined;
               },
             },
           },
