@@ -273,11 +273,11 @@ const CheckoutForm = memo(function CheckoutForm({
   // without it the server renders them for the draft, and CSS (:has) swaps the words and fields.
   const [insentif, setInsentif] = useState(values.insentif === "on");
   const [promoPegawai, setPromoPegawai] = useState(values.ajukanInsentifPegawai === "on");
+  const draftSave = useDraftSaver(values);
   // A box ticked before the scripts ran (the page works without them) is what the price and the
   // button follow once they run.
-  const formRef = useRef<HTMLFormElement | null>(null);
   useLayoutEffect(() => {
-    const ticked = (name: string) => (formRef.current?.elements.namedItem(name) as HTMLInputElement | null)?.checked ?? false;
+    const ticked = (name: string) => (draftSave.formRef.current?.elements.namedItem(name) as HTMLInputElement | null)?.checked ?? false;
     setInsentif(ticked("insentif"));
     setPromoPegawai(ticked("ajukanInsentifPegawai"));
   }, []);
@@ -307,7 +307,6 @@ const CheckoutForm = memo(function CheckoutForm({
     (document.getElementById(id) as HTMLInputElement | null)?.click();
   };
 
-  const draftSave = useDraftSaver(values);
   const formProps = getFormProps(form);
 
   return (
@@ -317,10 +316,7 @@ const CheckoutForm = memo(function CheckoutForm({
         encType="multipart/form-data"
         className="checkout-form"
         {...formProps}
-        ref={(element) => {
-          draftSave.formRef.current = element;
-          formRef.current = element;
-        }}
+        ref={draftSave.formRef}
         onChange={draftSave.soon}
         onSubmit={(event) => {
           formProps.onSubmit(event);

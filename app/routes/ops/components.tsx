@@ -114,32 +114,43 @@ function Message({ id, error, hint }: { id: string; error?: string; hint?: strin
   );
 }
 
-/** A labelled input with its hint and its error beside it; `id` where one form repeats a name (a row per entry). */
-export function InputField({ name, label, error, hint, id = name, ...rest }: Common & Omit<React.InputHTMLAttributes<HTMLInputElement>, "name">) {
+/** The label, the control and its hint or error, in the back office's field column. */
+function FieldFrame({ id, label, error, hint, children }: { id: string; label: string; error?: string; hint?: string; children: React.ReactNode }) {
   return (
     <div className="ops-field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} name={name} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} className={error ? "is-invalid" : undefined} {...rest} />
+      {children}
       <Message id={id} error={error} hint={hint} />
     </div>
   );
 }
 
-export function TextAreaField({ name, label, error, hint, ...rest }: Common & Omit<React.TextareaHTMLAttributes<HTMLTextAreaElement>, "name">) {
+/** What every control of a field carries: its id and name, and its error and hint for screen readers. */
+function controlProps(id: string, name: string, error?: string, hint?: string) {
+  return { id, name, "aria-invalid": error ? true : undefined, "aria-describedby": describedBy(id, error, hint), className: error ? "is-invalid" : undefined };
+}
+
+/** A labelled input with its hint and its error beside it; `id` where one form repeats a name (a row per entry). */
+export function InputField({ name, label, error, hint, id = name, ...rest }: Common & Omit<React.InputHTMLAttributes<HTMLInputElement>, "name">) {
   return (
-    <div className="ops-field">
-      <label htmlFor={name}>{label}</label>
-      <textarea id={name} name={name} aria-invalid={error ? true : undefined} aria-describedby={describedBy(name, error, hint)} className={error ? "is-invalid" : undefined} {...rest} />
-      <Message id={name} error={error} hint={hint} />
-    </div>
+    <FieldFrame id={id} label={label} error={error} hint={hint}>
+      <input {...controlProps(id, name, error, hint)} {...rest} />
+    </FieldFrame>
+  );
+}
+
+export function TextAreaField({ name, label, error, hint, id = name, ...rest }: Common & Omit<React.TextareaHTMLAttributes<HTMLTextAreaElement>, "name">) {
+  return (
+    <FieldFrame id={id} label={label} error={error} hint={hint}>
+      <textarea {...controlProps(id, name, error, hint)} {...rest} />
+    </FieldFrame>
   );
 }
 
 export function SelectField({ name, label, error, hint, options, defaultValue, placeholder }: Common & { options: { value: string; label: string }[]; defaultValue?: string; placeholder?: string }) {
   return (
-    <div className="ops-field">
-      <label htmlFor={name}>{label}</label>
-      <select id={name} name={name} defaultValue={defaultValue} aria-invalid={error ? true : undefined} aria-describedby={describedBy(name, error, hint)} className={error ? "is-invalid" : undefined}>
+    <FieldFrame id={name} label={label} error={error} hint={hint}>
+      <select {...controlProps(name, name, error, hint)} defaultValue={defaultValue}>
         {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
         {options.map((o) => (
           <option key={o.value} value={o.value}>
@@ -147,8 +158,7 @@ export function SelectField({ name, label, error, hint, options, defaultValue, p
           </option>
         ))}
       </select>
-      <Message id={name} error={error} hint={hint} />
-    </div>
+    </FieldFrame>
   );
 }
 
