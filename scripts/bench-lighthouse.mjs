@@ -29,6 +29,15 @@
 //                       measured in the same rounds, each right before the same page of BUILD_DIR,
 //                       under the keys "<page> (baseline)", so a before/after is not a comparison of
 //                       two moments of a shared machine
+//   LIGHTHOUSE_NO_SCRIPT=1 also measures the minimal app and the five pages with their script files
+//                       blocked (Lighthouse's blockedUrlPatterns "*.js"; the documents' small inline
+//                       scripts still run, lazy images stay lazy), under "<page> (no script)": what a
+//                       page's HTML, CSS and images cost the main thread before any script. Each store
+//                       page then gets scriptTaskRatio (its work minus its no-script work, over the same
+//                       difference of the minimal app: what its scripts cost next to the framework's
+//                       own) and floorTaskRatio ((its no-script work + the minimal app's script work) ÷
+//                       the minimal app's work: the taskRatio it would have if its scripts cost no more
+//                       than the minimal app's).
 //   BENCH_PORT (a free one), BUILD_DIR (build)
 // The last line of the output is one JSON object (scores 0–100, times in milliseconds):
 //   {"profile", "rounds", "benchmarkIndex", "static": {…}, "minimal": {…}, "/authrequired": {…},
@@ -116,6 +125,8 @@ let floorLog = "";
 let chrome;
 
 const onlyPages = process.env.LIGHTHOUSE_PAGES?.split(",").map((key) => key.trim());
+const noScript = process.env.LIGHTHOUSE_NO_SCRIPT === "1";
+const NO_SCRIPT = " (no script)";
 
 // Failed Lighthouse runs per "profile page" (measure() retries them).
 const failuresOf = new Map();
@@ -146,7 +157,11 @@ try {
         return { key: key + store.suffix, url: store.base + pathname, cookie: signedIn ? store.cookie : undefined };
       }),
     ),
-  ].filter(({ key }) => !onlyPages || onlyPages.includes(key.replace(" (baseline)", "")));
+  ]
+    // With LIGHTHOUSE_NO_SCRIPT, the minimal app and each page of the build measured also without its
+    // script files, right after it.
+    .flatMap((target) => (noScript && target.key !== "static" && !target.key.endsWith(" (baseline)") ? [target, { ...target, key: target.key + NO_SCRIPT, noScript: true }] : [target]))
+    .filter(({ key }) => !onlyPages || onlyPages.includes(key.replace(" (baseline)", "").replace(NO_SCRIPT, "")));
 
   // Warm both servers (JIT, caches) so the first round measures the pages, not the processes' start;
   // each must answer 200 (a signed-in page without its session would redirect).
@@ -214,12 +229,20 @@ async function measureProfile(profile, targets) {
     summary[key].tbtRatio = minimalTbt > 0 ? round(summary[key].tbt / minimalTbt, 2) : null;
     summary[key].taskRatio = round(summary[key].taskMs / summary.minimal.taskMs, 2);
   }
+  const minimalScriptMs = summary.minimal && summary[`minimal${NO_SCRIPT}`] ? summary.minimal.taskMs - summary[`minimal${NO_SCRIPT}`].taskMs : null;
+  for (const key of STORE_PAGES) {
+    const without = summary[key + NO_SCRIPT];
+    if (!summary[key] || !without || !minimalScriptMs || minimalScriptMs <= 0) continue;
+    summary[key].scriptTaskRatio = round((summary[key].taskMs - without.taskMs) / minimalScriptMs, 2);
+    summary[key].floorTaskRatio = round((without.taskMs + minimalScriptMs) / summary.minimal.taskMs, 2);
+  }
 
   console.log(`\n[${profile}] medians of ${rounds} round${rounds === 1 ? "" : "s"} (benchmarkIndex ${summary.benchmarkIndex}; ${((performance.now() - started) / 1000).toFixed(0)} s)`);
-  const header = ["page", "perf", "a11y", "FCP", "LCP", "TBT", "×min", "CLS", "tasks", "×min", "scripts", "JS KB"];
+  const header = ["page", "perf", "a11y", "FCP", "LCP", "TBT", "×min", "CLS", "tasks", "×min", ...(noScript ? ["JS ×min", "floor"] : []), "scripts", "JS KB"];
   const rows = targets.map(({ key }) => {
     const m = summary[key];
-    return [key, m.performance, m.accessibility, m.fcp, m.lcp, m.tbt, m.tbtRatio ?? "", m.cls, m.taskMs, m.taskRatio ?? "", m.scripts, m.jsKb].map(String);
+    const noScriptColumns = noScript ? [m.scriptTaskRatio ?? "", m.floorTaskRatio ?? ""] : [];
+    return [key, m.performance, m.accessibility, m.fcp, m.lcp, m.tbt, m.tbtRatio ?? "", m.cls, m.taskMs, m.taskRatio ?? "", ...noScriptColumns, m.scripts, m.jsKb].map(String);
   });
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   for (const row of [header, ...rows]) console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  "));
@@ -244,7 +267,7 @@ async function measure(profile, target, roundNo) {
       clearStorageTypes: ["file_systems", "shader_cache", "service_workers", "cache_storage", "cookies"],
       ...(target.cookie ? { extraHeaders: { Cookie: target.cookie } } : {}),
     };
-    const config = { extends: "lighthouse:default", settings: PROFILES[profile] };
+    const config = { extends: "lighthouse:default", settings: { ...PROFILES[profile], ...(target.noScript ? { blockedUrlPatterns: ["*.js"] } : {}) } };
     const { lhr } = await lighthouse(target.url, flags, config);
     if (lhr.runtimeError || lhr.categories.performance.score === null) {
       console.log(`[${profile}] ${target.key} round ${roundNo}: Lighthouse failed (${lhr.runtimeError?.code ?? "no performance score"}${lhr.runtimeError?.message ? `: ${lhr.runtimeError.message}` : ""}); running it again`);

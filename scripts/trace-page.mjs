@@ -70,7 +70,12 @@ try {
   process.exitCode = 1;
 } finally {
   await browser.close();
-  server.kill("SIGTERM");
+  // The server drains and closes its database before its data folder goes (removed under a running
+  // server, it stayed alive after this script had exited).
+  if (server.exitCode === null && server.signalCode === null) {
+    server.kill("SIGTERM");
+    await new Promise((resolve) => server.once("exit", resolve));
+  }
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
