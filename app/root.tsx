@@ -21,12 +21,12 @@ import styles from "./styles.css?inline";
 import { FlashModal } from "./components/flash-modal";
 import { hasPageOutlet, markHydrated } from "./components/page-outlet";
 import { ScrollRestoration } from "./components/scroll-restoration";
+import { StoreLogo } from "./components/store-logo";
 import { ToastRegion } from "./components/toast-region";
 import { useNonce } from "./lib/nonce";
 import type { RootData } from "./lib/root-data";
 import { START_SCRIPTS } from "./lib/scripts-after-load";
 import { showsOwnToasts, STORE_NAME, titleOf } from "./lib/route-handle";
-import logoUrl from "./images/logo.svg?url";
 import faviconUrl from "./images/favicon.svg?url";
 
 // The stylesheet's text is bundled for the server only. The client reads it back from the element
@@ -121,7 +121,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   // Users never see stack traces; the server logs them (entry.server handleError).
   return (
     <main className="page error-page">
-      <img src={logoUrl} alt="Toko Pegawai PLN" width="140" height="36" />
+      <StoreLogo size="error" />
       {notFound ? (
         <>
           <h1>Page Not Found</h1>

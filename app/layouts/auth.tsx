@@ -1,8 +1,8 @@
 import { useMatches } from "react-router";
 import { TopBar } from "~/components/top-bar";
 import { backOf, titleOf } from "~/lib/route-handle";
-import logoUrl from "~/images/logo.svg?url";
 import { PageOutlet } from "~/components/page-outlet";
+import { StoreLogo } from "~/components/store-logo";
 
 /** Spec §2 auth layout: login, register, forgot and reset password. */
 export default function AuthLayout() {
@@ -12,7 +12,7 @@ export default function AuthLayout() {
       <TopBar title={titleOf(matches)} back={backOf(matches) ?? "/home"} />
       <main className="page">
         <div className="auth-logo">
-          <img src={logoUrl} alt="Toko Pegawai PLN" width="160" height="41" />
+          <StoreLogo size="auth" />
         </div>
         <PageOutlet />
       </main>

@@ -4,8 +4,8 @@ import { ActivationBanner } from "~/components/activation-banner";
 import { BottomTabs } from "~/components/bottom-tabs";
 import { BellIcon, SearchIcon } from "~/components/icons";
 import type { RootData } from "~/lib/root-data";
-import logoUrl from "~/images/logo.svg?url";
 import { PageOutlet } from "~/components/page-outlet";
+import { StoreLogo } from "~/components/store-logo";
 
 /** Spec §2 main layout: logo, Login or bell, search box that opens /search, activation banner, tabs. */
 export default function MainLayout() {
@@ -17,7 +17,7 @@ export default function MainLayout() {
       <header className={`main-header${scrolled ? " is-scrolled" : ""}`}>
         <div className="main-header-row">
           <Link to="/home" className="logo" aria-label="Toko Pegawai PLN — Beranda">
-            <img src={logoUrl} alt="Toko Pegawai PLN" width="132" height="34" />
+            <StoreLogo />
           </Link>
           {user ? (
             <NotificationBell unread={user.unreadNotifications} />
