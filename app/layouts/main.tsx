@@ -16,8 +16,11 @@ export default function MainLayout() {
     <div className="app-shell with-tabs">
       <header className={`main-header${scrolled ? " is-scrolled" : ""}`}>
         <div className="main-header-row">
-          <Link to="/home" className="logo" aria-label="Toko Pegawai PLN — Beranda">
+          {/* Named from its content, 'Toko Pegawai PLN — Beranda': an aria-label would not contain the
+              logo's visible words (axe: label-content-name-mismatch). */}
+          <Link to="/home" className="logo">
             <StoreLogo />
+            <span className="sr-only"> — Beranda</span>
           </Link>
           {user ? (
             <NotificationBell unread={user.unreadNotifications} />
