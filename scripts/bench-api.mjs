@@ -17,7 +17,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
-import { freePort, root, spawnServer, waitForHealth } from "./lib.mjs";
+import { freePort, root, spawnServer, stopServer, waitForHealth } from "./lib.mjs";
 import { useProjectNode } from "./node-runtime.mjs";
 
 await useProjectNode();
@@ -42,14 +42,9 @@ const server = spawnServer({ PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: "
 let serverLog = "";
 server.stdout.on("data", (chunk) => (serverLog += chunk));
 server.stderr.on("data", (chunk) => (serverLog += chunk));
-let serverExited = false;
-server.on("exit", () => (serverExited = true));
 
 const stop = async () => {
-  if (!serverExited) {
-    server.kill("SIGTERM");
-    await new Promise((resolve) => server.once("exit", resolve));
-  }
+  await stopServer(server);
   fs.rmSync(dataDir, { recursive: true, force: true });
 };
 process.on("SIGINT", () => stop().then(() => process.exit(130)));

@@ -53,7 +53,7 @@ import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { prepareSignedInPages } from "./bench/signed-in-pages.mjs";
-import { freePort, root, SERVER_ENV, SERVER_NODE_FLAGS, spawnServer, waitForHealth } from "./lib.mjs";
+import { freePort, root, SERVER_ENV, SERVER_NODE_FLAGS, spawnServer, stopServer, waitForHealth } from "./lib.mjs";
 import { useProjectNode } from "./node-runtime.mjs";
 
 // Measured on the Node the store runs on (24), also where the system Node is older.
@@ -126,6 +126,8 @@ let chrome;
 
 const onlyPages = process.env.LIGHTHOUSE_PAGES?.split(",").map((key) => key.trim());
 const noScript = process.env.LIGHTHOUSE_NO_SCRIPT === "1";
+/** The suffixes of the keys of the baseline build's pages and of the pages measured without scripts. */
+const BASELINE = " (baseline)";
 const NO_SCRIPT = " (no script)";
 
 // Failed Lighthouse runs per "profile page" (measure() retries them).
@@ -143,7 +145,7 @@ try {
   const stores = [{ suffix: "", base, ...(await prepareSignedInPages(base)) }];
   if (baselineDir) {
     await waitForHealth(baselineBase, baselineServer);
-    stores.unshift({ suffix: " (baseline)", base: baselineBase, ...(await prepareSignedInPages(baselineBase)) });
+    stores.unshift({ suffix: BASELINE, base: baselineBase, ...(await prepareSignedInPages(baselineBase)) });
   }
 
   /** What each page is measured at: its address, and the cookie of the signed-in pages. */
@@ -160,8 +162,8 @@ try {
   ]
     // With LIGHTHOUSE_NO_SCRIPT, the minimal app and each page of the build measured also without its
     // script files, right after it.
-    .flatMap((target) => (noScript && target.key !== "static" && !target.key.endsWith(" (baseline)") ? [target, { ...target, key: target.key + NO_SCRIPT, noScript: true }] : [target]))
-    .filter(({ key }) => !onlyPages || onlyPages.includes(key.replace(" (baseline)", "").replace(NO_SCRIPT, "")));
+    .flatMap((target) => (noScript && target.key !== "static" && !target.key.endsWith(BASELINE) ? [target, { ...target, key: target.key + NO_SCRIPT, noScript: true }] : [target]))
+    .filter(({ key }) => !onlyPages || onlyPages.includes(key.replace(BASELINE, "").replace(NO_SCRIPT, "")));
 
   // Warm both servers (JIT, caches) so the first round measures the pages, not the processes' start;
   // each must answer 200 (a signed-in page without its session would redirect).
@@ -224,7 +226,7 @@ async function measureProfile(profile, targets) {
   }
   const minimalTbt = summary.minimal?.tbt ?? 0;
   // No ratio to a TBT of 0 (the minimal app often blocks nothing with the default profile): null.
-  for (const key of STORE_PAGES.flatMap((page) => [page, `${page} (baseline)`])) {
+  for (const key of STORE_PAGES.flatMap((page) => [page, page + BASELINE])) {
     if (!summary[key] || !summary.minimal) continue;
     summary[key].tbtRatio = minimalTbt > 0 ? round(summary[key].tbt / minimalTbt, 2) : null;
     summary[key].taskRatio = round(summary[key].taskMs / summary.minimal.taskMs, 2);
@@ -334,12 +336,7 @@ async function startFloorServer() {
 async function stop() {
   if (chrome) await chrome.kill();
   chrome = undefined;
-  for (const child of [server, baselineServer, floorServer]) {
-    if (child && child.exitCode === null && child.signalCode === null) {
-      child.kill("SIGTERM");
-      await new Promise((resolve) => child.once("exit", resolve));
-    }
-  }
+  for (const child of [server, baselineServer, floorServer]) if (child) await stopServer(child);
   fs.rmSync(dataDir, { recursive: true, force: true });
   if (baselineDataDir) fs.rmSync(baselineDataDir, { recursive: true, force: true });
   // The link to the project's node_modules goes first, by itself (never a removal through it).

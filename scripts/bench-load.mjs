@@ -22,7 +22,7 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { freePort, root, spawnServer, waitForHealth } from "./lib.mjs";
+import { freePort, root, spawnServer, stopServer, waitForHealth } from "./lib.mjs";
 import { useProjectNode } from "./node-runtime.mjs";
 
 // Measured on the Node the store runs on (24), also where the system Node is older.
@@ -69,14 +69,9 @@ const server = spawnServer({ PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: "
 let serverLog = "";
 server.stdout.on("data", (chunk) => (serverLog += chunk));
 server.stderr.on("data", (chunk) => (serverLog += chunk));
-let serverExited = false;
-server.on("exit", () => (serverExited = true));
 
 const stop = async () => {
-  if (!serverExited) {
-    server.kill("SIGTERM");
-    await new Promise((resolve) => server.once("exit", resolve));
-  }
+  await stopServer(server);
   fs.rmSync(dataDir, { recursive: true, force: true });
 };
 process.on("SIGINT", () => stop().then(() => process.exit(130)));

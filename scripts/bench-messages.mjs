@@ -21,7 +21,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { SMTPServer } from "smtp-server";
-import { freePort, root, spawnServer, waitForHealth } from "./lib.mjs";
+import { freePort, root, spawnServer, stopServer, waitForHealth } from "./lib.mjs";
 import { useProjectNode } from "./node-runtime.mjs";
 
 await useProjectNode();
@@ -145,9 +145,7 @@ async function runEngine(engine, databaseUrl) {
   }
   const deadline = Date.now() + WAIT_MS;
   while (new Set(sink.accepted).size < ids.length && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 500));
-  const stopped = new Promise((resolve) => server.once("exit", resolve));
-  server.kill("SIGTERM");
-  await stopped;
+  await stopServer(server);
   await sink.close();
   const checked = store(dbEnv, "check", JSON.stringify(ids));
   fs.rmSync(dataDir, { recursive: true, force: true });

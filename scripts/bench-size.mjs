@@ -18,7 +18,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
-import { freePort, root, spawnServer, waitForHealth } from "./lib.mjs";
+import { freePort, root, spawnServer, stopServer, waitForHealth } from "./lib.mjs";
 import { prepareSignedInPages } from "./bench/signed-in-pages.mjs";
 import { useProjectNode } from "./node-runtime.mjs";
 
@@ -151,12 +151,7 @@ async function main() {
   } catch (error) {
     console.log(`bench:size: ${error.message}`);
   } finally {
-    server.kill("SIGTERM");
-    await new Promise((resolve) => {
-      if (server.exitCode !== null) return resolve();
-      const force = setTimeout(() => server.kill("SIGKILL"), 10_000);
-      server.on("exit", () => (clearTimeout(force), resolve()));
-    });
+    await stopServer(server);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -5,7 +5,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 // @ts-expect-error: plain JavaScript module without types
-import { spawnServer, waitForHealth } from "./lib.mjs";
+import { spawnServer, stopServer, waitForHealth } from "./lib.mjs";
 
 export const CONCURRENCY = 20;
 
@@ -53,9 +53,7 @@ export async function withServer<T>(appUrl: string, dataDir: string, buildDir: s
     });
     return await work();
   } finally {
-    const exited = new Promise((resolve) => server.once("exit", resolve));
-    server.kill("SIGTERM");
-    await exited;
+    await stopServer(server);
   }
 }
 

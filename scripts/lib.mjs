@@ -43,6 +43,20 @@ export function spawnServer(env, stdio = ["ignore", "pipe", "pipe"]) {
 }
 
 /**
+ * Stops a server started by spawnServer and resolves once it has exited: it drains and closes its
+ * database first, so its data folder may go only then (removed under a running server, the server
+ * outlived the script). SIGKILL if it has not exited within `graceMs`.
+ */
+export function stopServer(child, graceMs = 10_000) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const force = setTimeout(() => child.kill("SIGKILL"), graceMs);
+    child.once("exit", () => (clearTimeout(force), resolve()));
+    child.kill("SIGTERM");
+  });
+}
+
+/**
  * Where `npm start` sends the server's log once it is ready: readable lines (pino-pretty: time,
  * level, message; a request as "GET /home 200 3.2 ms") when `pretty` (its own output is a terminal),
  * else `target` itself, so the server's JSON lines pass unchanged (a log collector, a file). Imported

@@ -26,7 +26,7 @@ import path from "node:path";
 import { originalPositionFor, TraceMap } from "@jridgewell/trace-mapping";
 import { chromium } from "playwright";
 import { prepareSignedInPages } from "./bench/signed-in-pages.mjs";
-import { freePort, root, spawnServer, waitForHealth } from "./lib.mjs";
+import { freePort, root, spawnServer, stopServer, waitForHealth } from "./lib.mjs";
 import { useProjectNode } from "./node-runtime.mjs";
 
 await useProjectNode();
@@ -70,12 +70,7 @@ try {
   process.exitCode = 1;
 } finally {
   await browser.close();
-  // The server drains and closes its database before its data folder goes (removed under a running
-  // server, it stayed alive after this script had exited).
-  if (server.exitCode === null && server.signalCode === null) {
-    server.kill("SIGTERM");
-    await new Promise((resolve) => server.once("exit", resolve));
-  }
+  await stopServer(server);
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
