@@ -22,11 +22,22 @@ const { default: express } = await import("express");
 const root = path.dirname(fileURLToPath(import.meta.url));
 const buildDir = path.resolve(root, process.env.BUILD_DIR ?? "build");
 const build = await import(path.join(buildDir, "server/index.js"));
-const { startServer, stopServer, configureKeepAlive, installRequestGuards, installRequestLog, metricsHandler, readinessHandler, routeIdFinder, log } =
-  build.entry.module;
+const {
+  startServer,
+  stopServer,
+  configureKeepAlive,
+  installRequestGuards,
+  installRequestLog,
+  metricsHandler,
+  readinessHandler,
+  routeIdFinder,
+  log,
+} = build.entry.module;
 
 if (!process.env.DATABASE_URL && !process.execArgv.includes("--liftoff-only")) {
-  log.warn("server.js runs without --liftoff-only: PGlite's WebAssembly makes the first start peak about 500 MB higher (start it with `npm run serve`).");
+  log.warn(
+    "server.js runs without --liftoff-only: PGlite's WebAssembly makes the first start peak about 500 MB higher (start it with `npm run serve`).",
+  );
 }
 
 // Opens the database, applies migrations and loads reference (and demo) data before serving.
@@ -54,7 +65,10 @@ installRequestLog(app, routeIdFinder(build.routes, isStatic, { "/readyz": "ready
 // Then: methods, body limits, client address and protocol (TRUST_PROXY hops), security headers on
 // every response (app/.server/http/request-guards.ts).
 installRequestGuards(app);
-app.get("/readyz", readinessHandler(() => ready));
+app.get(
+  "/readyz",
+  readinessHandler(() => ready),
+);
 // Prometheus metrics to loopback clients or `Authorization: Bearer $METRICS_TOKEN`; else the 404 page.
 app.get("/metrics", metricsHandler);
 app.use(compression());

@@ -24,7 +24,8 @@ function fewerClientChunks(): Plugin {
   // summary and the account screens' schema (the checkout shares it). Named, or Rollup pulls it into
   // the purchase file below and the login would load the checkout's parts. The schemas' library is a
   // file of its own: the payment page validates without the form library.
-  const forms = /\/node_modules\/@conform-to\/[^/]+\/|\/app\/(lib\/forms\.ts|lib\/schemas\/account\.ts|components\/(field|checkbox-field|textarea-field|error-summary)\.tsx)$/;
+  const forms =
+    /\/node_modules\/@conform-to\/[^/]+\/|\/app\/(lib\/forms\.ts|lib\/schemas\/account\.ts|components\/(field|checkbox-field|textarea-field|error-summary)\.tsx)$/;
   const catalogueRoots = /\/app\/routes\/home\.tsx(\?|$)/;
   // The buying screens (checkout, payment method, tenor, OTP, payment, address): what they share
   // beyond the chrome and the catalogue, in one file, never loaded by another screen's first load.
@@ -47,7 +48,11 @@ function fewerClientChunks(): Plugin {
   /** Modules reachable from `roots` that no route outside them imports (directly or through others). */
   function onlyFrom(roots: RegExp, moduleIds: string[], infoOf: (id: string) => ModuleInfo) {
     const mine = reachable(roots, moduleIds, infoOf);
-    const others = reachable(/\/app\/routes\/.+\.tsx(\?|$)/, moduleIds.filter((id) => !roots.test(id) && !chromeRoots.test(id)), infoOf);
+    const others = reachable(
+      /\/app\/routes\/.+\.tsx(\?|$)/,
+      moduleIds.filter((id) => !roots.test(id) && !chromeRoots.test(id)),
+      infoOf,
+    );
     return new Set([...mine].filter((id) => !others.has(id)));
   }
   return {
@@ -72,7 +77,10 @@ function fewerClientChunks(): Plugin {
                 if (catalogue.has(id)) return "catalogue";
                 // The buying screens' schemas (checkout, address) apart: the payment page, which
                 // validates nothing, would load zod through them (issue 29).
-                if (purchase.has(id)) return getModuleInfo(id)?.importedIds.some((imported) => imported.includes("/node_modules/zod/")) ? "purchase-forms" : "purchase";
+                if (purchase.has(id))
+                  return getModuleInfo(id)?.importedIds.some((imported) => imported.includes("/node_modules/zod/"))
+                    ? "purchase-forms"
+                    : "purchase";
                 return undefined;
               },
             },

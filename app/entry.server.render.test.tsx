@@ -14,14 +14,29 @@ function Document() {
   );
 }
 
-const route = (id: string, extra: object) => ({ id, module: `/${id}.js`, imports: [], hasLoader: false, hasAction: false, hasClientLoader: false, hasClientAction: false, hasErrorBoundary: false, ...extra });
+const route = (id: string, extra: object) => ({
+  id,
+  module: `/${id}.js`,
+  imports: [],
+  hasLoader: false,
+  hasAction: false,
+  hasClientLoader: false,
+  hasClientAction: false,
+  hasErrorBoundary: false,
+  ...extra,
+});
 const build = {
   entry: { module: entry },
   routes: {
     root: { id: "root", path: "", module: { default: Document } },
     page: { id: "page", parentId: "root", index: true, module: { default: () => <p>Beranda</p> } },
   },
-  assets: { entry: { module: "/entry.js", imports: ["/react.js"] }, routes: { root: route("root", { path: "" }), page: route("page", { parentId: "root", index: true }) }, url: "/manifest.js", version: "1" },
+  assets: {
+    entry: { module: "/entry.js", imports: ["/react.js"] },
+    routes: { root: route("root", { path: "" }), page: route("page", { parentId: "root", index: true }) },
+    url: "/manifest.js",
+    version: "1",
+  },
   publicPath: "/",
   assetsBuildDirectory: "",
   future: {},

@@ -9,7 +9,9 @@ describe("handleError", () => {
 
   it.each([404, 405, 400, 403])("writes nothing for an expected %i", (status) => {
     const error = vi.spyOn(log, "error");
-    handleError(new ErrorResponse(status, "x", `Error: You made a DELETE request to "/home" but did not provide an action`, true), { request: request() });
+    handleError(new ErrorResponse(status, "x", `Error: You made a DELETE request to "/home" but did not provide an action`, true), {
+      request: request(),
+    });
     expect(error).not.toHaveBeenCalled();
   });
 

@@ -126,17 +126,23 @@ export async function startServer() {
   }
   // Named explicitly (env.ts refuses production without it), yet worth saying at every start.
   if (e.isProduction && e.paymentGateway === "sandbox") {
-    log.warn("PAYMENT_GATEWAY=sandbox: any buyer can pay their own orders for free ('Bayar (Sandbox)'). For demos and tests only: set PAYMENT_GATEWAY=midtrans for real payments.");
+    log.warn(
+      "PAYMENT_GATEWAY=sandbox: any buyer can pay their own orders for free ('Bayar (Sandbox)'). For demos and tests only: set PAYMENT_GATEWAY=midtrans for real payments.",
+    );
   }
   if (typeof e.trustProxy === "number" && e.trustProxy >= 1) {
-    log.warn(`TRUST_PROXY=${e.trustProxy} believes the X-Forwarded-For of any client that reaches this port: make the port reachable only through the proxy, or give the proxies' addresses instead (TRUST_PROXY=10.0.0.5 or 10.0.1.0/24).`);
+    log.warn(
+      `TRUST_PROXY=${e.trustProxy} believes the X-Forwarded-For of any client that reaches this port: make the port reachable only through the proxy, or give the proxies' addresses instead (TRUST_PROXY=10.0.0.5 or 10.0.1.0/24).`,
+    );
   }
   if (e.isProduction && !e.smtpUrl) log.warn(outboxWarning());
   if (e.isProduction && smsUsesOutbox()) log.warn("No SMS provider: one-time codes go to the outbox at /outbox (demo only).");
   // Several instances share one PostgreSQL database: a secret generated per DATA_DIR would differ
   // between them (a session signed by one would be refused by the other; decision 0041).
   if (e.isProduction && e.databaseUrl && (!e.sessionSecrets.length || !e.paymentWebhookSecret)) {
-    log.warn("DATABASE_URL is set: give every instance the same SESSION_SECRET and PAYMENT_WEBHOOK_SECRET (generated ones differ per DATA_DIR).");
+    log.warn(
+      "DATABASE_URL is set: give every instance the same SESSION_SECRET and PAYMENT_WEBHOOK_SECRET (generated ones differ per DATA_DIR).",
+    );
   }
   webhookSecret(); // generates (and warns about) the sandbox's secret now rather than at the first payment
   return { port: e.port, appUrl: e.appUrl, shutdownDrainMs: e.shutdownDrainMs };

@@ -6,7 +6,9 @@ import { ErrorBoundary } from "./root";
 // Issue 20: the 500 page shows the request's id ('Kode kesalahan'), which the buyer can quote and
 // which names the request's lines in the log (the root loader passes it on).
 function errorPage(error: unknown, requestId: string | null) {
-  const Stub = createRoutesStub([{ id: "root", path: "/", Component: () => null, ErrorBoundary: ErrorBoundary as never, loader: () => null }]);
+  const Stub = createRoutesStub([
+    { id: "root", path: "/", Component: () => null, ErrorBoundary: ErrorBoundary as never, loader: () => null },
+  ]);
   return renderToString(<Stub initialEntries={["/"]} hydrationData={{ loaderData: { root: { requestId } }, errors: { root: error } }} />);
 }
 

@@ -1,15 +1,5 @@
 import { useEffect } from "react";
-import {
-  data,
-  isRouteErrorResponse,
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  useLoaderData,
-  useMatches,
-  useRouteLoaderData,
-} from "react-router";
+import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, useLoaderData, useMatches, useRouteLoaderData } from "react-router";
 import type { UIMatch } from "react-router";
 import type { Route } from "./+types/root";
 import { sameOriginMiddleware } from "./.server/http/request";
@@ -147,5 +137,8 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
 }
 
 export const meta: Route.MetaFunction = () => [
-  { name: "description", content: "Toko online khusus pegawai PLN Group: kendaraan listrik, peralatan rumah, dan aksesori dengan harga pegawai." },
+  {
+    name: "description",
+    content: "Toko online khusus pegawai PLN Group: kendaraan listrik, peralatan rumah, dan aksesori dengan harga pegawai.",
+  },
 ];

@@ -36,10 +36,7 @@ export default [
     route("forgot-password", "routes/forgot-password.tsx"),
   ]),
 
-  layout("layouts/default.tsx", [
-    route("authrequired", "routes/authrequired.tsx"),
-    route("system-error", "routes/system-error.tsx"),
-  ]),
+  layout("layouts/default.tsx", [route("authrequired", "routes/authrequired.tsx"), route("system-error", "routes/system-error.tsx")]),
 
   layout("layouts/guard.tsx", [
     layout("layouts/default.tsx", { id: "layouts/default-guarded" }, [

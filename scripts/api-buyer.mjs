@@ -71,13 +71,24 @@ async function activationCode(email) {
 function ops(...args) {
   // tsx on this same Node (the .bin shim would pick whatever `node` is first on PATH).
   const tsx = path.join(root, "node_modules", "tsx", "dist", "cli.mjs");
-  const result = spawnSync(process.execPath, [tsx, path.join(root, "scripts", "ops.ts"), ...args], { cwd: root, env: { ...process.env, DATA_DIR: dataDir }, encoding: "utf8" });
+  const result = spawnSync(process.execPath, [tsx, path.join(root, "scripts", "ops.ts"), ...args], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: dataDir },
+    encoding: "utf8",
+  });
   if (result.status !== 0) fail(`ops ${args.join(" ")}: ${(result.stderr || result.stdout || "").trim()}`);
   return result.stdout.trim();
 }
 
 const photo = async (r, g, b) =>
-  new Blob([await sharp({ create: { width: 640, height: 400, channels: 3, background: { r, g, b } } }).jpeg({ quality: 80 }).toBuffer()], { type: "image/jpeg" });
+  new Blob(
+    [
+      await sharp({ create: { width: 640, height: 400, channels: 3, background: { r, g, b } } })
+        .jpeg({ quality: 80 })
+        .toBuffer(),
+    ],
+    { type: "image/jpeg" },
+  );
 
 async function upload(type, r, g, b) {
   const form = new FormData();
@@ -93,7 +104,16 @@ const email = `api-buyer-${crypto.randomUUID().slice(0, 8)}@example.test`;
 const password = `Rahasia-${crypto.randomUUID().slice(0, 8)}`;
 const nik = `32${String(crypto.randomInt(0, 1e8)).padStart(8, "0")}${String(crypto.randomInt(0, 1e6)).padStart(6, "0")}`;
 const registered = await call("POST", "/auth/register", {
-  json: { fullname: "Pembeli API", username: email.split("@")[0], email, phoneNo: "081277770000", password, matchPassword: password, nip: `API${crypto.randomInt(1e5, 1e6)}`, companyId: companies[0].id },
+  json: {
+    fullname: "Pembeli API",
+    username: email.split("@")[0],
+    email,
+    phoneNo: "081277770000",
+    password,
+    matchPassword: password,
+    nip: `API${crypto.randomInt(1e5, 1e6)}`,
+    companyId: companies[0].id,
+  },
 });
 client.token = registered.token;
 step("registered", email);
@@ -140,7 +160,8 @@ const order = await call("POST", "/order/create", {
 step("created an incentive order", `#${order.orderId}`);
 
 ops("orders:approve-incentive", String(order.orderId));
-if ((await call("GET", `/order/detail?orderId=${order.orderId}`)).statusId !== 200) fail("the order is not waiting for payment after the approval");
+if ((await call("GET", `/order/detail?orderId=${order.orderId}`)).statusId !== 200)
+  fail("the order is not waiting for payment after the approval");
 step("approved by the operator (ops CLI)");
 
 const methods = await call("POST", "/payment/methods", { json: { productId: product.id } });
@@ -171,4 +192,15 @@ await call("GET", "/user/short-info", { expect: [401] });
 client.token = null;
 step("logged out (the token no longer works)");
 
-console.log(JSON.stringify({ ok: true, email, orderId: order.orderId, productId: product.id, amount: payment.totalAmount, balance, steps: steps.length, seconds: (Date.now() - started) / 1000 }));
+console.log(
+  JSON.stringify({
+    ok: true,
+    email,
+    orderId: order.orderId,
+    productId: product.id,
+    amount: payment.totalAmount,
+    balance,
+    steps: steps.length,
+    seconds: (Date.now() - started) / 1000,
+  }),
+);

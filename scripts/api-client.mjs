@@ -31,8 +31,12 @@ export function apiClient(base, headers = {}) {
         }
       }
       const body = await response.json().catch(() => null);
-      if (!body || typeof body.success !== "boolean") throw new Error(`${method} ${pathname}: HTTP ${response.status} without the API's envelope`);
-      if (!expect.includes(response.status)) throw new Error(`${method} ${pathname}: HTTP ${response.status} ${body.message}${body.errors ? ` ${JSON.stringify(body.errors)}` : ""}`);
+      if (!body || typeof body.success !== "boolean")
+        throw new Error(`${method} ${pathname}: HTTP ${response.status} without the API's envelope`);
+      if (!expect.includes(response.status))
+        throw new Error(
+          `${method} ${pathname}: HTTP ${response.status} ${body.message}${body.errors ? ` ${JSON.stringify(body.errors)}` : ""}`,
+        );
       return body.data;
     },
   };
@@ -45,5 +49,12 @@ export async function firstAddress(call) {
   const [kota] = await call("GET", `/location/kota?provinsiId=${provinsi.id}`);
   const [kecamatan] = await call("GET", `/location/kecamatan?kotaId=${kota.id}`);
   const [kelurahan] = await call("GET", `/location/kelurahan?kecamatanId=${kecamatan.id}`);
-  return { fullAddress: "Jl. Contoh No. 1", provinsiId: provinsi.id, kotaId: kota.id, kecamatanId: kecamatan.id, kelurahanId: kelurahan.id, kodePos: "40111" };
+  return {
+    fullAddress: "Jl. Contoh No. 1",
+    provinsiId: provinsi.id,
+    kotaId: kota.id,
+    kecamatanId: kecamatan.id,
+    kelurahanId: kelurahan.id,
+    kodePos: "40111",
+  };
 }

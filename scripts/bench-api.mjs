@@ -52,7 +52,11 @@ process.on("SIGINT", () => stop().then(() => process.exit(130)));
 async function api(method, pathname, token, json, headers = {}) {
   const response = await fetch(`${base}${API}${pathname}`, {
     method,
-    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(json ? { "Content-Type": "application/json" } : {}), ...headers },
+    headers: {
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      ...(json ? { "Content-Type": "application/json" } : {}),
+      ...headers,
+    },
     body: json ? JSON.stringify(json) : undefined,
   });
   const body = await response.json();
@@ -82,11 +86,15 @@ try {
   const profile = await api("GET", "/user/my-profile", token);
   const { content } = await api("GET", "/product/page?keyword=motor");
   const form = new FormData();
-  const photo = await sharp({ create: { width: 320, height: 200, channels: 3, background: { r: 30, g: 80, b: 160 } } }).png().toBuffer();
+  const photo = await sharp({ create: { width: 320, height: 200, channels: 3, background: { r: 30, g: 80, b: 160 } } })
+    .png()
+    .toBuffer();
   form.set("file", new Blob([photo], { type: "image/png" }), "ktp.png");
   for (let i = 0; i < orderCount; i++) {
     const product = content[i % content.length];
-    const ktp = await fetch(`${base}${API}/upload`, { method: "POST", headers: { Authorization: `Bearer ${token}` }, body: form }).then((r) => r.json());
+    const ktp = await fetch(`${base}${API}/upload`, { method: "POST", headers: { Authorization: `Bearer ${token}` }, body: form }).then(
+      (r) => r.json(),
+    );
     await api(
       "POST",
       "/order/create",
@@ -99,7 +107,14 @@ try {
         bbnValidation: true,
         domisiliValidation: true,
         ktpImageUrl: ktp.data?.path,
-        address: { fullAddress: "Jl. Bench No. 1", provinsiId: provinsi.id, kotaId: kota.id, kecamatanId: kecamatan.id, kelurahanId: kelurahan.id, kodePos: "40111" },
+        address: {
+          fullAddress: "Jl. Bench No. 1",
+          provinsiId: provinsi.id,
+          kotaId: kota.id,
+          kecamatanId: kecamatan.id,
+          kelurahanId: kelurahan.id,
+          kodePos: "40111",
+        },
         orderProducts: [{ id: product.id, qty: 1 }],
         paymentMethodId: va.id,
       },
@@ -123,12 +138,19 @@ try {
   const results = {};
   for (const [name, route] of Object.entries(ROUTES)) {
     results[name] = summarize(samples[name]);
-    console.log(`${name.padEnd(16)} ${route.url.padEnd(52)} ${String(results[name].rps).padStart(7)} req/s  p50 ${results[name].p50} ms  p99 ${results[name].p99} ms  ${results[name].bytes} bytes  (${results[name].requests} requests, ${results[name].errors} errors)`);
+    console.log(
+      `${name.padEnd(16)} ${route.url.padEnd(52)} ${String(results[name].rps).padStart(7)} req/s  p50 ${results[name].p50} ms  p99 ${results[name].p99} ms  ${results[name].bytes} bytes  (${results[name].requests} requests, ${results[name].errors} errors)`,
+    );
   }
   const ratio = (a, b) => Math.round((results[a].rps / results[b].rps) * 100) / 100;
   const summary = {
     products: { api: pick(results.apiProducts), html: pick(results.htmlSearch), ratio: ratio("apiProducts", "htmlSearch") },
-    history: { api: pick(results.apiHistory), html: pick(results.htmlTransaction), ratio: ratio("apiHistory", "htmlTransaction"), orders: history.total },
+    history: {
+      api: pick(results.apiHistory),
+      html: pick(results.htmlTransaction),
+      ratio: ratio("apiHistory", "htmlTransaction"),
+      orders: history.total,
+    },
     errors: Object.values(results).reduce((sum, r) => sum + r.errors, 0),
     connections,
     seconds,
@@ -185,5 +207,12 @@ function summarize(runs) {
   const latencies = runs.flatMap((r) => r.latencies).sort((a, b) => a - b);
   const elapsed = runs.reduce((sum, r) => sum + r.elapsed, 0);
   const at = (q) => Math.round((latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0) * 10) / 10;
-  return { rps: Math.round((latencies.length / elapsed) * 10) / 10, p50: at(0.5), p99: at(0.99), requests: latencies.length, errors: runs.reduce((sum, r) => sum + r.errors, 0), bytes: runs.at(-1)?.bytes ?? 0 };
+  return {
+    rps: Math.round((latencies.length / elapsed) * 10) / 10,
+    p50: at(0.5),
+    p99: at(0.99),
+    requests: latencies.length,
+    errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    bytes: runs.at(-1)?.bytes ?? 0,
+  };
 }

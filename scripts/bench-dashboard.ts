@@ -56,16 +56,26 @@ try {
     html = renderToString(createElement(Stub, { initialEntries: ["/ops"], hydrationData: { loaderData: { "0": outcome.data } } } as never));
     const ms = performance.now() - started;
     if (run > 0) times.push(ms);
-    console.log(`${run === 0 ? "warm-up" : `run ${run}`}: ${ms.toFixed(1)} ms (loader ${(loaded - started).toFixed(1)} ms, render ${(performance.now() - loaded).toFixed(1)} ms)`);
+    console.log(
+      `${run === 0 ? "warm-up" : `run ${run}`}: ${ms.toFixed(1)} ms (loader ${(loaded - started).toFixed(1)} ms, render ${(performance.now() - loaded).toFixed(1)} ms)`,
+    );
   }
   if (htmlFile) {
     const css = fs.readFileSync(path.join(root, "app/routes/ops/ops.css"), "utf8");
-    fs.writeFileSync(htmlFile, `<!doctype html><html lang="id"><meta charset="utf-8"><style>${css}</style><body><div class="ops-shell"><main class="ops-main">${html}</main></div></body></html>`);
+    fs.writeFileSync(
+      htmlFile,
+      `<!doctype html><html lang="id"><meta charset="utf-8"><style>${css}</style><body><div class="ops-shell"><main class="ops-main">${html}</main></div></body></html>`,
+    );
   }
   times.sort((a, b) => a - b);
   const medianMs = Math.round(((times[4]! + times[5]!) / 2) * 10) / 10;
   const maxMs = Math.round(times.at(-1)! * 10) / 10;
-  console.log(`/ops at ${total} orders: median ${medianMs} ms, max ${maxMs} ms (limit ${LIMIT_MS} ms), load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(
+    `/ops at ${total} orders: median ${medianMs} ms, max ${maxMs} ms (limit ${LIMIT_MS} ms), load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
   console.log(JSON.stringify({ orders: total, medianMs, maxMs }));
   process.exitCode = medianMs <= LIMIT_MS ? 0 : 1;
 } finally {

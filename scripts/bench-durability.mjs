@@ -38,7 +38,14 @@ const START_TIMEOUT_MS = 300_000; // the first start creates the database and lo
 const RESTART_TIMEOUT_MS = 180_000;
 const DEMO = { email: "demo@pln.co.id", password: "Demo12345!" };
 // A real address chain (Kota Bandung, Sumur Bandung, Sukarasa) from idn-area-data.
-const ADDRESS = { fullAddress: "Jl. Asia Afrika No. 63", provinsiId: "32", kotaId: "32.73", kecamatanId: "32.73.01", kelurahanId: "32.73.01.1001", kodePos: "40111" };
+const ADDRESS = {
+  fullAddress: "Jl. Asia Afrika No. 63",
+  provinsiId: "32",
+  kotaId: "32.73",
+  kecamatanId: "32.73.01",
+  kelurahanId: "32.73.01.1001",
+  kodePos: "40111",
+};
 
 if (!fs.existsSync(path.join(root, BUILD_DIR, "server", "index.js"))) {
   console.error(`bench:durability needs a production build in ${BUILD_DIR}/: run \`npm run build\` first.`);
@@ -52,7 +59,15 @@ let serverLog = "";
 
 function startServer() {
   serverLog = "";
-  const child = spawnServer({ PORT: String(PORT), DATA_DIR: dataDir, DEMO_DATA: "1", PAYMENT_GATEWAY: "sandbox", BUILD_DIR, DATABASE_URL: "", SMTP_URL: "" });
+  const child = spawnServer({
+    PORT: String(PORT),
+    DATA_DIR: dataDir,
+    DEMO_DATA: "1",
+    PAYMENT_GATEWAY: "sandbox",
+    BUILD_DIR,
+    DATABASE_URL: "",
+    SMTP_URL: "",
+  });
   const keep = (chunk) => void (serverLog = (serverLog + chunk).slice(-4000));
   child.stdout.on("data", keep);
   child.stderr.on("data", keep);
@@ -119,13 +134,16 @@ async function login() {
 
 // A small real PNG (the server checks the bytes and re-encodes with sharp).
 const { default: sharp } = await import("sharp");
-const ktpPng = await sharp({ create: { width: 320, height: 200, channels: 3, background: { r: 200, g: 210, b: 230 } } }).png().toBuffer();
+const ktpPng = await sharp({ create: { width: 320, height: 200, channels: 3, background: { r: 200, g: 210, b: 230 } } })
+  .png()
+  .toBuffer();
 const randomNik = () => `32${String(crypto.randomInt(0, 1e8)).padStart(8, "0")}${String(crypto.randomInt(0, 1e6)).padStart(6, "0")}`;
 
 /** 'Beli Sekarang' → address → checkout with the incentive; returns the new order's id (status 100). */
 async function orderOverHttp(productId) {
   const buy = await request("POST", `/detail/${productId}`, form({ intent: "order" }));
-  if (buy.status !== 302 || buy.headers.get("location") !== "/checkout") throw new Error(`Beli Sekarang answered ${buy.status} ${buy.headers.get("location")}`);
+  if (buy.status !== 302 || buy.headers.get("location") !== "/checkout")
+    throw new Error(`Beli Sekarang answered ${buy.status} ${buy.headers.get("location")}`);
   const address = await request("POST", "/address", form({ intent: "simpan", ...ADDRESS }));
   if (address.status !== 302) throw new Error(`address answered ${address.status}`);
   const fields = form({

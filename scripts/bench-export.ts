@@ -49,7 +49,9 @@ try {
   const orders = lines - 1; // the header
   console.log(`setup: ${total} orders in ${(setupMs / 1000).toFixed(1)} s`);
   console.log(`export: ${orders} rows, ${(bytes / 1024 / 1024).toFixed(1)} MB of CSV in ${(ms / 1000).toFixed(1)} s`);
-  console.log(`resident memory: ${(rss.before / 1024 / 1024).toFixed(0)} MB before, peak ${(rss.peak() / 1024 / 1024).toFixed(0)} MB (+${rssGrowthMb} MB; limit ${LIMIT_MB} MB)`);
+  console.log(
+    `resident memory: ${(rss.before / 1024 / 1024).toFixed(0)} MB before, peak ${(rss.peak() / 1024 / 1024).toFixed(0)} MB (+${rssGrowthMb} MB; limit ${LIMIT_MB} MB)`,
+  );
   console.log(JSON.stringify({ orders, ms, rssGrowthMb }));
   process.exitCode = orders === total && rssGrowthMb < LIMIT_MB ? 0 : 1;
 } finally {

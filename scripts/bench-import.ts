@@ -28,7 +28,21 @@ function priceList(n: number): string {
   for (let i = 1; i <= n; i++) {
     const price = i % 50 === 0 ? "-5" : String(1_000_000 + i * 1_000);
     lines.push(
-      [`BENCH-${String(i).padStart(6, "0")}`, `Motor Listrik Bench ${i}`, `Kategori ${i % 20}`, price, i % 3 ? "0" : "5", i % 3 ? "v" : "%", String(i % 40), `Kota ${i % 15}`, "Baru", "85000", "1", `"Baterai 72V; jarak 100 km, ""garansi"" 3 tahun"`, i % 4 ? "tayang" : "draf"].join(";"),
+      [
+        `BENCH-${String(i).padStart(6, "0")}`,
+        `Motor Listrik Bench ${i}`,
+        `Kategori ${i % 20}`,
+        price,
+        i % 3 ? "0" : "5",
+        i % 3 ? "v" : "%",
+        String(i % 40),
+        `Kota ${i % 15}`,
+        "Baru",
+        "85000",
+        "1",
+        `"Baterai 72V; jarak 100 km, ""garansi"" 3 tahun"`,
+        i % 4 ? "tayang" : "draf",
+      ].join(";"),
     );
   }
   return lines.join("\r\n");
@@ -62,8 +76,13 @@ try {
   console.log(`file: ${rows} rows, ${(file.length / 1024 / 1024).toFixed(1)} MB, ${invalid} with a wrong price`);
   console.log(`preview: ${preview.plan.added} akan ditambah, ${preview.plan.invalid} invalid, in ${(previewMs / 1000).toFixed(1)} s`);
   console.log(`apply: ${applied.plan.added} written in one transaction in ${(applyMs / 1000).toFixed(1)} s; ${n} in the table`);
-  if (again.ok) console.log(`the same file again: ${again.plan.added} akan ditambah, ${again.plan.changed} akan diubah, ${again.plan.unchanged} tidak berubah`);
-  console.log(`resident memory: ${(rss.before / 1024 / 1024).toFixed(0)} MB before, peak ${(rss.peak() / 1024 / 1024).toFixed(0)} MB (+${rssGrowthMb} MB; limit ${LIMIT_MB} MB)`);
+  if (again.ok)
+    console.log(
+      `the same file again: ${again.plan.added} akan ditambah, ${again.plan.changed} akan diubah, ${again.plan.unchanged} tidak berubah`,
+    );
+  console.log(
+    `resident memory: ${(rss.before / 1024 / 1024).toFixed(0)} MB before, peak ${(rss.peak() / 1024 / 1024).toFixed(0)} MB (+${rssGrowthMb} MB; limit ${LIMIT_MB} MB)`,
+  );
   console.log(JSON.stringify({ rows, previewMs, applyMs, rssGrowthMb }));
   const unchangedAgain = again.ok && again.plan.added === 0 && again.plan.changed === 0;
   process.exitCode = n === rows - invalid && unchangedAgain && rssGrowthMb < LIMIT_MB ? 0 : 1;

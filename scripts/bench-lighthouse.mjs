@@ -66,7 +66,14 @@ const PROFILES = {
   // factor and screen of the default settings stay.
   slow: {
     throttlingMethod: "simulate",
-    throttling: { rttMs: 300, throughputKbps: 700, requestLatencyMs: 300 * 3.75, downloadThroughputKbps: 700 * 0.9, uploadThroughputKbps: 700 * 0.9, cpuSlowdownMultiplier: 8 },
+    throttling: {
+      rttMs: 300,
+      throughputKbps: 700,
+      requestLatencyMs: 300 * 3.75,
+      downloadThroughputKbps: 700 * 0.9,
+      uploadThroughputKbps: 700 * 0.9,
+      cpuSlowdownMultiplier: 8,
+    },
   },
 };
 const profileArg = process.env.LIGHTHOUSE_PROFILE || "default";
@@ -116,7 +123,13 @@ const baselinePort = baselineDir ? await freePort() : null;
 const baselineDataDir = baselineDir ? fs.mkdtempSync(path.join(os.tmpdir(), "store-lighthouse-baseline-")) : null;
 const baselineBase = baselineDir ? `http://127.0.0.1:${baselinePort}` : null;
 const baselineServer = baselineDir
-  ? spawnServer({ PORT: String(baselinePort), DATA_DIR: baselineDataDir, DEMO_DATA: "1", PAYMENT_GATEWAY: "sandbox", BUILD_DIR: baselineDir })
+  ? spawnServer({
+      PORT: String(baselinePort),
+      DATA_DIR: baselineDataDir,
+      DEMO_DATA: "1",
+      PAYMENT_GATEWAY: "sandbox",
+      BUILD_DIR: baselineDir,
+    })
   : null;
 baselineServer?.stdout.on("data", (chunk) => (serverLog += chunk));
 baselineServer?.stderr.on("data", (chunk) => (serverLog += chunk));
@@ -162,7 +175,11 @@ try {
   ]
     // With LIGHTHOUSE_NO_SCRIPT, the minimal app and each page of the build measured also without its
     // script files, right after it.
-    .flatMap((target) => (noScript && target.key !== "static" && !target.key.endsWith(BASELINE) ? [target, { ...target, key: target.key + NO_SCRIPT, noScript: true }] : [target]))
+    .flatMap((target) =>
+      noScript && target.key !== "static" && !target.key.endsWith(BASELINE)
+        ? [target, { ...target, key: target.key + NO_SCRIPT, noScript: true }]
+        : [target],
+    )
     .filter(({ key }) => !onlyPages || onlyPages.includes(key.replace(BASELINE, "").replace(NO_SCRIPT, "")));
 
   // Warm both servers (JIT, caches) so the first round measures the pages, not the processes' start;
@@ -171,7 +188,10 @@ try {
     for (let i = 0; i < 3; i++) {
       const response = await fetch(target.url, { headers: target.cookie ? { Cookie: target.cookie } : {}, redirect: "manual" });
       await response.arrayBuffer();
-      if (response.status !== 200) throw new Error(`${target.key}: ${target.url} answered ${response.status}${response.headers.get("location") ? ` → ${response.headers.get("location")}` : ""}`);
+      if (response.status !== 200)
+        throw new Error(
+          `${target.key}: ${target.url} answered ${response.status}${response.headers.get("location") ? ` → ${response.headers.get("location")}` : ""}`,
+        );
     }
   }
 
@@ -221,7 +241,8 @@ async function measureProfile(profile, targets) {
   for (const target of targets) {
     const medians = Object.fromEntries(KEYS.map((key) => [key, median(results[target.key].map((r) => r[key]))]));
     // (An even number of rounds gives the mean of the two middle runs: rounded as a single run is.)
-    for (const key of KEYS) medians[key] = key === "cls" ? round(medians[key], 3) : key === "jsKb" ? round(medians[key], 1) : Math.round(medians[key]);
+    for (const key of KEYS)
+      medians[key] = key === "cls" ? round(medians[key], 3) : key === "jsKb" ? round(medians[key], 1) : Math.round(medians[key]);
     summary[target.key] = medians;
   }
   const minimalTbt = summary.minimal?.tbt ?? 0;
@@ -231,7 +252,8 @@ async function measureProfile(profile, targets) {
     summary[key].tbtRatio = minimalTbt > 0 ? round(summary[key].tbt / minimalTbt, 2) : null;
     summary[key].taskRatio = round(summary[key].taskMs / summary.minimal.taskMs, 2);
   }
-  const minimalScriptMs = summary.minimal && summary[`minimal${NO_SCRIPT}`] ? summary.minimal.taskMs - summary[`minimal${NO_SCRIPT}`].taskMs : null;
+  const minimalScriptMs =
+    summary.minimal && summary[`minimal${NO_SCRIPT}`] ? summary.minimal.taskMs - summary[`minimal${NO_SCRIPT}`].taskMs : null;
   for (const key of STORE_PAGES) {
     const without = summary[key + NO_SCRIPT];
     if (!summary[key] || !without || !minimalScriptMs || minimalScriptMs <= 0) continue;
@@ -239,15 +261,46 @@ async function measureProfile(profile, targets) {
     summary[key].floorTaskRatio = round((without.taskMs + minimalScriptMs) / summary.minimal.taskMs, 2);
   }
 
-  console.log(`\n[${profile}] medians of ${rounds} round${rounds === 1 ? "" : "s"} (benchmarkIndex ${summary.benchmarkIndex}; ${((performance.now() - started) / 1000).toFixed(0)} s)`);
-  const header = ["page", "perf", "a11y", "FCP", "LCP", "TBT", "×min", "CLS", "tasks", "×min", ...(noScript ? ["JS ×min", "floor"] : []), "scripts", "JS KB"];
+  console.log(
+    `\n[${profile}] medians of ${rounds} round${rounds === 1 ? "" : "s"} (benchmarkIndex ${summary.benchmarkIndex}; ${((performance.now() - started) / 1000).toFixed(0)} s)`,
+  );
+  const header = [
+    "page",
+    "perf",
+    "a11y",
+    "FCP",
+    "LCP",
+    "TBT",
+    "×min",
+    "CLS",
+    "tasks",
+    "×min",
+    ...(noScript ? ["JS ×min", "floor"] : []),
+    "scripts",
+    "JS KB",
+  ];
   const rows = targets.map(({ key }) => {
     const m = summary[key];
     const noScriptColumns = noScript ? [m.scriptTaskRatio ?? "", m.floorTaskRatio ?? ""] : [];
-    return [key, m.performance, m.accessibility, m.fcp, m.lcp, m.tbt, m.tbtRatio ?? "", m.cls, m.taskMs, m.taskRatio ?? "", ...noScriptColumns, m.scripts, m.jsKb].map(String);
+    return [
+      key,
+      m.performance,
+      m.accessibility,
+      m.fcp,
+      m.lcp,
+      m.tbt,
+      m.tbtRatio ?? "",
+      m.cls,
+      m.taskMs,
+      m.taskRatio ?? "",
+      ...noScriptColumns,
+      m.scripts,
+      m.jsKb,
+    ].map(String);
   });
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  for (const row of [header, ...rows]) console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  "));
+  for (const row of [header, ...rows])
+    console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  "));
   console.log("");
   return summary;
 }
@@ -269,13 +322,24 @@ async function measure(profile, target, roundNo) {
       clearStorageTypes: ["file_systems", "shader_cache", "service_workers", "cache_storage", "cookies"],
       ...(target.cookie ? { extraHeaders: { Cookie: target.cookie } } : {}),
     };
-    const config = { extends: "lighthouse:default", settings: { ...PROFILES[profile], ...(target.noScript ? { blockedUrlPatterns: ["*.js"] } : {}) } };
+    const config = {
+      extends: "lighthouse:default",
+      settings: { ...PROFILES[profile], ...(target.noScript ? { blockedUrlPatterns: ["*.js"] } : {}) },
+    };
     const { lhr } = await lighthouse(target.url, flags, config);
     if (lhr.runtimeError || lhr.categories.performance.score === null) {
-      console.log(`[${profile}] ${target.key} round ${roundNo}: Lighthouse failed (${lhr.runtimeError?.code ?? "no performance score"}${lhr.runtimeError?.message ? `: ${lhr.runtimeError.message}` : ""}); running it again`);
+      console.log(
+        `[${profile}] ${target.key} round ${roundNo}: Lighthouse failed (${lhr.runtimeError?.code ?? "no performance score"}${lhr.runtimeError?.message ? `: ${lhr.runtimeError.message}` : ""}); running it again`,
+      );
       if (reportsDir) {
         fs.mkdirSync(reportsDir, { recursive: true });
-        fs.writeFileSync(path.join(reportsDir, `${profile}-${fileNameOf(target.key)}-${roundNo}-failed-${(failuresOf.get(`${profile} ${target.key}`) ?? 0) + 1}.json`), JSON.stringify(lhr));
+        fs.writeFileSync(
+          path.join(
+            reportsDir,
+            `${profile}-${fileNameOf(target.key)}-${roundNo}-failed-${(failuresOf.get(`${profile} ${target.key}`) ?? 0) + 1}.json`,
+          ),
+          JSON.stringify(lhr),
+        );
       }
       const failures = (failuresOf.get(`${profile} ${target.key}`) ?? 0) + 1;
       failuresOf.set(`${profile} ${target.key}`, failures);
@@ -284,7 +348,10 @@ async function measure(profile, target, roundNo) {
     }
     const asked = new URL(target.url).pathname;
     const landed = new URL(lhr.finalDisplayedUrl).pathname;
-    if (landed !== asked) throw new Error(`${target.key}: Lighthouse measured ${lhr.finalDisplayedUrl}, not ${target.url} (redirected: the session cookie was not accepted?)`);
+    if (landed !== asked)
+      throw new Error(
+        `${target.key}: Lighthouse measured ${lhr.finalDisplayedUrl}, not ${target.url} (redirected: the session cookie was not accepted?)`,
+      );
     const scripts = (lhr.audits["network-requests"].details?.items ?? []).filter((item) => item.resourceType === "Script");
     const result = {
       performance: Math.round((lhr.categories.performance.score ?? 0) * 100),
@@ -298,7 +365,14 @@ async function measure(profile, target, roundNo) {
       jsKb: round(scripts.reduce((sum, item) => sum + (item.transferSize ?? 0), 0) / 1024, 1),
       // Audits that cost points: what to fix next.
       failing: Object.values(lhr.audits)
-        .filter((audit) => audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode !== "informative" && audit.scoreDisplayMode !== "manual" && audit.scoreDisplayMode !== "notApplicable")
+        .filter(
+          (audit) =>
+            audit.score !== null &&
+            audit.score < 0.9 &&
+            audit.scoreDisplayMode !== "informative" &&
+            audit.scoreDisplayMode !== "manual" &&
+            audit.scoreDisplayMode !== "notApplicable",
+        )
         .map((audit) => audit.id),
     };
     return { result, lhr };
@@ -309,7 +383,11 @@ async function measure(profile, target, roundNo) {
 function buildMinimalApp() {
   const appDir = path.join(root, "scripts", "bench", "minimal-app");
   const cli = path.join(root, "node_modules", "@react-router", "dev", "bin.cjs");
-  const result = spawnSync(process.execPath, [cli, "build"], { cwd: appDir, env: { ...process.env, NODE_ENV: "production", MINIMAL_BUILD_DIR: minimalDir }, encoding: "utf8" });
+  const result = spawnSync(process.execPath, [cli, "build"], {
+    cwd: appDir,
+    env: { ...process.env, NODE_ENV: "production", MINIMAL_BUILD_DIR: minimalDir },
+    encoding: "utf8",
+  });
   if (result.status !== 0) throw new Error(`building the minimal app failed:\n${result.stdout}\n${result.stderr}`);
   // The server bundle imports react and react-router: found through a link to the project's packages.
   fs.symlinkSync(path.join(root, "node_modules"), path.join(minimalDir, "node_modules"), "junction");

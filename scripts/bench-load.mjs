@@ -60,7 +60,13 @@ if (catalogueSize > 0) {
   execFileSync(process.execPath, ["--import", "tsx", path.join(root, "scripts/bench/seed-catalogue.ts"), String(catalogueSize)], {
     cwd: root,
     stdio: "inherit",
-    env: { ...process.env, DATA_DIR: dataDir, NODE_ENV: "production", DATABASE_URL: "", ...(fs.existsSync(template) ? { DB_TEMPLATE_DIR: template } : {}) },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      NODE_ENV: "production",
+      DATABASE_URL: "",
+      ...(fs.existsSync(template) ? { DB_TEMPLATE_DIR: template } : {}),
+    },
   });
 }
 
@@ -81,7 +87,9 @@ try {
   const firstStartSeconds = (performance.now() - startedAt) / 1000;
   const rssFirstStartMb = rssMb();
   const peakFirstStartMb = memoryField("VmHWM");
-  log(`server ready in ${firstStartSeconds.toFixed(1)} s (first start, fresh DATA_DIR ${dataDir}); RSS ${rssFirstStartMb} MB, peak ${peakFirstStartMb} MB`);
+  log(
+    `server ready in ${firstStartSeconds.toFixed(1)} s (first start, fresh DATA_DIR ${dataDir}); RSS ${rssFirstStartMb} MB, peak ${peakFirstStartMb} MB`,
+  );
 
   // Warm-up: JIT, PostgreSQL plans, caches. Then let the process settle before the idle figure.
   for (const url of Object.values(ROUTES)) await load(url, connections, 1);
@@ -176,8 +184,6 @@ function memoryField(field) {
 function rssMb() {
   return memoryField("VmRSS");
 }
-
-
 
 /**
  * Drives `url` with `count` keep-alive connections, each sending its next request when the last

@@ -28,7 +28,10 @@ try {
     }
   } else if (mode === "check") {
     const ids: number[] = JSON.parse(args[0]!);
-    const list = sql.join(ids.map((id) => sql`${id}`), sql`, `);
+    const list = sql.join(
+      ids.map((id) => sql`${id}`),
+      sql`, `,
+    );
     const [row] = await queryRows<{ shipped: number; events: number; notified: number; jobs: number }>(
       db,
       sql`select (select count(*)::int from orders where id in (${list}) and status_id = 400) as shipped,

@@ -41,7 +41,12 @@ if (!fs.existsSync(path.join(BUILD_DIR, "server", "index.js"))) {
 const tsx = path.join(root, "node_modules", ".bin", "tsx");
 /** Runs the store helper on the bench's database; its last output line is JSON. */
 function store(env, ...args) {
-  const result = spawnSync(tsx, ["scripts/bench-messages-store.ts", ...args], { cwd: root, env: { ...process.env, LOG_LEVEL: "warn", ...env }, encoding: "utf8", maxBuffer: 1 << 24 });
+  const result = spawnSync(tsx, ["scripts/bench-messages-store.ts", ...args], {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: "warn", ...env },
+    encoding: "utf8",
+    maxBuffer: 1 << 24,
+  });
   if (result.status !== 0) throw new Error(`bench-messages-store ${args[0]} failed: ${result.stderr}`);
   return JSON.parse(result.stdout.trim().split("\n").at(-1) || "null");
 }
@@ -102,11 +107,23 @@ async function runEngine(engine, databaseUrl) {
   const dbEnv = { DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? "", MESSAGE_RETRY_SECONDS: "1" };
   console.log(`[${engine}] seeding ${TRANSITIONS} orders…`);
   // The build's prepared database (migrations, reference data) saves the seeding PGlite's initdb.
-  const ids = store({ ...dbEnv, NODE_ENV: "test", DB_TEMPLATE_DIR: path.join(BUILD_DIR, "server", "assets", "db-template") }, "seed", String(TRANSITIONS));
+  const ids = store(
+    { ...dbEnv, NODE_ENV: "test", DB_TEMPLATE_DIR: path.join(BUILD_DIR, "server", "assets", "db-template") },
+    "seed",
+    String(TRANSITIONS),
+  );
   const sink = await startSink();
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const serverEnv = { ...dbEnv, PORT: String(port), BUILD_DIR, SMTP_URL: `smtp://127.0.0.1:${sink.port}`, LOG_LEVEL: "warn", SHUTDOWN_DRAIN_MS: "0", PAYMENT_GATEWAY: "sandbox" };
+  const serverEnv = {
+    ...dbEnv,
+    PORT: String(port),
+    BUILD_DIR,
+    SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
+    LOG_LEVEL: "warn",
+    SHUTDOWN_DRAIN_MS: "0",
+    PAYMENT_GATEWAY: "sandbox",
+  };
   let server;
   const start = async () => {
     server = spawnServer(serverEnv);
@@ -120,16 +137,24 @@ async function runEngine(engine, databaseUrl) {
     await exited;
   };
   await start();
-  const batches = Array.from({ length: KILLS }, (_, i) => ids.slice(Math.floor((i * ids.length) / KILLS), Math.floor(((i + 1) * ids.length) / KILLS)));
+  const batches = Array.from({ length: KILLS }, (_, i) =>
+    ids.slice(Math.floor((i * ids.length) / KILLS), Math.floor(((i + 1) * ids.length) / KILLS)),
+  );
   let kills = 0;
   for (const batch of batches) {
     if (databaseUrl) {
       // Beside the server: the transitions commit in PostgreSQL whatever happens to the server.
-      const shipping = spawn(tsx, ["scripts/bench-messages-store.ts", "ship", JSON.stringify(batch)], { cwd: root, env: { ...process.env, ...dbEnv, LOG_LEVEL: "warn" }, stdio: "ignore" });
+      const shipping = spawn(tsx, ["scripts/bench-messages-store.ts", "ship", JSON.stringify(batch)], {
+        cwd: root,
+        env: { ...process.env, ...dbEnv, LOG_LEVEL: "warn" },
+        stdio: "ignore",
+      });
       await new Promise((resolve) => setTimeout(resolve, 300)); // the kill lands while they are being made and sent
       await kill();
       kills++;
-      const code = await new Promise((resolve) => (shipping.exitCode !== null ? resolve(shipping.exitCode) : shipping.once("exit", resolve)));
+      const code = await new Promise((resolve) =>
+        shipping.exitCode !== null ? resolve(shipping.exitCode) : shipping.once("exit", resolve),
+      );
       if (code !== 0) throw new Error(`[${engine}] the transitions of a batch failed`);
     } else {
       for (const id of batch) {
@@ -171,14 +196,25 @@ async function startPostgres() {
   if (!fs.existsSync(path.join(PG_BIN, "initdb"))) return null;
   const isRoot = process.getuid?.() === 0;
   const user = "store-ci";
-  if (isRoot && spawnSync("id", [user]).status !== 0) spawnSync("useradd", ["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", user]);
+  if (isRoot && spawnSync("id", [user]).status !== 0)
+    spawnSync("useradd", ["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", user]);
   const asPg = (cmd, args) => spawnSync(isRoot ? "runuser" : cmd, isRoot ? ["-u", user, "--", cmd, ...args] : args, { encoding: "utf8" });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-messages-pg-"));
   fs.chmodSync(dir, 0o755);
   if (isRoot) spawnSync("chown", [user, dir]);
   const port = await freePort();
-  if (asPg(path.join(PG_BIN, "initdb"), ["-D", `${dir}/data`, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-locale"]).status !== 0) throw new Error("initdb failed");
-  const started = asPg(path.join(PG_BIN, "pg_ctl"), ["-D", `${dir}/data`, "-l", `${dir}/server.log`, "-w", "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, "start"]);
+  if (asPg(path.join(PG_BIN, "initdb"), ["-D", `${dir}/data`, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-locale"]).status !== 0)
+    throw new Error("initdb failed");
+  const started = asPg(path.join(PG_BIN, "pg_ctl"), [
+    "-D",
+    `${dir}/data`,
+    "-l",
+    `${dir}/server.log`,
+    "-w",
+    "-o",
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`,
+    "start",
+  ]);
   if (started.status !== 0) throw new Error(`PostgreSQL did not start: ${fs.readFileSync(`${dir}/server.log`, "utf8")}`);
   asPg(path.join(PG_BIN, "createdb"), ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "bench_messages"]);
   return {

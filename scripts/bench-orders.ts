@@ -39,7 +39,8 @@ async function runEngine(buyers: number, stock: number): Promise<ChildReport> {
   const { getDb, closeDb } = await import("~/.server/db/client");
   const { startCheckout, saveDraftAddress } = await import("~/.server/store/checkout");
   const { createOrderFromDraft } = await import("~/.server/store/checkout");
-  const { createProduct, createVerifiedUser, productStock, realAddress, submission, ICP_PROMO } = await import("~/.server/testing/fixtures");
+  const { createProduct, createVerifiedUser, productStock, realAddress, submission, ICP_PROMO } =
+    await import("~/.server/testing/fixtures");
   const { orders } = await import("~/.server/db/schema");
   const { eq, count } = await import("drizzle-orm");
   try {
@@ -60,7 +61,9 @@ async function runEngine(buyers: number, stock: number): Promise<ChildReport> {
     const started = performance.now();
     const results = await Promise.all(
       users.map((user, i) =>
-        createOrderFromDraft(user.id, `bench-${i}`, submission(user), { statusId: 200 }).catch((error: unknown) => ({ thrown: error instanceof Error ? error.message : String(error) })),
+        createOrderFromDraft(user.id, `bench-${i}`, submission(user), { statusId: 200 }).catch((error: unknown) => ({
+          thrown: error instanceof Error ? error.message : String(error),
+        })),
       ),
     );
     const ms = Math.round(performance.now() - started);
@@ -75,7 +78,18 @@ async function runEngine(buyers: number, stock: number): Promise<ChildReport> {
       else errorSamples.push(JSON.stringify(result));
     }
     const [{ n }] = (await db.select({ n: count() }).from(orders).where(eq(orders.productId, productId))) as [{ n: number }];
-    return { buyers, stock, orders: created, errors: errorSamples.length, ms, refused, stockLeft: await productStock(db, productId), ordersInDb: Number(n), setupMs, errorSamples: errorSamples.slice(0, 5) };
+    return {
+      buyers,
+      stock,
+      orders: created,
+      errors: errorSamples.length,
+      ms,
+      refused,
+      stockLeft: await productStock(db, productId),
+      ordersInDb: Number(n),
+      setupMs,
+      errorSamples: errorSamples.slice(0, 5),
+    };
   } finally {
     await closeDb();
   }
@@ -139,7 +153,9 @@ async function startPostgres(): Promise<PgServer | null> {
     }
   }
   const asPg = (command: string, args: string[]) =>
-    isRoot ? spawnSync("runuser", ["-u", pgUser, "--", path.join(bin, command), ...args], { encoding: "utf8" }) : spawnSync(path.join(bin, command), args, { encoding: "utf8" });
+    isRoot
+      ? spawnSync("runuser", ["-u", pgUser, "--", path.join(bin, command), ...args], { encoding: "utf8" })
+      : spawnSync(path.join(bin, command), args, { encoding: "utf8" });
 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-orders-pg-"));
   fs.chmodSync(dir, 0o755);
@@ -151,7 +167,19 @@ async function startPostgres(): Promise<PgServer | null> {
   };
   const steps: [string, string[]][] = [
     ["initdb", ["-D", path.join(dir, "data"), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-locale"]],
-    ["pg_ctl", ["-D", path.join(dir, "data"), "-l", path.join(dir, "server.log"), "-w", "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, "start"]],
+    [
+      "pg_ctl",
+      [
+        "-D",
+        path.join(dir, "data"),
+        "-l",
+        path.join(dir, "server.log"),
+        "-w",
+        "-o",
+        `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+        "start",
+      ],
+    ],
     ["createdb", ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "bench_orders"]],
   ];
   for (const [command, args] of steps) {
@@ -169,7 +197,8 @@ async function startPostgres(): Promise<PgServer | null> {
 
 function describe(label: string, report: ChildReport | null) {
   if (!report) return;
-  const verdict = report.orders === report.stock && report.errors === 0 && report.stockLeft === 0 && report.ordersInDb === report.stock ? "OK" : "WRONG";
+  const verdict =
+    report.orders === report.stock && report.errors === 0 && report.stockLeft === 0 && report.ordersInDb === report.stock ? "OK" : "WRONG";
   console.log(
     [
       `${label}: ${verdict}`,
@@ -182,7 +211,8 @@ function describe(label: string, report: ChildReport | null) {
   );
 }
 
-const summary = (r: ChildReport | null): EngineResult | null => (r ? { buyers: r.buyers, stock: r.stock, orders: r.orders, errors: r.errors, ms: r.ms } : null);
+const summary = (r: ChildReport | null): EngineResult | null =>
+  r ? { buyers: r.buyers, stock: r.stock, orders: r.orders, errors: r.errors, ms: r.ms } : null;
 
 async function main() {
   const buyers = option("buyers", 300);

@@ -28,7 +28,17 @@ await useProjectNode();
 const seconds = Number(process.env.BENCH_SECONDS ?? 60);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const buildDir = path.resolve(root, process.env.BUILD_DIR ?? "build");
-const PAGES = ["/home", "/detail/1", "/detail/2", "/detail/3", "/res-search?keyword=motor", "/search", "/login", "/authrequired", "/home?page=2"];
+const PAGES = [
+  "/home",
+  "/detail/1",
+  "/detail/2",
+  "/detail/3",
+  "/res-search?keyword=motor",
+  "/search",
+  "/login",
+  "/authrequired",
+  "/home?page=2",
+];
 
 if (!fs.existsSync(path.join(buildDir, "server", "index.js"))) {
   console.error(`No build in ${buildDir}: run \`npm run build\` first (bench:restart builds nothing).`);
@@ -77,7 +87,16 @@ async function database() {
     if (result.status !== 0) throw new Error(`${command} failed: ${(result.stderr || result.stdout).trim()}`);
   };
   pg("initdb", ["-D", dataDir, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-locale"]);
-  pg("pg_ctl", ["-D", dataDir, "-l", path.join(work, "pg.log"), "-w", "-o", `-p ${port} -k ${work} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`, "start"]);
+  pg("pg_ctl", [
+    "-D",
+    dataDir,
+    "-l",
+    path.join(work, "pg.log"),
+    "-w",
+    "-o",
+    `-p ${port} -k ${work} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`,
+    "start",
+  ]);
   cleanups.push(() => pg("pg_ctl", ["-D", dataDir, "-m", "immediate", "-w", "stop"]));
   pg("createdb", ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "bench_restart"]);
   return `postgres://postgres@127.0.0.1:${port}/bench_restart`;
@@ -86,11 +105,24 @@ async function database() {
 const databaseUrl = await database();
 const ports = [await freePort(), await freePort()];
 const proxyPort = await freePort();
-const shared = { DATABASE_URL: databaseUrl, DEMO_DATA: "1", PAYMENT_GATEWAY: "sandbox", BUILD_DIR: buildDir, SESSION_SECRET: "bench-restart-session-secret", PAYMENT_WEBHOOK_SECRET: "bench-restart-webhook-secret", LOG_LEVEL: "warn" };
+const shared = {
+  DATABASE_URL: databaseUrl,
+  DEMO_DATA: "1",
+  PAYMENT_GATEWAY: "sandbox",
+  BUILD_DIR: buildDir,
+  SESSION_SECRET: "bench-restart-session-secret",
+  PAYMENT_WEBHOOK_SECRET: "bench-restart-webhook-secret",
+  LOG_LEVEL: "warn",
+};
 const instances = ports.map((port, i) => ({ port, name: `app${i + 1}`, child: null, log: "" }));
 
 function start(instance) {
-  const child = spawnServer({ ...shared, PORT: String(instance.port), DATA_DIR: path.join(work, instance.name), APP_URL: `http://127.0.0.1:${proxyPort}` });
+  const child = spawnServer({
+    ...shared,
+    PORT: String(instance.port),
+    DATA_DIR: path.join(work, instance.name),
+    APP_URL: `http://127.0.0.1:${proxyPort}`,
+  });
   child.stdout.on("data", (chunk) => (instance.log += chunk));
   child.stderr.on("data", (chunk) => (instance.log += chunk));
   instance.child = child;
@@ -100,8 +132,12 @@ function start(instance) {
 async function untilReady(instance, timeoutMs = 120_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (instance.child.exitCode !== null) throw new Error(`${instance.name} exited (${instance.child.exitCode}):\n${instance.log.slice(-2000)}`);
-    const status = await fetch(`http://127.0.0.1:${instance.port}/readyz`).then((r) => r.status, () => 0);
+    if (instance.child.exitCode !== null)
+      throw new Error(`${instance.name} exited (${instance.child.exitCode}):\n${instance.log.slice(-2000)}`);
+    const status = await fetch(`http://127.0.0.1:${instance.port}/readyz`).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === 200) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -146,14 +182,19 @@ let proxyLog = "";
 proxy.stderr.on("data", (chunk) => (proxyLog += chunk));
 cleanups.push(() => proxy.exitCode === null && proxy.kill("SIGKILL"));
 for (let tries = 0; ; tries++) {
-  const status = await fetch(`http://127.0.0.1:${proxyPort}/readyz`).then((r) => r.status, () => 0);
+  const status = await fetch(`http://127.0.0.1:${proxyPort}/readyz`).then(
+    (r) => r.status,
+    () => 0,
+  );
   if (status === 200) break;
   if (tries > 100 || proxy.exitCode !== null) throw new Error(`HAProxy did not come up:\n${proxyLog}`);
   await new Promise((resolve) => setTimeout(resolve, 100));
 }
 // Both servers seen up (rise 2 at 1 s) before the load starts.
 await new Promise((resolve) => setTimeout(resolve, 2500));
-console.log(`HAProxy ${spawnSync(haproxy, ["-v"], { encoding: "utf8" }).stdout.split("\n")[0]} on port ${proxyPort}; ${connections} connections for ${seconds} s`);
+console.log(
+  `HAProxy ${spawnSync(haproxy, ["-v"], { encoding: "utf8" }).stdout.split("\n")[0]} on port ${proxyPort}; ${connections} connections for ${seconds} s`,
+);
 
 // The load: each connection asks for one page after another.
 const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
@@ -165,12 +206,17 @@ const endAt = Date.now() + seconds * 1000;
 function get(pathname) {
   return new Promise((resolve) => {
     const begun = performance.now();
-    const request = http.get({ host: "127.0.0.1", port: proxyPort, path: pathname, agent, headers: { "Accept-Encoding": "gzip" } }, (response) => {
-      let body = "";
-      response.on("data", (chunk) => response.statusCode >= 400 && body.length < 200 && (body += chunk));
-      response.on("end", () => resolve({ status: response.statusCode, ms: performance.now() - begun, error: body.replace(/\s+/g, " ").slice(0, 120) }));
-      response.on("error", (error) => resolve({ status: 0, error: error.message, ms: performance.now() - begun }));
-    });
+    const request = http.get(
+      { host: "127.0.0.1", port: proxyPort, path: pathname, agent, headers: { "Accept-Encoding": "gzip" } },
+      (response) => {
+        let body = "";
+        response.on("data", (chunk) => response.statusCode >= 400 && body.length < 200 && (body += chunk));
+        response.on("end", () =>
+          resolve({ status: response.statusCode, ms: performance.now() - begun, error: body.replace(/\s+/g, " ").slice(0, 120) }),
+        );
+        response.on("error", (error) => resolve({ status: 0, error: error.message, ms: performance.now() - begun }));
+      },
+    );
     request.setTimeout(30_000, () => request.destroy(new Error("timeout")));
     request.on("error", (error) => resolve({ status: 0, error: error.message, ms: performance.now() - begun }));
   });
@@ -195,7 +241,9 @@ async function restart(instance) {
   const stoppedMs = performance.now() - begun;
   start(instance);
   await untilReady(instance);
-  console.log(`${instance.name}: SIGTERM → exit ${code} after ${(stoppedMs / 1000).toFixed(1)} s, ready again after ${((performance.now() - begun) / 1000).toFixed(1)} s`);
+  console.log(
+    `${instance.name}: SIGTERM → exit ${code} after ${(stoppedMs / 1000).toFixed(1)} s, ready again after ${((performance.now() - begun) / 1000).toFixed(1)} s`,
+  );
   if (code !== 0) failures.push(`${instance.name} exited with ${code}`);
 }
 
@@ -218,7 +266,9 @@ agent.destroy();
 
 durations.sort((a, b) => a - b);
 const p99Ms = Math.round(durations[Math.min(durations.length - 1, Math.floor(durations.length * 0.99))] ?? 0);
-console.log(`${requests} requests in ${elapsed.toFixed(1)} s (${Math.round(requests / elapsed)}/s), ${failures.length} failed, ${restarts} restarts, p99 ${p99Ms} ms`);
+console.log(
+  `${requests} requests in ${elapsed.toFixed(1)} s (${Math.round(requests / elapsed)}/s), ${failures.length} failed, ${restarts} restarts, p99 ${p99Ms} ms`,
+);
 for (const failure of failures.slice(0, 10)) console.log(`  failed: ${failure}`);
 
 /** Stops a child process and waits for it (SIGTERM, then SIGKILL after 10 s). */
@@ -234,8 +284,19 @@ async function stop(child) {
 await Promise.all([stop(proxy), ...instances.map((instance) => stop(instance.child))]);
 cleanup();
 const stillAnswering = [];
-for (const port of [proxyPort, ...ports]) if ((await fetch(`http://127.0.0.1:${port}/readyz`).then(() => true, () => false))) stillAnswering.push(port);
+for (const port of [proxyPort, ...ports])
+  if (
+    await fetch(`http://127.0.0.1:${port}/readyz`).then(
+      () => true,
+      () => false,
+    )
+  )
+    stillAnswering.push(port);
 if (stillAnswering.length) failures.push(`still answering after the run: port ${stillAnswering.join(", ")}`);
-console.log(stillAnswering.length ? `still answering after the run: port ${stillAnswering.join(", ")}` : "stopped HAProxy, both instances and the PostgreSQL it started");
+console.log(
+  stillAnswering.length
+    ? `still answering after the run: port ${stillAnswering.join(", ")}`
+    : "stopped HAProxy, both instances and the PostgreSQL it started",
+);
 console.log(JSON.stringify({ requests, failed: failures.length, restarts, p99Ms }));
 process.exit(failures.length === 0 && restarts === instances.length ? 0 : 1);

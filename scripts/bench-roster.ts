@@ -22,7 +22,10 @@ const { previewRosterImport, applyRosterImport } = await import("~/.server/store
 const COMPANY = "PT PLN (Persero)";
 const file = (count: number, renamedEvery = 0) => {
   const lines = ["nip,nama,perusahaan,status"];
-  for (let i = 0; i < count; i++) lines.push(`${String(8_000_000_000 + i)},${renamedEvery && i % renamedEvery === 0 ? "Pegawai Baru" : "Pegawai"} Nomor ${i} Bin Fulan,${COMPANY},aktif`);
+  for (let i = 0; i < count; i++)
+    lines.push(
+      `${String(8_000_000_000 + i)},${renamedEvery && i % renamedEvery === 0 ? "Pegawai Baru" : "Pegawai"} Nomor ${i} Bin Fulan,${COMPANY},aktif`,
+    );
   return lines.join("\n") + "\n";
 };
 
@@ -46,23 +49,52 @@ try {
   const db = await getDb();
   const operator = await createVerifiedUser(db);
   const full = file(rows);
-  console.log(`file: ${rows} rows, ${(Buffer.byteLength(full) / 1024 / 1024).toFixed(1)} MB; load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(
+    `file: ${rows} rows, ${(Buffer.byteLength(full) / 1024 / 1024).toFixed(1)} MB; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
   const options = { deactivateMissing: false };
   const preview = await measure("preview", () => previewRosterImport(full, options));
   const apply = await measure("apply", () => applyRosterImport(full, options, operator.id));
   const again = await measure("apply again", () => applyRosterImport(full, options, operator.id));
   const next = file(Math.round(rows * 0.9), 10);
-  const previewNext = await measure("preview, 10 % gone, 10 % renamed, deactivating", () => previewRosterImport(next, { deactivateMissing: true }));
+  const previewNext = await measure("preview, 10 % gone, 10 % renamed, deactivating", () =>
+    previewRosterImport(next, { deactivateMissing: true }),
+  );
   const applyNext = await measure("apply it", () => applyRosterImport(next, { deactivateMissing: true }, operator.id));
   const counts = (r: { value: unknown }) => {
-    const v = r.value as { ok: boolean; toAdd?: number; toUpdate?: number; toDeactivate?: number; counts?: { toAdd: number; toUpdate: number; toDeactivate: number } };
+    const v = r.value as {
+      ok: boolean;
+      toAdd?: number;
+      toUpdate?: number;
+      toDeactivate?: number;
+      counts?: { toAdd: number; toUpdate: number; toDeactivate: number };
+    };
     const c = v.counts ?? v;
     return `${c.toAdd}/${c.toUpdate}/${c.toDeactivate}`;
   };
-  const expected = [`${rows}/0/0`, `${rows}/0/0`, "0/0/0", `0/${Math.ceil((rows * 0.9) / 10)}/${rows - Math.round(rows * 0.9)}`, `0/${Math.ceil((rows * 0.9) / 10)}/${rows - Math.round(rows * 0.9)}`];
+  const expected = [
+    `${rows}/0/0`,
+    `${rows}/0/0`,
+    "0/0/0",
+    `0/${Math.ceil((rows * 0.9) / 10)}/${rows - Math.round(rows * 0.9)}`,
+    `0/${Math.ceil((rows * 0.9) / 10)}/${rows - Math.round(rows * 0.9)}`,
+  ];
   const got = [preview, apply, again, previewNext, applyNext].map(counts);
   console.log(`counts (add/update/deactivate): ${got.join(", ")}`);
-  console.log(JSON.stringify({ rows, previewMs: preview.ms, previewMb: preview.mb, applyMs: apply.ms, applyMb: apply.mb, reapplyMs: again.ms, deactivatingApplyMs: applyNext.ms }));
+  console.log(
+    JSON.stringify({
+      rows,
+      previewMs: preview.ms,
+      previewMb: preview.mb,
+      applyMs: apply.ms,
+      applyMb: apply.mb,
+      reapplyMs: again.ms,
+      deactivatingApplyMs: applyNext.ms,
+    }),
+  );
   process.exitCode = JSON.stringify(got) === JSON.stringify(expected) ? 0 : 1;
   if (process.exitCode) console.log(`expected ${expected.join(", ")}`);
 } finally {

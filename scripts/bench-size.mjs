@@ -29,17 +29,22 @@ const buildDir = "build-bench";
 const KB = 1024;
 // /checkout and /payment/{id}: the figures of issue 29 as ceilings (146.0 KB at its start; 126.1 KB once
 // the payment page stopped loading zod).
-const BUDGETS = { "/home": { jsGzip: 130 * KB, htmlCompressed: 14 * KB }, "/checkout": { jsGzip: 146 * KB, htmlCompressed: 14 * KB }, "/payment/{id}": { jsGzip: 127 * KB, htmlCompressed: 14 * KB } };
+const BUDGETS = {
+  "/home": { jsGzip: 130 * KB, htmlCompressed: 14 * KB },
+  "/checkout": { jsGzip: 146 * KB, htmlCompressed: 14 * KB },
+  "/payment/{id}": { jsGzip: 127 * KB, htmlCompressed: 14 * KB },
+};
 
 const gzip = (buffer) => zlib.gzipSync(buffer, { level: 9 }).length;
 const brotli = (buffer) => zlib.brotliCompressSync(buffer, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
 const kb = (bytes) => `${(bytes / KB).toFixed(1)} KB`;
 
-
-
 async function getRaw(url, cookie) {
   // identity: the bytes as built; compression is measured here, the same way for every file.
-  const response = await fetch(url, { headers: { "Accept-Encoding": "identity", "User-Agent": "bench-size", ...(cookie ? { Cookie: cookie } : {}) }, redirect: "manual" });
+  const response = await fetch(url, {
+    headers: { "Accept-Encoding": "identity", "User-Agent": "bench-size", ...(cookie ? { Cookie: cookie } : {}) },
+    redirect: "manual",
+  });
   return { status: response.status, body: Buffer.from(await response.arrayBuffer()) };
 }
 
@@ -102,10 +107,14 @@ function report(result) {
   const check = (value, limit) => (limit === undefined ? "" : value <= limit ? `  ✓ ≤ ${kb(limit)}` : `  ✗ OVER ${kb(limit)}`);
   const htmlCompressed = Math.min(result.html.gzip, result.html.brotli);
   console.log(`\n${result.route}  (HTTP ${result.status})`);
-  console.log(`  first-load JS  ${result.js.files} files + inline: ${kb(result.js.raw)} raw, ${kb(result.js.gzip)} gzip, ${kb(result.js.brotli)} brotli${check(result.js.gzip, budget?.jsGzip)}`);
+  console.log(
+    `  first-load JS  ${result.js.files} files + inline: ${kb(result.js.raw)} raw, ${kb(result.js.gzip)} gzip, ${kb(result.js.brotli)} brotli${check(result.js.gzip, budget?.jsGzip)}`,
+  );
   console.log(`  Swiper in first load: ${result.swiperInFirstLoad ? "YES" : "no"}`);
   console.log(`  CSS            ${kb(result.cssGzip)} gzip`);
-  console.log(`  HTML           ${kb(result.html.raw)} raw, ${kb(result.html.gzip)} gzip, ${kb(result.html.brotli)} brotli${check(htmlCompressed, budget?.htmlCompressed)}`);
+  console.log(
+    `  HTML           ${kb(result.html.raw)} raw, ${kb(result.html.gzip)} gzip, ${kb(result.html.brotli)} brotli${check(htmlCompressed, budget?.htmlCompressed)}`,
+  );
 }
 
 async function main() {
@@ -126,14 +135,27 @@ async function main() {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-size-"));
   const base = `http://127.0.0.1:${port}`;
-  const server = spawnServer({ BUILD_DIR: buildDir, PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: "1", PAYMENT_GATEWAY: "sandbox", APP_URL: base, DATABASE_URL: "" }, ["ignore", "ignore", "inherit"]);
+  const server = spawnServer(
+    {
+      BUILD_DIR: buildDir,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      DEMO_DATA: "1",
+      PAYMENT_GATEWAY: "sandbox",
+      APP_URL: base,
+      DATABASE_URL: "",
+    },
+    ["ignore", "ignore", "inherit"],
+  );
   try {
     await waitForHealth(base, server);
     const home = (await getRaw(`${base}/home`)).body.toString("utf8");
     const firstId = home.match(/href="\/detail\/(\d+)"/)?.[1];
     const { cookie, paymentPath } = await prepareSignedInPages(base);
     const pages = [
-      ...["/authrequired", "/home", "/search", "/res-search?keyword=motor", firstId ? `/detail/${firstId}` : null].filter(Boolean).map((route) => ({ route })),
+      ...["/authrequired", "/home", "/search", "/res-search?keyword=motor", firstId ? `/detail/${firstId}` : null]
+        .filter(Boolean)
+        .map((route) => ({ route })),
       // Signed in (issue 29): the checkout with the demo account's product chosen, and a payment page.
       { route: "/checkout", cookie },
       { route: paymentPath, cookie, key: "/payment/{id}" },
@@ -145,7 +167,12 @@ async function main() {
       if (result.status !== 200) throw new Error(`${route} answered ${result.status}, not the page (signed out?)`);
       result.route = key;
       report(result);
-      summary[key] = { jsFiles: result.js.files, jsGzipKb: Number((result.js.gzip / KB).toFixed(1)), cssGzipKb: Number((result.cssGzip / KB).toFixed(1)), htmlCompressedKb: Number((Math.min(result.html.gzip, result.html.brotli) / KB).toFixed(1)) };
+      summary[key] = {
+        jsFiles: result.js.files,
+        jsGzipKb: Number((result.js.gzip / KB).toFixed(1)),
+        cssGzipKb: Number((result.cssGzip / KB).toFixed(1)),
+        htmlCompressedKb: Number((Math.min(result.html.gzip, result.html.brotli) / KB).toFixed(1)),
+      };
     }
     jsonLine = JSON.stringify(summary);
   } catch (error) {

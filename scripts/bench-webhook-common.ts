@@ -32,7 +32,9 @@ export async function seedOpenVaPayments(total: number) {
   await getDb();
   const product = await createStockedProduct({ price: 28_500_000, stock: total + 10 });
   const buyers = await Promise.all(Array.from({ length: 10 }, () => createBuyer()));
-  const ktp = await Promise.all(buyers.map((b) => saveUpload(b.id, "ktp", { bytes: new Uint8Array([0xff, 0xd8, 0xff, 0xd9]), contentType: "image/jpeg" })));
+  const ktp = await Promise.all(
+    buyers.map((b) => saveUpload(b.id, "ktp", { bytes: new Uint8Array([0xff, 0xd8, 0xff, 0xd9]), contentType: "image/jpeg" })),
+  );
   for (let i = 0; i < total; i++) {
     await placeOrder(buyers[i % buyers.length]!, product, "BNI-VA", { ktpUploadId: ktp[i % buyers.length] });
     if ((i + 1) % 100 === 0) process.stdout.write(`  ${i + 1}/${total} orders${i + 1 === total ? "\n" : "\r"}`);

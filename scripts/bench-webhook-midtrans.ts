@@ -28,7 +28,13 @@ export async function main({ dataDir, port, buildDir }: { dataDir: string; port:
   const appUrl = `http://127.0.0.1:${port}`;
   const fake = await startFakeMidtrans({ serverKey, notificationUrl: `${appUrl}/webhooks/midtrans` });
   // The app's modules read their configuration once, on first use: set it before importing them.
-  Object.assign(process.env, { PAYMENT_GATEWAY: "midtrans", MIDTRANS_SERVER_KEY: serverKey, MIDTRANS_API_URL: fake.url, MIDTRANS_SNAP_URL: fake.url, APP_URL: appUrl });
+  Object.assign(process.env, {
+    PAYMENT_GATEWAY: "midtrans",
+    MIDTRANS_SERVER_KEY: serverKey,
+    MIDTRANS_API_URL: fake.url,
+    MIDTRANS_SNAP_URL: fake.url,
+    APP_URL: appUrl,
+  });
   console.log(`bench:webhook (midtrans) — DATA_DIR ${dataDir}, port ${port}, fake Midtrans ${fake.url}, build ${buildDir}`);
   try {
     const refs = await seed();
@@ -38,15 +44,30 @@ export async function main({ dataDir, port, buildDir }: { dataDir: string; port:
     const transitions = await countTransitions();
     const { counts, byKind, ms } = result;
     const statusCalls = fake.calls.filter((c) => c.endsWith("/status")).length;
-    console.log(`sent ${requests.length} notifications, ${CONCURRENCY} at a time, in ${ms} ms (${Math.round((requests.length / ms) * 1000)}/s); the store asked the status API ${statusCalls} times`);
+    console.log(
+      `sent ${requests.length} notifications, ${CONCURRENCY} at a time, in ${ms} ms (${Math.round((requests.length / ms) * 1000)}/s); the store asked the status API ${statusCalls} times`,
+    );
     console.log(`  accepted (first deliveries): ${counts.accepted}`);
     console.log(`  replays answered 200 without a change: ${counts.replays}`);
-    console.log(`  refused: bad signature (401) ${counts.badSignature}; status API says pending (200, nothing paid) ${counts.statusMismatch}; other ${counts.other}`);
+    console.log(
+      `  refused: bad signature (401) ${counts.badSignature}; status API says pending (200, nothing paid) ${counts.statusMismatch}; other ${counts.other}`,
+    );
     console.log(`  answers by planned kind: ${JSON.stringify(byKind)}`);
     console.log(`  order_events to 300 after the run: ${transitions} (distinct genuine settlements: ${VALID})`);
-    const summary = { sent: requests.length, accepted: counts.accepted, replays: counts.replays, badSignature: counts.badSignature, wrongAmount: 0, statusMismatch: counts.statusMismatch, transitions, distinctValid: VALID, ms };
+    const summary = {
+      sent: requests.length,
+      accepted: counts.accepted,
+      replays: counts.replays,
+      badSignature: counts.badSignature,
+      wrongAmount: 0,
+      statusMismatch: counts.statusMismatch,
+      transitions,
+      distinctValid: VALID,
+      ms,
+    };
     console.log(JSON.stringify(summary));
-    if (transitions !== VALID || counts.other > 0 || counts.statusMismatch !== STATUS_DISAGREES || counts.badSignature !== BAD_SIGNATURE) process.exitCode = 1;
+    if (transitions !== VALID || counts.other > 0 || counts.statusMismatch !== STATUS_DISAGREES || counts.badSignature !== BAD_SIGNATURE)
+      process.exitCode = 1;
   } finally {
     await fake.close();
   }
@@ -64,7 +85,10 @@ function plan(fake: Awaited<ReturnType<typeof startFakeMidtrans>>, refs: string[
     fake.pay(ref);
     return { kind: "valid", body: JSON.stringify(fake.notificationBody(ref)) };
   });
-  const replays: Planned[] = Array.from({ length: REPLAYS }, () => ({ ...valid[crypto.randomInt(valid.length)]!, kind: "replay" as const }));
+  const replays: Planned[] = Array.from({ length: REPLAYS }, () => ({
+    ...valid[crypto.randomInt(valid.length)]!,
+    kind: "replay" as const,
+  }));
   const claimSettled = { transaction_status: "settlement" as const, settlement_time: "2026-11-25 10:00:00" };
   const bad: Planned[] = shuffled.slice(VALID, VALID + BAD_SIGNATURE).map((ref) => ({
     kind: "badSignature",
@@ -83,7 +107,11 @@ async function send(appUrl: string, requests: Planned[]) {
   const counts = { accepted: 0, replays: 0, badSignature: 0, statusMismatch: 0, other: 0 };
   const byKind: Record<string, Record<string, number>> = {};
   const ms = await sendAll(requests, async (request) => {
-    const response = await fetch(`${appUrl}/webhooks/midtrans`, { method: "POST", headers: { "Content-Type": "application/json" }, body: request.body });
+    const response = await fetch(`${appUrl}/webhooks/midtrans`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: request.body,
+    });
     const answer = (await response.json().catch(() => ({}))) as { outcome?: string; error?: string };
     const label = `${response.status} ${answer.outcome ?? answer.error ?? "?"}`;
     (byKind[request.kind] ??= {})[label] = (byKind[request.kind]![label] ?? 0) + 1;
@@ -95,4 +123,3 @@ async function send(appUrl: string, requests: Planned[]) {
   });
   return { counts, byKind, ms };
 }
-

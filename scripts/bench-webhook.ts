@@ -37,7 +37,14 @@ if (!fs.existsSync(path.join(buildDir, "server", "index.js"))) {
 }
 
 // The app's modules read their configuration once, on first use: set it before importing them.
-Object.assign(process.env, { NODE_ENV: "production", DATA_DIR: dataDir, PAYMENT_WEBHOOK_SECRET: secret, PAYMENT_GATEWAY: "sandbox", DEMO_DATA: "0", PORT: String(port) });
+Object.assign(process.env, {
+  NODE_ENV: "production",
+  DATA_DIR: dataDir,
+  PAYMENT_WEBHOOK_SECRET: secret,
+  PAYMENT_GATEWAY: "sandbox",
+  DEMO_DATA: "0",
+  PORT: String(port),
+});
 delete process.env.DATABASE_URL;
 
 type OpenPayment = { orderId: number; vaNumber: string; total: number };
@@ -47,7 +54,6 @@ async function seed(): Promise<OpenPayment[]> {
   return rows.map((r) => ({ orderId: r.orderId, vaNumber: r.vaNumber!, total: r.total }));
 }
 
-
 const sign = (body: string) => crypto.createHmac("sha512", secret).update(body).digest("hex");
 
 type Planned = { kind: "valid" | "replay" | "badSignature" | "wrongAmount"; body: string; signature: string };
@@ -55,12 +61,21 @@ type Planned = { kind: "valid" | "replay" | "badSignature" | "wrongAmount"; body
 function plan(open: OpenPayment[]): Planned[] {
   const shuffled = shuffle(open);
   const event = (p: OpenPayment, amount: number) =>
-    JSON.stringify({ id: `bench-${crypto.randomUUID()}`, type: "payment.paid", vaNumber: p.vaNumber, amount, paidAt: new Date().toISOString() });
+    JSON.stringify({
+      id: `bench-${crypto.randomUUID()}`,
+      type: "payment.paid",
+      vaNumber: p.vaNumber,
+      amount,
+      paidAt: new Date().toISOString(),
+    });
   const valid: Planned[] = shuffled.slice(0, VALID).map((p) => {
     const body = event(p, p.total);
     return { kind: "valid", body, signature: sign(body) };
   });
-  const replays: Planned[] = Array.from({ length: REPLAYS }, () => ({ ...valid[crypto.randomInt(valid.length)]!, kind: "replay" as const }));
+  const replays: Planned[] = Array.from({ length: REPLAYS }, () => ({
+    ...valid[crypto.randomInt(valid.length)]!,
+    kind: "replay" as const,
+  }));
   const bad: Planned[] = shuffled.slice(VALID, VALID + BAD_SIGNATURE).map((p) => {
     const body = event(p, p.total);
     // Signed with another secret: well-formed, wrong.
@@ -106,12 +121,24 @@ async function main() {
   console.log(`  refused: bad signature (401) ${counts.badSignature}, wrong amount (422) ${counts.wrongAmount}, other ${counts.other}`);
   console.log(`  answers by planned kind: ${JSON.stringify(byKind)}`);
   console.log(`  order_events to 300 after the run: ${transitions} (distinct valid events: ${VALID})`);
-  const summary = { sent: requests.length, accepted: counts.accepted, replays: counts.replays, badSignature: counts.badSignature, wrongAmount: counts.wrongAmount, transitions, distinctValid: VALID, ms };
+  const summary = {
+    sent: requests.length,
+    accepted: counts.accepted,
+    replays: counts.replays,
+    badSignature: counts.badSignature,
+    wrongAmount: counts.wrongAmount,
+    transitions,
+    distinctValid: VALID,
+    ms,
+  };
   console.log(JSON.stringify(summary));
   if (transitions !== VALID || counts.other > 0) process.exitCode = 1;
 }
 
-const run = process.env.BENCH_GATEWAY === "midtrans" ? () => import("./bench-webhook-midtrans").then((midtrans) => midtrans.main({ dataDir, port, buildDir })) : main;
+const run =
+  process.env.BENCH_GATEWAY === "midtrans"
+    ? () => import("./bench-webhook-midtrans").then((midtrans) => midtrans.main({ dataDir, port, buildDir }))
+    : main;
 
 run()
   .then(() => {

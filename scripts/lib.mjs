@@ -72,7 +72,10 @@ export async function serverLogOutput(target, pretty) {
     translateTime: "SYS:HH:MM:ss",
     singleLine: true,
     ignore: "pid,hostname,reqId,method,route,path,status,ms,userId,aborted",
-    messageFormat: (line, key) => (line[key] === "request" ? `${line.method} ${line.path} ${line.status} ${line.ms} ms${line.aborted ? " (aborted)" : ""}` : String(line[key] ?? "")),
+    messageFormat: (line, key) =>
+      line[key] === "request"
+        ? `${line.method} ${line.path} ${line.status} ${line.ms} ms${line.aborted ? " (aborted)" : ""}`
+        : String(line[key] ?? ""),
   });
 }
 
@@ -93,7 +96,8 @@ export function freePort() {
 export async function waitForHealth(base, server, timeoutMs = 180_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (server.exitCode !== null || server.signalCode !== null) throw new Error(`The server stopped before it was ready (exit code ${server.exitCode ?? server.signalCode}).`);
+    if (server.exitCode !== null || server.signalCode !== null)
+      throw new Error(`The server stopped before it was ready (exit code ${server.exitCode ?? server.signalCode}).`);
     try {
       if ((await fetch(`${base}/healthz`)).ok) return;
     } catch {

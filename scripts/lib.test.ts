@@ -6,8 +6,22 @@ import { serverLogOutput } from "./lib.mjs";
 // `npm start` in a terminal (issue 25): the server's JSON lines become readable ones; anywhere else
 // (a pipe, a file, a log collector) they pass unchanged.
 
-const REQUEST = { level: "info", time: "2026-11-25T13:23:24.205Z", reqId: "5b12cc93b4c11320", method: "GET", route: "routes/home", path: "/home", status: 200, ms: 3.2, msg: "request" };
-const WARNING = { level: "warn", time: "2026-11-25T13:23:25.000Z", msg: "PAYMENT_GATEWAY=sandbox: any buyer can pay their own orders for free" };
+const REQUEST = {
+  level: "info",
+  time: "2026-11-25T13:23:24.205Z",
+  reqId: "5b12cc93b4c11320",
+  method: "GET",
+  route: "routes/home",
+  path: "/home",
+  status: 200,
+  ms: 3.2,
+  msg: "request",
+};
+const WARNING = {
+  level: "warn",
+  time: "2026-11-25T13:23:25.000Z",
+  msg: "PAYMENT_GATEWAY=sandbox: any buyer can pay their own orders for free",
+};
 
 async function shown(pretty: boolean, lines: object[]): Promise<string> {
   const target = new PassThrough();

@@ -89,11 +89,18 @@ export async function useProjectNode() {
   }
   const { binary, binDir, downloadedInMs } = runtime;
   const how = downloadedInMs === null ? "" : `, downloaded from the npm registry in ${(downloadedInMs / 1000).toFixed(1)} s`;
-  console.log(`Node ${process.versions.node} is older than ${REQUIRED_MAJOR}: running on the project's Node ${NODE_VERSION} (${path.relative(root, binDir)}${how})`);
+  console.log(
+    `Node ${process.versions.node} is older than ${REQUIRED_MAJOR}: running on the project's Node ${NODE_VERSION} (${path.relative(root, binDir)}${how})`,
+  );
 
   const child = spawn(binary, [...process.execArgv, ...process.argv.slice(1)], {
     stdio: "inherit",
-    env: { ...process.env, [RERUN_MARK]: binary, [STARTED_AT]: String(commandStartedAt()), PATH: withBinDirFirst(binDir, process.env.PATH) },
+    env: {
+      ...process.env,
+      [RERUN_MARK]: binary,
+      [STARTED_AT]: String(commandStartedAt()),
+      PATH: withBinDirFirst(binDir, process.env.PATH),
+    },
   });
   // Ctrl-C in a terminal reaches both processes; `kill <pid>` reaches only this one: pass it on, and
   // wait for the child (npm start's server closes its database before it exits).
@@ -257,7 +264,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     try {
       const { binDir, downloadedInMs } = await ensureProjectNode();
       const how = downloadedInMs === null ? "" : `, downloaded from the npm registry in ${(downloadedInMs / 1000).toFixed(1)} s`;
-      console.error(`Node ${process.versions.node} is older than ${REQUIRED_MAJOR}: using the project's Node ${NODE_VERSION} (${path.relative(root, binDir)}${how})`);
+      console.error(
+        `Node ${process.versions.node} is older than ${REQUIRED_MAJOR}: using the project's Node ${NODE_VERSION} (${path.relative(root, binDir)}${how})`,
+      );
       console.log(binDir);
     } catch (error) {
       console.error(error.message);

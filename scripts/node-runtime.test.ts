@@ -40,9 +40,9 @@ describe("ensureProjectNode", () => {
   it("refuses a download whose integrity is not the pinned one and leaves no runtime behind", async () => {
     const tgz = makeTarball({ "package/bin/node": "not the real node" });
     const runtimeRoot = path.join(work, ".node");
-    await expect(
-      ensureProjectNode({ platformKey: "linux-x64", runtimeRoot, fetchTarball: async () => tgz }),
-    ).rejects.toThrow(`does not match its pinned integrity (expected ${NODE_PACKAGES["linux-x64"].integrity}`);
+    await expect(ensureProjectNode({ platformKey: "linux-x64", runtimeRoot, fetchTarball: async () => tgz })).rejects.toThrow(
+      `does not match its pinned integrity (expected ${NODE_PACKAGES["linux-x64"].integrity}`,
+    );
     expect(fs.readdirSync(runtimeRoot)).toEqual([]);
   });
 

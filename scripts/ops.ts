@@ -44,7 +44,9 @@ async function main(argv: string[]): Promise<number> {
         for (const line of reply.err) io.err(line);
         return reply.code;
       } catch (error) {
-        io.err(`Could not reach the server (pid ${owner.pid}) through ${socket}: ${error instanceof Error ? error.message : String(error)}`);
+        io.err(
+          `Could not reach the server (pid ${owner.pid}) through ${socket}: ${error instanceof Error ? error.message : String(error)}`,
+        );
         return 1;
       }
     }

@@ -58,7 +58,11 @@ const SOURCES = ["app", "public", "package-lock.json", "package.json", "react-ro
 const builtAt = mtime(path.join(buildDir, "server", "index.js"));
 const changedAt = Math.max(...SOURCES.map((s) => newestMtime(path.join(root, s))));
 if (builtAt === 0 || builtAt < changedAt) {
-  await step(builtAt === 0 ? "Building the app and its first-start database" : "Building (the sources changed since the last build)", bin("react-router"), ["build"]);
+  await step(
+    builtAt === 0 ? "Building the app and its first-start database" : "Building (the sources changed since the last build)",
+    bin("react-router"),
+    ["build"],
+  );
 }
 
 // Chosen here (unless given), so it can be printed with the address: it opens the outbox from another machine.

@@ -63,7 +63,10 @@ step("find Chromium", () => {
   if (isRoot && hasApt) {
     console.log("installing Debian's chromium package");
     const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-    if (run("apt-get", ["update", "-qq"], { env }) === 0 && run("apt-get", ["install", "-y", "-qq", "--no-install-recommends", "chromium"], { env }) === 0) {
+    if (
+      run("apt-get", ["update", "-qq"], { env }) === 0 &&
+      run("apt-get", ["install", "-y", "-qq", "--no-install-recommends", "chromium"], { env }) === 0
+    ) {
       chromium = findChromium();
       if (chromium) {
         process.env.PLAYWRIGHT_CHROMIUM = chromium;

@@ -77,13 +77,18 @@ try {
 /** One load of `url`: the CPU profile and the long tasks until the page has hydrated and rested. */
 async function traceOnce(url, cookie) {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
-  await context.addCookies(cookie.split("; ").map((pair) => ({ name: pair.slice(0, pair.indexOf("=")), value: pair.slice(pair.indexOf("=") + 1), url: base })));
+  await context.addCookies(
+    cookie.split("; ").map((pair) => ({ name: pair.slice(0, pair.indexOf("=")), value: pair.slice(pair.indexOf("=") + 1), url: base })),
+  );
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   const events = [];
   cdp.on("Tracing.dataCollected", ({ value }) => events.push(...value));
   const traced = new Promise((resolve) => cdp.once("Tracing.tracingComplete", resolve));
-  await cdp.send("Tracing.start", { transferMode: "ReportEvents", traceConfig: { includedCategories: ["disabled-by-default-devtools.timeline", "devtools.timeline", "toplevel", "__metadata"] } });
+  await cdp.send("Tracing.start", {
+    transferMode: "ReportEvents",
+    traceConfig: { includedCategories: ["disabled-by-default-devtools.timeline", "devtools.timeline", "toplevel", "__metadata"] },
+  });
   await cdp.send("Profiler.enable");
   await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
   await cdp.send("Profiler.start");
@@ -95,7 +100,9 @@ async function traceOnce(url, cookie) {
       new Promise((resolve) => {
         const done = () => document.documentElement.hasAttribute("data-hydrated");
         if (done()) return resolve();
-        new MutationObserver((_, observer) => done() && (observer.disconnect(), resolve())).observe(document.documentElement, { attributes: true });
+        new MutationObserver((_, observer) => done() && (observer.disconnect(), resolve())).observe(document.documentElement, {
+          attributes: true,
+        });
       }),
   );
   // What runs after hydration (effects, deferred parts, idle callbacks) counts too.
@@ -118,7 +125,9 @@ function slowTasksOf(events) {
   const main = [...work].sort((a, b) => b[1] - a[1])[0]?.[0];
   const mine = tasks.filter((task) => `${task.pid}:${task.tid}` === main).sort((a, b) => a.ts - b.ts);
   const origin = mine[0]?.ts ?? 0;
-  return mine.filter((task) => (task.dur / 1000) * SLOWDOWN >= 50).map((task) => [Math.round((task.ts - origin) / 1000), Math.round((task.dur / 1000) * SLOWDOWN)]);
+  return mine
+    .filter((task) => (task.dur / 1000) * SLOWDOWN >= 50)
+    .map((task) => [Math.round((task.ts - origin) / 1000), Math.round((task.dur / 1000) * SLOWDOWN)]);
 }
 
 /** The source map of a bundle URL of the build (null without one). */
@@ -142,7 +151,12 @@ function placeOf({ url, functionName, lineNumber, columnNumber }) {
   }
   const original = originalPositionFor(map, { line: lineNumber + 1, column: columnNumber });
   const source = (original.source ?? "?").replace(/^.*?node_modules\//, "node_modules/").replace(/^(\.\.\/)+/, "");
-  const file = source.startsWith("node_modules/") ? source.split("/").slice(0, source.split("/")[1].startsWith("@") ? 3 : 2).join("/") : source;
+  const file = source.startsWith("node_modules/")
+    ? source
+        .split("/")
+        .slice(0, source.split("/")[1].startsWith("@") ? 3 : 2)
+        .join("/")
+    : source;
   return { file, fn: `${original.name ?? (functionName || "(anonymous)")} (${source}:${original.line})` };
 }
 
@@ -173,13 +187,23 @@ function median(values) {
 function report(page, runs) {
   const times = runs.map((run) => selfTimes(run.profile));
   const medianOf = (key, which) => median(times.map((t) => t[which].get(key) ?? 0));
-  const files = [...new Set(times.flatMap((t) => [...t.byFile.keys()]))].map((file) => [file, medianOf(file, "byFile")]).sort((a, b) => b[1] - a[1]);
-  const functions = [...new Set(times.flatMap((t) => [...t.byFunction.keys()]))].map((fn) => [fn, medianOf(fn, "byFunction")]).sort((a, b) => b[1] - a[1]);
+  const files = [...new Set(times.flatMap((t) => [...t.byFile.keys()]))]
+    .map((file) => [file, medianOf(file, "byFile")])
+    .sort((a, b) => b[1] - a[1]);
+  const functions = [...new Set(times.flatMap((t) => [...t.byFunction.keys()]))]
+    .map((fn) => [fn, medianOf(fn, "byFunction")])
+    .sort((a, b) => b[1] - a[1]);
   const longTaskMs = median(runs.map((run) => run.longTasks.reduce((sum, [, ms]) => sum + ms, 0)));
   const blockingMs = median(runs.map((run) => run.longTasks.reduce((sum, [, ms]) => sum + ms - 50, 0)));
   const scriptMs = median(times.map((t) => [...t.byFile].filter(([file]) => !file.startsWith("(")).reduce((sum, [, ms]) => sum + ms, 0)));
-  console.log(`\n${page}: ${runs.length} loads; on the Slow-ID phone (× ${SLOWDOWN}) long tasks ${longTaskMs} ms, ${blockingMs} ms of it over 50 ms (medians); JavaScript here ${Math.round(scriptMs)} ms`);
-  runs.forEach((run, i) => console.log(`  load ${i + 1} long tasks × ${SLOWDOWN} (start here:ms): ${run.longTasks.map(([start, ms]) => `${start}:${ms}`).join(" ")}`));
+  console.log(
+    `\n${page}: ${runs.length} loads; on the Slow-ID phone (× ${SLOWDOWN}) long tasks ${longTaskMs} ms, ${blockingMs} ms of it over 50 ms (medians); JavaScript here ${Math.round(scriptMs)} ms`,
+  );
+  runs.forEach((run, i) =>
+    console.log(
+      `  load ${i + 1} long tasks × ${SLOWDOWN} (start here:ms): ${run.longTasks.map(([start, ms]) => `${start}:${ms}`).join(" ")}`,
+    ),
+  );
   console.log("  self time by source file (ms):");
   for (const [file, ms] of files.slice(0, 25)) if (ms >= 1) console.log(`    ${ms.toFixed(0).padStart(6)}  ${file}`);
   console.log("  functions with the most self time (ms):");
@@ -188,6 +212,11 @@ function report(page, runs) {
     longTaskMs,
     blockingMs,
     scriptMs: Math.round(scriptMs),
-    byFile: Object.fromEntries(files.filter(([, ms]) => ms >= 1).slice(0, 15).map(([file, ms]) => [file, Math.round(ms)])),
+    byFile: Object.fromEntries(
+      files
+        .filter(([, ms]) => ms >= 1)
+        .slice(0, 15)
+        .map(([file, ms]) => [file, Math.round(ms)]),
+    ),
   };
 }

@@ -17,7 +17,7 @@ async function readAll(input: Buffer | string, options: Partial<Parameters<typeo
 
 describe("openCsv", () => {
   it("reads comma and semicolon files, any column order and case, with line numbers (header = line 1)", async () => {
-    expect(await readAll("sku,nama,harga\nA-1,Motor,1000\n\nA-2,\"Kompor, Induksi\",2500\n")).toEqual({
+    expect(await readAll('sku,nama,harga\nA-1,Motor,1000\n\nA-2,"Kompor, Induksi",2500\n')).toEqual({
       delimiter: ",",
       rows: [
         { line: 2, values: { sku: "A-1", nama: "Motor", harga: "1000" } },
@@ -26,20 +26,32 @@ describe("openCsv", () => {
     });
     const excel = "\ufeffHarga;SKU;Nama\r\n1.000;B-1;Sepeda; Listrik\r\n";
     expect(await readAll(excel)).toMatchObject({ error: "Baris 2: format CSV rusak (periksa tanda kutip dan jumlah kolom)." });
-    expect(await readAll("\ufeffHarga;SKU;Nama\r\n1.000;B-1;\"Sepeda; Listrik\"\r\n")).toEqual({ delimiter: ";", rows: [{ line: 2, values: { harga: "1.000", sku: "B-1", nama: "Sepeda; Listrik" } }] });
+    expect(await readAll('\ufeffHarga;SKU;Nama\r\n1.000;B-1;"Sepeda; Listrik"\r\n')).toEqual({
+      delimiter: ";",
+      rows: [{ line: 2, values: { harga: "1.000", sku: "B-1", nama: "Sepeda; Listrik" } }],
+    });
   });
 
   it("says what is wrong with the file itself", async () => {
     expect(await readAll("")).toEqual({ error: "File CSV kosong." });
-    expect(await readAll(Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00]))).toEqual({ error: "File harus berupa CSV (teks UTF-8), bukan file lain." });
+    expect(await readAll(Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00]))).toEqual({
+      error: "File harus berupa CSV (teks UTF-8), bukan file lain.",
+    });
     expect(await readAll("sku,nama,harga,warna\n")).toEqual({ error: "Kolom tidak dikenal: warna." });
     expect(await readAll("sku,nama\n")).toEqual({ error: "Kolom wajib tidak ada: harga." });
     expect(await readAll("sku,nama\n", { required: ["sku"] })).toMatchObject({ rows: [] });
     expect(await readAll("sku,sku,nama,harga\n")).toEqual({ error: "Kolom ganda: sku." });
-    expect(await readAll("x".repeat(2 * 1024 * 1024), { maxBytes: 1024 * 1024 })).toEqual({ error: "File CSV terlalu besar (maksimal 1 MB)." });
-    expect(await readAll('sku,nama,harga\nA,"Motor,1\nB,C,2\n')).toMatchObject({ error: expect.stringMatching(/^Baris \d+: format CSV rusak/) });
+    expect(await readAll("x".repeat(2 * 1024 * 1024), { maxBytes: 1024 * 1024 })).toEqual({
+      error: "File CSV terlalu besar (maksimal 1 MB).",
+    });
+    expect(await readAll('sku,nama,harga\nA,"Motor,1\nB,C,2\n')).toMatchObject({
+      error: expect.stringMatching(/^Baris \d+: format CSV rusak/),
+    });
     const many = "sku,nama,harga\n" + Array.from({ length: 6 }, (_, i) => `S${i},N,1`).join("\n");
-    expect(await readAll(many, { maxRows: 5 })).toMatchObject({ rows: { length: 5 }, error: "File CSV terlalu banyak baris (maksimal 5 baris data)." });
+    expect(await readAll(many, { maxRows: 5 })).toMatchObject({
+      rows: { length: 5 },
+      error: "File CSV terlalu banyak baris (maksimal 5 baris data).",
+    });
   });
 
   it("formulas are recognised for importers and neutralised for exports", () => {

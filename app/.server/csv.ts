@@ -13,7 +13,8 @@ export const CSV_MAX_ROWS = 20_000;
 export const CSV_EMPTY = "File CSV kosong.";
 export const CSV_NOT_TEXT = "File harus berupa CSV (teks UTF-8), bukan file lain.";
 export const csvTooLarge = (maxBytes: number) => `File CSV terlalu besar (maksimal ${Math.round(maxBytes / 1024 / 1024)} MB).`;
-export const csvTooManyRows = (maxRows: number) => `File CSV terlalu banyak baris (maksimal ${maxRows.toLocaleString("id-ID")} baris data).`;
+export const csvTooManyRows = (maxRows: number) =>
+  `File CSV terlalu banyak baris (maksimal ${maxRows.toLocaleString("id-ID")} baris data).`;
 export const csvMissingColumns = (names: string[]) => `Kolom wajib tidak ada: ${names.join(", ")}.`;
 export const csvUnknownColumns = (names: string[]) => `Kolom tidak dikenal: ${names.join(", ")}.`;
 export const csvDuplicateColumns = (names: string[]) => `Kolom ganda: ${names.join(", ")}.`;

@@ -6,7 +6,15 @@ import { gatewayFormActionOrigins, getGateway } from "./gateway";
 // PAYMENT_GATEWAY=midtrans (issue 18): validated at start like every setting, and the server key
 // never appears in a message.
 
-const KEYS = ["NODE_ENV", "TRUST_PROXY", "PAYMENT_GATEWAY", "MIDTRANS_SERVER_KEY", "MIDTRANS_ENV", "MIDTRANS_API_URL", "MIDTRANS_SNAP_URL"] as const;
+const KEYS = [
+  "NODE_ENV",
+  "TRUST_PROXY",
+  "PAYMENT_GATEWAY",
+  "MIDTRANS_SERVER_KEY",
+  "MIDTRANS_ENV",
+  "MIDTRANS_API_URL",
+  "MIDTRANS_SNAP_URL",
+] as const;
 const saved = Object.fromEntries(KEYS.map((k) => [k, process.env[k]]));
 
 function configure(values: Partial<Record<(typeof KEYS)[number], string>>) {
@@ -27,7 +35,9 @@ describe("PAYMENT_GATEWAY in production (issue 25)", () => {
   it("has no default: without it the server refuses to start, saying in one line what to set", () => {
     configure({ NODE_ENV: "production" });
     expect(() => env()).toThrow(ConfigurationError);
-    expect(() => env()).toThrow(/^Invalid configuration: PAYMENT_GATEWAY: must be set in production: midtrans, or sandbox for a demo or a test/);
+    expect(() => env()).toThrow(
+      /^Invalid configuration: PAYMENT_GATEWAY: must be set in production: midtrans, or sandbox for a demo or a test/,
+    );
     const message = (() => {
       try {
         env();
@@ -58,7 +68,9 @@ describe("TRUST_PROXY (issue 25)", () => {
     expect(env().trustProxy).toEqual(["10.0.0.5", "10.0.1.0/24", "fd00::/8", "2001:db8::1"]);
     for (const wrong of ["10.0.0.300", "10.0.0.0/33", "fd00::/129", "proxy.example", "10.0.0.1,", "-1"]) {
       configure({ TRUST_PROXY: wrong });
-      expect(() => env(), wrong).toThrow(/TRUST_PROXY: must be the number of reverse proxies in front of the app \(0, 1, 2 …\) or their addresses/);
+      expect(() => env(), wrong).toThrow(
+        /TRUST_PROXY: must be the number of reverse proxies in front of the app \(0, 1, 2 …\) or their addresses/,
+      );
     }
   });
 });
@@ -76,10 +88,20 @@ describe("PAYMENT_GATEWAY=midtrans", () => {
 
   it("defaults to Midtrans's sandbox URLs, production's with MIDTRANS_ENV, or the overrides", () => {
     configure({ PAYMENT_GATEWAY: "midtrans", MIDTRANS_SERVER_KEY: "SB-Mid-server-abcdef123456" });
-    expect(env().midtrans).toEqual({ serverKey: "SB-Mid-server-abcdef123456", environment: "sandbox", apiUrl: "https://api.sandbox.midtrans.com", snapUrl: "https://app.sandbox.midtrans.com" });
+    expect(env().midtrans).toEqual({
+      serverKey: "SB-Mid-server-abcdef123456",
+      environment: "sandbox",
+      apiUrl: "https://api.sandbox.midtrans.com",
+      snapUrl: "https://app.sandbox.midtrans.com",
+    });
     configure({ PAYMENT_GATEWAY: "midtrans", MIDTRANS_SERVER_KEY: "Mid-server-abcdef123456", MIDTRANS_ENV: "production" });
     expect(env().midtrans).toMatchObject({ apiUrl: "https://api.midtrans.com", snapUrl: "https://app.midtrans.com" });
-    configure({ PAYMENT_GATEWAY: "midtrans", MIDTRANS_SERVER_KEY: "SB-Mid-server-abcdef123456", MIDTRANS_API_URL: "http://127.0.0.1:9/", MIDTRANS_SNAP_URL: "http://127.0.0.1:8" });
+    configure({
+      PAYMENT_GATEWAY: "midtrans",
+      MIDTRANS_SERVER_KEY: "SB-Mid-server-abcdef123456",
+      MIDTRANS_API_URL: "http://127.0.0.1:9/",
+      MIDTRANS_SNAP_URL: "http://127.0.0.1:8",
+    });
     expect(env().midtrans).toMatchObject({ apiUrl: "http://127.0.0.1:9", snapUrl: "http://127.0.0.1:8" });
     configure({ PAYMENT_GATEWAY: "midtrans", MIDTRANS_SERVER_KEY: "SB-Mid-server-abcdef123456", MIDTRANS_ENV: "staging" });
     expect(() => env()).toThrow("MIDTRANS_ENV: must be sandbox or production");

@@ -6,18 +6,29 @@ import { z } from "zod/mini";
 // zod/mini, like the forms: the full zod would add about 4 MB to the server's heap for this alone.
 const schema = z.object({
   NODE_ENV: z._default(z.enum(["development", "production", "test"], "must be development, production or test"), "development"),
-  PORT: z._default(z.string().check(z.regex(/^\d{1,5}$/, { error: "must be a port number", abort: true }), z.refine((port) => Number(port) >= 1 && Number(port) <= 65535, "must be between 1 and 65535")), "3000"),
+  PORT: z._default(
+    z.string().check(
+      z.regex(/^\d{1,5}$/, { error: "must be a port number", abort: true }),
+      z.refine((port) => Number(port) >= 1 && Number(port) <= 65535, "must be between 1 and 65535"),
+    ),
+    "3000",
+  ),
   APP_URL: z.optional(z.url({ error: "must be an absolute address such as https://toko.example.id" })),
   DATABASE_URL: z.optional(z.string().check(z.regex(/^postgres(ql)?:\/\//, "must start with postgres://"))),
   DATA_DIR: z._default(z.string().check(z.minLength(1, "must not be empty")), "./data"),
   SESSION_SECRET: z.optional(z.string().check(z.minLength(16, "must be at least 16 characters"))),
   SMTP_URL: z.optional(z.string().check(z.regex(/^smtps?:\/\//, "must start with smtp:// or smtps://"))),
-  MAIL_FROM: z._default(z.string().check(z.minLength(3, "must be an address such as Toko <no-reply@example.id>")), "Toko Pegawai PLN <no-reply@toko-pegawai.local>"),
+  MAIL_FROM: z._default(
+    z.string().check(z.minLength(3, "must be an address such as Toko <no-reply@example.id>")),
+    "Toko Pegawai PLN <no-reply@toko-pegawai.local>",
+  ),
   // No default in production (issue 25): the sandbox lets any buyer pay their own orders for free.
   PAYMENT_GATEWAY: z.optional(z.enum(["sandbox", "midtrans"], "must be sandbox or midtrans")),
   // Midtrans (PAYMENT_GATEWAY=midtrans, decision 0021): the server key is checked for shape only, and
   // no message here ever repeats its value.
-  MIDTRANS_SERVER_KEY: z.optional(z.string().check(z.regex(/^[A-Za-z0-9_:-]{10,200}$/, "must be the server key from the Midtrans dashboard (Settings > Access Keys)"))),
+  MIDTRANS_SERVER_KEY: z.optional(
+    z.string().check(z.regex(/^[A-Za-z0-9_:-]{10,200}$/, "must be the server key from the Midtrans dashboard (Settings > Access Keys)")),
+  ),
   MIDTRANS_ENV: z._default(z.enum(["sandbox", "production"], "must be sandbox or production"), "sandbox"),
   MIDTRANS_API_URL: z.optional(z.url({ error: "must be an absolute address such as https://api.sandbox.midtrans.com" })),
   MIDTRANS_SNAP_URL: z.optional(z.url({ error: "must be an absolute address such as https://app.sandbox.midtrans.com" })),
@@ -25,22 +36,51 @@ const schema = z.object({
   DEMO_DATA: z._default(z.enum(["0", "1", ""], "must be 0 or 1"), "0"),
   ADMIN_PHONE: z._default(z.string(), "+62 811-1000-123"),
   TRUST_PROXY: z._default(
-    z.string().check(z.refine((value) => /^\d{1,2}$/.test(value) || proxyAddressList(value) !== null, "must be the number of reverse proxies in front of the app (0, 1, 2 …) or their addresses (10.0.0.5, 10.0.1.0/24, fd00::/8, comma-separated)")),
+    z
+      .string()
+      .check(
+        z.refine(
+          (value) => /^\d{1,2}$/.test(value) || proxyAddressList(value) !== null,
+          "must be the number of reverse proxies in front of the app (0, 1, 2 …) or their addresses (10.0.0.5, 10.0.1.0/24, fd00::/8, comma-separated)",
+        ),
+      ),
     "0",
   ),
   OUTBOX_KEY: z.optional(z.string().check(z.minLength(16, "must be at least 16 characters"))),
-  LOG_LEVEL: z.optional(z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"], "must be trace, debug, info, warn, error, fatal or silent")),
+  LOG_LEVEL: z.optional(
+    z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"], "must be trace, debug, info, warn, error, fatal or silent"),
+  ),
   METRICS_TOKEN: z.optional(z.string().check(z.minLength(16, "must be at least 16 characters"))),
   SHUTDOWN_DRAIN_MS: z._default(z.string().check(z.regex(/^\d{1,6}$/, "must be a number of milliseconds")), "5000"),
   // Messages (issue 28): the first retry's wait (later ones double), and the SMS provider.
   MESSAGE_RETRY_SECONDS: z._default(z.string().check(z.regex(/^\d{1,5}$/, "must be a number of seconds")), "60"),
   SMS_PROVIDER: z._default(z.enum(["sandbox", "twilio"], "must be sandbox or twilio"), "sandbox"),
-  TWILIO_ACCOUNT_SID: z.optional(z.string().check(z.regex(/^AC[0-9a-fA-F]{32}$/, "must be the Account SID from the Twilio console (AC followed by 32 hex digits)"))),
+  TWILIO_ACCOUNT_SID: z.optional(
+    z.string().check(z.regex(/^AC[0-9a-fA-F]{32}$/, "must be the Account SID from the Twilio console (AC followed by 32 hex digits)")),
+  ),
   TWILIO_AUTH_TOKEN: z.optional(z.string().check(z.minLength(16, "must be the Auth Token from the Twilio console"))),
   // The sender: a Twilio number in E.164 (+1…) or an approved alphanumeric sender id.
-  TWILIO_FROM: z.optional(z.string().check(z.regex(/^(\+\d{8,15}|[A-Za-z0-9 ]{1,11}|MG[0-9a-fA-F]{32})$/, "must be a Twilio number such as +15005550006, a sender id of at most 11 letters, or a Messaging Service SID (MG…)"))),
+  TWILIO_FROM: z.optional(
+    z
+      .string()
+      .check(
+        z.regex(
+          /^(\+\d{8,15}|[A-Za-z0-9 ]{1,11}|MG[0-9a-fA-F]{32})$/,
+          "must be a Twilio number such as +15005550006, a sender id of at most 11 letters, or a Messaging Service SID (MG…)",
+        ),
+      ),
+  ),
   TWILIO_API_URL: z.optional(z.url({ error: "must be an absolute address such as https://api.twilio.com" })),
-  API_CORS_ORIGINS: z.optional(z.string().check(z.regex(/^\s*https?:\/\/[^\s,/]+(\s*,\s*https?:\/\/[^\s,/]+)*\s*$/, "must be a comma-separated list of origins such as https://app.example.id"))),
+  API_CORS_ORIGINS: z.optional(
+    z
+      .string()
+      .check(
+        z.regex(
+          /^\s*https?:\/\/[^\s,/]+(\s*,\s*https?:\/\/[^\s,/]+)*\s*$/,
+          "must be a comma-separated list of origins such as https://app.example.id",
+        ),
+      ),
+  ),
 });
 
 export type Env = {
@@ -125,7 +165,9 @@ function readEnv(source: NodeJS.ProcessEnv): Env {
   const e = parsed.data;
   const isProduction = e.NODE_ENV === "production";
   if (isProduction && !e.PAYMENT_GATEWAY) {
-    throw new ConfigurationError("PAYMENT_GATEWAY: must be set in production: midtrans, or sandbox for a demo or a test (with sandbox anyone can pay their orders for free)");
+    throw new ConfigurationError(
+      "PAYMENT_GATEWAY: must be set in production: midtrans, or sandbox for a demo or a test (with sandbox anyone can pay their orders for free)",
+    );
   }
   const paymentGateway = e.PAYMENT_GATEWAY ?? "sandbox";
   if (paymentGateway === "midtrans" && !e.MIDTRANS_SERVER_KEY) {
@@ -174,7 +216,12 @@ function readEnv(source: NodeJS.ProcessEnv): Env {
     messageRetrySeconds: Math.max(1, Number(e.MESSAGE_RETRY_SECONDS)),
     twilio:
       e.SMS_PROVIDER === "twilio"
-        ? { accountSid: e.TWILIO_ACCOUNT_SID!, authToken: e.TWILIO_AUTH_TOKEN!, from: e.TWILIO_FROM!, apiUrl: (e.TWILIO_API_URL ?? "https://api.twilio.com").replace(/\/+$/, "") }
+        ? {
+            accountSid: e.TWILIO_ACCOUNT_SID!,
+            authToken: e.TWILIO_AUTH_TOKEN!,
+            from: e.TWILIO_FROM!,
+            apiUrl: (e.TWILIO_API_URL ?? "https://api.twilio.com").replace(/\/+$/, ""),
+          }
         : undefined,
   };
 }

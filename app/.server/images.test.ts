@@ -69,7 +69,10 @@ describe("processImageUpload: accepted images are re-encoded", () => {
   it("drops the EXIF of a photo with a GPS position (and every other metadata block)", async () => {
     const photo = await solid(1200, 900)
       .jpeg()
-      .withExif({ IFD0: { Make: "KameraUji", Model: "HP-123" }, IFD3: { GPSLatitudeRef: "S", GPSLatitude: "6/1 54/1 4/1", GPSLongitudeRef: "E", GPSLongitude: "107/1 36/1 38/1" } })
+      .withExif({
+        IFD0: { Make: "KameraUji", Model: "HP-123" },
+        IFD3: { GPSLatitudeRef: "S", GPSLatitude: "6/1 54/1 4/1", GPSLongitudeRef: "E", GPSLongitude: "107/1 36/1 38/1" },
+      })
       .toBuffer();
     const before = await sharp(photo).metadata();
     // The fixture really carries EXIF with a GPS IFD pointer (tag 0x8825).
@@ -91,7 +94,9 @@ describe("processImageUpload: accepted images are re-encoded", () => {
   });
 
   it("flattens a transparent PNG onto white", async () => {
-    const transparent = await sharp({ create: { width: 50, height: 50, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } }).png().toBuffer();
+    const transparent = await sharp({ create: { width: 50, height: 50, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+      .png()
+      .toBuffer();
     const { stored } = await accepted(asFile(transparent, "ktp.png", "image/png"));
     const { data } = await sharp(stored.bytes).raw().toBuffer({ resolveWithObject: true });
     expect(Math.min(...data.subarray(0, 30))).toBeGreaterThan(240);

@@ -35,7 +35,16 @@ describe("the logger", () => {
       "a careless call",
     );
     const text = lines.join("");
-    for (const secret of ["Demo12345!", "session-id-value", "__session=abc", "4821", "3273010101900001", "JPEG", "reset-token-value", "activation-secret"]) {
+    for (const secret of [
+      "Demo12345!",
+      "session-id-value",
+      "__session=abc",
+      "4821",
+      "3273010101900001",
+      "JPEG",
+      "reset-token-value",
+      "activation-secret",
+    ]) {
       expect(text).not.toContain(secret);
     }
     expect(text).toContain("[redacted]");

@@ -82,7 +82,9 @@ function readableLines(out: NodeJS.WritableStream): DestinationStream {
         .map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`)
         .join(" ");
       const stack = err && typeof err === "object" && "stack" in err ? `\n${String((err as { stack: unknown }).stack)}` : "";
-      out.write(`${clock} ${(LEVEL_NAMES[level as number] ?? String(level)).padEnd(5)} ${reqId ? `[${String(reqId)}] ` : ""}${msg ?? ""}${fields ? ` ${fields}` : ""}${stack}\n`);
+      out.write(
+        `${clock} ${(LEVEL_NAMES[level as number] ?? String(level)).padEnd(5)} ${reqId ? `[${String(reqId)}] ` : ""}${msg ?? ""}${fields ? ` ${fields}` : ""}${stack}\n`,
+      );
     },
   };
 }

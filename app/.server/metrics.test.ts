@@ -33,21 +33,29 @@ describe("the scrape", () => {
     // What the database holds (nothing on this file's own PGlite; other files' rows on the shared
     // PostgreSQL of CI's second run): the scrape says the same, 0 included.
     const [done] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from orders where status_id = 500`);
-    const [asked] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from balance_entries where kind = 'withdrawal' and status = 'Dalam Proses'`);
+    const [asked] = await queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from balance_entries where kind = 'withdrawal' and status = 'Dalam Proses'`,
+    );
     const { body } = await scrapeMetrics();
     for (const { id } of ORDER_STATUSES) expect(body).toMatch(new RegExp(`^store_orders\\{status="${id}"\\} \\d+$`, "m"));
     expect(body).toMatch(new RegExp(`^store_orders\\{status="500"\\} ${done!.n}$`, "m"));
-    for (const queue of ["100", "301", "302", "300", "withdrawals"]) expect(body).toMatch(new RegExp(`^store_oldest_waiting_seconds\\{queue="${queue}"\\} \\d+$`, "m"));
+    for (const queue of ["100", "301", "302", "300", "withdrawals"])
+      expect(body).toMatch(new RegExp(`^store_oldest_waiting_seconds\\{queue="${queue}"\\} \\d+$`, "m"));
     if (asked!.n === 0) expect(body).toMatch(/^store_oldest_waiting_seconds\{queue="withdrawals"\} 0$/m);
   });
-
 
   it("has the request histogram, process metrics, the store's state from the database and the counters", async () => {
     const buyer = await createBuyer();
     await placeOrder(buyer, await createStockedProduct({ stock: 3 }), "BNI-VA");
     // An incentive order waiting for an operator since an hour ago.
     const waiting = await createOrderInStatus(await getDb(), 100);
-    await (await getDb()).update(orders).set({ statusChangedAt: new Date(Date.now() - 3_600_000) }).where(eq(orders.id, waiting.orderId));
+    await (
+      await getDb()
+    )
+      .update(orders)
+      .set({ statusChangedAt: new Date(Date.now() - 3_600_000) })
+      .where(eq(orders.id, waiting.orderId));
     countPaymentNotification("sandbox", "bad_signature");
     countMailFailure();
     countRateLimited("login");

@@ -40,7 +40,12 @@ export function AccountActivatedModal() {
 export function AccountAlreadyActiveModal() {
   const signedIn = !!(useRouteLoaderData("root") as RootData | undefined)?.user;
   return (
-    <Modal title="Akun sudah aktif" closeLabel="Mulai Belanja" closeHref="/home" secondary={signedIn ? undefined : { label: "Login", href: "/login" }}>
+    <Modal
+      title="Akun sudah aktif"
+      closeLabel="Mulai Belanja"
+      closeHref="/home"
+      secondary={signedIn ? undefined : { label: "Login", href: "/login" }}
+    >
       <p>Akun Anda sudah aktif. {signedIn ? "Anda dapat langsung bertransaksi." : "Silakan login untuk mulai bertransaksi."}</p>
     </Modal>
   );

@@ -21,26 +21,50 @@ const AUTOPLAY_START_MS = 3000;
  */
 export function BannerCarousel({ banners }: { banners: Banner[] }) {
   const container = useRef<HTMLElement>(null);
-  useSwiper(container, ({ Autoplay, A11y }, reducedMotion) => ({
-    modules: reducedMotion ? [A11y] : [Autoplay, A11y],
-    slidesPerView: "auto",
-    spaceBetween: 8,
-    // The same 16 px inset as the native strip, so nothing moves when Swiper takes over.
-    slidesOffsetBefore: 16,
-    slidesOffsetAfter: 16,
-    speed: reducedMotion ? 0 : 400,
-    autoplay: reducedMotion ? false : { delay: 5000, disableOnInteraction: true, pauseOnMouseEnter: true },
-    // The slides stay list items (Swiper would make them groups, which a list may not hold).
-    a11y: { slideLabelMessage: "{{index}} dari {{slidesLength}}", slideRole: "" },
-  }), { startAfterMs: AUTOPLAY_START_MS });
+  useSwiper(
+    container,
+    ({ Autoplay, A11y }, reducedMotion) => ({
+      modules: reducedMotion ? [A11y] : [Autoplay, A11y],
+      slidesPerView: "auto",
+      spaceBetween: 8,
+      // The same 16 px inset as the native strip, so nothing moves when Swiper takes over.
+      slidesOffsetBefore: 16,
+      slidesOffsetAfter: 16,
+      speed: reducedMotion ? 0 : 400,
+      autoplay: reducedMotion ? false : { delay: 5000, disableOnInteraction: true, pauseOnMouseEnter: true },
+      // The slides stay list items (Swiper would make them groups, which a list may not hold).
+      a11y: { slideLabelMessage: "{{index}} dari {{slidesLength}}", slideRole: "" },
+    }),
+    { startAfterMs: AUTOPLAY_START_MS },
+  );
   if (!banners.length) return null;
   return (
-    <section ref={container} className="banner-carousel swiper" aria-label="Promo" aria-roledescription="carousel" data-testid="banner-carousel">
+    <section
+      ref={container}
+      className="banner-carousel swiper"
+      aria-label="Promo"
+      aria-roledescription="carousel"
+      data-testid="banner-carousel"
+    >
       <ul className="banner-track swiper-wrapper" tabIndex={0} aria-label="Daftar promo, geser untuk melihat lainnya">
         {banners.map((banner, index) => {
-          const image = <FadeInImage src={banner.imageUrl} width={banner.width} height={banner.height} alt={banner.title} eager={index === 0} priority={index === 0} />;
+          const image = (
+            <FadeInImage
+              src={banner.imageUrl}
+              width={banner.width}
+              height={banner.height}
+              alt={banner.title}
+              eager={index === 0}
+              priority={index === 0}
+            />
+          );
           return (
-            <li key={banner.id} className="banner-slide swiper-slide" aria-roledescription="slide" aria-label={`${index + 1} dari ${banners.length}`}>
+            <li
+              key={banner.id}
+              className="banner-slide swiper-slide"
+              aria-roledescription="slide"
+              aria-label={`${index + 1} dari ${banners.length}`}
+            >
               {banner.href ? (
                 <Link to={banner.href} className="banner-link" data-testid="banner-link">
                   {image}

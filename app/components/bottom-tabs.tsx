@@ -6,8 +6,10 @@ export function BottomTabs() {
   // A guest who tapped Profil or Transaksi lands on /authrequired?redirect=…: that tab stays lit.
   const location = useLocation();
   const wanted = location.pathname === "/authrequired" ? (new URLSearchParams(location.search).get("redirect") ?? "") : "";
-  const tabClass = (to: string) => ({ isActive }: { isActive: boolean }) =>
-    isActive || wanted === to || wanted.startsWith(`${to}?`) || wanted.startsWith(`${to}/`) ? "tab active" : "tab";
+  const tabClass =
+    (to: string) =>
+    ({ isActive }: { isActive: boolean }) =>
+      isActive || wanted === to || wanted.startsWith(`${to}?`) || wanted.startsWith(`${to}/`) ? "tab active" : "tab";
   return (
     <nav className="bottom-tabs" aria-label="Menu utama">
       <NavLink to="/home" className={tabClass("/home")}>

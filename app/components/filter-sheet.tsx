@@ -24,7 +24,8 @@ export function FilterSheet({ filters, categories, closeHref, onClose }: Props) 
   const navigate = useNavigate();
   // Applying navigates from the submit handler (a tidy address), so the pending state is this navigation.
   const navigation = useNavigation();
-  const applying = navigation.state === "loading" && navigation.location.pathname === "/res-search" && !navigation.location.search.includes("sheet=");
+  const applying =
+    navigation.state === "loading" && navigation.location.pathname === "/res-search" && !navigation.location.search.includes("sheet=");
   const sheet = useRef<HTMLElement>(null);
 
   useEffect(() => {
@@ -53,7 +54,15 @@ export function FilterSheet({ filters, categories, closeHref, onClose }: Props) 
   return (
     <div className="sheet-layer">
       <Link to={closeHref} className="sheet-backdrop" aria-hidden="true" tabIndex={-1} onClick={close} preventScrollReset />
-      <section ref={sheet} className="sheet" role="dialog" aria-modal="true" aria-labelledby="filter-title" tabIndex={-1} data-testid="filter-sheet">
+      <section
+        ref={sheet}
+        className="sheet"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="filter-title"
+        tabIndex={-1}
+        data-testid="filter-sheet"
+      >
         <header className="sheet-header">
           <h2 id="filter-title">Filter</h2>
           <Link to={closeHref} className="icon-button" aria-label="Tutup" onClick={close} preventScrollReset>
@@ -93,7 +102,12 @@ export function FilterSheet({ filters, categories, closeHref, onClose }: Props) 
               <div className="choice-list">
                 {categories.map((category) => (
                   <label key={category.id} className="choice">
-                    <input type="checkbox" name="categories" value={category.id} defaultChecked={filters.categories.includes(category.id)} />
+                    <input
+                      type="checkbox"
+                      name="categories"
+                      value={category.id}
+                      defaultChecked={filters.categories.includes(category.id)}
+                    />
                     <span>{category.title}</span>
                   </label>
                 ))}
@@ -128,13 +142,32 @@ export function FilterSheet({ filters, categories, closeHref, onClose }: Props) 
 }
 
 /** One end of the Harga range: a whole-rupiah number with the 'Rp' prefix. */
-function PriceInput({ label, name, placeholder, value }: { label: string; name: "pmin" | "pmax"; placeholder: string; value: number | undefined }) {
+function PriceInput({
+  label,
+  name,
+  placeholder,
+  value,
+}: {
+  label: string;
+  name: "pmin" | "pmax";
+  placeholder: string;
+  value: number | undefined;
+}) {
   return (
     <label className="price-input">
       <span>{label}</span>
       <span className="price-input-box">
         <span aria-hidden="true">Rp</span>
-        <input type="number" name={name} min={0} max={2147483647} step={1} inputMode="numeric" placeholder={placeholder} defaultValue={value ?? ""} />
+        <input
+          type="number"
+          name={name}
+          min={0}
+          max={2147483647}
+          step={1}
+          inputMode="numeric"
+          placeholder={placeholder}
+          defaultValue={value ?? ""}
+        />
       </span>
     </label>
   );

@@ -29,11 +29,24 @@ export function ImageSlider({ images, title }: { images: ProductImage[]; title: 
     );
   }
   return (
-    <section ref={container} className="image-slider swiper" aria-label="Foto produk" aria-roledescription="carousel" data-testid="image-slider">
+    <section
+      ref={container}
+      className="image-slider swiper"
+      aria-label="Foto produk"
+      aria-roledescription="carousel"
+      data-testid="image-slider"
+    >
       <ul className="image-track swiper-wrapper" tabIndex={0} aria-label={`Foto produk, ${images.length} foto`}>
         {images.map((image, index) => (
           <li key={image.url} className="image-slide swiper-slide" aria-roledescription="slide">
-            <FadeInImage src={image.url} width={image.width} height={image.height} alt={`${title} — foto ${index + 1}`} eager={index === 0} priority={index === 0} />
+            <FadeInImage
+              src={image.url}
+              width={image.width}
+              height={image.height}
+              alt={`${title} — foto ${index + 1}`}
+              eager={index === 0}
+              priority={index === 0}
+            />
             <span className="slide-fraction">
               {index + 1} dari {images.length}
             </span>

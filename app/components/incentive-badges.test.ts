@@ -11,7 +11,12 @@ describe("incentive badges (spec §9)", () => {
     expect(incentiveBadges([ordinary, icp, pln, government])).toEqual(["pln", "icp", "insentif"]);
     expect(incentiveBadges([ordinary])).toEqual([]);
     // The same amounts as percentages are not the incentive promos.
-    expect(incentiveBadges([{ discount: 1_000_000, discountType: "%" }, { discount: 250_000, discountType: "%" }])).toEqual([]);
+    expect(
+      incentiveBadges([
+        { discount: 1_000_000, discountType: "%" },
+        { discount: 250_000, discountType: "%" },
+      ]),
+    ).toEqual([]);
   });
 
   it("selects one of seven artworks, one for each combination", () => {

@@ -65,7 +65,12 @@ export function IncentiveBadges({ promos }: { promos: readonly PromoLike[] }) {
   const variant = incentiveVariant(badges);
   if (!variant) return null;
   return (
-    <section className={`incentive-block incentive-v${variant}`} aria-label="Promo insentif" data-testid="incentive-badges" data-variant={variant}>
+    <section
+      className={`incentive-block incentive-v${variant}`}
+      aria-label="Promo insentif"
+      data-testid="incentive-badges"
+      data-variant={variant}
+    >
       <p className="incentive-headline">{INCENTIVE_VARIANTS[variant]!.headline}</p>
       <ul className="incentive-badges">
         {badges.map((badge) => (

@@ -39,7 +39,13 @@ export const ProductCard = memo(function ProductCard({
       <Link to={withFrom(`/detail/${product.id}`, from)} className="product-card-link" title={fullTitle}>
         {product.imageUrl ? (
           <div className="product-card-media">
-            <FadeInImage src={product.imageUrl} width={product.imageWidth ?? 360} height={product.imageHeight ?? 360} eager={eager} priority={priority} />
+            <FadeInImage
+              src={product.imageUrl}
+              width={product.imageWidth ?? 360}
+              height={product.imageHeight ?? 360}
+              eager={eager}
+              priority={priority}
+            />
           </div>
         ) : (
           <div className="product-card-media product-card-media-empty" role="img" aria-label="Foto belum tersedia">
@@ -53,7 +59,9 @@ export const ProductCard = memo(function ProductCard({
           {discounted ? (
             <p className="product-card-original">
               <s aria-label={`Harga awal ${formatPrice(price)}`}>{formatPrice(price)}</s>
-              {product.discountType === "%" && product.discount > 0 ? <span className="discount-badge">-{Math.min(100, product.discount)}%</span> : null}
+              {product.discountType === "%" && product.discount > 0 ? (
+                <span className="discount-badge">-{Math.min(100, product.discount)}%</span>
+              ) : null}
             </p>
           ) : null}
           {rating !== null || product.sellCount > 0 ? (

@@ -44,7 +44,10 @@ type Props = {
 
 export function ProductGrid({ pages, hrefForPage, emptyText = "Produk tidak ditemukan.", eagerImages = 4, priorityImages = 2 }: Props) {
   const location = useLocation();
-  const href = useCallback((page: number) => (hrefForPage ? hrefForPage(page) : pageHref(location.pathname, location.search, page)), [hrefForPage, location.pathname, location.search]);
+  const href = useCallback(
+    (page: number) => (hrefForPage ? hrefForPage(page) : pageHref(location.pathname, location.search, page)),
+    [hrefForPage, location.pathname, location.search],
+  );
 
   const { allPages, nextPage, done, loading, sentinel, onMoreClick } = useAppendingPages(pages, href);
 
@@ -98,11 +101,7 @@ export function ProductGrid({ pages, hrefForPage, emptyText = "Produk tidak dite
             <span className="spinner" aria-hidden="true" /> Memuat…
           </p>
         ) : !done ? (
-          <a
-            className="btn btn-outline btn-block"
-            href={`${href(nextPage)}#${pageAnchor(nextPage)}`}
-            onClick={onMoreClick}
-          >
+          <a className="btn btn-outline btn-block" href={`${href(nextPage)}#${pageAnchor(nextPage)}`} onClick={onMoreClick}>
             Muat lebih banyak
           </a>
         ) : null}

@@ -83,7 +83,12 @@ export function SearchFieldLink({ keyword, back = "/search", children }: { keywo
       <Link to={back} className="icon-button" aria-label="Kembali">
         <BackIcon />
       </Link>
-      <Link to={searchEntryHref(keyword)} className="search-field search-field-link" aria-label={`Ubah pencarian: ${keyword}`} data-testid="search-keyword">
+      <Link
+        to={searchEntryHref(keyword)}
+        className="search-field search-field-link"
+        aria-label={`Ubah pencarian: ${keyword}`}
+        data-testid="search-keyword"
+      >
         <SearchIcon size={18} className="search-field-icon" />
         <span className="search-field-text">{keyword}</span>
       </Link>

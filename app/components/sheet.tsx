@@ -7,7 +7,19 @@ import { CloseIcon } from "./icons";
  * (`?sheet=name`) and closed by a link back (no JavaScript needed). With JavaScript the caller opens
  * and closes it without navigating (`onClose`), Escape closes it, and focus moves into it.
  */
-export function Sheet({ title, closeHref, onClose, children, height = "80vh" }: { title: string; closeHref: string; onClose?: () => void; children: React.ReactNode; height?: string }) {
+export function Sheet({
+  title,
+  closeHref,
+  onClose,
+  children,
+  height = "80vh",
+}: {
+  title: string;
+  closeHref: string;
+  onClose?: () => void;
+  children: React.ReactNode;
+  height?: string;
+}) {
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -30,7 +42,15 @@ export function Sheet({ title, closeHref, onClose, children, height = "80vh" }: 
   return (
     <div className="sheet-layer">
       <Link to={closeHref} replace preventScrollReset className="sheet-backdrop" aria-hidden="true" tabIndex={-1} onClick={close} />
-      <div ref={panel} className="sheet" role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1} style={{ height, maxHeight: height }}>
+      <div
+        ref={panel}
+        className="sheet"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        tabIndex={-1}
+        style={{ height, maxHeight: height }}
+      >
         <div className="sheet-header">
           <h2 id={titleId}>{title}</h2>
           <Link to={closeHref} replace preventScrollReset className="icon-button" aria-label="Tutup" onClick={close}>

@@ -16,7 +16,14 @@ const PENDING_LABEL = "Memproses…";
  * tap does nothing. It stays focusable (aria-disabled, not disabled), so a keyboard or screen-reader
  * user does not lose their place. Without JavaScript it is a plain submit button.
  */
-export function SubmitButton({ children, pendingLabel = PENDING_LABEL, pending: pendingElsewhere, className = "btn btn-primary", onClick, ...rest }: SubmitButtonProps) {
+export function SubmitButton({
+  children,
+  pendingLabel = PENDING_LABEL,
+  pending: pendingElsewhere,
+  className = "btn btn-primary",
+  onClick,
+  ...rest
+}: SubmitButtonProps) {
   const button = useRef<HTMLButtonElement>(null);
   const pending = useFormPending(button) || !!pendingElsewhere;
   return (

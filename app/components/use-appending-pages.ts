@@ -56,7 +56,9 @@ export function useAppendingPages<P extends { page: number; isLastPage: boolean 
   useEffect(() => {
     const target = sentinel.current;
     if (!target || done || loading || typeof IntersectionObserver === "undefined") return;
-    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && loadNext(), { rootMargin: "0px 0px 100px 0px" });
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && loadNext(), {
+      rootMargin: "0px 0px 100px 0px",
+    });
     observer.observe(target);
     return () => observer.disconnect();
   }, [done, loading, loadNext]);

@@ -81,7 +81,8 @@ export function useSwiper(
     element.addEventListener("scrollend", setUp, { capture: true, passive: true, signal });
     element.addEventListener("focusin", setUp, { signal });
     let timer: ReturnType<typeof setTimeout> | undefined;
-    if (startAfterMs !== undefined && !window.matchMedia("(prefers-reduced-motion: reduce)").matches) timer = setTimeout(() => void mainThreadIdle().then(setUp), startAfterMs);
+    if (startAfterMs !== undefined && !window.matchMedia("(prefers-reduced-motion: reduce)").matches)
+      timer = setTimeout(() => void mainThreadIdle().then(setUp), startAfterMs);
 
     return () => {
       cancelled = true;

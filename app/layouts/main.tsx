@@ -48,7 +48,12 @@ export default function MainLayout() {
 /** The bell (issue 28): a link to /notifikasi with the unread count as a badge, said in its name too. */
 function NotificationBell({ unread }: { unread: number }) {
   return (
-    <Link to="/notifikasi" className="icon-button bell" aria-label={unread ? `Notifikasi, ${unread} belum dibaca` : "Notifikasi"} data-testid="notification-bell">
+    <Link
+      to="/notifikasi"
+      className="icon-button bell"
+      aria-label={unread ? `Notifikasi, ${unread} belum dibaca` : "Notifikasi"}
+      data-testid="notification-bell"
+    >
       <BellIcon />
       {unread ? (
         <span className="bell-badge" aria-hidden="true" data-testid="notification-badge">

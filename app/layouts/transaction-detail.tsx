@@ -5,7 +5,6 @@ import ordersStylesUrl from "~/styles/orders.css?url";
 import { PageOutlet } from "~/components/page-outlet";
 type StatusHandleData = { status?: { id: number; name: string } };
 
-
 // The order screens' styles load only on these screens.
 export const links = () => [{ rel: "stylesheet", href: ordersStylesUrl }];
 

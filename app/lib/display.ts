@@ -8,7 +8,10 @@ export const ORDER_TITLE_LENGTH = 50;
 export function truncate(text: string, max = TITLE_LENGTH): string {
   const chars = Array.from(text); // by code point: never splits an emoji or a surrogate pair
   if (chars.length <= max) return text;
-  return `${chars.slice(0, Math.max(0, max - 1)).join("").trimEnd()}…`;
+  return `${chars
+    .slice(0, Math.max(0, max - 1))
+    .join("")
+    .trimEnd()}…`;
 }
 
 /** The title, '-' when absent or blank. */

@@ -8,7 +8,10 @@ import type { ZodMiniType } from "zod/mini";
  * Empty fields count as missing, so "required" messages come from the schema's missing-value error;
  * all values stay strings, and schemas convert what they need.
  */
-export function parseForm<Schema extends ZodMiniType>(formData: FormData | URLSearchParams, schema: Schema): Submission<unknown, string[], Schema["_zod"]["output"]> {
+export function parseForm<Schema extends ZodMiniType>(
+  formData: FormData | URLSearchParams,
+  schema: Schema,
+): Submission<unknown, string[], Schema["_zod"]["output"]> {
   return parse(clipLongValues(formData), {
     resolve(payload) {
       const result = schema.safeParse(withoutEmpty(payload));

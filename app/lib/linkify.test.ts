@@ -17,11 +17,16 @@ describe("linkSegments", () => {
 
   it("keeps the whole text, character for character", () => {
     const text = "Info (https://pln.co.id/x), lalu https://pln.co.id/y!\nBaris dua <b>tebal</b>";
-    expect(linkSegments(text).map((s) => s.text).join("")).toBe(text);
+    expect(
+      linkSegments(text)
+        .map((s) => s.text)
+        .join(""),
+    ).toBe(text);
   });
 
   it("never links other schemes or markup", () => {
-    const hostile = '<script>alert(1)</script> javascript:alert(1) data:text/html,<b>x</b> <a href="javascript:alert(1)">x</a> vbscript:x //evil.example';
+    const hostile =
+      '<script>alert(1)</script> javascript:alert(1) data:text/html,<b>x</b> <a href="javascript:alert(1)">x</a> vbscript:x //evil.example';
     expect(links(hostile)).toEqual([]);
     expect(linkSegments(hostile)).toEqual([{ type: "text", text: hostile }]);
   });

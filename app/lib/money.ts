@@ -36,7 +36,9 @@ function compact(amount: number, style: "long" | "short") {
   const abs = Math.abs(Math.round(amount));
   const unit = UNITS.find((u) => abs >= u.size);
   if (!unit) return `${sign}${abs}`;
-  return style === "long" ? `${sign}${decimalText(abs / unit.size, 2)} ${unit.long}` : `${sign}${decimalText(abs / unit.size, 1)}${unit.short}`;
+  return style === "long"
+    ? `${sign}${decimalText(abs / unit.size, 2)} ${unit.long}`
+    : `${sign}${decimalText(abs / unit.size, 1)}${unit.short}`;
 }
 
 /** Compact long form: 1250000 → '1,25 juta', 25000 → '25 ribu'. */

@@ -23,9 +23,11 @@ export function payAction(order: OrderForActions): PayAction | null {
   // Only a web address is followed (the gateway gives it; anything else is ignored). A card
   // instalment waits in 301 while its gateway page (Midtrans Snap) is still open.
   const gatewayPage = order.redirectUrl && /^https?:\/\//i.test(order.redirectUrl) ? order.redirectUrl : null;
-  if (gatewayPage && (order.statusId === WAITING_FOR_PAYMENT || order.statusId === INSTALLMENT_PENDING)) return { label: "Lanjutkan Pembayaran", href: gatewayPage, external: true };
+  if (gatewayPage && (order.statusId === WAITING_FOR_PAYMENT || order.statusId === INSTALLMENT_PENDING))
+    return { label: "Lanjutkan Pembayaran", href: gatewayPage, external: true };
   if (order.statusId !== WAITING_FOR_PAYMENT) return null;
-  if (order.paymentMethodId === null) return { label: "Pilih Metode Pembayaran", href: `/paymentmethod?orderId=${order.id}`, external: false };
+  if (order.paymentMethodId === null)
+    return { label: "Pilih Metode Pembayaran", href: `/paymentmethod?orderId=${order.id}`, external: false };
   return { label: "Lihat Cara Bayar", href: `/payment/${order.id}`, external: false };
 }
 

@@ -8,7 +8,14 @@ describe("paylaterFailureUrl (spec §8)", () => {
   });
 
   it("shows every other message: words, other schemes, a URL inside a sentence", () => {
-    for (const message of ["Nomor Telephone tak terdaftar", "javascript:alert(1)", "data:text/html,hai", "Buka https://contoh.test untuk mendaftar", "https://", ""]) {
+    for (const message of [
+      "Nomor Telephone tak terdaftar",
+      "javascript:alert(1)",
+      "data:text/html,hai",
+      "Buka https://contoh.test untuk mendaftar",
+      "https://",
+      "",
+    ]) {
       expect(paylaterFailureUrl(message), message).toBeNull();
     }
   });

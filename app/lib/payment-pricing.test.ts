@@ -4,7 +4,13 @@ import { listedFee, paymentBreakdown, splitLastThreeDigits, tenorLabel, tenorOpt
 describe("payment totals", () => {
   it("takes 3% off a virtual-account total, rounded to a whole rupiah, then adds the fee", () => {
     expect(vaDiscount(28_500_000)).toBe(855_000);
-    expect(paymentBreakdown("virtual_account", 28_500_000, 4_000)).toEqual({ amount: 28_500_000, discount: 855_000, fee: 4_000, uniqueCode: 0, total: 27_649_000 });
+    expect(paymentBreakdown("virtual_account", 28_500_000, 4_000)).toEqual({
+      amount: 28_500_000,
+      discount: 855_000,
+      fee: 4_000,
+      uniqueCode: 0,
+      total: 27_649_000,
+    });
     // 3% of 1,234,567 is 37,037.01 → 37,037; of 50 it is 1.5 → 2 (half up).
     expect(paymentBreakdown("virtual_account", 1_234_567, 4_000).total).toBe(1_234_567 - 37_037 + 4_000);
     expect(vaDiscount(50)).toBe(2);
@@ -12,7 +18,13 @@ describe("payment totals", () => {
 
   it("adds the fee and, once opened, the unique code to a manual transfer; no discount", () => {
     expect(paymentBreakdown("bank_transfer", 8_750_000, 0)).toMatchObject({ discount: 0, uniqueCode: 0, total: 8_750_000 });
-    expect(paymentBreakdown("bank_transfer", 8_750_000, 2_500, 417)).toEqual({ amount: 8_750_000, discount: 0, fee: 2_500, uniqueCode: 417, total: 8_752_917 });
+    expect(paymentBreakdown("bank_transfer", 8_750_000, 2_500, 417)).toEqual({
+      amount: 8_750_000,
+      discount: 0,
+      fee: 2_500,
+      uniqueCode: 417,
+      total: 8_752_917,
+    });
   });
 
   it("charges instalment and paylater amount + fee, and never a unique code", () => {

@@ -90,7 +90,12 @@ export function tenorLabel(tenor: number, interestPercentage: number): string {
 }
 
 /** The tenor options for a goods amount and the instalment method's fee and card-apply link. */
-export function tenorOptions(amount: number, fee: number, applyUrl: string | null = null, tenors: readonly TenorSetting[] = TENORS): TenorOption[] {
+export function tenorOptions(
+  amount: number,
+  fee: number,
+  applyUrl: string | null = null,
+  tenors: readonly TenorSetting[] = TENORS,
+): TenorOption[] {
   const base = rupiah(amount) + rupiah(fee);
   return tenors.map(({ tenor, interestPercentage }, index) => {
     const id = index + 1;

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { applyDiscount, checkoutPricing, isDiscounted, priceAfterDiscount, priceBreakdown, promoKind, takePercent, type CheckoutPricingInput } from "./pricing";
+import {
+  applyDiscount,
+  checkoutPricing,
+  isDiscounted,
+  priceAfterDiscount,
+  priceBreakdown,
+  promoKind,
+  takePercent,
+  type CheckoutPricingInput,
+} from "./pricing";
 
 describe("applyDiscount (the product's own discount)", () => {
   it("takes a percentage off, rounded to whole rupiah", () => {
@@ -33,7 +42,9 @@ describe("priceAfterDiscount (spec §9)", () => {
 
   it("applies own discount, then every fixed promo, then every percentage promo on the running total", () => {
     // 42,000,000 − 2,000,000 = 40,000,000; − 1,000,000 − 250,000 = 38,750,000; − 5% = 36,812,500
-    expect(priceAfterDiscount({ price: 42_000_000, discount: 2_000_000, discountType: "v", promos: [yearEnd, employee, icp] })).toBe(36_812_500);
+    expect(priceAfterDiscount({ price: 42_000_000, discount: 2_000_000, discountType: "v", promos: [yearEnd, employee, icp] })).toBe(
+      36_812_500,
+    );
   });
 
   it("takes two percentages one after the other, not added up", () => {
@@ -68,7 +79,13 @@ describe("priceAfterDiscount (spec §9)", () => {
 
 describe("priceBreakdown and isDiscounted", () => {
   it("splits the saving into the product's own discount and the promos", () => {
-    const b = priceBreakdown({ price: 2_000_000, discount: 10, discountType: "%", promos: [{ discount: 250_000, discountType: "v" }], quantity: 2 });
+    const b = priceBreakdown({
+      price: 2_000_000,
+      discount: 10,
+      discountType: "%",
+      promos: [{ discount: 250_000, discountType: "v" }],
+      quantity: 2,
+    });
     expect(b).toEqual({ original: 4_000_000, productDiscount: 400_000, promoDiscount: 500_000, total: 3_100_000 });
     expect(b.original - b.productDiscount - b.promoDiscount).toBe(b.total);
   });
@@ -142,7 +159,12 @@ describe("checkoutPricing (the checkout's breakdown)", () => {
   });
 
   it("ignores an applied flag when the product has no such promo, and never goes below 0", () => {
-    const cheap: CheckoutPricingInput = { price: 500_000, discount: 0, discountType: "v", promos: [{ id: 9, title: "Promo Pegawai", discount: 1_000_000, discountType: "v", kind: "employee" }] };
+    const cheap: CheckoutPricingInput = {
+      price: 500_000,
+      discount: 0,
+      discountType: "v",
+      promos: [{ id: 9, title: "Promo Pegawai", discount: 1_000_000, discountType: "v", kind: "employee" }],
+    };
     const pricing = checkoutPricing(cheap, { insentif: true, promoPegawai: true });
     expect([pricing.insentifValue, pricing.promoPegawaiValue, pricing.total]).toEqual([0, 500_000, 0]);
   });

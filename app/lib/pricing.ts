@@ -121,7 +121,8 @@ export function checkoutPricing(input: CheckoutPricingInput, applied: { insentif
   const take = (kind: CheckoutPromoKind) => {
     const promo = input.promos.find((p) => p.kind === kind);
     if (!promo) return 0;
-    const next = promo.discountType === "%" ? takePercent(total, promo.discount) : Math.max(0, total - Math.round(nonNegative(promo.discount)));
+    const next =
+      promo.discountType === "%" ? takePercent(total, promo.discount) : Math.max(0, total - Math.round(nonNegative(promo.discount)));
     const amount = total - next;
     total = next;
     return amount;

@@ -7,15 +7,27 @@ describe("safeRedirect", () => {
     expect(safeRedirect("/detail/12#promo")).toBe("/detail/12#promo");
   });
 
-  it.each(["//evil.example", "/\\evil.example", "https://evil.example", "javascript:alert(1)", "/\t/evil.example", "evil", "", "/%0a/evil", "/.//evil.com", "/..//evil.com", "/%2e%2e//evil.com", "/%2E//evil.com", "/a/..//evil.com", "/./\\evil.com"])(
-    "refuses %j",
-    (target) => {
-      const result = safeRedirect(target);
-      expect(result.startsWith("/")).toBe(true);
-      expect(result.startsWith("//")).toBe(false);
-      expect(new URL(result, "http://store.test").host).toBe("store.test");
-    },
-  );
+  it.each([
+    "//evil.example",
+    "/\\evil.example",
+    "https://evil.example",
+    "javascript:alert(1)",
+    "/\t/evil.example",
+    "evil",
+    "",
+    "/%0a/evil",
+    "/.//evil.com",
+    "/..//evil.com",
+    "/%2e%2e//evil.com",
+    "/%2E//evil.com",
+    "/a/..//evil.com",
+    "/./\\evil.com",
+  ])("refuses %j", (target) => {
+    const result = safeRedirect(target);
+    expect(result.startsWith("/")).toBe(true);
+    expect(result.startsWith("//")).toBe(false);
+    expect(new URL(result, "http://store.test").host).toBe("store.test");
+  });
 
   it("falls back for hostile values", () => {
     expect(safeRedirect("//evil.example")).toBe("/home");

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { activeFilterCount, KEYWORD_MAX_LENGTH, normaliseKeyword, parseSearchParams, resultsHref, searchEntryHref, withoutFilters } from "./search-params";
+import {
+  activeFilterCount,
+  KEYWORD_MAX_LENGTH,
+  normaliseKeyword,
+  parseSearchParams,
+  resultsHref,
+  searchEntryHref,
+  withoutFilters,
+} from "./search-params";
 
 const parse = (query: string) => parseSearchParams(new URLSearchParams(query));
 
@@ -17,7 +25,15 @@ describe("parseSearchParams", () => {
   });
 
   it("has no filters and page 0 when nothing is given", () => {
-    expect(parse("")).toEqual({ keyword: "", categories: [], pmin: undefined, pmax: undefined, sort: undefined, location: undefined, sheetOpen: false });
+    expect(parse("")).toEqual({
+      keyword: "",
+      categories: [],
+      pmin: undefined,
+      pmax: undefined,
+      sort: undefined,
+      location: undefined,
+      sheetOpen: false,
+    });
   });
 
   it("accepts the categories a plain HTML form sends as repeated parameters", () => {

@@ -110,7 +110,12 @@ export function parseSearchForm(form: FormData): SearchState {
 
 /** How many filters (besides the keyword) are set: shown on the filter button. */
 export function activeFilterCount(filters: SearchFilters): number {
-  return (filters.categories.length ? 1 : 0) + (filters.pmin !== undefined || filters.pmax !== undefined ? 1 : 0) + (filters.sort !== undefined ? 1 : 0) + (filters.location !== undefined ? 1 : 0);
+  return (
+    (filters.categories.length ? 1 : 0) +
+    (filters.pmin !== undefined || filters.pmax !== undefined ? 1 : 0) +
+    (filters.sort !== undefined ? 1 : 0) +
+    (filters.location !== undefined ? 1 : 0)
+  );
 }
 
 /** The same search without its filters (the "clear filters" suggestion, 'Atur Ulang'). */

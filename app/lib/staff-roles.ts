@@ -23,7 +23,8 @@ export const STAFF_ROLE_AREAS: Record<StaffRole, string> = {
   admin: "staf dan pengaturan; semua area lain",
 };
 
-export const isStaffRole = (value: unknown): value is StaffRole => typeof value === "string" && (STAFF_ROLES as readonly string[]).includes(value);
+export const isStaffRole = (value: unknown): value is StaffRole =>
+  typeof value === "string" && (STAFF_ROLES as readonly string[]).includes(value);
 
 /** Whether someone with `roles` may use an area that needs any of `needed` ('admin' may use all). */
 export function hasRole(roles: readonly StaffRole[], needed: StaffRole | readonly StaffRole[]): boolean {

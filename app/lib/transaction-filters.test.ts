@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { canCancel, listAction, orderActions, payAction } from "./order-actions";
-import { DATE_FROM_REQUIRED, DATE_ORDER, DATE_OUT_OF_RANGE, DATE_TO_REQUIRED, readTransactionFilters, transactionHref } from "./transaction-filters";
+import {
+  DATE_FROM_REQUIRED,
+  DATE_ORDER,
+  DATE_OUT_OF_RANGE,
+  DATE_TO_REQUIRED,
+  readTransactionFilters,
+  transactionHref,
+} from "./transaction-filters";
 
 const STATUSES = [1, 2, 100, 200, 300, 301, 302, 400, 500];
 const TODAY = "2026-11-23";
@@ -30,11 +37,17 @@ describe("transaction date filter (spec §5)", () => {
   it("keeps days between 1980 and today only", () => {
     expect(read("dateFrom=1979-12-31&dateTo=2026-11-01").dateError).toBe(DATE_OUT_OF_RANGE);
     expect(read("dateFrom=2026-11-01&dateTo=2026-11-24").dateError).toBe(DATE_OUT_OF_RANGE);
-    expect(read("dateFrom=1980-01-01&dateTo=2026-11-23")).toMatchObject({ filters: { dateFrom: "1980-01-01", dateTo: "2026-11-23" }, dateError: null });
+    expect(read("dateFrom=1980-01-01&dateTo=2026-11-23")).toMatchObject({
+      filters: { dateFrom: "1980-01-01", dateTo: "2026-11-23" },
+      dateError: null,
+    });
   });
 
   it("accepts a single day and keeps a known status alongside", () => {
-    expect(read("statusId=400&dateFrom=2026-11-05&dateTo=2026-11-05")).toMatchObject({ filters: { statusId: 400, dateFrom: "2026-11-05", dateTo: "2026-11-05" }, dateError: null });
+    expect(read("statusId=400&dateFrom=2026-11-05&dateTo=2026-11-05")).toMatchObject({
+      filters: { statusId: 400, dateFrom: "2026-11-05", dateTo: "2026-11-05" },
+      dateError: null,
+    });
   });
 
   it("drops unknown or hostile status values", () => {
@@ -45,13 +58,20 @@ describe("transaction date filter (spec §5)", () => {
 
   it("builds the address of a filter at page 0", () => {
     expect(transactionHref({})).toBe("/transaction");
-    expect(transactionHref({ statusId: 200, dateFrom: "2026-11-01", dateTo: "2026-11-02" })).toBe("/transaction?statusId=200&dateFrom=2026-11-01&dateTo=2026-11-02");
+    expect(transactionHref({ statusId: 200, dateFrom: "2026-11-01", dateTo: "2026-11-02" })).toBe(
+      "/transaction?statusId=200&dateFrom=2026-11-01&dateTo=2026-11-02",
+    );
     expect(transactionHref({ statusId: 1 }, { sheet: "status" })).toBe("/transaction?statusId=1&sheet=status");
   });
 });
 
 describe("actions by status (spec §4, DESIGN §6)", () => {
-  const order = (statusId: number, paymentMethodId: number | null = null, redirectUrl: string | null = null) => ({ id: 7, statusId, paymentMethodId, redirectUrl });
+  const order = (statusId: number, paymentMethodId: number | null = null, redirectUrl: string | null = null) => ({
+    id: 7,
+    statusId,
+    paymentMethodId,
+    redirectUrl,
+  });
 
   it("offers cancel in 100, 200, 301, 302 only", () => {
     expect(STATUSES.filter(canCancel)).toEqual([100, 200, 301, 302]);
@@ -64,9 +84,17 @@ describe("actions by status (spec §4, DESIGN §6)", () => {
   it("picks the payment button of a 200 order by its method and gateway page", () => {
     expect(payAction(order(200))).toEqual({ label: "Pilih Metode Pembayaran", href: "/paymentmethod?orderId=7", external: false });
     expect(payAction(order(200, 3))).toEqual({ label: "Lihat Cara Bayar", href: "/payment/7", external: false });
-    expect(payAction(order(200, 3, "https://gateway.test/pay/abc"))).toEqual({ label: "Lanjutkan Pembayaran", href: "https://gateway.test/pay/abc", external: true });
+    expect(payAction(order(200, 3, "https://gateway.test/pay/abc"))).toEqual({
+      label: "Lanjutkan Pembayaran",
+      href: "https://gateway.test/pay/abc",
+      external: true,
+    });
     // A card instalment waits in 301 while its gateway page (Midtrans Snap) is open.
-    expect(payAction(order(301, 5, "https://gateway.test/snap/t"))).toEqual({ label: "Lanjutkan Pembayaran", href: "https://gateway.test/snap/t", external: true });
+    expect(payAction(order(301, 5, "https://gateway.test/snap/t"))).toEqual({
+      label: "Lanjutkan Pembayaran",
+      href: "https://gateway.test/snap/t",
+      external: true,
+    });
     expect(payAction(order(301, 5))).toBeNull();
     expect(payAction(order(301, 5, "javascript:alert(1)"))).toBeNull();
     for (const s of STATUSES.filter((s) => s !== 200 && s !== 301)) expect(payAction(order(s, 3, "https://gateway.test/x"))).toBeNull();

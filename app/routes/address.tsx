@@ -132,7 +132,8 @@ export async function action({ context, request }: Route.ActionArgs) {
   const submission = parseForm(form, addressSchema);
   if (submission.status !== "success") {
     const errors: AddressErrors = {};
-    for (const [name, messages] of Object.entries(submission.error ?? {})) if (messages?.[0]) errors[name as keyof AddressInput] = messages[0];
+    for (const [name, messages] of Object.entries(submission.error ?? {}))
+      if (messages?.[0]) errors[name as keyof AddressInput] = messages[0];
     return data(await pickerState(values, searches, errors), { status: 400 });
   }
   // The chain (city in the province …) is checked against the area tables: a forged combination
@@ -276,7 +277,9 @@ function AreaPicker({ level, parent, value, onChoose, serverParent, serverList, 
   useEffect(() => {
     if (needsParent && !parent) return;
     const serverQuery = serverSearch.trim().length >= AREA_SEARCH_MIN_CHARS ? serverSearch.trim() : "";
-    const loaded = fetcher.data ? fetcher.data.parent === parent && fetcher.data.search === query : parent === serverParent && query === serverQuery;
+    const loaded = fetcher.data
+      ? fetcher.data.parent === parent && fetcher.data.search === query
+      : parent === serverParent && query === serverQuery;
     if (loaded) return;
     const params = new URLSearchParams({ level, parent, cari: query });
     const timer = setTimeout(() => fetcher.load(`/address/areas?${params}`), query ? 300 : 0);
@@ -325,7 +328,14 @@ function AreaPicker({ level, parent, value, onChoose, serverParent, serverList, 
         />
         {hydrated ? null : (
           // The page comes back scrolled to this level (the fragment of the form's target).
-          <button type="submit" name="intent" value="cari" formAction={`/address#${level}-picker`} className="btn btn-outline btn-small" disabled={disabled}>
+          <button
+            type="submit"
+            name="intent"
+            value="cari"
+            formAction={`/address#${level}-picker`}
+            className="btn btn-outline btn-small"
+            disabled={disabled}
+          >
             Cari
           </button>
         )}
@@ -355,7 +365,14 @@ function AreaPicker({ level, parent, value, onChoose, serverParent, serverList, 
           ))}
         </select>
         {hydrated || !text.next ? null : (
-          <button type="submit" name="intent" value={level} formAction={`/address#${nextLevel}-picker`} className="btn btn-outline btn-small" disabled={disabled}>
+          <button
+            type="submit"
+            name="intent"
+            value={level}
+            formAction={`/address#${nextLevel}-picker`}
+            className="btn btn-outline btn-small"
+            disabled={disabled}
+          >
             {text.next}
           </button>
         )}

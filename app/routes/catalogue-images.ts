@@ -9,7 +9,11 @@ const NAME = /^([A-Za-z0-9_-]{32})\.webp$/;
 export async function loader({ params }: Route.LoaderArgs) {
   const hash = NAME.exec(params.file ?? "")?.[1];
   const image = hash ? await getCatalogueImage(hash) : null;
-  if (!image) return new Response("Not Found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+  if (!image)
+    return new Response("Not Found", {
+      status: 404,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+    });
   return new Response(image.bytes as Uint8Array<ArrayBuffer>, {
     headers: {
       "Content-Type": image.contentType,

@@ -5,8 +5,22 @@ import type { Route } from "./+types/checkout";
 import { requireUser } from "~/.server/http/auth";
 import { readForm } from "~/.server/http/request";
 import { flash } from "~/.server/http/session";
-import { checkEmployeePromo, type CheckoutDraft, clearDraftPaymentChoice, getCheckoutDraft, saveDraftValues, setDraftKtp } from "~/.server/store/checkout";
-import { checkOrderRules, checkoutContextOf, checkoutSubmissionOf, type CheckoutSubmission, createOrderFromDraft, type RuleFailure } from "~/.server/store/checkout";
+import {
+  checkEmployeePromo,
+  type CheckoutDraft,
+  clearDraftPaymentChoice,
+  getCheckoutDraft,
+  saveDraftValues,
+  setDraftKtp,
+} from "~/.server/store/checkout";
+import {
+  checkOrderRules,
+  checkoutContextOf,
+  checkoutSubmissionOf,
+  type CheckoutSubmission,
+  createOrderFromDraft,
+  type RuleFailure,
+} from "~/.server/store/checkout";
 import { getOwnedOrderSummary } from "~/.server/store/orders";
 import { saveUpload } from "~/.server/store/orders";
 import { isEmptyFile, processImageUpload } from "~/.server/images";
@@ -109,7 +123,10 @@ function draftValuesOf(form: FormData, checkout: CheckoutContext): Draft["values
 }
 
 /** A refusal of the order rules, next to the field it is about (or above the form). */
-function ruleReply(submission: { reply: (options?: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }) => SubmissionResult<string[]> }, failure: RuleFailure) {
+function ruleReply(
+  submission: { reply: (options?: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }) => SubmissionResult<string[]> },
+  failure: RuleFailure,
+) {
   if (!failure.field || failure.field === "product") return submission.reply({ formErrors: [failure.message] });
   return submission.reply({ fieldErrors: { [failure.field]: [failure.message] } });
 }
@@ -256,7 +273,12 @@ const CheckoutForm = memo(function CheckoutForm({
   idempotencyKey,
   lastResult,
 }: FormScreenData & { lastResult?: SubmissionResult<string[]> }) {
-  const checkout: CheckoutContext = { ktpOnFile: ktp !== null, addressOnFile: address !== null, hasIncentive: product.hasIncentive, hasEmployeePromo: employeePromo !== null };
+  const checkout: CheckoutContext = {
+    ktpOnFile: ktp !== null,
+    addressOnFile: address !== null,
+    hasIncentive: product.hasIncentive,
+    hasEmployeePromo: employeePromo !== null,
+  };
   const [form, fields] = useForm<Record<string, string | undefined>>({
     lastResult,
     defaultValue: values,
@@ -264,7 +286,9 @@ const CheckoutForm = memo(function CheckoutForm({
     // hydrates: the server has validated what it rendered. The address button saves the draft
     // without validating (the server does not validate it either).
     onValidate: ({ formData, submitter }) =>
-      submitter?.getAttribute("value") === "address" ? parse(formData, { resolve: () => ({ value: {} }) }) : parseForm(withOneKtpFile(formData), checkoutSchema(checkout)),
+      submitter?.getAttribute("value") === "address"
+        ? parse(formData, { resolve: () => ({ value: {} }) })
+        : parseForm(withOneKtpFile(formData), checkoutSchema(checkout)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
@@ -281,7 +305,10 @@ const CheckoutForm = memo(function CheckoutForm({
     setInsentif(ticked("insentif"));
     setPromoPegawai(ticked("ajukanInsentifPegawai"));
   }, []);
-  const pricing = checkoutPricing(product.pricing, { insentif: product.hasIncentive && insentif, promoPegawai: employeePromo !== null && promoPegawai });
+  const pricing = checkoutPricing(product.pricing, {
+    insentif: product.hasIncentive && insentif,
+    promoPegawai: employeePromo !== null && promoPegawai,
+  });
 
   // A preview of a newly picked KTP photo at once (the server re-checks and re-encodes it).
   const [preview, setPreview] = useState<string | null>(null);
@@ -333,7 +360,11 @@ const CheckoutForm = memo(function CheckoutForm({
         <ErrorSummary form={form} labels={LABELS} />
 
         <section className="card checkout-product" aria-label="Produk">
-          {product.imageUrl ? <img src={product.imageUrl} alt="" width={72} height={72} className="checkout-product-image" /> : <div className="checkout-product-image" aria-hidden="true" />}
+          {product.imageUrl ? (
+            <img src={product.imageUrl} alt="" width={72} height={72} className="checkout-product-image" />
+          ) : (
+            <div className="checkout-product-image" aria-hidden="true" />
+          )}
           <div className="checkout-product-info">
             <h2 className="checkout-product-title">{title}</h2>
             <p className="checkout-product-price" data-testid="checkout-price">
@@ -377,7 +408,9 @@ const CheckoutForm = memo(function CheckoutForm({
               onOpenSheet={() => setKtpSheet(true)}
               onPicked={setPreview}
             />
-            <p className="field-hint">{ktp ? "Foto KTP sudah tersimpan. Pilih file baru hanya jika ingin menggantinya." : "Format .jpg, .jpeg atau .png."}</p>
+            <p className="field-hint">
+              {ktp ? "Foto KTP sudah tersimpan. Pilih file baru hanya jika ingin menggantinya." : "Format .jpg, .jpeg atau .png."}
+            </p>
             <FieldError id={fields.ktp.errorId} errors={fields.ktp.errors} />
           </fieldset>
         </section>
@@ -398,11 +431,15 @@ const CheckoutForm = memo(function CheckoutForm({
                   }}
                 >
                   Ajukan Insentif
-                  <small className="check-hint">Insentif Pemerintah untuk kendaraan listrik. Wajib foto KTP; satu NIK hanya untuk satu unit.</small>
+                  <small className="check-hint">
+                    Insentif Pemerintah untuk kendaraan listrik. Wajib foto KTP; satu NIK hanya untuk satu unit.
+                  </small>
                 </CheckboxField>
                 <div className="when-insentif" hidden={!insentif}>
                   <Field meta={fields.buyerDadName} label="Nama Ayah Kandung" autoComplete="off" />
-                  <CheckboxField meta={fields.nikValidation}>Saya menyatakan NIK di atas belum pernah digunakan untuk pengajuan insentif kendaraan listrik.</CheckboxField>
+                  <CheckboxField meta={fields.nikValidation}>
+                    Saya menyatakan NIK di atas belum pernah digunakan untuk pengajuan insentif kendaraan listrik.
+                  </CheckboxField>
                 </div>
               </>
             ) : null}
@@ -474,7 +511,9 @@ const CheckoutForm = memo(function CheckoutForm({
         </section>
 
         <section className="card" aria-label="Pernyataan">
-          <CheckboxField meta={fields.bbnValidation}>Saya memahami bahwa biaya pengiriman dibayarkan langsung kepada dealer di luar aplikasi.</CheckboxField>
+          <CheckboxField meta={fields.bbnValidation}>
+            Saya memahami bahwa biaya pengiriman dibayarkan langsung kepada dealer di luar aplikasi.
+          </CheckboxField>
           <CheckboxField meta={fields.domisiliValidation}>Saya menyatakan alamat domisili saya sesuai dengan KTP.</CheckboxField>
         </section>
 
@@ -659,7 +698,12 @@ function useDraftSaver(saved: Record<string, string | undefined>) {
 /** Whether the form's text fields and boxes hold anything other than the draft it was drawn from. */
 function differsFrom(form: HTMLFormElement, saved: Record<string, string | undefined>) {
   for (const element of Array.from(form.elements)) {
-    if (!(element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) || !element.name || element.name === "idempotencyKey") continue;
+    if (
+      !(element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) ||
+      !element.name ||
+      element.name === "idempotencyKey"
+    )
+      continue;
     if (element instanceof HTMLInputElement && element.type === "checkbox") {
       if (element.checked !== (saved[element.name] === "on")) return true;
     } else if (element.type !== "file" && element.type !== "hidden" && element.value !== (saved[element.name] ?? "")) return true;

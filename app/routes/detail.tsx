@@ -33,7 +33,10 @@ function productIdOf(param: string | undefined): number {
 type OrderState = { allowed: true } | { allowed: false; reason: string };
 
 /** Whether this reader may order: anonymous readers may press (and are asked to log in). */
-function orderStateOf(user: { verified: boolean } | null, product: { orderable: boolean; price: number | null; stock: number }): OrderState {
+function orderStateOf(
+  user: { verified: boolean } | null,
+  product: { orderable: boolean; price: number | null; stock: number },
+): OrderState {
   if (!product.orderable || product.price === null) return { allowed: false, reason: NOT_ORDERABLE };
   if (product.stock <= 0) return { allowed: false, reason: OUT_OF_STOCK };
   if (user && !user.verified) return { allowed: false, reason: NOT_VERIFIED };
@@ -47,7 +50,10 @@ export async function loader({ params, context, request, url }: Route.LoaderArgs
   const product = await getProductDetail(id, { countView: view.count });
   if (!product) throw data("Not Found", { status: 404 });
   const sheetOpen = url.searchParams.get("sheet") === TERMS_SHEET;
-  return data({ product, order: orderStateOf(getUser(context), product), sheetOpen }, { headers: view.setCookie ? { "Set-Cookie": view.setCookie } : undefined });
+  return data(
+    { product, order: orderStateOf(getUser(context), product), sheetOpen },
+    { headers: view.setCookie ? { "Set-Cookie": view.setCookie } : undefined },
+  );
 }
 
 /**
@@ -112,7 +118,9 @@ export default function ProductDetailScreen({ loaderData, actionData }: Route.Co
         {discounted ? (
           <p className="detail-original">
             <s data-testid="detail-original-price">{formatPrice(product.price)}</s>
-            <span className="discount-badge">{product.discountType === "%" ? `-${Math.min(100, product.discount)}%` : `Hemat ${formatRupiah(product.discount)}`}</span>
+            <span className="discount-badge">
+              {product.discountType === "%" ? `-${Math.min(100, product.discount)}%` : `Hemat ${formatRupiah(product.discount)}`}
+            </span>
           </p>
         ) : null}
         <h2 className="detail-title">{title}</h2>
@@ -179,7 +187,11 @@ export default function ProductDetailScreen({ loaderData, actionData }: Route.Co
             {reason}
           </p>
         ) : null}
-        <SubmitButton className="btn btn-primary btn-block" disabled={!order.allowed} aria-describedby={reason ? "order-reason" : undefined}>
+        <SubmitButton
+          className="btn btn-primary btn-block"
+          disabled={!order.allowed}
+          aria-describedby={reason ? "order-reason" : undefined}
+        >
           Beli Sekarang
         </SubmitButton>
       </Form>
@@ -191,7 +203,9 @@ export default function ProductDetailScreen({ loaderData, actionData }: Route.Co
               {product.promo.map((promo) => (
                 <li key={promo.id} className="promo-item" data-testid="promo-item">
                   <p className="promo-title">{promo.title}</p>
-                  <p className="promo-discount">Potongan {promo.discountType === "%" ? `${promo.discount}%` : formatRupiah(promo.discount)}</p>
+                  <p className="promo-discount">
+                    Potongan {promo.discountType === "%" ? `${promo.discount}%` : formatRupiah(promo.discount)}
+                  </p>
                   {promo.description ? (
                     <p className="promo-description">
                       <LinkifiedText text={promo.description} />

@@ -9,7 +9,6 @@ import type { RouteHandle } from "~/lib/route-handle";
 import ordersStylesUrl from "~/styles/orders.css?url";
 export const handle: RouteHandle = { title: "Riwayat Saldo", back: "/profile" };
 
-
 // The order screens' styles load only on these screens.
 export const links = () => [{ rel: "stylesheet", href: ordersStylesUrl }];
 
@@ -24,7 +23,19 @@ export async function loader({ context }: Route.LoaderArgs) {
   const user = requireUser(context);
   const [balance, items] = await Promise.all([getBalance(user.id), listBalanceHistory(user.id)]);
   const now = new Date();
-  const groups: { heading: string; items: { id: number; title: string; description: string; amount: string; credit: boolean; status: string | null; tone: string; time: string }[] }[] = [];
+  const groups: {
+    heading: string;
+    items: {
+      id: number;
+      title: string;
+      description: string;
+      amount: string;
+      credit: boolean;
+      status: string | null;
+      tone: string;
+      time: string;
+    }[];
+  }[] = [];
   for (const item of items) {
     const heading = dayHeadingWib(item.createdAt, now);
     let group = groups[groups.length - 1];

@@ -30,7 +30,11 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       <BannerCarousel banners={loaderData.banners} />
       <h2 className="section-title">Produk Pilihan</h2>
       {/* The first banner is the largest image on screen: the cards' images come after it. */}
-      <ProductGrid pages={loaderData.pages} priorityImages={0} emptyText="Belum ada produk di toko ini. Produk akan tampil di sini setelah katalog diisi." />
+      <ProductGrid
+        pages={loaderData.pages}
+        priorityImages={0}
+        emptyText="Belum ada produk di toko ini. Produk akan tampil di sini setelah katalog diisi."
+      />
       {loaderData.verificationCode ? <VerificationPrompt code={loaderData.verificationCode} /> : null}
     </>
   );

@@ -39,7 +39,14 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         <FormError id={form.errorId} errors={form.errors} />
         <ErrorSummary form={form} labels={LABELS} />
         <input type="hidden" name="redirect" value={loaderData.redirect} />
-        <Field meta={fields.email} label={LABELS.email} type="email" autoComplete="username" inputMode="email" placeholder="nama@pln.co.id" />
+        <Field
+          meta={fields.email}
+          label={LABELS.email}
+          type="email"
+          autoComplete="username"
+          inputMode="email"
+          placeholder="nama@pln.co.id"
+        />
         <Field meta={fields.password} label={LABELS.password} type="password" autoComplete="current-password" />
         <p className="align-end">
           <Link to="/send-email">Lupa Kata Sandi?</Link>

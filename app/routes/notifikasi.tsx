@@ -27,7 +27,11 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   // Shown as they were (unread marked), then read: the next page or the bell no longer counts them.
   if (items.some((item) => item.unread)) await markNotificationsRead(user.id, items[0]!.id);
   return {
-    items: items.map((item, index) => ({ ...item, createdAt: formatDateTimeWib(item.createdAt), anchor: index > 0 && index % NOTIFICATIONS_PAGE_SIZE === 0 ? `halaman-${index / NOTIFICATIONS_PAGE_SIZE}` : undefined })),
+    items: items.map((item, index) => ({
+      ...item,
+      createdAt: formatDateTimeWib(item.createdAt),
+      anchor: index > 0 && index % NOTIFICATIONS_PAGE_SIZE === 0 ? `halaman-${index / NOTIFICATIONS_PAGE_SIZE}` : undefined,
+    })),
     nextPage: more ? shown : null,
     anyUnread: items.some((item) => item.unread),
   };
@@ -57,10 +61,17 @@ export default function NotificationsScreen({ loaderData }: Route.ComponentProps
       </Form>
       <ul className="notification-list">
         {items.map((item) => (
-          <li key={item.id} id={item.anchor} className={item.unread ? "card notification is-unread" : "card notification"} data-testid="notification">
+          <li
+            key={item.id}
+            id={item.anchor}
+            className={item.unread ? "card notification is-unread" : "card notification"}
+            data-testid="notification"
+          >
             <Link to={item.link} className="notification-link">
               <span className="notification-title">
-                {item.unread ? <span className="notification-dot" role="img" aria-label="Belum dibaca" data-testid="notification-unread" /> : null}
+                {item.unread ? (
+                  <span className="notification-dot" role="img" aria-label="Belum dibaca" data-testid="notification-unread" />
+                ) : null}
                 {item.title}
               </span>
               <span className="notification-body">{item.body}</span>

@@ -41,7 +41,9 @@ let photo: Awaited<ReturnType<typeof processImageUpload>> & { ok: true };
 
 beforeAll(async () => {
   db = await getDb();
-  const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: { r: 10, g: 120, b: 90 } } }).png().toBuffer();
+  const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: { r: 10, g: 120, b: 90 } } })
+    .png()
+    .toBuffer();
   photo = (await processImageUpload(new File([new Uint8Array(png)], "p.png", { type: "image/png" }))) as typeof photo;
 });
 
@@ -52,7 +54,9 @@ async function orderOf(user: TestUser, path: number[] = []) {
   await saveDraftAddress(user.id, await realAddress(db));
   const ktp = await saveUpload(user.id, "ktp", photo.file);
   await setDraftKtp(user.id, ktp);
-  const created = await createOrderFromDraft(user.id, randomUUID(), submission(user, { insentif: true, buyerDadName: "Ahmad" }), { statusId: 100 });
+  const created = await createOrderFromDraft(user.id, randomUUID(), submission(user, { insentif: true, buyerDadName: "Ahmad" }), {
+    statusId: 100,
+  });
   if (!created.ok) throw new Error(created.message);
   let from = 100;
   for (const to of path) {
@@ -86,9 +90,18 @@ describe("IDOR matrix: two buyers, every order route and action", () => {
     const done = await orderOf(alice, [200, 300, 400]);
     const aliceProof = await saveUpload(alice.id, "delivery-proof", photo.file);
     // Alice finishes one order herself, so there is a proof image and a reward to try to reach.
-    const finished = await aliceBrowser.post(detailRoute.action, `/transaction-detail/${done.orderId}`, form({ intent: "confirm", bukti: new File([photo.file.bytes as Uint8Array<ArrayBuffer>], "b.jpg", { type: "image/jpeg" }) }), { id: String(done.orderId) });
+    const finished = await aliceBrowser.post(
+      detailRoute.action,
+      `/transaction-detail/${done.orderId}`,
+      form({ intent: "confirm", bukti: new File([photo.file.bytes as Uint8Array<ArrayBuffer>], "b.jpg", { type: "image/jpeg" }) }),
+      { id: String(done.orderId) },
+    );
     expect(finished).toMatchObject({ status: 302, location: `/transaction-done?order=${done.orderId}` });
-    const proofUrl = ((await aliceBrowser.get(detailRoute.loader, `/transaction-detail/${done.orderId}`, { id: String(done.orderId) })).data as { order: { deliveryProofUrls: string[] } }).order.deliveryProofUrls[0]!;
+    const proofUrl = (
+      (await aliceBrowser.get(detailRoute.loader, `/transaction-detail/${done.orderId}`, { id: String(done.orderId) })).data as {
+        order: { deliveryProofUrls: string[] };
+      }
+    ).order.deliveryProofUrls[0]!;
     expect(proofUrl).toMatch(/^\/uploads\//);
 
     const before = await Promise.all([waiting, shipped, done].map((o) => snapshot(o.orderId)));
@@ -104,12 +117,23 @@ describe("IDOR matrix: two buyers, every order route and action", () => {
       // Reads: the detail (also with its sheets) and the invoice answer like an unknown order.
       expect404(await bobBrowser.get(detailRoute.loader, `/transaction-detail/${orderId}`, params), `detail ${orderId}`);
       expect404(await bobBrowser.get(detailRoute.loader, `/transaction-detail/${orderId}?sheet=cancel`, params), `cancel sheet ${orderId}`);
-      expect404(await bobBrowser.get(detailRoute.loader, `/transaction-detail/${orderId}?sheet=confirm`, params), `confirm sheet ${orderId}`);
+      expect404(
+        await bobBrowser.get(detailRoute.loader, `/transaction-detail/${orderId}?sheet=confirm`, params),
+        `confirm sheet ${orderId}`,
+      );
       expect404(await bobBrowser.get(invoiceRoute.loader, `/transaction-invoice/${orderId}`, params), `invoice ${orderId}`);
       // Writes: cancel and confirm (with Bob's own proof, and with Alice's) are 404 too.
-      expect404(await bobBrowser.post(detailRoute.action, `/transaction-detail/${orderId}`, form({ intent: "cancel" }), params), `cancel ${orderId}`);
       expect404(
-        await bobBrowser.post(detailRoute.action, `/transaction-detail/${orderId}`, form({ intent: "confirm", bukti: new File([photo.file.bytes as Uint8Array<ArrayBuffer>], "b.jpg", { type: "image/jpeg" }) }), params),
+        await bobBrowser.post(detailRoute.action, `/transaction-detail/${orderId}`, form({ intent: "cancel" }), params),
+        `cancel ${orderId}`,
+      );
+      expect404(
+        await bobBrowser.post(
+          detailRoute.action,
+          `/transaction-detail/${orderId}`,
+          form({ intent: "confirm", bukti: new File([photo.file.bytes as Uint8Array<ArrayBuffer>], "b.jpg", { type: "image/jpeg" }) }),
+          params,
+        ),
         `confirm ${orderId}`,
       );
       // The done page names no reward for someone else's order.
@@ -148,13 +172,20 @@ describe("IDOR matrix: two buyers, every order route and action", () => {
     const sheet = (await browser.get(detailRoute.loader, `/transaction-detail/${orderId}?sheet=cancel`, params)).data as { sheet: string };
     expect(sheet.sheet).toBe("cancel");
     expect((await snapshot(orderId)).order!.statusId).toBe(100);
-    expect(await browser.post(detailRoute.action, `/transaction-detail/${orderId}`, form({ intent: "cancel" }), params)).toMatchObject({ status: 302, location: `/transaction-detail/${orderId}` });
+    expect(await browser.post(detailRoute.action, `/transaction-detail/${orderId}`, form({ intent: "cancel" }), params)).toMatchObject({
+      status: 302,
+      location: `/transaction-detail/${orderId}`,
+    });
     expect(await browser.toast()).toEqual({ type: "success", message: "Pesanan berhasil dibatalkan." });
-    expect(await browser.post(detailRoute.action, `/transaction-detail/${orderId}`, form({ intent: "cancel" }), params)).toMatchObject({ status: 302 });
+    expect(await browser.post(detailRoute.action, `/transaction-detail/${orderId}`, form({ intent: "cancel" }), params)).toMatchObject({
+      status: 302,
+    });
     expect(await browser.toast()).toEqual({ type: "danger", message: "Pesanan sudah dibatalkan." });
     expect((await snapshot(orderId)).events).toBe(2); // created + cancelled, once
     // A stale confirm on the cancelled order and an unknown intent change nothing either.
-    expect(await browser.post(detailRoute.action, `/transaction-detail/${orderId}`, form({ intent: "confirm" }), params)).toMatchObject({ status: 302 });
+    expect(await browser.post(detailRoute.action, `/transaction-detail/${orderId}`, form({ intent: "confirm" }), params)).toMatchObject({
+      status: 302,
+    });
     expect(await browser.toast()).toEqual({ type: "danger", message: "Pesanan sudah dibatalkan." });
     expect((await browser.post(detailRoute.action, `/transaction-detail/${orderId}`, form({ intent: "hapus" }), params)).status).toBe(400);
   });
@@ -164,25 +195,42 @@ describe("IDOR matrix: two buyers, every order route and action", () => {
     const browser = await new Browser().signIn(alice.id);
     const { orderId } = await orderOf(alice, [200, 300, 400]);
     const params = { id: String(orderId) };
-    const post = (fields: Record<string, string | File>) => browser.post(detailRoute.action, `/transaction-detail/${orderId}`, form({ intent: "confirm", ...fields }), params);
+    const post = (fields: Record<string, string | File>) =>
+      browser.post(detailRoute.action, `/transaction-detail/${orderId}`, form({ intent: "confirm", ...fields }), params);
     expect(await post({})).toMatchObject({ status: 400, data: { confirmError: "Foto bukti barang sampai tidak boleh kosong." } });
-    expect(await post({ bukti: new File(["<svg/>"], "x.png", { type: "image/png" }) })).toMatchObject({ status: 400, data: { confirmError: "Invalid file selected, valid files are of .jpg,.jpeg,.png,.pdf types." } });
+    expect(await post({ bukti: new File(["<svg/>"], "x.png", { type: "image/png" }) })).toMatchObject({
+      status: 400,
+      data: { confirmError: "Invalid file selected, valid files are of .jpg,.jpeg,.png,.pdf types." },
+    });
     const bigPdf = new Uint8Array(2 * 1024 * 1024 + 1);
     bigPdf.set(new TextEncoder().encode("%PDF-1.7\n"));
-    expect(await post({ bukti: new File([bigPdf], "besar.pdf", { type: "application/pdf" }) })).toMatchObject({ status: 400, data: { confirmError: "File size is too large" } });
+    expect(await post({ bukti: new File([bigPdf], "besar.pdf", { type: "application/pdf" }) })).toMatchObject({
+      status: 400,
+      data: { confirmError: "File size is too large" },
+    });
     expect((await snapshot(orderId)).order!.statusId).toBe(400);
     // A small PDF is kept as it is and finishes the order.
     const pdf = new TextEncoder().encode("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n");
-    expect(await post({ bukti: new File([pdf], "bukti.pdf", { type: "application/pdf" }) })).toMatchObject({ status: 302, location: `/transaction-done?order=${orderId}` });
-    const detail = (await browser.get(detailRoute.loader, `/transaction-detail/${orderId}`, params)).data as { order: { statusId: number; deliveryProofUrls: string[] } };
+    expect(await post({ bukti: new File([pdf], "bukti.pdf", { type: "application/pdf" }) })).toMatchObject({
+      status: 302,
+      location: `/transaction-done?order=${orderId}`,
+    });
+    const detail = (await browser.get(detailRoute.loader, `/transaction-detail/${orderId}`, params)).data as {
+      order: { statusId: number; deliveryProofUrls: string[] };
+    };
     expect(detail.order.statusId).toBe(500);
-    const file = await browser.get(uploadsRoute.loader, detail.order.deliveryProofUrls[0]!, { id: detail.order.deliveryProofUrls[0]!.split("/").pop()! });
+    const file = await browser.get(uploadsRoute.loader, detail.order.deliveryProofUrls[0]!, {
+      id: detail.order.deliveryProofUrls[0]!.split("/").pop()!,
+    });
     expect(file.status).toBe(200);
     // Served inline from the store's origin, so sandboxed: a crafted PDF runs in no origin (issue 16).
     expect(file.response?.headers.get("content-security-policy")).toBe("sandbox");
     expect(file.response?.headers.get("x-content-type-options")).toBe("nosniff");
     expect(file.response?.headers.get("content-type")).toBe("application/pdf");
-    const done = (await browser.get(doneRoute.loader, `/transaction-done?order=${orderId}`)).data as { reward: { amount: number } | null; suggestions: unknown[] };
+    const done = (await browser.get(doneRoute.loader, `/transaction-done?order=${orderId}`)).data as {
+      reward: { amount: number } | null;
+      suggestions: unknown[];
+    };
     expect(done.reward?.amount).toBeGreaterThan(0);
     expect(done.suggestions.length).toBeLessThanOrEqual(7);
   });
@@ -192,12 +240,19 @@ describe("IDOR matrix: two buyers, every order route and action", () => {
     const browser = await new Browser().signIn(alice.id);
     const { orderId } = await orderOf(alice, [200]);
     const params = { id: String(orderId) };
-    const invoice = async () => (await browser.get(invoiceRoute.loader, `/transaction-invoice/${orderId}`, params)).data as { paid: boolean; paidAtText: string | null };
+    const invoice = async () =>
+      (await browser.get(invoiceRoute.loader, `/transaction-invoice/${orderId}`, params)).data as {
+        paid: boolean;
+        paidAtText: string | null;
+      };
     expect(await invoice()).toMatchObject({ paid: false, paidAtText: null });
     await transitionOrder(orderId, 200, 300, "gateway");
     const paid = await invoice();
     expect(paid).toMatchObject({ paid: true, paidAtText: expect.stringMatching(/^\d{2} \w{3} \d{4} \d{2}:\d{2} WIB$/) });
-    const props = { loaderData: (await browser.get(invoiceRoute.loader, `/transaction-invoice/${orderId}`, params)).data, params } as unknown as React.ComponentProps<typeof invoiceRoute.default>;
+    const props = {
+      loaderData: (await browser.get(invoiceRoute.loader, `/transaction-invoice/${orderId}`, params)).data,
+      params,
+    } as unknown as React.ComponentProps<typeof invoiceRoute.default>;
     const html = renderToStaticMarkup(createElement(invoiceRoute.default, props));
     expect(html).toContain("LUNAS");
     expect(html).toContain(`Dibayar pada ${paid.paidAtText}`);
@@ -205,16 +260,24 @@ describe("IDOR matrix: two buyers, every order route and action", () => {
     expect(await invoice()).toEqual(expect.objectContaining({ paid: true, paidAtText: paid.paidAtText }));
 
     const jpeg = (name: string) => new File([photo.file.bytes as Uint8Array<ArrayBuffer>], name, { type: "image/jpeg" });
-    const pdf = new File([new TextEncoder().encode("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n")], "resi.pdf", { type: "application/pdf" });
+    const pdf = new File([new TextEncoder().encode("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n")], "resi.pdf", {
+      type: "application/pdf",
+    });
     const body = form({ intent: "confirm" });
     body.append("bukti", jpeg("depan.jpg"));
     body.append("bukti", pdf);
-    expect(await browser.post(detailRoute.action, `/transaction-detail/${orderId}`, body, params)).toMatchObject({ status: 302, location: `/transaction-done?order=${orderId}` });
-    const detail = (await browser.get(detailRoute.loader, `/transaction-detail/${orderId}`, params)).data as { order: { statusId: number; deliveryProofUrls: string[] } };
+    expect(await browser.post(detailRoute.action, `/transaction-detail/${orderId}`, body, params)).toMatchObject({
+      status: 302,
+      location: `/transaction-done?order=${orderId}`,
+    });
+    const detail = (await browser.get(detailRoute.loader, `/transaction-detail/${orderId}`, params)).data as {
+      order: { statusId: number; deliveryProofUrls: string[] };
+    };
     expect(detail.order.statusId).toBe(500);
     expect(detail.order.deliveryProofUrls).toHaveLength(2);
     const types = [];
-    for (const url of detail.order.deliveryProofUrls) types.push((await browser.get(uploadsRoute.loader, url, { id: url.split("/").pop()! })).response?.headers.get("content-type"));
+    for (const url of detail.order.deliveryProofUrls)
+      types.push((await browser.get(uploadsRoute.loader, url, { id: url.split("/").pop()! })).response?.headers.get("content-type"));
     expect(types).toEqual(["image/jpeg", "application/pdf"]);
     expect(await invoice()).toEqual(expect.objectContaining({ paid: true, paidAtText: paid.paidAtText }));
 
@@ -222,7 +285,10 @@ describe("IDOR matrix: two buyers, every order route and action", () => {
     const next = await orderOf(alice, [200, 300, 400]);
     const six = form({ intent: "confirm" });
     for (let i = 0; i < 6; i++) six.append("bukti", jpeg(`foto-${i}.jpg`));
-    expect(await browser.post(detailRoute.action, `/transaction-detail/${next.orderId}`, six, { id: String(next.orderId) })).toMatchObject({ status: 400, data: { confirmError: "Maksimal 5 file bukti barang sampai." } });
+    expect(await browser.post(detailRoute.action, `/transaction-detail/${next.orderId}`, six, { id: String(next.orderId) })).toMatchObject({
+      status: 400,
+      data: { confirmError: "Maksimal 5 file bukti barang sampai." },
+    });
     expect((await snapshot(next.orderId)).order!.statusId).toBe(400);
   });
 });

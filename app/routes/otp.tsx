@@ -79,7 +79,11 @@ export async function action({ context, request, url }: Route.ActionArgs) {
     const phone = await paylaterPhone(user.id, flow.orderId);
     const sent = phone ? await requestOtp(user.id, phone) : null;
     if (sent && !sent.ok && paylaterFailureUrl(sent.message)) throw redirect(paylaterFailureUrl(sent.message)!);
-    if (!sent?.ok) return data({ formError: sent?.message ?? "Nomor HP tidak valid.", codeError: null }, { status: sent?.code === "COOLDOWN" ? 429 : 400 });
+    if (!sent?.ok)
+      return data(
+        { formError: sent?.message ?? "Nomor HP tidak valid.", codeError: null },
+        { status: sent?.code === "COOLDOWN" ? 429 : 400 },
+      );
     flash(context, "toast", { type: "success", message: CODE_SENT });
     throw redirect(here);
   }
@@ -95,7 +99,10 @@ export async function action({ context, request, url }: Route.ActionArgs) {
     return data({ formError: null, codeError: checked.message }, { status: checked.retryAfterSeconds ? 429 : 400 });
   }
   // The code is right: the order is made (or its payment set) with the code's one-use secret.
-  const paid = flow.orderId === undefined ? await payDraft(user.id, key, { otpSecretId: checked.secretId }) : await setOrderPayment(user.id, flow.orderId, { paymentMethodId: flow.paymentMethodId, otpSecretId: checked.secretId });
+  const paid =
+    flow.orderId === undefined
+      ? await payDraft(user.id, key, { otpSecretId: checked.secretId })
+      : await setOrderPayment(user.id, flow.orderId, { paymentMethodId: flow.paymentMethodId, otpSecretId: checked.secretId });
   if (paid.ok) throw redirect(paymentPageHref(paid.orderId, paid.redirectUrl));
   // Spec §8: a paylater failure whose message is a URL sends the browser there.
   const failureUrl = paylaterFailureUrl(paid.message);
@@ -116,7 +123,8 @@ export default function OtpScreen({ loaderData, actionData }: Route.ComponentPro
         <h2>Verifikasi BRI Ceria</h2>
         {code ? (
           <p>
-            Masukkan {OTP_LENGTH} digit kode OTP yang dikirim lewat SMS ke nomor <strong>{phone}</strong>. Kode berlaku sampai <strong>{code.expiresAt}</strong>.
+            Masukkan {OTP_LENGTH} digit kode OTP yang dikirim lewat SMS ke nomor <strong>{phone}</strong>. Kode berlaku sampai{" "}
+            <strong>{code.expiresAt}</strong>.
           </p>
         ) : (
           <p>
@@ -158,7 +166,17 @@ export default function OtpScreen({ loaderData, actionData }: Route.ComponentPro
 }
 
 /** 'Kirim Ulang Kode': the wait as an absolute time plus the time left (ticking with JavaScript). */
-function ResendForm({ here, code, now, busy }: { here: string; code: Route.ComponentProps["loaderData"]["code"]; now: string; busy: boolean }) {
+function ResendForm({
+  here,
+  code,
+  now,
+  busy,
+}: {
+  here: string;
+  code: Route.ComponentProps["loaderData"]["code"];
+  now: string;
+  busy: boolean;
+}) {
   const hydrated = useHydrated();
   const [waitOver, setWaitOver] = useState(!code?.resendWaiting);
   const endWait = useCallback(() => setWaitOver(true), []);
@@ -167,7 +185,8 @@ function ResendForm({ here, code, now, busy }: { here: string; code: Route.Compo
       <input type="hidden" name="intent" value="send" />
       {code?.resendWaiting && !(hydrated && waitOver) ? (
         <p className="muted small" data-testid="otp-resend-wait">
-          Kode baru dapat dikirim ulang pukul {code.resendAtText} (dalam <Countdown until={code.resendAt} renderedAt={now} onDone={endWait} />
+          Kode baru dapat dikirim ulang pukul {code.resendAtText} (dalam{" "}
+          <Countdown until={code.resendAt} renderedAt={now} onDone={endWait} />
           ).
         </p>
       ) : null}

@@ -28,7 +28,8 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
         {loaderData.messages.map((m) => (
           <article key={m.id} className="card outbox-message" data-testid="outbox-message">
             <p className="muted">
-              Kepada: <span data-testid="outbox-to">{m.to}</span> · {new Date(m.sentAt).toLocaleString("id-ID", { timeZone: "Asia/Jakarta" })} WIB
+              Kepada: <span data-testid="outbox-to">{m.to}</span> ·{" "}
+              {new Date(m.sentAt).toLocaleString("id-ID", { timeZone: "Asia/Jakarta" })} WIB
             </p>
             <h2>{m.subject}</h2>
             <Linkified text={m.text} />

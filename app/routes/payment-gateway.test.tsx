@@ -17,7 +17,13 @@ function render(payment: Partial<Props["loaderData"]["payment"]>): string {
       invoiceId: "INV/20261125/000007",
       statusId: 200,
       statusName: "Menunggu Pembayaran",
-      method: { id: 3, code: "MANDIRI-VA", name: "Mandiri Virtual Account", type: "virtual_account", imageUrl: "/images/payment/mandiri.svg" },
+      method: {
+        id: 3,
+        code: "MANDIRI-VA",
+        name: "Mandiri Virtual Account",
+        type: "virtual_account",
+        imageUrl: "/images/payment/mandiri.svg",
+      },
       tenor: null,
       vaNo: null,
       billerCode: null,
@@ -63,7 +69,19 @@ describe("/payment/{id} with Midtrans", () => {
 
   it("offers 'Lanjutkan Pembayaran' to an open Snap page, only when it is a web address", () => {
     const snap = "https://app.sandbox.midtrans.com/snap/v2/vtweb/0d1e2f";
-    const instalment = { statusId: 301, statusName: "Menunggu Persetujuan Cicilan", expiredAt: null, method: { id: 5, code: "BNI-INSTALLMENT", name: "Cicilan Kartu Kredit BNI", type: "installment" as const, imageUrl: "/images/payment/bni.svg" }, tenor: 6 };
+    const instalment = {
+      statusId: 301,
+      statusName: "Menunggu Persetujuan Cicilan",
+      expiredAt: null,
+      method: {
+        id: 5,
+        code: "BNI-INSTALLMENT",
+        name: "Cicilan Kartu Kredit BNI",
+        type: "installment" as const,
+        imageUrl: "/images/payment/bni.svg",
+      },
+      tenor: 6,
+    };
     expect(render({ ...instalment, redirectUrl: snap })).toContain(`href="${snap}"`);
     expect(render({ ...instalment, redirectUrl: snap })).toContain("Lanjutkan Pembayaran");
     expect(render({ ...instalment, redirectUrl: "javascript:alert(1)" })).not.toContain("Lanjutkan Pembayaran");

@@ -106,7 +106,13 @@ export async function action({ context, params, request }: Route.ActionArgs) {
   if (intent === "sandbox-pay") {
     const paid = await sandboxPay(orderId, user.id);
     const accepted = paid.ok && paid.status === 200;
-    flash(context, "toast", accepted ? { type: "success", message: SANDBOX_PAID } : { type: "danger", message: paid.ok ? `Pembayaran (Sandbox) ditolak (HTTP ${paid.status}).` : paid.message });
+    flash(
+      context,
+      "toast",
+      accepted
+        ? { type: "success", message: SANDBOX_PAID }
+        : { type: "danger", message: paid.ok ? `Pembayaran (Sandbox) ditolak (HTTP ${paid.status}).` : paid.message },
+    );
     throw redirect(here);
   }
 
@@ -157,7 +163,8 @@ function PaymentDone({ payment }: { payment: PaymentData }) {
     <section className="center-panel" data-testid="payment-paid">
       <h2>{payment.statusName}</h2>
       <p>
-        Pembayaran pesanan <strong>{payment.invoiceId}</strong> sebesar <strong>{formatRupiah(payment.totalAmount)}</strong> telah kami terima.
+        Pembayaran pesanan <strong>{payment.invoiceId}</strong> sebesar <strong>{formatRupiah(payment.totalAmount)}</strong> telah kami
+        terima.
       </p>
       <Link to={`/transaction-detail/${payment.orderId}`} className="btn btn-primary btn-block">
         Lihat Detail Transaksi
@@ -171,7 +178,12 @@ function PaymentDone({ payment }: { payment: PaymentData }) {
 
 /** Memoised: React Router's own updates right after hydration re-render the route's component, and
  * this page's props (the loader's data) do not change with them (issue 29). */
-const PaymentOpen = memo(function PaymentOpen({ payment, now, sheet, proofError }: Route.ComponentProps["loaderData"] & { proofError: string | null }) {
+const PaymentOpen = memo(function PaymentOpen({
+  payment,
+  now,
+  sheet,
+  proofError,
+}: Route.ComponentProps["loaderData"] & { proofError: string | null }) {
   const here = `/payment/${payment.orderId}`;
   const navigation = useNavigation();
   const revalidator = useRevalidator();
@@ -203,7 +215,9 @@ const PaymentOpen = memo(function PaymentOpen({ payment, now, sheet, proofError 
         <section className="card pay-state" data-testid="payment-status">
           <p className="muted small">Status</p>
           <p className="strong">{payment.statusName}</p>
-          {payment.statusId === 301 ? <p className="muted small">Pengajuan pembayaran Anda sedang menunggu persetujuan. Kami akan mengabari Anda melalui email.</p> : null}
+          {payment.statusId === 301 ? (
+            <p className="muted small">Pengajuan pembayaran Anda sedang menunggu persetujuan. Kami akan mengabari Anda melalui email.</p>
+          ) : null}
           {payment.statusId === 302 ? <p className="muted small">Bukti transfer Anda sudah kami terima dan sedang diverifikasi.</p> : null}
         </section>
       )}
@@ -252,7 +266,14 @@ const PaymentOpen = memo(function PaymentOpen({ payment, now, sheet, proofError 
           />
         ) : null}
         {payment.vaNo && payment.billerCode ? (
-          <CopyField id="bill-key" label="Kode Bayar" value={payment.vaNo} copyText={payment.vaNo} copied={BILL_KEY_COPIED} onToast={setToast} />
+          <CopyField
+            id="bill-key"
+            label="Kode Bayar"
+            value={payment.vaNo}
+            copyText={payment.vaNo}
+            copied={BILL_KEY_COPIED}
+            onToast={setToast}
+          />
         ) : payment.vaNo ? (
           <CopyField
             id="va-number"
@@ -320,7 +341,9 @@ const PaymentOpen = memo(function PaymentOpen({ payment, now, sheet, proofError 
         </Link>
       </div>
 
-      {showProof && payment.canMarkPaid ? <ProofSheet closeHref={here} error={proofError} busy={busy} onClose={proofOpen ? () => setProofOpen(false) : undefined} /> : null}
+      {showProof && payment.canMarkPaid ? (
+        <ProofSheet closeHref={here} error={proofError} busy={busy} onClose={proofOpen ? () => setProofOpen(false) : undefined} />
+      ) : null}
       <CopyToast toast={toast} onClose={closeToast} />
     </div>
   );
@@ -353,7 +376,8 @@ function ExactAmount({ total }: { total: number }) {
   return (
     <div className="pay-exact" data-testid="exact-amount">
       <p>
-        Transfer tepat <strong className="pay-exact-amount">
+        Transfer tepat{" "}
+        <strong className="pay-exact-amount">
           {head}
           <mark>{tail}</mark>
         </strong>
@@ -432,7 +456,14 @@ function ProofSheet({ closeHref, error, busy, onClose }: { closeHref: string; er
         <input type="hidden" name="intent" value="mark-paid" />
         <div className="field">
           <label htmlFor="bukti">Bukti Pembayaran</label>
-          <input id="bukti" name="bukti" type="file" accept={KTP_ACCEPT} aria-invalid={error ? true : undefined} aria-describedby={error ? "bukti-error" : "bukti-hint"} />
+          <input
+            id="bukti"
+            name="bukti"
+            type="file"
+            accept={KTP_ACCEPT}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? "bukti-error" : "bukti-hint"}
+          />
           <p className="field-hint" id="bukti-hint">
             Foto atau tangkapan layar bukti transfer, format .jpg, .jpeg atau .png, maksimal 2 MB.
           </p>

@@ -18,7 +18,6 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: paym
 const CONTINUE = "Bayar Sekarang";
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9-]{8,64}$/;
 
-
 /** Spec §2 Payment summary: the draft, or `?orderId=` of an order in 200 without a method; else /transaction. */
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser(context);
@@ -55,7 +54,10 @@ export async function action({ context, request, url }: Route.ActionArgs) {
   if (!summary) {
     // The second press of a double submit arrives after the first made the order (the draft is
     // gone, or the order has its method): the same key / the same choice answers with that order.
-    const repeat = flow.orderId === undefined ? await payDraft(user.id, key) : await setOrderPayment(user.id, flow.orderId, { paymentMethodId: flow.paymentMethodId, tenor: flow.tenor });
+    const repeat =
+      flow.orderId === undefined
+        ? await payDraft(user.id, key)
+        : await setOrderPayment(user.id, flow.orderId, { paymentMethodId: flow.paymentMethodId, tenor: flow.tenor });
     if (repeat.ok) throw redirect(paymentPageHref(repeat.orderId, repeat.redirectUrl));
     throw redirect("/transaction");
   }
@@ -72,7 +74,10 @@ export async function action({ context, request, url }: Route.ActionArgs) {
     throw redirect(paymentFlowHref("/otp", flow));
   }
 
-  const paid: PayResult = flow.orderId === undefined ? await payDraft(user.id, key) : await setOrderPayment(user.id, flow.orderId, { paymentMethodId: flow.paymentMethodId, tenor: flow.tenor });
+  const paid: PayResult =
+    flow.orderId === undefined
+      ? await payDraft(user.id, key)
+      : await setOrderPayment(user.id, flow.orderId, { paymentMethodId: flow.paymentMethodId, tenor: flow.tenor });
   if (!paid.ok) return refused(paid.message, paid.code === "RULE" || paid.code === "NOT_PAYABLE" ? 409 : 400);
   throw redirect(paymentPageHref(paid.orderId, paid.redirectUrl));
 }
@@ -125,7 +130,10 @@ export default function PaymentSummaryScreen({ loaderData, actionData }: Route.C
             {method ? "Ubah Metode Pembayaran" : "Pilih Metode Pembayaran"}
           </Link>
           {method?.needsTenor ? (
-            <Link to={paymentFlowHref("/tenorlist", { orderId: flow.orderId, paymentMethodId: flow.paymentMethodId, tenor: flow.tenor })} className="btn btn-outline btn-block">
+            <Link
+              to={paymentFlowHref("/tenorlist", { orderId: flow.orderId, paymentMethodId: flow.paymentMethodId, tenor: flow.tenor })}
+              className="btn btn-outline btn-block"
+            >
               {tenor ? "Ubah Tenor" : "Pilih Tenor"}
             </Link>
           ) : null}
@@ -156,13 +164,18 @@ export default function PaymentSummaryScreen({ loaderData, actionData }: Route.C
             <dd>{formatRupiah(summary.totalPayment)}</dd>
           </div>
         </dl>
-        {method?.type === "bank_transfer" ? <p className="muted small">Kode unik 3 digit ditambahkan ke total saat pembayaran dibuat, agar transfer Anda mudah dikenali.</p> : null}
+        {method?.type === "bank_transfer" ? (
+          <p className="muted small">Kode unik 3 digit ditambahkan ke total saat pembayaran dibuat, agar transfer Anda mudah dikenali.</p>
+        ) : null}
         {tenor ? (
           <p className="muted small">
-            Cicilan {tenor.label}: {formatRupiah(tenor.perMonth)} per bulan selama {tenor.tenor} bulan, total {formatRupiah(tenor.totalPayment)} dibayar kepada penerbit kartu.
+            Cicilan {tenor.label}: {formatRupiah(tenor.perMonth)} per bulan selama {tenor.tenor} bulan, total{" "}
+            {formatRupiah(tenor.totalPayment)} dibayar kepada penerbit kartu.
           </p>
         ) : null}
-        {method?.type === "paylater" ? <p className="muted small">Kode OTP akan dikirim ke nomor HP pembeli untuk menyetujui pembayaran BRI Ceria.</p> : null}
+        {method?.type === "paylater" ? (
+          <p className="muted small">Kode OTP akan dikirim ke nomor HP pembeli untuk menyetujui pembayaran BRI Ceria.</p>
+        ) : null}
       </section>
 
       <Form method="post" action={here} className="checkout-bar" replace>

@@ -17,7 +17,13 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   // The numbers an admin sets in /ops/settings (ADMIN_PHONE until then).
   const help = await getHelpContacts();
   return {
-    profile: { fullname: profile.fullname, email: profile.email, phoneNo: profile.phoneNo, nip: profile.nip, companyName: profile.companyName },
+    profile: {
+      fullname: profile.fullname,
+      email: profile.email,
+      phoneNo: profile.phoneNo,
+      nip: profile.nip,
+      companyName: profile.companyName,
+    },
     // Without JavaScript the 'Bantuan' modal is this page with ?sheet=bantuan (DESIGN §5).
     showHelp: url.searchParams.get("sheet") === "bantuan",
     admin: { phone: help.phone, tel: `tel:${help.phone.replace(/[^\d+]/g, "")}`, chat: `https://wa.me/${whatsAppNumber(help.whatsapp)}` },
@@ -119,11 +125,25 @@ function HelpSheet({ admin }: { admin: { phone: string; tel: string; chat: strin
 // Icons only this screen uses (same style as components/icons.tsx).
 function smallIcon(path: React.ReactNode) {
   return (
-    <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+    <svg
+      width="18"
+      height="18"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+    >
       {path}
     </svg>
   );
 }
 const ChevronIcon = () => smallIcon(<path d="M9 6l6 6-6 6" />);
-const PhoneIcon = () => smallIcon(<path d="M22 16.9v3a2 2 0 01-2.2 2 19.8 19.8 0 01-8.6-3.1 19.5 19.5 0 01-6-6A19.8 19.8 0 012.1 4.2 2 2 0 014.1 2h3a2 2 0 012 1.7c.1.9.4 1.8.7 2.7a2 2 0 01-.5 2.1L8 9.8a16 16 0 006 6l1.3-1.3a2 2 0 012.1-.4c.9.3 1.8.6 2.7.7a2 2 0 011.7 2z" />);
+const PhoneIcon = () =>
+  smallIcon(
+    <path d="M22 16.9v3a2 2 0 01-2.2 2 19.8 19.8 0 01-8.6-3.1 19.5 19.5 0 01-6-6A19.8 19.8 0 012.1 4.2 2 2 0 014.1 2h3a2 2 0 012 1.7c.1.9.4 1.8.7 2.7a2 2 0 01-.5 2.1L8 9.8a16 16 0 006 6l1.3-1.3a2 2 0 012.1-.4c.9.3 1.8.6 2.7.7a2 2 0 011.7 2z" />,
+  );
 const ChatIcon = () => smallIcon(<path d="M21 11.5a8.4 8.4 0 01-12.3 7.5L3 21l2-5.4A8.4 8.4 0 1121 11.5z" />);

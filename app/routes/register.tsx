@@ -45,14 +45,22 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!limited.allowed) {
     const minutes = Math.ceil(limited.retryAfterSeconds / 60);
     return data(
-      { reply: submission.reply({ formErrors: [`Terlalu banyak pendaftaran dari perangkat ini. Coba lagi dalam ${minutes} menit.`], hideFields: HIDDEN_FIELDS }) },
+      {
+        reply: submission.reply({
+          formErrors: [`Terlalu banyak pendaftaran dari perangkat ini. Coba lagi dalam ${minutes} menit.`],
+          hideFields: HIDDEN_FIELDS,
+        }),
+      },
       { status: 429 },
     );
   }
   const { companyId, ...account } = submission.value;
   const result = await registerUser({ ...account, companyId: Number(companyId) });
   if (!result.ok) {
-    return data({ reply: submission.reply({ fieldErrors: { [result.field ?? ""]: [result.message] }, hideFields: HIDDEN_FIELDS }) }, { status: 400 });
+    return data(
+      { reply: submission.reply({ fieldErrors: { [result.field ?? ""]: [result.message] }, hideFields: HIDDEN_FIELDS }) },
+      { status: 400 },
+    );
   }
   // Signed in at once, unverified; /home shows the "check your e-mail" modal and the banner. An
   // e-mail with an account already gets the same modal and redirect, and a mail saying so (store).

@@ -9,7 +9,14 @@ import { ProductGrid } from "~/components/product-grid";
 import { SearchFieldLink } from "~/components/search-field";
 import { readPage } from "~/lib/paging";
 import type { RouteHandle } from "~/lib/route-handle";
-import { activeFilterCount, parseSearchParams, resultsHref, searchEntryHref, withoutFilters, type SearchFilters } from "~/lib/search-params";
+import {
+  activeFilterCount,
+  parseSearchParams,
+  resultsHref,
+  searchEntryHref,
+  withoutFilters,
+  type SearchFilters,
+} from "~/lib/search-params";
 
 export const handle: RouteHandle = { title: "Hasil Pencarian" };
 
@@ -133,7 +140,17 @@ export default function ResSearch({ loaderData }: Route.ComponentProps) {
 
 function FilterIcon() {
   return (
-    <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" aria-hidden="true" focusable="false">
+    <svg
+      width="18"
+      height="18"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      aria-hidden="true"
+      focusable="false"
+    >
       <path d="M4 6h16M7 12h10M10 18h4" />
     </svg>
   );

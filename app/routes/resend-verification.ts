@@ -18,7 +18,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     return redirect(back);
   }
   const result = await resendVerification(user.id);
-  flash(context, "toast", result.ok ? { type: "success", message: "Email aktivasi telah dikirim ulang. Silakan periksa email Anda." } : { type: "danger", message: result.message });
+  flash(
+    context,
+    "toast",
+    result.ok
+      ? { type: "success", message: "Email aktivasi telah dikirim ulang. Silakan periksa email Anda." }
+      : { type: "danger", message: result.message },
+  );
   return redirect(back);
 }
 

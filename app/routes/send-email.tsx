@@ -28,7 +28,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const limited = await hitRateLimit(RATE_LIMITS.forgotPassword, `${clientAddress(request)}|${email}`);
   if (!limited.allowed) {
     const minutes = Math.ceil(limited.retryAfterSeconds / 60);
-    return data({ reply: submission.reply({ formErrors: [`Terlalu banyak permintaan. Coba lagi dalam ${minutes} menit.`] }) }, { status: 429 });
+    return data(
+      { reply: submission.reply({ formErrors: [`Terlalu banyak permintaan. Coba lagi dalam ${minutes} menit.`] }) },
+      { status: 429 },
+    );
   }
   // A job for any address (the worker looks the account up): the answer and its time are the same
   // for known and unknown ones, so they do not tell who has an account.

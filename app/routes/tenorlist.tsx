@@ -15,7 +15,6 @@ import paymentStylesUrl from "~/styles/payments.css?url";
 export const handle: RouteHandle = { title: "Pilih Tenor", back: "/paymentmethodlist" };
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: paymentStylesUrl }];
 
-
 /** Spec §2 Tenor list: the tenors of the chosen instalment method; any other method goes back to the list. */
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser(context);
@@ -74,7 +73,13 @@ export default function TenorListScreen({ loaderData, actionData }: Route.Compon
           {options.map((o) => (
             <li key={o.tenor} className="pay-option">
               <label className="pay-option-label">
-                <input type="radio" name="tenor" value={o.tenor} defaultChecked={o.tenor === chosenTenor} onChange={() => setSelected(o.tenor)} />
+                <input
+                  type="radio"
+                  name="tenor"
+                  value={o.tenor}
+                  defaultChecked={o.tenor === chosenTenor}
+                  onChange={() => setSelected(o.tenor)}
+                />
                 <span className="pay-option-text">
                   <span className="pay-option-name">{o.label}</span>
                   <span className="muted small">
@@ -95,7 +100,8 @@ export default function TenorListScreen({ loaderData, actionData }: Route.Compon
       <div className="checkout-bar">
         <FormError errors={actionData?.error ? [actionData.error] : undefined} />
         <p className="checkout-bar-total">
-          <span className="muted">Total Pembayaran</span> <strong data-testid="tenor-total">{formatRupiah(option ? option.totalPayment : methodTotal)}</strong>
+          <span className="muted">Total Pembayaran</span>{" "}
+          <strong data-testid="tenor-total">{formatRupiah(option ? option.totalPayment : methodTotal)}</strong>
         </p>
         <button type="submit" className="btn btn-primary btn-block" disabled={(hydrated && !option) || navigation.state === "submitting"}>
           Pilih

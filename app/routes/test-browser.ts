@@ -32,7 +32,14 @@ export class TestBrowser {
   post(handler: unknown, url: string, body: FormData, params: Record<string, string> = {}) {
     return this.send(handler as Handler, url, "POST", body, params, this.middleware);
   }
-  private async send(handler: Handler, url: string, method: string, body: BodyInit | undefined, params: Record<string, string>, middleware: RouteMiddleware[]): Promise<Outcome> {
+  private async send(
+    handler: Handler,
+    url: string,
+    method: string,
+    body: BodyInit | undefined,
+    params: Record<string, string>,
+    middleware: RouteMiddleware[],
+  ): Promise<Outcome> {
     const headers = new Headers();
     if (this.cookie) headers.set("cookie", this.cookie);
     if (this.address) headers.set("x-client-address", this.address);
@@ -54,7 +61,8 @@ export class TestBrowser {
     })) as Response;
     const setCookie = response.headers.get("set-cookie");
     if (setCookie) this.cookie = setCookie.split(";")[0]!;
-    if (result instanceof Response) return { status: result.status, location: result.headers.get("location"), data: null, response: result };
+    if (result instanceof Response)
+      return { status: result.status, location: result.headers.get("location"), data: null, response: result };
     if (result && typeof result === "object" && (result as { type?: string }).type === "DataWithResponseInit") {
       const { data, init } = result as { data: unknown; init: ResponseInit | null };
       return { status: init?.status ?? 200, location: null, data, response: null };

@@ -7,7 +7,14 @@ import { processProofUpload } from "~/.server/store/orders";
 import { flash } from "~/.server/http/session";
 import { costLines, getOwnedOrderDetail } from "~/.server/store/orders";
 import { getBuyerOpsFacts } from "~/.server/store/back-office";
-import { cancelOrder, confirmDelivery, MAX_DELIVERY_PROOFS, ORDER_CANCELLED, PROOF_REQUIRED, TOO_MANY_PROOFS } from "~/.server/store/orders";
+import {
+  cancelOrder,
+  confirmDelivery,
+  MAX_DELIVERY_PROOFS,
+  ORDER_CANCELLED,
+  PROOF_REQUIRED,
+  TOO_MANY_PROOFS,
+} from "~/.server/store/orders";
 import { saveUpload } from "~/.server/store/orders";
 import { isEmptyFile } from "~/.server/images";
 import { Sheet } from "~/components/sheet";
@@ -60,11 +67,19 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
 
 async function opsFactsForBuyer(orderId: number) {
   const facts = await getBuyerOpsFacts(orderId);
-  const rejected = { incentive: "Pengajuan insentif ditolak", installment: "Pengajuan cicilan ditolak", transfer: "Bukti transfer ditolak" } as const;
+  const rejected = {
+    incentive: "Pengajuan insentif ditolak",
+    installment: "Pengajuan cicilan ditolak",
+    transfer: "Bukti transfer ditolak",
+  } as const;
   return {
     courier: facts.courier,
     trackingNumber: facts.trackingNumber,
-    rejection: facts.rejection && { title: rejected[facts.rejection.kind], reason: facts.rejection.reason, at: formatDateWib(facts.rejection.at) },
+    rejection: facts.rejection && {
+      title: rejected[facts.rejection.kind],
+      reason: facts.rejection.reason,
+      at: formatDateWib(facts.rejection.at),
+    },
   };
 }
 
@@ -100,7 +115,8 @@ export async function action({ context, params, request }: Route.ActionArgs) {
     const files = [];
     for (const file of picked) {
       const processed = await processProofUpload(file);
-      if (!processed.ok) return data({ confirmError: picked.length > 1 ? `${file.name}: ${processed.message}` : processed.message }, { status: 400 });
+      if (!processed.ok)
+        return data({ confirmError: picked.length > 1 ? `${file.name}: ${processed.message}` : processed.message }, { status: 400 });
       files.push(processed.file);
     }
     const proofIds = [];
@@ -175,7 +191,11 @@ export default function TransactionDetail({ loaderData, actionData }: Route.Comp
         <ul className="order-products">
           {order.orderProducts.map((product) => (
             <li key={product.id} className="order-product">
-              {product.imageUrl ? <img src={product.imageUrl} alt="" width={64} height={64} className="order-card-image" /> : <span className="order-card-image" aria-hidden="true" />}
+              {product.imageUrl ? (
+                <img src={product.imageUrl} alt="" width={64} height={64} className="order-card-image" />
+              ) : (
+                <span className="order-card-image" aria-hidden="true" />
+              )}
               <div className="order-card-info">
                 <span className="order-card-title">{product.title}</span>
                 <span className="muted">{product.qty} barang</span>
@@ -328,7 +348,15 @@ function ConfirmArrival({ closeHref, error }: { closeHref: string; error: string
         </p>
         <div className="field">
           <label htmlFor="bukti">Foto Bukti Barang Sampai</label>
-          <input id="bukti" name="bukti" type="file" multiple accept={PROOF_ACCEPT} aria-invalid={error ? true : undefined} aria-describedby={error ? "bukti-error" : "bukti-hint"} />
+          <input
+            id="bukti"
+            name="bukti"
+            type="file"
+            multiple
+            accept={PROOF_ACCEPT}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? "bukti-error" : "bukti-hint"}
+          />
           <p className="field-hint" id="bukti-hint">
             Hingga {MAX_PROOFS} file, format JPG, JPEG, PNG atau PDF, masing-masing maksimal 2 MB.
           </p>

@@ -12,7 +12,6 @@ import type { RouteHandle } from "~/lib/route-handle";
 import ordersStylesUrl from "~/styles/orders.css?url";
 export const handle: RouteHandle = { title: "Pesanan Selesai", back: "/transaction" };
 
-
 // The order screens' styles load only on these screens.
 export const links = () => [{ rel: "stylesheet", href: ordersStylesUrl }];
 

@@ -45,15 +45,33 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const { page, only } = readPage(url);
   const statuses = await listOrderStatuses();
   const today = dayWib(new Date());
-  const read = readTransactionFilters(url.searchParams, statuses.map((s) => s.id), today);
-  const pages: CardPage[] = (await listOrderHistoryPages(user.id, read.filters, page, { only })).map((p) => ({ ...p, content: p.content.map(cardOf) }));
+  const read = readTransactionFilters(
+    url.searchParams,
+    statuses.map((s) => s.id),
+    today,
+  );
+  const pages: CardPage[] = (await listOrderHistoryPages(user.id, read.filters, page, { only })).map((p) => ({
+    ...p,
+    content: p.content.map(cardOf),
+  }));
   if (only) return { verified: true as const, pages };
   const sheetParam = url.searchParams.get("sheet");
   // A refused date range reopens its sheet with the message and what was typed.
-  const sheet: SheetName | null = read.dateError ? "date" : SHEETS.find((s) => s === sheetParam) ?? null;
+  const sheet: SheetName | null = read.dateError ? "date" : (SHEETS.find((s) => s === sheetParam) ?? null);
   // 'Anda belum pernah bertransaksi' only when there is no order at all, not when a filter hides them.
   const everOrdered = pages[0]!.total > 0 || (await hasOrders(user.id));
-  return { verified: true as const, pages, statuses, filters: read.filters, dateError: read.dateError, dateFromInput: read.dateFromInput, dateToInput: read.dateToInput, today, sheet, everOrdered };
+  return {
+    verified: true as const,
+    pages,
+    statuses,
+    filters: read.filters,
+    dateError: read.dateError,
+    dateFromInput: read.dateFromInput,
+    dateToInput: read.dateToInput,
+    today,
+    sheet,
+    everOrdered,
+  };
 }
 
 export default function TransactionScreen({ loaderData }: Route.ComponentProps) {
@@ -91,10 +109,20 @@ export default function TransactionScreen({ loaderData }: Route.ComponentProps) 
             <CloseIcon />
           </Link>
         ) : null}
-        <Link to={transactionHref(filters, { sheet: "status" })} className={`filter-chip${filters.statusId !== undefined ? " is-active" : ""}`} preventScrollReset data-testid="status-filter">
+        <Link
+          to={transactionHref(filters, { sheet: "status" })}
+          className={`filter-chip${filters.statusId !== undefined ? " is-active" : ""}`}
+          preventScrollReset
+          data-testid="status-filter"
+        >
           {statusName ?? "Semua Status"}
         </Link>
-        <Link to={transactionHref(filters, { sheet: "date" })} className={`filter-chip${filters.dateFrom ? " is-active" : ""}`} preventScrollReset data-testid="date-filter">
+        <Link
+          to={transactionHref(filters, { sheet: "date" })}
+          className={`filter-chip${filters.dateFrom ? " is-active" : ""}`}
+          preventScrollReset
+          data-testid="date-filter"
+        >
           {filters.dateFrom && filters.dateTo ? `${formatDay(filters.dateFrom)} - ${formatDay(filters.dateTo)}` : "Semua Tanggal"}
         </Link>
       </nav>
@@ -114,7 +142,11 @@ function TransactionList({ pages, filters }: { pages: CardPage[]; filters: Trans
   const hrefForPage = (page: number) => transactionHref(filters, page > 0 ? { page: String(page) } : {});
   const { allPages, nextPage, done, loading, sentinel, onMoreClick } = useAppendingPages(pages, hrefForPage);
   const seen = new Set<number>();
-  const cards = allPages.flatMap((page) => page.content.map((card, index) => ({ card, anchor: page.page > 0 && index === 0 ? `halaman-${page.page}` : undefined }))).filter(({ card }) => !seen.has(card.id) && seen.add(card.id));
+  const cards = allPages
+    .flatMap((page) =>
+      page.content.map((card, index) => ({ card, anchor: page.page > 0 && index === 0 ? `halaman-${page.page}` : undefined })),
+    )
+    .filter(({ card }) => !seen.has(card.id) && seen.add(card.id));
   if (!cards.length) {
     return (
       <p className="muted center" data-testid="transaction-none">
@@ -155,7 +187,11 @@ function OrderCard({ card, anchor }: { card: TransactionCard; anchor?: string })
         </span>
       </div>
       <Link to={detail} className="order-card-body">
-        {card.imageUrl ? <img src={card.imageUrl} alt="" width={64} height={64} loading="lazy" className="order-card-image" /> : <span className="order-card-image" aria-hidden="true" />}
+        {card.imageUrl ? (
+          <img src={card.imageUrl} alt="" width={64} height={64} loading="lazy" className="order-card-image" />
+        ) : (
+          <span className="order-card-image" aria-hidden="true" />
+        )}
         <span className="order-card-info">
           <span className="order-card-title">{card.productTitle}</span>
           <span className="muted">{card.quantity} barang</span>
@@ -191,14 +227,26 @@ function OrderCard({ card, anchor }: { card: TransactionCard; anchor?: string })
 }
 
 /** 'Mau lihat status apa?': one link per status (a tap applies it and starts again at page 0). */
-function StatusSheet({ statuses, filters, closeHref }: { statuses: { id: number; name: string }[]; filters: TransactionFilters; closeHref: string }) {
+function StatusSheet({
+  statuses,
+  filters,
+  closeHref,
+}: {
+  statuses: { id: number; name: string }[];
+  filters: TransactionFilters;
+  closeHref: string;
+}) {
   const options = [{ id: undefined, name: "Semua Status" }, ...statuses];
   return (
     <Sheet title="Mau lihat status apa?" closeHref={closeHref} height="auto">
       <ul className="choice-links" data-testid="status-sheet">
         {options.map((status) => (
           <li key={status.id ?? "all"}>
-            <Link to={transactionHref({ ...filters, statusId: status.id })} className="choice-link" aria-current={filters.statusId === status.id ? "true" : undefined}>
+            <Link
+              to={transactionHref({ ...filters, statusId: status.id })}
+              className="choice-link"
+              aria-current={filters.statusId === status.id ? "true" : undefined}
+            >
               {status.name}
             </Link>
           </li>
@@ -209,7 +257,21 @@ function StatusSheet({ statuses, filters, closeHref }: { statuses: { id: number;
 }
 
 /** 'Tanggal Transaksi': a GET form (the address is the filter), native date inputs from 1980 to today. */
-function DateSheet({ filters, dateError, dateFromInput, dateToInput, today, closeHref }: { filters: TransactionFilters; dateError: string | null; dateFromInput: string; dateToInput: string; today: string; closeHref: string }) {
+function DateSheet({
+  filters,
+  dateError,
+  dateFromInput,
+  dateToInput,
+  today,
+  closeHref,
+}: {
+  filters: TransactionFilters;
+  dateError: string | null;
+  dateFromInput: string;
+  dateToInput: string;
+  today: string;
+  closeHref: string;
+}) {
   return (
     <Sheet title="Tanggal Transaksi" closeHref={closeHref} height="auto">
       <Form method="get" action="/transaction" className="date-form" data-testid="date-sheet" key={`${dateFromInput}|${dateToInput}`}>

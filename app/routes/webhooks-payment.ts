@@ -9,12 +9,18 @@ import { MAX_WEBHOOK_BODY_BYTES, readCapped } from "~/.server/http/webhook-body"
 // with a small cap, because the signature covers exactly those bytes.
 
 const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" } });
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
+  });
 
 /** The metric's outcome label for an answer: paid, replay, bad_signature, bad_body, unknown_va, amount_mismatch… */
 function notificationOutcome(status: number, body: Record<string, unknown>): string {
   if (status === 200) return body.replay ? "replay" : String(body.outcome ?? "accepted");
-  return ({ 401: "bad_signature", 400: "bad_body", 404: "unknown_va", 422: "amount_mismatch" } as Record<number, string>)[status] ?? `http_${status}`;
+  return (
+    ({ 401: "bad_signature", 400: "bad_body", 404: "unknown_va", 422: "amount_mismatch" } as Record<number, string>)[status] ??
+    `http_${status}`
+  );
 }
 
 export async function loader() {

@@ -22,7 +22,9 @@ app.disable("x-powered-by");
 app.use(compression());
 // Neither floor has an icon: the browser's request for one is answered without a React Router render.
 app.get("/favicon.ico", (_req, res) => res.status(204).end());
-app.get("/static", (_req, res) => res.sendFile(path.join(here, "static.html"), { headers: { "Content-Type": "text/html; charset=utf-8" } }));
+app.get("/static", (_req, res) =>
+  res.sendFile(path.join(here, "static.html"), { headers: { "Content-Type": "text/html; charset=utf-8" } }),
+);
 app.use("/assets", express.static(path.join(buildDir, "client", "assets"), { immutable: true, maxAge: "1y", index: false }));
 app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false }));
 app.all("*", createRequestHandler({ build }));

@@ -44,7 +44,8 @@ function post(base, pathname, cookie, fields) {
 async function signIn(base) {
   const response = await post(base, "/login", "", { email: DEMO.email, password: DEMO.password, redirect: "" });
   await response.arrayBuffer();
-  if (response.status !== 302) throw new Error(`/login answered ${response.status}, not a redirect: is ${DEMO.email} still the demo account?`);
+  if (response.status !== 302)
+    throw new Error(`/login answered ${response.status}, not a redirect: is ${DEMO.email} still the demo account?`);
   let cookie = withCookies("", response);
   // The welcome toast is a flash in the session: read once here, so the measured pages don't show it.
   const home = await fetch(base + "/home", { headers: { Cookie: cookie }, redirect: "manual" });
@@ -58,7 +59,8 @@ async function chooseProduct(base, cookie) {
   const response = await post(base, `/detail/${PRODUCT_ID}`, cookie, { intent: "order" });
   await response.arrayBuffer();
   const location = response.headers.get("location");
-  if (response.status !== 302 || location !== "/checkout") throw new Error(`'Beli Sekarang' on /detail/${PRODUCT_ID} answered ${response.status} ${location ?? ""}, not a redirect to /checkout`);
+  if (response.status !== 302 || location !== "/checkout")
+    throw new Error(`'Beli Sekarang' on /detail/${PRODUCT_ID} answered ${response.status} ${location ?? ""}, not a redirect to /checkout`);
 }
 
 /**
@@ -70,7 +72,9 @@ async function createVaOrder(base) {
   const call = client.call;
   client.token = (await call("POST", "/auth/login", { json: DEMO })).token;
   const user = await call("GET", "/user/short-info");
-  const photo = await sharp({ create: { width: 640, height: 400, channels: 3, background: { r: 30, g: 80, b: 160 } } }).jpeg({ quality: 80 }).toBuffer();
+  const photo = await sharp({ create: { width: 640, height: 400, channels: 3, background: { r: 30, g: 80, b: 160 } } })
+    .jpeg({ quality: 80 })
+    .toBuffer();
   const upload = new FormData();
   upload.set("file", new Blob([photo], { type: "image/jpeg" }), "ktp.jpg");
   upload.set("type", "ktp");

@@ -28,7 +28,10 @@ test("sign in on one instance, check out on the other, paid by a webhook to the 
     storageState: await page.context().storageState(),
   });
   const other = await context.newPage();
-  await checkoutToPayment(other, javaScriptEnabled, { product: "Exotic Sepeda Listrik Lipat 14 inci", phone: `0813${randomInt(10_000_000, 99_999_999)}` });
+  await checkoutToPayment(other, javaScriptEnabled, {
+    product: "Exotic Sepeda Listrik Lipat 14 inci",
+    phone: `0813${randomInt(10_000_000, 99_999_999)}`,
+  });
   await other.getByRole("link", { name: /Pilih Metode Pembayaran|Ubah Metode Pembayaran/ }).click();
   await other.getByRole("radio", { name: /BNI Virtual Account/ }).check();
   await other.locator(".checkout-bar").getByRole("button").click();

@@ -18,7 +18,14 @@ const BATTERY = "Baterai Cadangan Motor Listrik 60V 28Ah";
 const fakeUrl = () => fs.readFileSync(process.env.MIDTRANS_FAKE_URL_FILE!, "utf8").trim();
 const uniquePhone = () => `0813${randomInt(10_000_000, 99_999_999)}`;
 
-type FakeTx = { order_id: string; transaction_status: string; va_numbers?: { va_number: string }[]; bill_key?: string; biller_code?: string; installment_term?: number };
+type FakeTx = {
+  order_id: string;
+  transaction_status: string;
+  va_numbers?: { va_number: string }[];
+  bill_key?: string;
+  biller_code?: string;
+  installment_term?: number;
+};
 
 async function fakeTransactions(page: Page): Promise<FakeTx[]> {
   return (await page.request.get(`${fakeUrl()}/_fake/transactions`)).json();
@@ -83,7 +90,10 @@ test("Mandiri bill payment: 'Kode Perusahaan' and 'Kode Bayar', then paid", asyn
   await expect(page.getByTestId("payment-paid")).toBeVisible();
 });
 
-test("BNI card instalment on Snap: sent to Midtrans's page, 'Lanjutkan Pembayaran' on the list, paid and back", async ({ page, javaScriptEnabled }) => {
+test("BNI card instalment on Snap: sent to Midtrans's page, 'Lanjutkan Pembayaran' on the list, paid and back", async ({
+  page,
+  javaScriptEnabled,
+}) => {
   await registerBuyer(page);
   await checkoutToPayment(page, javaScriptEnabled, { product: BATTERY, phone: uniquePhone() });
   await chooseMethod(page, "Cicilan Kartu Kredit BNI");
@@ -114,7 +124,10 @@ test("BNI card instalment on Snap: sent to Midtrans's page, 'Lanjutkan Pembayara
   await expect(page.getByTestId("order-card").first().getByRole("link", { name: "Lanjutkan Pembayaran" })).toHaveCount(0);
 });
 
-test("BNI card instalment challenged by Midtrans's fraud review: waits for approval, then settles once accepted (issue 25)", async ({ page, javaScriptEnabled }) => {
+test("BNI card instalment challenged by Midtrans's fraud review: waits for approval, then settles once accepted (issue 25)", async ({
+  page,
+  javaScriptEnabled,
+}) => {
   await registerBuyer(page);
   await checkoutToPayment(page, javaScriptEnabled, { product: BATTERY, phone: uniquePhone() });
   await chooseMethod(page, "Cicilan Kartu Kredit BNI");

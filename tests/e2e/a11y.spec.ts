@@ -29,7 +29,13 @@ async function expectNoSeriousViolations(page: Page, screen: string) {
   const { violations } = await new AxeBuilder({ page }).analyze();
   const serious = violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join("\n    ")}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes
+          .map((n) => n.target.join(" "))
+          .slice(0, 5)
+          .join("\n    ")}`,
+    );
   expect(serious, `axe on ${screen}`).toEqual([]);
 }
 
@@ -77,7 +83,14 @@ for (const [path, button] of [
 const signedInScreens = {
   "profile, help and edit-profile": ["/home", "/profile", "/profile?sheet=bantuan", "/edit-profile"],
   "checkout placeholders": ["/checkout", "/address", "/paymentmethod", "/paymentmethodlist", "/tenorlist", "/otp"],
-  "payment and transaction placeholders": ["/history-balance", "/payment/1", "/transaction-done", "/transaction", "/transaction-detail/1", "/transaction-invoice/1"],
+  "payment and transaction placeholders": [
+    "/history-balance",
+    "/payment/1",
+    "/transaction-done",
+    "/transaction",
+    "/transaction-detail/1",
+    "/transaction-invoice/1",
+  ],
 };
 
 for (const [group, paths] of Object.entries(signedInScreens)) {

@@ -16,7 +16,8 @@ const ACTIVATION_NOTICE = "Segera lakukan Aktivasi Akun melalui email untuk dapa
 const RESET_SUBJECT = "Atur Ulang Kata Sandi Toko Pegawai PLN";
 
 /** The message under a field (its error element is linked to the input by aria-describedby). */
-const fieldError = (page: Page, label: string) => page.getByLabel(label, { exact: true }).locator("xpath=following-sibling::p[contains(@class,'field-error')]").last();
+const fieldError = (page: Page, label: string) =>
+  page.getByLabel(label, { exact: true }).locator("xpath=following-sibling::p[contains(@class,'field-error')]").last();
 
 /**
  * Submits with the button. Leaving the last field first lets its on-blur message (JavaScript) appear
@@ -27,7 +28,18 @@ async function submit(page: Page, button: string, lastField: string) {
   await page.getByRole("button", { name: button, exact: true }).click();
 }
 
-async function fillRegistration(page: Page, values: { fullname: string; phoneNo: string; nip: string; company: string | null; email: string; password: string; matchPassword: string }) {
+async function fillRegistration(
+  page: Page,
+  values: {
+    fullname: string;
+    phoneNo: string;
+    nip: string;
+    company: string | null;
+    email: string;
+    password: string;
+    matchPassword: string;
+  },
+) {
   await page.getByLabel("Nama Lengkap", { exact: true }).fill(values.fullname);
   await page.getByLabel("Nomor HP", { exact: true }).fill(values.phoneNo);
   await page.getByLabel("NIP", { exact: true }).fill(values.nip);
@@ -39,7 +51,15 @@ async function fillRegistration(page: Page, values: { fullname: string; phoneNo:
 
 async function register(page: Page, email: string) {
   await page.goto("/register");
-  await fillRegistration(page, { fullname: "Ani Lestari", phoneNo: "0812-3456-7890", nip: "8612345678", company: "PT PLN Icon Plus", email, password: PASSWORD, matchPassword: PASSWORD });
+  await fillRegistration(page, {
+    fullname: "Ani Lestari",
+    phoneNo: "0812-3456-7890",
+    nip: "8612345678",
+    company: "PT PLN Icon Plus",
+    email,
+    password: PASSWORD,
+    matchPassword: PASSWORD,
+  });
   await submit(page, "Daftar", "Konfirmasi Kata Sandi");
   await expect(page).toHaveURL("/home");
 }
@@ -58,7 +78,15 @@ test("register with mistakes, then register, activate by e-mail, log out and in,
   await page.goto("/register");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Daftar");
   await expect(page.getByText("Pastikan NIP yang Anda masukkan benar. NIP hanya dapat diubah oleh admin.")).toBeVisible();
-  await fillRegistration(page, { fullname: "Ani Lestari", phoneNo: "0812-3456", nip: "", company: null, email: "ani@", password: PASSWORD, matchPassword: "Rahasia124!" });
+  await fillRegistration(page, {
+    fullname: "Ani Lestari",
+    phoneNo: "0812-3456",
+    nip: "",
+    company: null,
+    email: "ani@",
+    password: PASSWORD,
+    matchPassword: "Rahasia124!",
+  });
   await submit(page, "Daftar", "Konfirmasi Kata Sandi");
   await expect(fieldError(page, "Nomor HP")).toHaveText("Nomor HP minimal 11 digit.");
   await expect(fieldError(page, "NIP")).toHaveText("NIP tidak boleh kosong.");
@@ -81,7 +109,15 @@ test("register with mistakes, then register, activate by e-mail, log out and in,
   }
 
   // Register: signed in, unverified, on /home with the "check your e-mail" modal and the banner.
-  await fillRegistration(page, { fullname: "Ani Lestari", phoneNo: "0812-3456-7890", nip: "8612345678", company: "PT PLN Icon Plus", email, password: PASSWORD, matchPassword: PASSWORD });
+  await fillRegistration(page, {
+    fullname: "Ani Lestari",
+    phoneNo: "0812-3456-7890",
+    nip: "8612345678",
+    company: "PT PLN Icon Plus",
+    email,
+    password: PASSWORD,
+    matchPassword: PASSWORD,
+  });
   await submit(page, "Daftar", "Konfirmasi Kata Sandi");
   await expect(page).toHaveURL("/home");
   const registered = page.getByRole("dialog", { name: "Registrasi Berhasil!" });

@@ -29,7 +29,10 @@ test.use({ extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${random
  * database for a few seconds (the dump runs while no query does): the steps wait for longer.
  */
 async function buyAndPay(page: Page, javaScriptEnabled: boolean): Promise<number> {
-  await checkoutToPayment(page, javaScriptEnabled, { product: "Exotic Sepeda Listrik Lipat 14 inci", phone: `0813${randomInt(10_000_000, 99_999_999)}` });
+  await checkoutToPayment(page, javaScriptEnabled, {
+    product: "Exotic Sepeda Listrik Lipat 14 inci",
+    phone: `0813${randomInt(10_000_000, 99_999_999)}`,
+  });
   await page.getByRole("link", { name: /Pilih Metode Pembayaran|Ubah Metode Pembayaran/ }).click();
   await page.getByRole("radio", { name: /BNI Virtual Account/ }).check();
   await page.locator(".checkout-bar").getByRole("button").click();
@@ -66,7 +69,12 @@ const rowsOfOrder = (rows: string[], orderId: number) =>
     return parsed.order_id === orderId || (parsed.order_id === undefined && parsed.id === orderId);
   });
 
-test("back up while a purchase runs, restore into a new DATA_DIR, the copy serves the same store", async ({ page, browser, javaScriptEnabled, original }) => {
+test("back up while a purchase runs, restore into a new DATA_DIR, the copy serves the same store", async ({
+  page,
+  browser,
+  javaScriptEnabled,
+  original,
+}) => {
   const file = path.join(os.tmpdir(), `store-backup-${process.pid}-${randomInt(1e9)}.tar.gz`);
   const copyDir = newDataDir();
   fs.rmSync(copyDir, { recursive: true });

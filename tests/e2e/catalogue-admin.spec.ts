@@ -16,9 +16,15 @@ import { startStore, stopStore, type StoreServer } from "./helpers/store-server"
 test.describe.configure({ timeout: 300_000 });
 test.use({ extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` } });
 
-const picture = (r: number, g: number, b: number, format: "jpeg" | "png") => sharp({ create: { width: 1200, height: 900, channels: 3, background: { r, g, b } } })[format]().toBuffer();
+const picture = (r: number, g: number, b: number, format: "jpeg" | "png") =>
+  sharp({ create: { width: 1200, height: 900, channels: 3, background: { r, g, b } } })
+    [format]()
+    .toBuffer();
 
-test("an operator fills the catalogue from the browser; a buyer finds, sees and buys; the price and status change; a CSV import; a banner", async ({ browser, javaScriptEnabled }) => {
+test("an operator fills the catalogue from the browser; a buyer finds, sees and buys; the price and status change; a CSV import; a banner", async ({
+  browser,
+  javaScriptEnabled,
+}) => {
   const store = await startStore({ LOG_LEVEL: "warn" });
   try {
     await scenario(browser, javaScriptEnabled, store);
@@ -128,7 +134,9 @@ async function scenario(browser: Browser, javaScriptEnabled: boolean, store: Sto
     `${tag}-a;Kompor Induksi ${tag};Peralatan Rumah;2500000;0;v;3;Bandung;Baru;4000;1;Dari daftar harga;draf`,
     `${tag}-b;Kompor Rusak ${tag};Peralatan Rumah;-5;0;v;3;Bandung;Baru;4000;1;Harga salah;draf`,
   ].join("\r\n");
-  await operator.getByLabel("File CSV", { exact: true }).setInputFiles({ name: "harga.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  await operator
+    .getByLabel("File CSV", { exact: true })
+    .setInputFiles({ name: "harga.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
   await operator.getByRole("button", { name: "Unggah CSV" }).click();
   const preview = operator.getByTestId("import-preview");
   await expect(preview).toContainText("1 produk akan ditambah");
@@ -147,14 +155,20 @@ async function scenario(browser: Browser, javaScriptEnabled: boolean, store: Sto
   await operator.goto("/ops/catalogue/banners");
   await operator.getByLabel("Judul", { exact: true }).fill(`Banner ${tag}`);
   await operator.getByLabel("Kata Kunci", { exact: true }).fill("motor");
-  await operator.getByLabel("Gambar", { exact: true }).setInputFiles({ name: "banner.jpg", mimeType: "image/jpeg", buffer: await picture(10, 120, 90, "jpeg") });
+  await operator
+    .getByLabel("Gambar", { exact: true })
+    .setInputFiles({ name: "banner.jpg", mimeType: "image/jpeg", buffer: await picture(10, 120, 90, "jpeg") });
   await operator.getByRole("button", { name: "Tambah Banner" }).click();
   await expect(operator.getByTestId("toast")).toContainText("Banner ditambahkan.");
   await page.goto("/home");
   const banner = page.getByTestId("banner-carousel").getByRole("img", { name: `Banner ${tag}` });
   await expect(banner).toHaveCount(1);
   await expect(banner).toHaveAttribute("src", /^\/catalogue-images\//);
-  await operator.getByTestId("ops-banner").filter({ hasText: `Banner ${tag}` }).getByRole("button", { name: "Hapus" }).click();
+  await operator
+    .getByTestId("ops-banner")
+    .filter({ hasText: `Banner ${tag}` })
+    .getByRole("button", { name: "Hapus" })
+    .click();
   await expect(operator.getByTestId("toast")).toContainText("Banner dihapus.");
   await page.goto("/home");
   await expect(page.getByTestId("banner-carousel").getByRole("img", { name: `Banner ${tag}` })).toHaveCount(0);

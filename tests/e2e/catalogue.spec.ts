@@ -28,7 +28,7 @@ async function productId(request: APIRequestContext, title: string) {
 }
 
 const cards = (page: Page) => page.getByTestId("product-card");
-const cardIds = async (page: Page) => (await cards(page).evaluateAll((els) => els.map((el) => Number(el.getAttribute("data-product-id")))));
+const cardIds = async (page: Page) => await cards(page).evaluateAll((els) => els.map((el) => Number(el.getAttribute("data-product-id"))));
 
 test.describe("home", () => {
   test("shows five banners and the first ten products", async ({ page }) => {
@@ -217,7 +217,9 @@ test.describe("product detail", () => {
     await expect(promos).toHaveCount(3);
     await expect(promos.filter({ hasText: "Promo Pegawai PLN Group" })).toContainText("Potongan Rp1.000.000");
     await expect(promos.filter({ hasText: "Insentif Cashback PLN (ICP)" })).toContainText("Potongan Rp250.000");
-    await expect(promos.filter({ hasText: "Insentif Pemerintah Kendaraan Listrik" })).toContainText("Satu NIK hanya dapat digunakan satu kali.");
+    await expect(promos.filter({ hasText: "Insentif Pemerintah Kendaraan Listrik" })).toContainText(
+      "Satu NIK hanya dapat digunakan satu kali.",
+    );
     const box = await sheet.boundingBox();
     expect(box!.height).toBeGreaterThan(844 * 0.75);
     expect(box!.height).toBeLessThanOrEqual(844 * 0.8 + 1);
@@ -226,7 +228,12 @@ test.describe("product detail", () => {
     await expect(page).toHaveURL(`/detail/${id}`);
   });
 
-  test("counts a view once per visitor (a reload does not count again), never on HEAD", async ({ page, request, browser, baseURL }, testInfo) => {
+  test("counts a view once per visitor (a reload does not count again), never on HEAD", async ({
+    page,
+    request,
+    browser,
+    baseURL,
+  }, testInfo) => {
     // One product per project: the two projects run side by side.
     const id = await productId(request, testInfo.project.name === "js" ? "Teko Listrik Stainless 1,7 L" : "Pemanas Air Listrik 15 L");
     const views = async (p: Page) => Number((await p.getByTestId("detail-views").textContent())!.replace(/\D/g, ""));
@@ -249,7 +256,9 @@ test.describe("product detail", () => {
   test("a product without pictures shows a placeholder, without rating 'Belum ada rating'", async ({ page, request }) => {
     // Its card says so too, never an empty grey square (issue 25).
     await page.goto("/res-search?keyword=Kabel%20Pengisian");
-    await expect(page.getByTestId("product-card").filter({ hasText: "Kabel Pengisian Type 2" }).getByRole("img", { name: "Foto belum tersedia" })).toBeVisible();
+    await expect(
+      page.getByTestId("product-card").filter({ hasText: "Kabel Pengisian Type 2" }).getByRole("img", { name: "Foto belum tersedia" }),
+    ).toBeVisible();
     await page.goto(`/detail/${await productId(request, "Kabel Pengisian Type 2 ke Type 2 Sepanjang 5 m")}`);
     await expect(page.getByRole("img", { name: "Foto produk belum tersedia" })).toBeVisible();
     await expect(page.getByTestId("detail-rating")).toHaveText("Belum ada rating");
@@ -333,7 +342,11 @@ test.describe("order button", () => {
     await expect(page.getByRole("button", { name: "Beli Sekarang" })).toBeDisabled();
     await expect(page.getByText("Aktivasi akun Anda terlebih dahulu untuk mulai bertransaksi.")).toBeVisible();
     // A hand-made post is refused the same way.
-    const response = await page.request.post(`/detail/${id}`, { form: { intent: "order" }, headers: { Origin: new URL(page.url()).origin }, maxRedirects: 0 });
+    const response = await page.request.post(`/detail/${id}`, {
+      form: { intent: "order" },
+      headers: { Origin: new URL(page.url()).origin },
+      maxRedirects: 0,
+    });
     expect(response.status()).toBe(403);
   });
 });

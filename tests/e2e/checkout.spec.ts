@@ -67,7 +67,9 @@ const ktpInput = (page: Page) => page.locator('input[type="file"][name="ktp"]:no
 
 /** A real photo of the right kind, made here (JPEG, 1200×760). */
 async function ktpPhoto() {
-  const buffer = await sharp({ create: { width: 1200, height: 760, channels: 3, background: { r: 40, g: 110, b: 180 } } }).jpeg({ quality: 80 }).toBuffer();
+  const buffer = await sharp({ create: { width: 1200, height: 760, channels: 3, background: { r: 40, g: 110, b: 180 } } })
+    .jpeg({ quality: 80 })
+    .toBuffer();
   return { name: "ktp.jpg", mimeType: "image/jpeg", buffer };
 }
 
@@ -86,7 +88,13 @@ async function submitOrSeeDisabled(page: Page, words: "Ajukan Insentif" | "Pilih
 }
 
 /** Chooses an area at one level; without JavaScript its button shows the next level. */
-async function chooseArea(page: Page, level: string, option: { label: string } | { index: number }, nextButton: string | null, javaScriptEnabled: boolean) {
+async function chooseArea(
+  page: Page,
+  level: string,
+  option: { label: string } | { index: number },
+  nextButton: string | null,
+  javaScriptEnabled: boolean,
+) {
   const select = page.getByRole("combobox", { name: level, exact: true });
   await expect(select).toBeEnabled();
   if ("label" in option) await select.selectOption({ label: option.label });
@@ -128,7 +136,10 @@ async function fillBuyer(page: Page, values: { nik: string }) {
 
 const randomNik = () => `3273${String(randomInt(0, 1e12)).padStart(12, "0")}`;
 
-test("every checkout message, a wrong file type, and the typed values surviving the trip to /address", async ({ page, javaScriptEnabled }) => {
+test("every checkout message, a wrong file type, and the typed values surviving the trip to /address", async ({
+  page,
+  javaScriptEnabled,
+}) => {
   const { nip } = await registerVerified(page);
   await startCheckout(page, INCENTIVE_PRODUCT);
 
@@ -162,9 +173,15 @@ test("every checkout message, a wrong file type, and the typed values surviving 
   await expect(errorOf(page, field(page, "NIP"))).toHaveText("NIP tidak boleh kosong");
   await expect(errorOf(page, ktpInput(page))).toHaveText("File KTP tidak boleh kosong.");
   await expect(errorOf(page, field(page, "Nama Ayah Kandung"))).toHaveText("Nama Ayah Kandung tidak boleh kosong.");
-  await expect(errorOf(page, checkbox(page, "Saya menyatakan NIK di atas belum pernah digunakan untuk pengajuan insentif kendaraan listrik."))).toHaveText("Mohon ceklis keterangan diatas");
-  await expect(errorOf(page, checkbox(page, "Saya memahami bahwa biaya pengiriman dibayarkan langsung kepada dealer di luar aplikasi."))).toHaveText("Mohon ceklis keterangan diatas");
-  await expect(errorOf(page, checkbox(page, "Saya menyatakan alamat domisili saya sesuai dengan KTP."))).toHaveText("Mohon ceklis keterangan diatas");
+  await expect(
+    errorOf(page, checkbox(page, "Saya menyatakan NIK di atas belum pernah digunakan untuk pengajuan insentif kendaraan listrik.")),
+  ).toHaveText("Mohon ceklis keterangan diatas");
+  await expect(
+    errorOf(page, checkbox(page, "Saya memahami bahwa biaya pengiriman dibayarkan langsung kepada dealer di luar aplikasi.")),
+  ).toHaveText("Mohon ceklis keterangan diatas");
+  await expect(errorOf(page, checkbox(page, "Saya menyatakan alamat domisili saya sesuai dengan KTP."))).toHaveText(
+    "Mohon ceklis keterangan diatas",
+  );
   await expect(page.getByText("Alamat tidak boleh kosong.")).toBeVisible();
   await expect(page).toHaveURL("/checkout");
   if (!javaScriptEnabled) {
@@ -172,7 +189,19 @@ test("every checkout message, a wrong file type, and the typed values surviving 
     // order, each a link to it. (With JavaScript the messages come as the fields are left, and the
     // button waits.)
     const summary = page.getByTestId("error-summary");
-    await expect(summary.getByRole("link")).toHaveText(["Nama Pembeli", "No. HP", "Email", "NIK", "NIP", "Foto KTP", "Nama Ayah Kandung", "Pernyataan NIK", "Alamat Pengiriman", "Pernyataan biaya pengiriman", "Pernyataan alamat domisili"]);
+    await expect(summary.getByRole("link")).toHaveText([
+      "Nama Pembeli",
+      "No. HP",
+      "Email",
+      "NIK",
+      "NIP",
+      "Foto KTP",
+      "Nama Ayah Kandung",
+      "Pernyataan NIK",
+      "Alamat Pengiriman",
+      "Pernyataan biaya pengiriman",
+      "Pernyataan alamat domisili",
+    ]);
     await expect(summary).toBeInViewport();
     await summary.getByRole("link", { name: "Alamat Pengiriman" }).click();
     await expect(page.getByRole("button", { name: "Isi Alamat", exact: true })).toBeInViewport();
@@ -207,7 +236,11 @@ test("every checkout message, a wrong file type, and the typed values surviving 
   }
 
   // A file that is not a JPEG or PNG, by its name or by its bytes.
-  await ktpInput(page).setInputFiles({ name: "ktp.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4\n%âãÏÓ\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n") });
+  await ktpInput(page).setInputFiles({
+    name: "ktp.pdf",
+    mimeType: "application/pdf",
+    buffer: Buffer.from("%PDF-1.4\n%âãÏÓ\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"),
+  });
   await submitOrSeeDisabled(page, "Ajukan Insentif", javaScriptEnabled);
   await expect(errorOf(page, ktpInput(page))).toHaveText(INVALID_FILE);
 
@@ -242,7 +275,12 @@ test("every checkout message, a wrong file type, and the typed values surviving 
   }
   await page.getByLabel("Kode Pos", { exact: true }).fill("4011");
   await page.getByRole("button", { name: "Simpan", exact: true }).click();
-  await expect(page.locator(".field").filter({ has: page.getByLabel("Kode Pos", { exact: true }) }).locator(".field-error")).toHaveText("Kode Pos harus 5 digit.");
+  await expect(
+    page
+      .locator(".field")
+      .filter({ has: page.getByLabel("Kode Pos", { exact: true }) })
+      .locator(".field-error"),
+  ).toHaveText("Kode Pos harus 5 digit.");
   await fillAddress(page, javaScriptEnabled);
   await expect(field(page, "Catatan (opsional)")).toHaveValue("Kirim pada jam kerja");
   await expect(field(page, "Nama Ayah Kandung")).toHaveValue("Slamet");
@@ -251,7 +289,11 @@ test("every checkout message, a wrong file type, and the typed values surviving 
   // A '.png' whose bytes are no picture: everything else is right, and only the server can tell.
   await checkbox(page, "Saya menyatakan NIK di atas belum pernah digunakan untuk pengajuan insentif kendaraan listrik.").check();
   await checkbox(page, "Saya menyatakan alamat domisili saya sesuai dengan KTP.").check();
-  await ktpInput(page).setInputFiles({ name: "ktp.png", mimeType: "image/png", buffer: Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>") });
+  await ktpInput(page).setInputFiles({
+    name: "ktp.png",
+    mimeType: "image/png",
+    buffer: Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>"),
+  });
   await submitCheckout(page, "Ajukan Insentif");
   await expect(errorOf(page, ktpInput(page))).toHaveText(INVALID_FILE);
   await expect(page).toHaveURL("/checkout");
@@ -273,7 +315,11 @@ test("every checkout message, a wrong file type, and the typed values surviving 
   }
 });
 
-test("buy the incentive product: KTP photo, address pickers, incentive and employee promo, success sheet", async ({ page, browser, javaScriptEnabled }) => {
+test("buy the incentive product: KTP photo, address pickers, incentive and employee promo, success sheet", async ({
+  page,
+  browser,
+  javaScriptEnabled,
+}) => {
   await registerVerified(page);
   await startCheckout(page, INCENTIVE_PRODUCT);
   const nik = randomNik();
@@ -366,7 +412,10 @@ test("buy the incentive product: KTP photo, address pickers, incentive and emplo
   await expect(page).toHaveURL("/checkout");
 });
 
-test("the draft: with JavaScript every change is kept without a submit (the back arrow loses nothing); without it the submit keeps it", async ({ page, javaScriptEnabled }) => {
+test("the draft: with JavaScript every change is kept without a submit (the back arrow loses nothing); without it the submit keeps it", async ({
+  page,
+  javaScriptEnabled,
+}) => {
   await registerVerified(page);
   await startCheckout(page, PLAIN_PRODUCT);
   await field(page, "Catatan (opsional)").fill("Titip di pos satpam");
@@ -383,7 +432,11 @@ test("the draft: with JavaScript every change is kept without a submit (the back
     .poll(
       async () => {
         await page.goto("/checkout");
-        return { note: await field(page, "Catatan (opsional)").inputValue(), nik: await field(page, "NIK").inputValue(), domicile: await checkbox(page, "Saya menyatakan alamat domisili saya sesuai dengan KTP.").isChecked() };
+        return {
+          note: await field(page, "Catatan (opsional)").inputValue(),
+          nik: await field(page, "NIK").inputValue(),
+          domicile: await checkbox(page, "Saya menyatakan alamat domisili saya sesuai dengan KTP.").isChecked(),
+        };
       },
       { timeout: 15_000 },
     )
@@ -398,14 +451,20 @@ test("the draft: with JavaScript every change is kept without a submit (the back
     await tab.locator("html[data-hydrated]").waitFor({ state: "attached" });
     await field(tab, "Catatan (opsional)").fill("Telepon dulu sebelum kirim");
     await tab.close({ runBeforeUnload: true });
-    await expect.poll(async () => {
-      await page.goto("/checkout");
-      return field(page, "Catatan (opsional)").inputValue();
-    }).toBe("Telepon dulu sebelum kirim");
+    await expect
+      .poll(async () => {
+        await page.goto("/checkout");
+        return field(page, "Catatan (opsional)").inputValue();
+      })
+      .toBe("Telepon dulu sebelum kirim");
   }
 });
 
-test("before the scripts run and while they start, typing, ticking and submitting work, and nothing typed is lost", async ({ page, browser, javaScriptEnabled }) => {
+test("before the scripts run and while they start, typing, ticking and submitting work, and nothing typed is lost", async ({
+  page,
+  browser,
+  javaScriptEnabled,
+}) => {
   test.skip(!javaScriptEnabled, "the form without scripts is every other test's `nojs` run");
   await registerVerified(page);
   await startCheckout(page, INCENTIVE_PRODUCT);
@@ -465,7 +524,10 @@ test("before the scripts run and while they start, typing, ticking and submittin
   await context.close();
 });
 
-test("'Upload KTP': the camera or the gallery (a sheet with JavaScript, two labelled inputs without)", async ({ page, javaScriptEnabled }) => {
+test("'Upload KTP': the camera or the gallery (a sheet with JavaScript, two labelled inputs without)", async ({
+  page,
+  javaScriptEnabled,
+}) => {
   await registerVerified(page);
   await startCheckout(page, INCENTIVE_PRODUCT);
   const camera = page.locator('input[type="file"][name="ktp"][capture="environment"]');

@@ -9,9 +9,16 @@ import { buyIncentiveOrder, ops, registerBuyer } from "./helpers/purchase";
 // with a link to the order; opening the page clears the badge; another buyer's /notifikasi is empty.
 
 test.describe.configure({ timeout: 240_000 });
-test.use({ viewport: { width: 390, height: 844 }, extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` } });
+test.use({
+  viewport: { width: 390, height: 844 },
+  extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` },
+});
 
-test("an approved incentive rings the bell; /notifikasi lists it with its order, opening it clears the badge; another buyer sees none", async ({ page, browser, javaScriptEnabled }, testInfo) => {
+test("an approved incentive rings the bell; /notifikasi lists it with its order, opening it clears the badge; another buyer sees none", async ({
+  page,
+  browser,
+  javaScriptEnabled,
+}, testInfo) => {
   await registerBuyer(page);
   const orderId = await buyIncentiveOrder(page, javaScriptEnabled);
   await page.goto("/home");
@@ -47,7 +54,11 @@ test("an approved incentive rings the bell; /notifikasi lists it with its order,
   await expect(page.getByTestId("notification")).toHaveCount(1);
   await expect(page.getByTestId("notification-unread")).toHaveCount(0);
 
-  const other = await browser.newContext({ javaScriptEnabled, viewport: { width: 390, height: 844 }, extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` } });
+  const other = await browser.newContext({
+    javaScriptEnabled,
+    viewport: { width: 390, height: 844 },
+    extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` },
+  });
   const otherPage = await other.newPage();
   await registerBuyer(otherPage);
   await otherPage.goto("/notifikasi");

@@ -48,7 +48,9 @@ test("a purchase's log: one JSON line per request with its id, and no password, 
   await expect(page).toHaveURL("/otp");
   const otp = (await readLatestEmail(page, phone)).text.match(/\b(\d{4})\b/)![1]!;
   await page.getByLabel("Kode OTP", { exact: true }).fill(otp);
-  const verified = page.waitForResponse((response) => new URL(response.url()).pathname.startsWith("/otp") && response.request().method() === "POST");
+  const verified = page.waitForResponse(
+    (response) => new URL(response.url()).pathname.startsWith("/otp") && response.request().method() === "POST",
+  );
   await page.getByRole("button", { name: "Verifikasi" }).click();
   const response = await verified;
   await expect(page).toHaveURL(/\/payment\/\d+$/);
@@ -65,7 +67,14 @@ test("a purchase's log: one JSON line per request with its id, and no password, 
   const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
   const requests = parsed.filter((line) => line.msg === "request");
   const otpPost = requests.find((line) => line.reqId === reqId)!;
-  expect(otpPost).toMatchObject({ level: "info", method: "POST", route: "routes/otp", status: expect.any(Number), ms: expect.any(Number), userId: expect.any(Number) });
+  expect(otpPost).toMatchObject({
+    level: "info",
+    method: "POST",
+    route: "routes/otp",
+    status: expect.any(Number),
+    ms: expect.any(Number),
+    userId: expect.any(Number),
+  });
   expect(String(otpPost.time)).toMatch(/^\d{4}-\d\d-\d\dT/);
   expect(requests.filter((line) => line.route === "routes/login" && line.method === "POST")).toHaveLength(1);
   // Paths without their query strings (keywords, e-mails, keys live there).
@@ -93,13 +102,21 @@ test("metrics: to this machine or with the token; to anyone else the 404 page", 
   expect(await local.text()).toContain("# TYPE store_oldest_waiting_seconds gauge");
 });
 
-test("start-up: production names its payment gateway (none: one line saying what to set), and the sandbox and a number of proxies are warned about", async ({ store }) => {
+test("start-up: production names its payment gateway (none: one line saying what to set), and the sandbox and a number of proxies are warned about", async ({
+  store,
+}) => {
   // The worker's store names the sandbox and trusts one proxy hop (store-server.ts): both said at start.
   expect(store.output()).toContain("PAYMENT_GATEWAY=sandbox: any buyer can pay their own orders for free");
   expect(store.output()).toContain("TRUST_PROXY=1 believes the X-Forwarded-For of any client that reaches this port");
 
   const dataDir = newDataDir();
-  const child = spawnServer({ PORT: String(await freePort()), DATA_DIR: dataDir, BUILD_DIR: process.env.BUILD_DIR ?? "build", DEMO_DATA: "0", PAYMENT_GATEWAY: "" });
+  const child = spawnServer({
+    PORT: String(await freePort()),
+    DATA_DIR: dataDir,
+    BUILD_DIR: process.env.BUILD_DIR ?? "build",
+    DEMO_DATA: "0",
+    PAYMENT_GATEWAY: "",
+  });
   let output = "";
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk));
@@ -108,7 +125,10 @@ test("start-up: production names its payment gateway (none: one line saying what
   expect(code).toBe(1);
   const lines = output.trim().split("\n");
   expect(lines).toHaveLength(1);
-  expect(JSON.parse(lines[0]!)).toMatchObject({ level: "fatal", msg: expect.stringMatching(/^Invalid configuration: PAYMENT_GATEWAY: must be set in production: midtrans, or sandbox/) });
+  expect(JSON.parse(lines[0]!)).toMatchObject({
+    level: "fatal",
+    msg: expect.stringMatching(/^Invalid configuration: PAYMENT_GATEWAY: must be set in production: midtrans, or sandbox/),
+  });
 });
 
 test("readiness: 503 from SIGTERM on while requests are still served, then a clean stop", async ({}, testInfo) => {

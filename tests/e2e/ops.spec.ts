@@ -2,7 +2,15 @@ import { randomInt } from "node:crypto";
 import { expect, type Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
 import { loginAs, OUTBOX_PATH, parseOutbox, test } from "./helpers";
-import { BUYER_PASSWORD, buyIncentiveOrder, checkoutToPayment, chooseManualTransfer, ops, registerBuyer, samplePhoto } from "./helpers/purchase";
+import {
+  BUYER_PASSWORD,
+  buyIncentiveOrder,
+  checkoutToPayment,
+  chooseManualTransfer,
+  ops,
+  registerBuyer,
+  samplePhoto,
+} from "./helpers/purchase";
 import { signedInStaff } from "./helpers/staff";
 
 // The operators' back office (issue 17), with JavaScript on and off: an operator signs in, enrols
@@ -25,7 +33,11 @@ async function openFromQueue(page: Page, queue: string, invoice: string) {
   await expect(page.getByTestId("ops-invoice")).toHaveText(invoice);
 }
 
-test("an operator enrols the second factor, approves an incentive after opening the KTP; the buyer pays; shipped with a tracking number the buyer sees", async ({ page, browser, javaScriptEnabled }) => {
+test("an operator enrols the second factor, approves an incentive after opening the KTP; the buyer pays; shipped with a tracking number the buyer sees", async ({
+  page,
+  browser,
+  javaScriptEnabled,
+}) => {
   await registerBuyer(page);
   const orderId = await buyIncentiveOrder(page, javaScriptEnabled);
   const detail = `/transaction-detail/${orderId}`;
@@ -95,11 +107,17 @@ async function manualTransferOrder(page: Page, javaScriptEnabled: boolean) {
   return { orderId: await chooseManualTransfer(page), email };
 }
 
-test("a transfer proof rejected with a reason: the buyer sees the reason on the order and in the e-mail", async ({ page, browser, javaScriptEnabled }) => {
+test("a transfer proof rejected with a reason: the buyer sees the reason on the order and in the e-mail", async ({
+  page,
+  browser,
+  javaScriptEnabled,
+}) => {
   const { orderId } = await manualTransferOrder(page, javaScriptEnabled);
   const code = String(Number((await page.getByLabel("Total Pembayaran", { exact: true }).inputValue()).replace(/\D/g, ""))).slice(-3);
   await page.getByRole("link", { name: "Saya sudah bayar" }).click();
-  await page.getByLabel("Bukti Pembayaran", { exact: true }).setInputFiles({ name: "bukti.jpg", mimeType: "image/jpeg", buffer: await samplePhoto() });
+  await page
+    .getByLabel("Bukti Pembayaran", { exact: true })
+    .setInputFiles({ name: "bukti.jpg", mimeType: "image/jpeg", buffer: await samplePhoto() });
   await page.getByRole("dialog", { name: "Upload Bukti Pembayaran" }).getByRole("button", { name: "Kirim Bukti Pembayaran" }).click();
   await expect(page.getByTestId("payment-status")).toContainText("Verifikasi Bukti Transfer");
   await page.goto(`/transaction-detail/${orderId}`);
@@ -126,7 +144,11 @@ test("a transfer proof rejected with a reason: the buyer sees the reason on the 
   await expect(page.getByTestId("rejection-reason")).toContainText(reason);
   // The e-mail goes to the order's e-mail (the checkout's), named by the invoice.
   await expect
-    .poll(async () => parseOutbox(await (await page.request.get(OUTBOX_PATH)).text()).find((m) => m.subject === `Bukti Transfer Ditolak – ${invoice}`)?.text ?? "")
+    .poll(
+      async () =>
+        parseOutbox(await (await page.request.get(OUTBOX_PATH)).text()).find((m) => m.subject === `Bukti Transfer Ditolak – ${invoice}`)
+          ?.text ?? "",
+    )
     .toContain(`Alasan: ${reason}`);
   await operator.context().close();
 });
@@ -138,7 +160,9 @@ test("after a rejected proof the buyer sends a new one and the operator verifies
   const sendProof = async () => {
     await page.goto(`/payment/${orderId}`);
     await page.getByRole("link", { name: "Saya sudah bayar" }).click();
-    await page.getByLabel("Bukti Pembayaran", { exact: true }).setInputFiles({ name: "bukti.jpg", mimeType: "image/jpeg", buffer: await samplePhoto() });
+    await page
+      .getByLabel("Bukti Pembayaran", { exact: true })
+      .setInputFiles({ name: "bukti.jpg", mimeType: "image/jpeg", buffer: await samplePhoto() });
     await page.getByRole("dialog", { name: "Upload Bukti Pembayaran" }).getByRole("button", { name: "Kirim Bukti Pembayaran" }).click();
     await expect(page.getByTestId("payment-status")).toContainText("Verifikasi Bukti Transfer");
   };
@@ -162,7 +186,10 @@ test("after a rejected proof the buyer sends a new one and the operator verifies
   await operator.context().close();
 });
 
-test("at 390 px: the sign-in toast never covers the code field and goes when a wrong code shows; a table scrolls inside its card (issue 25)", async ({ page, javaScriptEnabled }) => {
+test("at 390 px: the sign-in toast never covers the code field and goes when a wrong code shows; a table scrolls inside its card (issue 25)", async ({
+  page,
+  javaScriptEnabled,
+}) => {
   // The buyer's order gives the search a row; then the same account becomes an operator and signs in again.
   const { orderId, email } = await manualTransferOrder(page, javaScriptEnabled);
   await page.goto(`/transaction-detail/${orderId}`);
@@ -213,6 +240,9 @@ test("a buyer who opens /ops gets the plain 404 page, on every back-office addre
     expect(response?.status(), url).toBe(404);
     if (url !== "/ops/export") await expect(page.getByText("Page Not Found")).toBeVisible();
   }
-  const post = await page.request.post("/ops/orders/1", { form: { intent: "approve-incentive" }, headers: { Origin: new URL(page.url()).origin } });
+  const post = await page.request.post("/ops/orders/1", {
+    form: { intent: "approve-incentive" },
+    headers: { Origin: new URL(page.url()).origin },
+  });
   expect(post.status()).toBe(404);
 });

@@ -26,7 +26,11 @@ test("the transaction list of an unverified and of a new account", async ({ page
   await expect(page).toHaveURL("/home");
 });
 
-test("an order in the list, the filters through the address, cancelling it, and 404 for others", async ({ page, browser, javaScriptEnabled }) => {
+test("an order in the list, the filters through the address, cancelling it, and 404 for others", async ({
+  page,
+  browser,
+  javaScriptEnabled,
+}) => {
   await registerBuyer(page);
   const orderId = await buyIncentiveOrder(page, javaScriptEnabled);
 
@@ -115,8 +119,10 @@ test("an order in the list, the filters through the address, cancelling it, and 
   await other.close();
 });
 
-
-test("an incentive order approved, paid, shipped, confirmed with a photo, the reward and the paid invoice", async ({ page, javaScriptEnabled }) => {
+test("an incentive order approved, paid, shipped, confirmed with a photo, the reward and the paid invoice", async ({
+  page,
+  javaScriptEnabled,
+}) => {
   test.setTimeout(300_000);
   await registerBuyer(page);
   const orderId = await buyIncentiveOrder(page, javaScriptEnabled);

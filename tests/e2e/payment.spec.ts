@@ -52,7 +52,12 @@ async function continueToPayment(page: Page): Promise<number> {
   return Number(new URL(page.url()).pathname.split("/").pop());
 }
 
-test("virtual account: the list, the -3% total, the payment page, copy, 'Bayar (Sandbox)', 404 for others", async ({ page, browser, javaScriptEnabled, context }) => {
+test("virtual account: the list, the -3% total, the payment page, copy, 'Bayar (Sandbox)', 404 for others", async ({
+  page,
+  browser,
+  javaScriptEnabled,
+  context,
+}) => {
   await registerBuyer(page);
   await checkoutToPayment(page, javaScriptEnabled, { product: BIKE.title, phone: uniquePhone() });
 
@@ -145,7 +150,11 @@ test("virtual account: the list, the -3% total, the payment page, copy, 'Bayar (
   await other.close();
 });
 
-test("manual transfer: the store's account, the unique code in a mark, 'Saya sudah bayar' with a proof image; rejected with a reason, sent again, verified", async ({ page, javaScriptEnabled, context }) => {
+test("manual transfer: the store's account, the unique code in a mark, 'Saya sudah bayar' with a proof image; rejected with a reason, sent again, verified", async ({
+  page,
+  javaScriptEnabled,
+  context,
+}) => {
   await registerBuyer(page);
   await checkoutToPayment(page, javaScriptEnabled, { product: BIKE.title, phone: uniquePhone() });
   await chooseMethod(page, "Transfer Bank BNI \\(Manual\\)");
@@ -181,8 +190,12 @@ test("manual transfer: the store's account, the unique code in a mark, 'Saya sud
   const sheet = page.getByRole("dialog", { name: "Upload Bukti Pembayaran" });
   await expect(sheet).toBeVisible();
   await sheet.getByRole("button", { name: "Kirim Bukti Pembayaran" }).click();
-  await expect(page.getByRole("dialog", { name: "Upload Bukti Pembayaran" }).getByRole("alert")).toHaveText("Bukti Pembayaran tidak boleh kosong.");
-  await page.getByLabel("Bukti Pembayaran", { exact: true }).setInputFiles({ name: "bukti.jpg", mimeType: "image/jpeg", buffer: await samplePhoto() });
+  await expect(page.getByRole("dialog", { name: "Upload Bukti Pembayaran" }).getByRole("alert")).toHaveText(
+    "Bukti Pembayaran tidak boleh kosong.",
+  );
+  await page
+    .getByLabel("Bukti Pembayaran", { exact: true })
+    .setInputFiles({ name: "bukti.jpg", mimeType: "image/jpeg", buffer: await samplePhoto() });
   await page.getByRole("dialog", { name: "Upload Bukti Pembayaran" }).getByRole("button", { name: "Kirim Bukti Pembayaran" }).click();
   await expect(page).toHaveURL(`/payment/${orderId}`);
   await expect(page.getByTestId("toast")).toContainText("Bukti Pembayaran berhasil dikirim.");
@@ -198,7 +211,9 @@ test("manual transfer: the store's account, the unique code in a mark, 'Saya sud
   await expect(page.getByTestId("proof-rejected")).toContainText("Bukti pembayaran Anda ditolak.");
   await expect(page.getByTestId("proof-rejected")).toContainText("Alasan: Nama pengirim tidak terbaca");
   await page.getByRole("link", { name: "Saya sudah bayar" }).click();
-  await page.getByLabel("Bukti Pembayaran", { exact: true }).setInputFiles({ name: "bukti-2.jpg", mimeType: "image/jpeg", buffer: await samplePhoto() });
+  await page
+    .getByLabel("Bukti Pembayaran", { exact: true })
+    .setInputFiles({ name: "bukti-2.jpg", mimeType: "image/jpeg", buffer: await samplePhoto() });
   await page.getByRole("dialog", { name: "Upload Bukti Pembayaran" }).getByRole("button", { name: "Kirim Bukti Pembayaran" }).click();
   await expect(page.getByTestId("toast")).toContainText("Bukti Pembayaran berhasil dikirim.");
   await expect(page.getByTestId("payment-status")).toContainText("Verifikasi Bukti Transfer");
@@ -209,7 +224,10 @@ test("manual transfer: the store's account, the unique code in a mark, 'Saya sud
   await expectOneAmount(page, orderId, BIKE.price, amount, `Kode Unik${rupiah(Number(code))}`);
 });
 
-test("BNI instalment: 'Tenor wajib dipilih', the tenors with their monthly amounts, on to the payment page", async ({ page, javaScriptEnabled }) => {
+test("BNI instalment: 'Tenor wajib dipilih', the tenors with their monthly amounts, on to the payment page", async ({
+  page,
+  javaScriptEnabled,
+}) => {
   await registerBuyer(page);
   await checkoutToPayment(page, javaScriptEnabled, { product: BATTERY.title, phone: uniquePhone() });
   await chooseMethod(page, "Cicilan Kartu Kredit BNI");

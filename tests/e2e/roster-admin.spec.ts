@@ -40,7 +40,11 @@ async function saveTransferAccount(admin: Page, account: typeof DEFAULT_ACCOUNT)
   await expect(admin.getByTestId("toast")).toContainText("Rekening transfer disimpan.");
 }
 
-test("an admin loads a company's roster; only its active employees register and buy; settings, staff roles and the home's chart", async ({ page, browser, javaScriptEnabled }) => {
+test("an admin loads a company's roster; only its active employees register and buy; settings, staff roles and the home's chart", async ({
+  page,
+  browser,
+  javaScriptEnabled,
+}) => {
   const admin = await signedInStaff(browser, javaScriptEnabled);
   await expect(admin.getByRole("navigation", { name: "Menu back office" }).getByRole("link", { name: "Pegawai" })).toBeVisible();
 
@@ -61,7 +65,13 @@ test("an admin loads a company's roster; only its active employees register and 
   const nip = `77${randomInt(1e7, 9e7)}`;
   await admin.goto("/ops/employees");
   const upload = async (lines: string[]) => {
-    await admin.getByLabel("File CSV", { exact: true }).setInputFiles({ name: "pegawai.csv", mimeType: "text/csv", buffer: Buffer.from(["nip;nama;perusahaan;status", ...lines].join("\n")) });
+    await admin
+      .getByLabel("File CSV", { exact: true })
+      .setInputFiles({
+        name: "pegawai.csv",
+        mimeType: "text/csv",
+        buffer: Buffer.from(["nip;nama;perusahaan;status", ...lines].join("\n")),
+      });
     await admin.getByRole("button", { name: "Unggah CSV" }).click();
   };
   await upload([`${nip};Rina Wulandari;${company};aktif`, `${nip}1;Dimas Pratama;${company};aktif`, `=1+1;Orang Jahat;${company};aktif`]);
@@ -125,7 +135,9 @@ test("an admin loads a company's roster; only its active employees register and 
   await expect(page.getByText("Akun Anda tidak lagi terdaftar sebagai pegawai aktif. Hubungi admin.")).toBeVisible();
   await page.goto(`/payment/${openOrder}`);
   await page.getByRole("link", { name: "Saya sudah bayar" }).click();
-  await page.getByLabel("Bukti Pembayaran", { exact: true }).setInputFiles({ name: "bukti.jpg", mimeType: "image/jpeg", buffer: await samplePhoto() });
+  await page
+    .getByLabel("Bukti Pembayaran", { exact: true })
+    .setInputFiles({ name: "bukti.jpg", mimeType: "image/jpeg", buffer: await samplePhoto() });
   await page.getByRole("dialog", { name: "Upload Bukti Pembayaran" }).getByRole("button", { name: "Kirim Bukti Pembayaran" }).click();
   await expect(page.getByTestId("payment-status")).toContainText("Verifikasi Bukti Transfer");
 

@@ -123,7 +123,8 @@ test("controls are at least 44 × 44 px", async ({ page }) => {
   await expectTapTarget(page.getByRole("link", { name: /^Filter/ }), "Filter");
   const sheet = page.getByTestId("filter-sheet");
   await expectTapTarget(sheet.getByRole("link", { name: "Tutup" }), "sheet close");
-  for (const chip of ["Harga Tertinggi", "Motor Listrik", "Aksesori"]) await expectTapTarget(sheet.locator(".choice", { hasText: chip }), `chip ${chip}`);
+  for (const chip of ["Harga Tertinggi", "Motor Listrik", "Aksesori"])
+    await expectTapTarget(sheet.locator(".choice", { hasText: chip }), `chip ${chip}`);
 
   await page.goto("/search?keyword=motor");
   await expectTapTarget(page.getByRole("link", { name: "Hapus kata kunci" }), "clear keyword");

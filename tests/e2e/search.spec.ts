@@ -28,7 +28,9 @@ async function shownPrices(page: Page) {
 
 /** Full product titles (the card truncates its text; the link carries the whole title). */
 async function shownTitles(page: Page) {
-  return cards(page).locator("a").evaluateAll((links) => links.map((a) => a.getAttribute("title") ?? ""));
+  return cards(page)
+    .locator("a")
+    .evaluateAll((links) => links.map((a) => a.getAttribute("title") ?? ""));
 }
 
 async function resultCount(page: Page) {

@@ -14,7 +14,9 @@ const ATTACKER_SITE = "http://evil.test";
 
 /** Serves `html` as a page of another site (no network: the browser's request is answered here). */
 async function pageOnAnotherSite(page: Page, html: string) {
-  await page.route(`${ATTACKER_SITE}/**`, (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: `<!doctype html><html><body>${html}</body></html>` }));
+  await page.route(`${ATTACKER_SITE}/**`, (route) =>
+    route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: `<!doctype html><html><body>${html}</body></html>` }),
+  );
   await page.goto(`${ATTACKER_SITE}/`);
 }
 
@@ -55,7 +57,9 @@ test.describe("the demo outbox (decision 0005)", () => {
 });
 
 test.describe("client address and protocol behind the proxy (decision 0006)", () => {
-  test("a client-written X-Forwarded-For cannot choose the address: 40 wrong logins with varying first entries are limited", async ({ request }) => {
+  test("a client-written X-Forwarded-For cannot choose the address: 40 wrong logins with varying first entries are limited", async ({
+    request,
+  }) => {
     const proxySaw = remoteAddress();
     const statuses: number[] = [];
     for (let i = 1; i <= 40; i++) {
@@ -70,19 +74,30 @@ test.describe("client address and protocol behind the proxy (decision 0006)", ()
     expect(statuses.slice(10)).toEqual(Array(30).fill(429));
   });
 
-  test("behind a TLS proxy forms work and answers carry HSTS (X-Forwarded-Proto from the proxy); a protocol the client wrote is not believed", async ({ request, baseURL }) => {
+  test("behind a TLS proxy forms work and answers carry HSTS (X-Forwarded-Proto from the proxy); a protocol the client wrote is not believed", async ({
+    request,
+    baseURL,
+  }) => {
     const httpsOrigin = baseURL!.replace(/^http:/, "https:");
-    const throughTls = await request.post("/login", { form: { email: "tidak-ada@pln.co.id", password: "salah" }, headers: { Origin: httpsOrigin, "X-Forwarded-Proto": "https" } });
+    const throughTls = await request.post("/login", {
+      form: { email: "tidak-ada@pln.co.id", password: "salah" },
+      headers: { Origin: httpsOrigin, "X-Forwarded-Proto": "https" },
+    });
     expect(throughTls.status()).toBe(400);
     expect(await throughTls.text()).toContain("Email atau Kata Sandi salah.");
     // The client wrote https; the proxy appended what it really saw (http).
-    const spoofed = await request.post("/login", { form: { email: "tidak-ada@pln.co.id", password: "salah" }, headers: { Origin: httpsOrigin, "X-Forwarded-Proto": "https, http" } });
+    const spoofed = await request.post("/login", {
+      form: { email: "tidak-ada@pln.co.id", password: "salah" },
+      headers: { Origin: httpsOrigin, "X-Forwarded-Proto": "https, http" },
+    });
     expect(spoofed.status()).toBe(403);
     // HSTS (issue 25): over HTTPS through the proxy, pages and files alike; never over plain HTTP.
     const hsts = "max-age=31536000; includeSubDomains";
     expect(throughTls.headers()["strict-transport-security"]).toBe(hsts);
     for (const path of ["/home", "/healthz", "/images/payment/bni.svg"]) {
-      expect((await request.get(path, { headers: { "X-Forwarded-Proto": "https" } })).headers()["strict-transport-security"], path).toBe(hsts);
+      expect((await request.get(path, { headers: { "X-Forwarded-Proto": "https" } })).headers()["strict-transport-security"], path).toBe(
+        hsts,
+      );
       expect((await request.get(path)).headers()["strict-transport-security"], path).toBeUndefined();
     }
     expect(spoofed.headers()["strict-transport-security"]).toBeUndefined();
@@ -122,11 +137,18 @@ test.describe("cross-site posts", () => {
 
 test.describe("hostile requests", () => {
   test("a body over the limit is answered 413 with an Indonesian page; upload routes take photos", async ({ request }) => {
-    const big = await request.post("/login", { data: Buffer.alloc(2 * 1024 * 1024, "a"), headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+    const big = await request.post("/login", {
+      data: Buffer.alloc(2 * 1024 * 1024, "a"),
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
     expect(big.status()).toBe(413);
     expect(await big.text()).toContain("Data yang Anda kirim terlalu besar (maksimal 64 KB)");
     await expectSecurityHeaders(big, "413");
-    const upload = await request.post("/checkout", { data: Buffer.alloc(6 * 1024 * 1024, "a"), headers: { "Content-Type": "application/x-www-form-urlencoded" }, maxRedirects: 0 });
+    const upload = await request.post("/checkout", {
+      data: Buffer.alloc(6 * 1024 * 1024, "a"),
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      maxRedirects: 0,
+    });
     expect(upload.status()).not.toBe(413);
     expect(upload.status()).toBeLessThan(500);
   });
@@ -163,7 +185,10 @@ test.describe("hostile requests", () => {
     }
     for (const target of ["/.//evil.com", "/..//evil.com", "/%2e%2e//evil.com"]) {
       const guest = await page.context().browser()!.newContext();
-      const login = await guest.request.post(`${new URL(page.url()).origin}/login`, { form: { email: DEMO_EMAIL, password: DEMO_PASSWORD, redirect: target }, maxRedirects: 0 });
+      const login = await guest.request.post(`${new URL(page.url()).origin}/login`, {
+        form: { email: DEMO_EMAIL, password: DEMO_PASSWORD, redirect: target },
+        maxRedirects: 0,
+      });
       expect(login.status(), target).toBe(302);
       expect(login.headers().location, target).toBe("/home");
       await guest.close();
@@ -199,7 +224,9 @@ test.describe("headers and caching", () => {
 });
 
 test.describe("no account discovery", () => {
-  test("registering an e-mail that has an account looks the same as registering a new one; its owner is told by e-mail", async ({ page }) => {
+  test("registering an e-mail that has an account looks the same as registering a new one; its owner is told by e-mail", async ({
+    page,
+  }) => {
     await page.goto("/register");
     await page.getByLabel("Nama Lengkap", { exact: true }).fill("Penyusup");
     await page.getByLabel("Nomor HP", { exact: true }).fill("081234567890");

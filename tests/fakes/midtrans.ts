@@ -31,13 +31,28 @@ export type FakeTransaction = {
   bank?: string;
 };
 
-type SnapSession = { token: string; order_id: string; gross_amount: number; finish: string | null; terms: Record<string, number[]>; required: boolean; enabled: string[] };
+type SnapSession = {
+  token: string;
+  order_id: string;
+  gross_amount: number;
+  finish: string | null;
+  terms: Record<string, number[]>;
+  required: boolean;
+  enabled: string[];
+};
 
 export type FakeMidtransOptions = { serverKey: string; notificationUrl?: string; host?: string; port?: number };
 
 export type Notified = { status: number; body: unknown };
 
-const STATUS_CODE: Record<FakeTransaction["transaction_status"], string> = { pending: "201", settlement: "200", capture: "200", expire: "407", cancel: "200", deny: "202" };
+const STATUS_CODE: Record<FakeTransaction["transaction_status"], string> = {
+  pending: "201",
+  settlement: "200",
+  capture: "200",
+  expire: "407",
+  cancel: "200",
+  deny: "202",
+};
 const STATUS_MESSAGE: Record<FakeTransaction["transaction_status"], string> = {
   pending: "Success, transaction is found",
   settlement: "Success, transaction is found",
@@ -113,7 +128,13 @@ export class FakeMidtrans {
     if (!tx) return null;
     const shown = { ...tx, ...this.statusOverride.get(orderId) } as FakeTransaction;
     const { bank: _bank, ...fields } = shown;
-    return { status_code: STATUS_CODE[shown.transaction_status], status_message: STATUS_MESSAGE[shown.transaction_status], merchant_id: "G000000000", currency: "IDR", ...fields };
+    return {
+      status_code: STATUS_CODE[shown.transaction_status],
+      status_message: STATUS_MESSAGE[shown.transaction_status],
+      merchant_id: "G000000000",
+      currency: "IDR",
+      ...fields,
+    };
   }
 
   /** The buyer pays at the bank (VA, bill) or the card is captured: the transaction settles. */
@@ -210,14 +231,16 @@ export class FakeMidtrans {
       if (!this.transactions.has(orderId!)) return json(404, { error: "no such transaction" });
       if (action === "pay") this.pay(orderId!);
       if (action === "expire") this.expire(orderId!);
-      if ((action === "approve" || action === "deny") && !this.review(orderId!, action)) return json(412, { error: "not a challenged capture" });
+      if ((action === "approve" || action === "deny") && !this.review(orderId!, action))
+        return json(412, { error: "not a challenged capture" });
       if (action === "transaction") return json(200, this.transactions.get(orderId!));
       const notified = await this.notify(orderId!);
       return json(200, { transaction: this.transactions.get(orderId!), notified });
     }
     if (method === "GET" && path === "/_fake/transactions") return json(200, [...this.transactions.values()]);
 
-    if (!this.#authorised(req)) return json(401, { status_code: "401", status_message: "Unknown Merchant server_key/id", id: crypto.randomUUID() });
+    if (!this.#authorised(req))
+      return json(401, { status_code: "401", status_message: "Unknown Merchant server_key/id", id: crypto.randomUUID() });
     const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
     this.lastBody.set(path, body);
 
@@ -244,11 +267,17 @@ export class FakeMidtrans {
       if (!tx) return json(404, { status_code: "404", status_message: "Transaction doesn't exist.", id: crypto.randomUUID() });
       if (status[2] === "status" && method === "GET") return json(200, this.statusOf(orderId));
       if ((status[2] === "approve" || status[2] === "deny") && method === "POST") {
-        if (!this.review(orderId, status[2])) return json(412, { status_code: "412", status_message: "Merchant cannot modify the status of the transaction" });
-        return json(200, { ...this.statusOf(orderId), status_code: "200", status_message: status[2] === "approve" ? "Success, transaction is approved" : "Success, transaction is denied" });
+        if (!this.review(orderId, status[2]))
+          return json(412, { status_code: "412", status_message: "Merchant cannot modify the status of the transaction" });
+        return json(200, {
+          ...this.statusOf(orderId),
+          status_code: "200",
+          status_message: status[2] === "approve" ? "Success, transaction is approved" : "Success, transaction is denied",
+        });
       }
       if (status[2] === "expire" && method === "POST") {
-        if (tx.transaction_status !== "pending") return json(412, { status_code: "412", status_message: "Merchant cannot modify the status of the transaction" });
+        if (tx.transaction_status !== "pending")
+          return json(412, { status_code: "412", status_message: "Merchant cannot modify the status of the transaction" });
         tx.transaction_status = "expire";
         return json(200, { ...this.statusOf(orderId), status_code: "407", status_message: "Success, transaction has expired" });
       }
@@ -260,15 +289,31 @@ export class FakeMidtrans {
     const details = body.transaction_details as { order_id?: unknown; gross_amount?: unknown } | undefined;
     const orderId = details?.order_id;
     const gross = details?.gross_amount;
-    if (typeof orderId !== "string" || !/^[A-Za-z0-9\-_~.]{1,50}$/.test(orderId) || typeof gross !== "number" || !Number.isInteger(gross) || gross < 1) {
-      return json(400, { status_code: "400", status_message: "One or more parameters in the payload is invalid.", validation_messages: ["transaction_details is invalid"] });
+    if (
+      typeof orderId !== "string" ||
+      !/^[A-Za-z0-9\-_~.]{1,50}$/.test(orderId) ||
+      typeof gross !== "number" ||
+      !Number.isInteger(gross) ||
+      gross < 1
+    ) {
+      return json(400, {
+        status_code: "400",
+        status_message: "One or more parameters in the payload is invalid.",
+        validation_messages: ["transaction_details is invalid"],
+      });
     }
     if (this.transactions.has(orderId)) {
-      return json(406, { status_code: "406", status_message: "The request could not be completed due to a conflict with the current state of the target resource, please try again" });
+      return json(406, {
+        status_code: "406",
+        status_message:
+          "The request could not be completed due to a conflict with the current state of the target resource, please try again",
+      });
     }
     const now = new Date();
     const expiry = body.custom_expiry as { expiry_duration?: number; unit?: string } | undefined;
-    const minutes = expiry?.expiry_duration ? Number(expiry.expiry_duration) * ({ second: 1 / 60, minute: 1, hour: 60, day: 1440 }[expiry.unit ?? "minute"] ?? 1) : 24 * 60;
+    const minutes = expiry?.expiry_duration
+      ? Number(expiry.expiry_duration) * ({ second: 1 / 60, minute: 1, hour: 60, day: 1440 }[expiry.unit ?? "minute"] ?? 1)
+      : 24 * 60;
     const digits = String(++this.#counter).padStart(6, "0");
     const tx: FakeTransaction = {
       order_id: orderId,
@@ -285,7 +330,12 @@ export class FakeMidtrans {
       tx.biller_code = "70012";
     } else {
       const bank = String((body.bank_transfer as { bank?: unknown } | undefined)?.bank ?? "");
-      if (!["bni", "bri", "permata", "bca", "cimb"].includes(bank)) return json(400, { status_code: "400", status_message: "One or more parameters in the payload is invalid.", validation_messages: ["bank_transfer.bank is invalid"] });
+      if (!["bni", "bri", "permata", "bca", "cimb"].includes(bank))
+        return json(400, {
+          status_code: "400",
+          status_message: "One or more parameters in the payload is invalid.",
+          validation_messages: ["bank_transfer.bank is invalid"],
+        });
       tx.bank = bank;
       const number = `${{ bni: "9888", bri: "8578", permata: "8778", bca: "1234", cimb: "8493" }[bank]}${String(Date.now()).slice(-6)}${digits}`;
       if (bank === "permata") tx.permata_va_number = number;
@@ -293,14 +343,22 @@ export class FakeMidtrans {
     }
     this.transactions.set(orderId, tx);
     const { bank: _bank, ...fields } = tx;
-    json(201, { status_code: "201", status_message: tx.payment_type === "echannel" ? "OK, Mandiri Bill transaction is successful" : "Success, Bank Transfer transaction is created", merchant_id: "G000000000", currency: "IDR", ...fields });
+    json(201, {
+      status_code: "201",
+      status_message:
+        tx.payment_type === "echannel" ? "OK, Mandiri Bill transaction is successful" : "Success, Bank Transfer transaction is created",
+      merchant_id: "G000000000",
+      currency: "IDR",
+      ...fields,
+    });
   }
 
   #snap(body: Record<string, unknown>, json: (status: number, body: unknown) => void) {
     const details = body.transaction_details as { order_id?: unknown; gross_amount?: unknown } | undefined;
     const orderId = details?.order_id;
     const gross = details?.gross_amount;
-    if (typeof orderId !== "string" || typeof gross !== "number") return json(400, { error_messages: ["transaction_details.order_id is required"] });
+    if (typeof orderId !== "string" || typeof gross !== "number")
+      return json(400, { error_messages: ["transaction_details.order_id is required"] });
     if ([...this.snaps.values()].some((s) => s.order_id === orderId) || this.transactions.has(orderId)) {
       return json(400, { error_messages: ["transaction_details.order_id sudah digunakan"] });
     }

@@ -24,10 +24,20 @@ export type FakeTwilio = {
   close(): Promise<void>;
 };
 
-const twilioError = (code: number, message: string, status: number) => ({ code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status });
+const twilioError = (code: number, message: string, status: number) => ({
+  code,
+  message,
+  more_info: `https://www.twilio.com/docs/errors/${code}`,
+  status,
+});
 
 export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeTwilio> {
-  const fake: Omit<FakeTwilio, "url" | "close"> = { sent: [], invalidNumbers: new Set(), failNext: (count) => (outage = count), requests: 0 };
+  const fake: Omit<FakeTwilio, "url" | "close"> = {
+    sent: [],
+    invalidNumbers: new Set(),
+    failNext: (count) => (outage = count),
+    requests: 0,
+  };
   let outage = 0;
   const expectedAuth = `Basic ${Buffer.from(`${options.accountSid}:${options.authToken}`).toString("base64")}`;
   const server = http.createServer((req, res) => {
@@ -52,9 +62,11 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
       const from = form.get("From");
       const messagingServiceSid = form.get("MessagingServiceSid");
       if (!to) return answer(400, twilioError(21604, "A 'To' phone number is required.", 400));
-      if (!from && !messagingServiceSid) return answer(400, twilioError(21603, "A 'From' or 'MessagingServiceSid' parameter is required to send a message", 400));
+      if (!from && !messagingServiceSid)
+        return answer(400, twilioError(21603, "A 'From' or 'MessagingServiceSid' parameter is required to send a message", 400));
       if (!body) return answer(400, twilioError(21602, "Message body is required.", 400));
-      if (!/^\+[1-9]\d{7,14}$/.test(to) || fake.invalidNumbers.has(to)) return answer(400, twilioError(21211, `The 'To' number ${to} is not a valid phone number.`, 400));
+      if (!/^\+[1-9]\d{7,14}$/.test(to) || fake.invalidNumbers.has(to))
+        return answer(400, twilioError(21211, `The 'To' number ${to} is not a valid phone number.`, 400));
       const sid = `SM${crypto.randomBytes(16).toString("hex")}`;
       fake.sent.push({ sid, to, from, messagingServiceSid, body });
       const now = new Date().toUTCString();
@@ -80,5 +92,12 @@ export async function startFakeTwilio(options: FakeTwilioOptions): Promise<FakeT
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return { ...fake, get requests() { return fake.requests; }, url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) } as FakeTwilio;
+  return {
+    ...fake,
+    get requests() {
+      return fake.requests;
+    },
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  } as FakeTwilio;
 }

@@ -21,10 +21,7 @@ const migrationsFolder = resolveMigrationsFolder();
 
 function resolveMigrationsFolder() {
   // Source tree (dev, tests, ops CLI) or next to the server bundle (production build, container).
-  const candidates = [
-    path.resolve("app/.server/db/migrations"),
-    path.resolve(path.dirname(fileURLToPath(import.meta.url)), "migrations"),
-  ];
+  const candidates = [path.resolve("app/.server/db/migrations"), path.resolve(path.dirname(fileURLToPath(import.meta.url)), "migrations")];
   return candidates.find((dir) => fs.existsSync(path.join(dir, "meta", "_journal.json"))) ?? candidates[0];
 }
 
@@ -246,7 +243,12 @@ export function addDatabaseCompanion(companion: DatabaseCompanion): void {
 function handle(): Promise<Handle> {
   current ??= (async () => {
     const e = env();
-    const open = await openDatabase({ url: e.databaseUrl, dataDir: e.dataDir, demoData: e.demoData, releaseInitdbMemory: e.nodeEnv !== "test" });
+    const open = await openDatabase({
+      url: e.databaseUrl,
+      dataDir: e.dataDir,
+      demoData: e.demoData,
+      releaseInitdbMemory: e.nodeEnv !== "test",
+    });
     for (const companion of companions) await companion.start(open.engine);
     return open;
   })();

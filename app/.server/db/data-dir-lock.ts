@@ -73,7 +73,13 @@ function parseOwner(text: string): LockOwner | null {
   try {
     const value = JSON.parse(text) as Partial<LockOwner>;
     if (typeof value.pid !== "number" || !Number.isSafeInteger(value.pid) || value.pid <= 0) return null;
-    return { pid: value.pid, role: value.role ?? "process", since: value.since ?? "?", procStart: value.procStart ?? null, host: value.host ?? null };
+    return {
+      pid: value.pid,
+      role: value.role ?? "process",
+      since: value.since ?? "?",
+      procStart: value.procStart ?? null,
+      host: value.host ?? null,
+    };
   } catch {
     return null;
   }
@@ -124,7 +130,13 @@ const held = new Map<string, string>();
 export function acquireDataDirLock(dataDir: string, options: { foreignHolderGone?: boolean } = {}): () => void {
   const file = lockPath(dataDir);
   if (held.has(file)) throw new DataDirLockedError(dataDir, parseOwner(held.get(file)!)!);
-  const mine = JSON.stringify({ pid: process.pid, role, since: new Date().toISOString(), procStart: processStart(process.pid), host: os.hostname() } satisfies LockOwner);
+  const mine = JSON.stringify({
+    pid: process.pid,
+    role,
+    since: new Date().toISOString(),
+    procStart: processStart(process.pid),
+    host: os.hostname(),
+  } satisfies LockOwner);
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
       // O_EXCL: of two processes starting at once, exactly one creates the file.

@@ -3,7 +3,8 @@ import { loadSharp } from "../sharp";
 // Demo images, drawn as SVG and encoded to WebP with sharp at seed time (no binary files in the
 // repository): a coloured background, a simple drawing of the product kind, and its title.
 
-export type ArtworkKind = "motor" | "car" | "bike" | "stove" | "charger" | "solar" | "battery" | "helmet" | "cookware" | "tricycle" | "appliance";
+export type ArtworkKind =
+  "motor" | "car" | "bike" | "stove" | "charger" | "solar" | "battery" | "helmet" | "cookware" | "tricycle" | "appliance";
 
 /** Sizes (spec: images sized for 360-412 px phones; 2× for the detail slider and banners). */
 export const CARD_SIZE = { width: 360, height: 360 } as const;
@@ -12,11 +13,13 @@ export const DETAIL_SIZE = { width: 780, height: 585 } as const;
 // cropped to fit (object-fit: cover): the artwork keeps its text inside a central safe area.
 export const BANNER_SIZE = { width: 640, height: 300 } as const;
 
-const escapeXml = (text: string) => text.replace(/[<>&"']/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&apos;" })[c]!);
+const escapeXml = (text: string) =>
+  text.replace(/[<>&"']/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&apos;" })[c]!);
 
 /** Drawings in a 240×150 box, white strokes on the background colour. */
 function drawing(kind: ArtworkKind, accent: string): string {
-  const wheel = (cx: number, cy: number, r: number) => `<circle cx="${cx}" cy="${cy}" r="${r}" fill="#263238"/><circle cx="${cx}" cy="${cy}" r="${r * 0.45}" fill="#cfd8dc"/>`;
+  const wheel = (cx: number, cy: number, r: number) =>
+    `<circle cx="${cx}" cy="${cy}" r="${r}" fill="#263238"/><circle cx="${cx}" cy="${cy}" r="${r * 0.45}" fill="#cfd8dc"/>`;
   switch (kind) {
     case "motor":
       return `${wheel(55, 118, 26)}${wheel(192, 118, 26)}
@@ -113,7 +116,10 @@ export function productSvg(art: ProductArtwork, size: { width: number; height: n
   const lines = wrap(art.title, Math.floor(width / (fontSize * 0.66)), 2);
   const textTop = dy + 150 * scale + fontSize * 1.5;
   const text = lines
-    .map((line, i) => `<text x="${width / 2}" y="${Math.round(textTop + i * fontSize * 1.2)}" ${FONT} font-size="${fontSize}" font-weight="700" fill="#fff" text-anchor="middle">${escapeXml(line)}</text>`)
+    .map(
+      (line, i) =>
+        `<text x="${width / 2}" y="${Math.round(textTop + i * fontSize * 1.2)}" ${FONT} font-size="${fontSize}" font-weight="700" fill="#fff" text-anchor="middle">${escapeXml(line)}</text>`,
+    )
     .join("");
   const caption = art.caption
     ? `<text x="${width - 16}" y="${Math.round(fontSize * 1.2)}" ${FONT} font-size="${Math.round(fontSize * 0.7)}" fill="#fff" text-anchor="end" opacity=".9">${escapeXml(art.caption)}</text>`

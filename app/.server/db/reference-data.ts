@@ -34,12 +34,61 @@ export const ORDER_STATUSES = [
 ];
 
 export const PAYMENT_METHODS: (typeof paymentMethods.$inferInsert)[] = [
-  { code: "BNI-VA", name: "BNI Virtual Account", type: "virtual_account", groupName: "Virtual Account", imageUrl: "/images/payment/bni.svg", fee: 4000, position: 1 },
-  { code: "BRI-VA", name: "BRI Virtual Account", type: "virtual_account", groupName: "Virtual Account", imageUrl: "/images/payment/bri.svg", fee: 4000, position: 2 },
-  { code: "MANDIRI-VA", name: "Mandiri Virtual Account", type: "virtual_account", groupName: "Virtual Account", imageUrl: "/images/payment/mandiri.svg", fee: 4000, position: 3 },
-  { code: "MANUAL-BNI", name: "Transfer Bank BNI (Manual)", type: "bank_transfer", groupName: "Manual", imageUrl: "/images/payment/bni.svg", fee: 0, position: 4 },
-  { code: "BNI-INSTALLMENT", name: "Cicilan Kartu Kredit BNI", type: "installment", groupName: "Cicilan", imageUrl: "/images/payment/bni.svg", fee: 0, applyUrl: "https://www.bni.co.id/id-id/personal/kartu-kredit", position: 5 },
-  { code: "BRI-CERIA", name: "BRI Ceria (Paylater)", type: "paylater", groupName: "Lainnya", imageUrl: "/images/payment/bri.svg", fee: 0, position: 6 },
+  {
+    code: "BNI-VA",
+    name: "BNI Virtual Account",
+    type: "virtual_account",
+    groupName: "Virtual Account",
+    imageUrl: "/images/payment/bni.svg",
+    fee: 4000,
+    position: 1,
+  },
+  {
+    code: "BRI-VA",
+    name: "BRI Virtual Account",
+    type: "virtual_account",
+    groupName: "Virtual Account",
+    imageUrl: "/images/payment/bri.svg",
+    fee: 4000,
+    position: 2,
+  },
+  {
+    code: "MANDIRI-VA",
+    name: "Mandiri Virtual Account",
+    type: "virtual_account",
+    groupName: "Virtual Account",
+    imageUrl: "/images/payment/mandiri.svg",
+    fee: 4000,
+    position: 3,
+  },
+  {
+    code: "MANUAL-BNI",
+    name: "Transfer Bank BNI (Manual)",
+    type: "bank_transfer",
+    groupName: "Manual",
+    imageUrl: "/images/payment/bni.svg",
+    fee: 0,
+    position: 4,
+  },
+  {
+    code: "BNI-INSTALLMENT",
+    name: "Cicilan Kartu Kredit BNI",
+    type: "installment",
+    groupName: "Cicilan",
+    imageUrl: "/images/payment/bni.svg",
+    fee: 0,
+    applyUrl: "https://www.bni.co.id/id-id/personal/kartu-kredit",
+    position: 5,
+  },
+  {
+    code: "BRI-CERIA",
+    name: "BRI Ceria (Paylater)",
+    type: "paylater",
+    groupName: "Lainnya",
+    imageUrl: "/images/payment/bri.svg",
+    fee: 0,
+    position: 6,
+  },
 ];
 
 /**
@@ -51,7 +100,10 @@ export async function seedReferenceData(db: Db) {
   const [{ companyCount }] = await queryRows<{ companyCount: number }>(db, sql`select count(*)::int as "companyCount" from companies`);
   if (companyCount === 0) await db.insert(companies).values(PLN_GROUP_COMPANIES.map((name) => ({ name })));
   for (const status of ORDER_STATUSES) {
-    await db.insert(orderStatuses).values(status).onConflictDoUpdate({ target: orderStatuses.id, set: { name: status.name } });
+    await db
+      .insert(orderStatuses)
+      .values(status)
+      .onConflictDoUpdate({ target: orderStatuses.id, set: { name: status.name } });
   }
   await db.insert(paymentMethods).values(PAYMENT_METHODS).onConflictDoNothing();
   await seedSettings(db);
@@ -69,13 +121,29 @@ async function seedAreas(db: Db) {
   // loaded only here: a server started from the prepared database never needs it.
   const { getDistricts, getProvinces, getRegencies, getVillages } = await import("idn-area-data");
   const provinces = await getProvinces();
-  await insertAreas(db, "provinces (code, name)", provinces.map((p) => [p.code, p.name]));
+  await insertAreas(
+    db,
+    "provinces (code, name)",
+    provinces.map((p) => [p.code, p.name]),
+  );
   const regencies = (await getRegencies({ transform: true } as never)) as unknown as { code: string; provinceCode: string; name: string }[];
-  await insertAreas(db, "regencies (code, province_code, name)", regencies.map((r) => [r.code, r.provinceCode, r.name]));
+  await insertAreas(
+    db,
+    "regencies (code, province_code, name)",
+    regencies.map((r) => [r.code, r.provinceCode, r.name]),
+  );
   const districts = (await getDistricts({ transform: true } as never)) as unknown as { code: string; regencyCode: string; name: string }[];
-  await insertAreas(db, "districts (code, regency_code, name)", districts.map((d) => [d.code, d.regencyCode, d.name]));
+  await insertAreas(
+    db,
+    "districts (code, regency_code, name)",
+    districts.map((d) => [d.code, d.regencyCode, d.name]),
+  );
   const villages = (await getVillages({ transform: true } as never)) as unknown as { code: string; districtCode: string; name: string }[];
-  await insertAreas(db, "villages (code, district_code, name)", villages.map((v) => [v.code, v.districtCode, v.name]));
+  await insertAreas(
+    db,
+    "villages (code, district_code, name)",
+    villages.map((v) => [v.code, v.districtCode, v.name]),
+  );
 }
 
 /** Inserts rows of text columns into `target` ("table (columns)", a constant), in batches. */

@@ -30,7 +30,11 @@ export type StoreSettingKey = keyof StoreSettingValues;
  */
 function defaultSetting<K extends StoreSettingKey>(key: K): StoreSettingValues[K] {
   const defaults: StoreSettingValues = {
-    "transfer-account": { bankName: MANUAL_TRANSFER_ACCOUNT.bankName, accountName: MANUAL_TRANSFER_ACCOUNT.bankAccountName, accountNumber: MANUAL_TRANSFER_ACCOUNT.bankAccountNumber },
+    "transfer-account": {
+      bankName: MANUAL_TRANSFER_ACCOUNT.bankName,
+      accountName: MANUAL_TRANSFER_ACCOUNT.bankAccountName,
+      accountNumber: MANUAL_TRANSFER_ACCOUNT.bankAccountNumber,
+    },
     tenors: TENORS.map((t) => ({ ...t })),
     "help-contacts": { phone: env().adminPhone, whatsapp: env().adminPhone },
     "how-to": {},
@@ -53,7 +57,12 @@ export async function readSetting<K extends StoreSettingKey>(db: Executor, key: 
   return (row?.value as StoreSettingValues[K] | undefined) ?? defaultSetting(key);
 }
 
-export async function writeSetting<K extends StoreSettingKey>(db: Executor, key: K, value: StoreSettingValues[K], actor: string): Promise<void> {
+export async function writeSetting<K extends StoreSettingKey>(
+  db: Executor,
+  key: K,
+  value: StoreSettingValues[K],
+  actor: string,
+): Promise<void> {
   await db
     .insert(storeSettings)
     .values({ key, value, updatedBy: actor, updatedAt: new Date() })

@@ -21,15 +21,29 @@ export type ChargeAttempt = { ref: string; attempt: number; earlier: { ref: stri
  * the previous attempts whose outcome is unknown (a timeout, or a request that died): the caller looks them up at the gateway
  * first. Throws GATEWAY_BUSY when another request is opening this order's payment right now.
  */
-export async function beginChargeAttempt(gateway: string, orderId: number, refFor: (attempt: number) => string, now = new Date()): Promise<ChargeAttempt> {
+export async function beginChargeAttempt(
+  gateway: string,
+  orderId: number,
+  refFor: (attempt: number) => string,
+  now = new Date(),
+): Promise<ChargeAttempt> {
   const db = await getDb();
   const previous = await db.select().from(gatewayCharges).where(eq(gatewayCharges.orderId, orderId)).orderBy(asc(gatewayCharges.attempt));
-  if (previous.some((p) => p.state === "opening" && now.getTime() - p.createdAt.getTime() < ATTEMPT_IN_FLIGHT_MS)) throw new Error(GATEWAY_BUSY);
+  if (previous.some((p) => p.state === "opening" && now.getTime() - p.createdAt.getTime() < ATTEMPT_IN_FLIGHT_MS))
+    throw new Error(GATEWAY_BUSY);
   const attempt = (previous.at(-1)?.attempt ?? 0) + 1;
   const ref = refFor(attempt);
-  const inserted = await db.insert(gatewayCharges).values({ ref, gateway, orderId, attempt, state: "opening", createdAt: now }).onConflictDoNothing().returning({ ref: gatewayCharges.ref });
+  const inserted = await db
+    .insert(gatewayCharges)
+    .values({ ref, gateway, orderId, attempt, state: "opening", createdAt: now })
+    .onConflictDoNothing()
+    .returning({ ref: gatewayCharges.ref });
   if (!inserted.length) throw new Error(GATEWAY_BUSY); // a concurrent request took this attempt
-  return { ref, attempt, earlier: previous.filter((p) => p.state === "opening" || p.state === "unknown").map((p) => ({ ref: p.ref, state: p.state })) };
+  return {
+    ref,
+    attempt,
+    earlier: previous.filter((p) => p.state === "opening" || p.state === "unknown").map((p) => ({ ref: p.ref, state: p.state })),
+  };
 }
 
 export async function setChargeState(ref: string, state: Exclude<ChargeState, "opening">): Promise<void> {
@@ -37,13 +51,29 @@ export async function setChargeState(ref: string, state: Exclude<ChargeState, "o
   await db.update(gatewayCharges).set({ state }).where(eq(gatewayCharges.ref, ref));
 }
 
-export type GatewayPayment = { orderId: number; type: string; total: number; createdAt: Date; closedAt: Date | null; closedReason: string | null; statusId: number };
+export type GatewayPayment = {
+  orderId: number;
+  type: string;
+  total: number;
+  createdAt: Date;
+  closedAt: Date | null;
+  closedReason: string | null;
+  statusId: number;
+};
 
 /** The payment a gateway's reference names (Midtrans order_id), or null. */
 export async function findGatewayPayment(gateway: string, ref: string): Promise<GatewayPayment | null> {
   const db = await getDb();
   const [row] = await db
-    .select({ orderId: payments.orderId, type: payments.type, total: payments.total, createdAt: payments.createdAt, closedAt: payments.closedAt, closedReason: payments.closedReason, statusId: orders.statusId })
+    .select({
+      orderId: payments.orderId,
+      type: payments.type,
+      total: payments.total,
+      createdAt: payments.createdAt,
+      closedAt: payments.closedAt,
+      closedReason: payments.closedReason,
+      statusId: orders.statusId,
+    })
     .from(payments)
     .innerJoin(orders, eq(orders.id, payments.orderId))
     .where(and(eq(payments.gateway, gateway), eq(payments.gatewayRef, ref)));
@@ -73,7 +103,12 @@ export async function markGatewayHeard(orderId: number, now = new Date()): Promi
  * one conditional update (its checked time moves to `now`), so several instances sweeping at once
  * each ask about a payment only once.
  */
-export async function claimSilentGatewayPayments(gateway: string, silentSince: Date, now = new Date(), limit = 50): Promise<{ orderId: number; gatewayRef: string }[]> {
+export async function claimSilentGatewayPayments(
+  gateway: string,
+  silentSince: Date,
+  now = new Date(),
+  limit = 50,
+): Promise<{ orderId: number; gatewayRef: string }[]> {
   const db = await getDb();
   const silent = or(isNull(payments.gatewayCheckedAt), lt(payments.gatewayCheckedAt, silentSince));
   const candidates = await db
@@ -116,7 +151,14 @@ export type PaymentIncidentKind = "paid-after-close" | "amount-mismatch";
 export type PaymentIncident = typeof paymentIncidents.$inferSelect & { invoiceId: string; statusId: number };
 
 /** Records an incident once per gateway reference and kind; true when this call recorded it. */
-export async function recordPaymentIncident(incident: { kind: PaymentIncidentKind; orderId: number; gateway: string; gatewayRef: string; amount: number | null; detail: string }): Promise<boolean> {
+export async function recordPaymentIncident(incident: {
+  kind: PaymentIncidentKind;
+  orderId: number;
+  gateway: string;
+  gatewayRef: string;
+  amount: number | null;
+  detail: string;
+}): Promise<boolean> {
   const db = await getDb();
   const amount = incident.amount !== null && Number.isSafeInteger(incident.amount) ? incident.amount : null;
   const inserted = await db
@@ -144,6 +186,10 @@ export async function listPaymentIncidents(options: { open?: boolean; limit?: nu
 export async function resolvePaymentIncident(id: number, now = new Date()): Promise<boolean> {
   if (!Number.isSafeInteger(id) || id <= 0 || id > 2_147_483_647) return false;
   const db = await getDb();
-  const done = await db.update(paymentIncidents).set({ resolvedAt: now }).where(and(eq(paymentIncidents.id, id), isNull(paymentIncidents.resolvedAt))).returning({ id: paymentIncidents.id });
+  const done = await db
+    .update(paymentIncidents)
+    .set({ resolvedAt: now })
+    .where(and(eq(paymentIncidents.id, id), isNull(paymentIncidents.resolvedAt)))
+    .returning({ id: paymentIncidents.id });
   return done.length > 0;
 }

@@ -62,7 +62,8 @@ export class MidtransClient {
     try {
       return await this.#core("GET", `/v2/${encodeURIComponent(orderId)}/status`);
     } catch (error) {
-      if (error instanceof MidtransError && (error.statusCode === "404" || (error.statusCode === null && error.httpStatus === 404))) return null;
+      if (error instanceof MidtransError && (error.statusCode === "404" || (error.statusCode === null && error.httpStatus === 404)))
+        return null;
       throw error;
     }
   }
@@ -80,18 +81,27 @@ export class MidtransClient {
       return { token: answer.token, redirect_url: answer.redirect_url };
     }
     const messages = Array.isArray(answer.error_messages) ? answer.error_messages.filter((m) => typeof m === "string").join("; ") : "";
-    throw new MidtransError(`Snap refused the transaction (HTTP ${httpStatus})${messages ? `: ${messages.slice(0, 300)}` : ""}`, httpStatus, String(httpStatus));
+    throw new MidtransError(
+      `Snap refused the transaction (HTTP ${httpStatus})${messages ? `: ${messages.slice(0, 300)}` : ""}`,
+      httpStatus,
+      String(httpStatus),
+    );
   }
 
   async #core(method: "GET" | "POST", path: string, body?: Record<string, unknown>): Promise<MidtransTransaction> {
     const { httpStatus, json } = await this.#send(method, `${this.#settings.apiUrl}${path}`, body);
     const answer = json as MidtransTransaction | null;
-    if (!answer || typeof answer.status_code !== "string") throw new MidtransError(`Midtrans ${method} ${redact(path)}: HTTP ${httpStatus}, not a Midtrans answer`, httpStatus);
+    if (!answer || typeof answer.status_code !== "string")
+      throw new MidtransError(`Midtrans ${method} ${redact(path)}: HTTP ${httpStatus}, not a Midtrans answer`, httpStatus);
     // Midtrans puts its own code in the body; 2xx there (200 settled, 201 pending, 407 expired are
     // all answers about a transaction) — the codes that mean "no" are 4xx/5xx other than 407.
     const code = Number(answer.status_code);
     if (code >= 400 && code !== 407) {
-      throw new MidtransError(`Midtrans ${method} ${redact(path)}: ${answer.status_code} ${(answer.status_message ?? "").slice(0, 200)}`, httpStatus, answer.status_code);
+      throw new MidtransError(
+        `Midtrans ${method} ${redact(path)}: ${answer.status_code} ${(answer.status_message ?? "").slice(0, 200)}`,
+        httpStatus,
+        answer.status_code,
+      );
     }
     return answer;
   }

@@ -1,4 +1,11 @@
-import { claimSilentGatewayPayments, findGatewayPayment, findOwnedOpenGatewayRef, openGatewayPaymentsOfClosedOrders, markGatewayHeard, recordPaymentIncident } from "./gateway-payments";
+import {
+  claimSilentGatewayPayments,
+  findGatewayPayment,
+  findOwnedOpenGatewayRef,
+  openGatewayPaymentsOfClosedOrders,
+  markGatewayHeard,
+  recordPaymentIncident,
+} from "./gateway-payments";
 import { settleGatewayEvent } from "../store/payments";
 import type { MidtransTransaction } from "./midtrans-client";
 import { MIDTRANS, midtransClient, midtransGateway, midtransVerdict, statusEvent } from "./midtrans";
@@ -43,7 +50,12 @@ const HTTP_STATUS: Record<MidtransOutcome, number> = {
 
 /** The one place an outcome is decided and described (the route logs `log`; a counter goes here). */
 export function midtransOutcome(outcome: MidtransOutcome, orderId: number | null, detail: string): MidtransDecision {
-  return { outcome, status: HTTP_STATUS[outcome], orderId, log: `${HTTP_STATUS[outcome]} ${outcome}${orderId ? ` order=${orderId}` : ""} ${detail}`.trim() };
+  return {
+    outcome,
+    status: HTTP_STATUS[outcome],
+    orderId,
+    log: `${HTTP_STATUS[outcome]} ${outcome}${orderId ? ` order=${orderId}` : ""} ${detail}`.trim(),
+  };
 }
 
 /** Midtrans never had a transaction for a Snap page that was not used; after this the order closes. */
@@ -53,7 +65,11 @@ export const UNUSED_SNAP_VALIDITY_MS = 24 * 60 * 60 * 1000;
  * Asks the status API about the payment `gatewayRef` names and applies the answer. `source` says who
  * asks: a notification (whose signature was checked), the sweep, or the buyer coming back from Snap.
  */
-export async function applyMidtransStatus(gatewayRef: string, source: "notification" | "sweep" | "return", now = new Date()): Promise<MidtransDecision> {
+export async function applyMidtransStatus(
+  gatewayRef: string,
+  source: "notification" | "sweep" | "return",
+  now = new Date(),
+): Promise<MidtransDecision> {
   const tag = `ref=${gatewayRef} via=${source}`;
   const payment = await findGatewayPayment(MIDTRANS, gatewayRef);
   if (!payment) return midtransOutcome("unknown-order", null, tag);
@@ -65,11 +81,27 @@ export async function applyMidtransStatus(gatewayRef: string, source: "notificat
   }
   if (!tx) {
     // No transaction at Midtrans: a Snap page nobody used yet. Once its validity is over the order closes.
-    const unused = source === "sweep" && payment.type === "installment" && !payment.closedAt && payment.createdAt.getTime() < now.getTime() - UNUSED_SNAP_VALIDITY_MS;
-    if (!unused) return midtransOutcome(source === "notification" ? "status-unavailable" : "pending", payment.orderId, `${tag} (no transaction at Midtrans yet)`);
-    tx = { status_code: "407", transaction_status: "expire", transaction_id: `${gatewayRef}-unused`, order_id: gatewayRef, gross_amount: `${payment.total}.00` };
+    const unused =
+      source === "sweep" &&
+      payment.type === "installment" &&
+      !payment.closedAt &&
+      payment.createdAt.getTime() < now.getTime() - UNUSED_SNAP_VALIDITY_MS;
+    if (!unused)
+      return midtransOutcome(
+        source === "notification" ? "status-unavailable" : "pending",
+        payment.orderId,
+        `${tag} (no transaction at Midtrans yet)`,
+      );
+    tx = {
+      status_code: "407",
+      transaction_status: "expire",
+      transaction_id: `${gatewayRef}-unused`,
+      order_id: gatewayRef,
+      gross_amount: `${payment.total}.00`,
+    };
   }
-  if (tx.order_id && tx.order_id !== gatewayRef) return midtransOutcome("status-unavailable", payment.orderId, `${tag} (the status API answered for ${tx.order_id})`);
+  if (tx.order_id && tx.order_id !== gatewayRef)
+    return midtransOutcome("status-unavailable", payment.orderId, `${tag} (the status API answered for ${tx.order_id})`);
   await markGatewayHeard(payment.orderId, now);
 
   const event = statusEvent(tx, gatewayRef);
@@ -138,7 +170,8 @@ export async function closeMidtransPaymentsOfClosedOrders(): Promise<MidtransDec
   for (const { gatewayRef } of await openGatewayPaymentsOfClosedOrders(MIDTRANS)) {
     const closing = await midtransGateway.closePayment!(gatewayRef);
     if (closing.kind === "settled") decisions.push(await applyMidtransStatus(gatewayRef, "sweep"));
-    else if (closing.kind === "unreachable") log.warn({ gatewayRef, reason: closing.reason }, "payments: Midtrans could not expire the payment of a closed order");
+    else if (closing.kind === "unreachable")
+      log.warn({ gatewayRef, reason: closing.reason }, "payments: Midtrans could not expire the payment of a closed order");
   }
   return decisions;
 }

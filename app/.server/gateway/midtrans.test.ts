@@ -10,7 +10,15 @@ import { runOpsCommand } from "../ops/commands";
 import { listPaymentIncidents } from "./gateway-payments";
 import { cancelOrder } from "../store/orders";
 import { requestOtp, validateOtp } from "../store/payments";
-import { createBuyer, createStockedProduct, methodId, placeOrder, productStock, proofUpload, readyDraft } from "../testing/payment-fixtures";
+import {
+  createBuyer,
+  createStockedProduct,
+  methodId,
+  placeOrder,
+  productStock,
+  proofUpload,
+  readyDraft,
+} from "../testing/payment-fixtures";
 import { chooseDraftMethod, payDraft } from "../store/checkout";
 import { expireOverduePayments, GATEWAY_UNAVAILABLE, getPaymentDetail, markPaid } from "../store/payments";
 import { action } from "~/routes/webhooks-midtrans";
@@ -40,7 +48,13 @@ beforeAll(async () => {
   store = front.server;
   const appUrl = front.url;
   fake = await startFakeMidtrans({ serverKey: SERVER_KEY, notificationUrl: `${appUrl}/webhooks/midtrans` });
-  Object.assign(process.env, { APP_URL: appUrl, PAYMENT_GATEWAY: "midtrans", MIDTRANS_SERVER_KEY: SERVER_KEY, MIDTRANS_API_URL: fake.url, MIDTRANS_SNAP_URL: fake.url });
+  Object.assign(process.env, {
+    APP_URL: appUrl,
+    PAYMENT_GATEWAY: "midtrans",
+    MIDTRANS_SERVER_KEY: SERVER_KEY,
+    MIDTRANS_API_URL: fake.url,
+    MIDTRANS_SNAP_URL: fake.url,
+  });
   resetEnvForTests();
 });
 afterAll(async () => {
@@ -69,12 +83,21 @@ async function paymentOf(orderId: number) {
 async function state(orderId: number) {
   const db = await getDb();
   const [row] = await db.select({ statusId: orders.statusId }).from(orders).where(eq(orders.id, orderId));
-  const [paid] = await db.select({ n: sql<number>`count(*)::int` }).from(orderEvents).where(and(eq(orderEvents.orderId, orderId), eq(orderEvents.toStatus, 300)));
+  const [paid] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(orderEvents)
+    .where(and(eq(orderEvents.orderId, orderId), eq(orderEvents.toStatus, 300)));
   return { statusId: row!.statusId, transitions: Number(paid!.n) };
 }
 
 async function post(body: unknown) {
-  const response = await action({ request: new Request("http://localhost/webhooks/midtrans", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }) } as Parameters<typeof action>[0]);
+  const response = await action({
+    request: new Request("http://localhost/webhooks/midtrans", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    }),
+  } as Parameters<typeof action>[0]);
   return { status: response.status, body: (await response.json()) as Record<string, unknown>, text: JSON.stringify(response) };
 }
 
@@ -86,7 +109,12 @@ describe("signature and status", () => {
     expect(hasValidMidtransSignature({ ...body, signature_key: signature }, SERVER_KEY)).toBe(true);
     expect(hasValidMidtransSignature({ ...body, signature_key: signature.toUpperCase() }, SERVER_KEY)).toBe(true);
     expect(hasValidMidtransSignature({ ...body, gross_amount: "24146.00", signature_key: signature }, SERVER_KEY)).toBe(false);
-    expect(hasValidMidtransSignature({ ...body, signature_key: fake.signature(body.order_id, body.status_code, body.gross_amount, "another-key") }, SERVER_KEY)).toBe(false);
+    expect(
+      hasValidMidtransSignature(
+        { ...body, signature_key: fake.signature(body.order_id, body.status_code, body.gross_amount, "another-key") },
+        SERVER_KEY,
+      ),
+    ).toBe(false);
     expect(hasValidMidtransSignature({ ...body, signature_key: "abc" }, SERVER_KEY)).toBe(false);
     expect(hasValidMidtransSignature({ ...body, signature_key: undefined }, SERVER_KEY)).toBe(false);
   });
@@ -110,7 +138,12 @@ describe("signature and status", () => {
   });
 
   it("never puts the server key in an error", async () => {
-    const client = new MidtransClient({ serverKey: "SB-Mid-server-WRONG_key_987654", environment: "sandbox", apiUrl: fake.url, snapUrl: fake.url });
+    const client = new MidtransClient({
+      serverKey: "SB-Mid-server-WRONG_key_987654",
+      environment: "sandbox",
+      apiUrl: fake.url,
+      snapUrl: fake.url,
+    });
     const error = await client.charge({ payment_type: "bank_transfer" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MidtransError);
     expect((error as Error).message).toContain("401");
@@ -123,13 +156,24 @@ describe("opening payments", () => {
   it("opens a BNI VA through the Core API charge with the store's total and deadline", async () => {
     const { orderId, payment } = await order("BNI-VA");
     const charge = fake.lastBody.get("/v2/charge")!;
-    expect(charge).toMatchObject({ payment_type: "bank_transfer", bank_transfer: { bank: "bni" }, transaction_details: { order_id: payment.gatewayRef, gross_amount: payment.total } });
+    expect(charge).toMatchObject({
+      payment_type: "bank_transfer",
+      bank_transfer: { bank: "bni" },
+      transaction_details: { order_id: payment.gatewayRef, gross_amount: payment.total },
+    });
     expect(charge.custom_expiry).toMatchObject({ unit: "minute" });
     expect((charge.custom_expiry as { expiry_duration: number }).expiry_duration).toBeGreaterThanOrEqual(24 * 60 - 1);
-    expect(payment).toMatchObject({ gateway: "midtrans", vaNumber: fake.transactions.get(payment.gatewayRef!)!.va_numbers![0]!.va_number, billerCode: null });
+    expect(payment).toMatchObject({
+      gateway: "midtrans",
+      vaNumber: fake.transactions.get(payment.gatewayRef!)!.va_numbers![0]!.va_number,
+      billerCode: null,
+    });
     expect(payment.gatewayRef).toMatch(/^INV-\d{8}-\d{6}$/);
     expect(payment.expiresAt!.getTime() - Date.now()).toBeGreaterThan(23.9 * 3600_000);
-    const detail = await getPaymentDetail(orderId, (await getDb().then((db) => db.select({ userId: orders.userId }).from(orders).where(eq(orders.id, orderId))))[0]!.userId);
+    const detail = await getPaymentDetail(
+      orderId,
+      (await getDb().then((db) => db.select({ userId: orders.userId }).from(orders).where(eq(orders.id, orderId))))[0]!.userId,
+    );
     expect(detail).toMatchObject({ vaNo: payment.vaNumber, canSandboxPay: false, openError: null });
   });
 
@@ -191,7 +235,9 @@ describe("opening payments", () => {
     // The buyer pays on Snap's page: Midtrans notifies and sends the browser to the finish URL.
     const paid = await fetch(`${payment.redirectUrl}/pay`, { method: "POST", redirect: "manual" });
     expect(paid.status).toBe(302);
-    expect(paid.headers.get("location")).toBe(`${process.env.APP_URL}/payment/${orderId}?order_id=${payment.gatewayRef}&status_code=200&transaction_status=capture`);
+    expect(paid.headers.get("location")).toBe(
+      `${process.env.APP_URL}/payment/${orderId}?order_id=${payment.gatewayRef}&status_code=200&transaction_status=capture`,
+    );
     expect(await state(orderId)).toEqual({ statusId: 300, transitions: 1 });
   });
 });
@@ -244,7 +290,8 @@ describe("notifications", () => {
     expect(fake.review(payment.gatewayRef!, "approve")).toMatchObject({ transaction_status: "capture", fraud_status: "accept" });
     expect(await fake.notify(payment.gatewayRef!)).toMatchObject({ status: 200, body: { ok: true, outcome: "paid" } });
     expect(await state(orderId)).toEqual({ statusId: 300, transitions: 1 });
-    for (const replay of await Promise.all([1, 2, 3].map(() => fake.notify(payment.gatewayRef!)))) expect(replay).toMatchObject({ status: 200, body: { ok: true, outcome: "replay" } });
+    for (const replay of await Promise.all([1, 2, 3].map(() => fake.notify(payment.gatewayRef!))))
+      expect(replay).toMatchObject({ status: 200, body: { ok: true, outcome: "replay" } });
     // The status API asked again later (the sweep, the buyer's return from Snap) finds the same event.
     expect((await applyMidtransStatus(payment.gatewayRef!, "return")).outcome).toBe("replay");
     expect(await state(orderId)).toEqual({ statusId: 300, transitions: 1 });
@@ -263,7 +310,10 @@ describe("notifications", () => {
     expect(await fake.notify(payment.gatewayRef!)).toMatchObject({ status: 200, body: { ok: true, outcome: "replay" } });
     expect(await state(orderId)).toEqual({ statusId: 2, transitions: 0 });
     // Midtrans's own API refuses a second decision.
-    const again = await fetch(`${fake.url}/v2/${payment.gatewayRef}/approve`, { method: "POST", headers: { Authorization: `Basic ${Buffer.from(`${SERVER_KEY}:`).toString("base64")}` } });
+    const again = await fetch(`${fake.url}/v2/${payment.gatewayRef}/approve`, {
+      method: "POST",
+      headers: { Authorization: `Basic ${Buffer.from(`${SERVER_KEY}:`).toString("base64")}` },
+    });
     expect(again.status).toBe(412);
   });
 
@@ -272,7 +322,10 @@ describe("notifications", () => {
     fake.pay(payment.gatewayRef!);
     const calls = fake.calls.length;
     const warn = vi.spyOn(log, "warn").mockImplementation(() => undefined);
-    expect(await fake.notify(payment.gatewayRef!, { key: "SB-Mid-server-attacker" })).toMatchObject({ status: 401, body: { ok: false, error: "bad-signature" } });
+    expect(await fake.notify(payment.gatewayRef!, { key: "SB-Mid-server-attacker" })).toMatchObject({
+      status: 401,
+      body: { ok: false, error: "bad-signature" },
+    });
     expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([expect.stringMatching(/^midtrans: 401 bad-signature ref=/)]);
     expect(fake.calls.length).toBe(calls);
     expect(await state(orderId)).toEqual({ statusId: 200, transitions: 0 });
@@ -280,7 +333,9 @@ describe("notifications", () => {
 
   it("a body saying settlement while the status API says pending pays nothing", async () => {
     const { orderId, payment } = await order("BNI-VA");
-    const answer = await fake.notify(payment.gatewayRef!, { claim: { transaction_status: "settlement", settlement_time: "2026-11-25 10:00:00" } });
+    const answer = await fake.notify(payment.gatewayRef!, {
+      claim: { transaction_status: "settlement", settlement_time: "2026-11-25 10:00:00" },
+    });
     expect(answer).toMatchObject({ status: 200, body: { outcome: "pending" } });
     expect(await state(orderId)).toEqual({ statusId: 200, transitions: 0 });
   });
@@ -294,12 +349,22 @@ describe("notifications", () => {
     expect(await fake.notify(payment.gatewayRef!)).toMatchObject({ status: 422 });
     expect(await state(orderId)).toEqual({ statusId: 200, transitions: 0 });
     const incidents = (await listPaymentIncidents()).filter((i) => i.orderId === orderId);
-    expect(incidents).toEqual([expect.objectContaining({ kind: "amount-mismatch", amount: payment.total - 1000, gatewayRef: payment.gatewayRef })]);
+    expect(incidents).toEqual([
+      expect.objectContaining({ kind: "amount-mismatch", amount: payment.total - 1000, gatewayRef: payment.gatewayRef }),
+    ]);
     fake.statusOverride.delete(payment.gatewayRef!);
   });
 
   it("answers 404 for an order the store does not know, 400 for a body that is not a notification", async () => {
-    fake.transactions.set("NOT-OURS-1", { order_id: "NOT-OURS-1", transaction_id: "t-1", gross_amount: "10000.00", payment_type: "bank_transfer", transaction_status: "settlement", fraud_status: "accept", transaction_time: "2026-11-25 10:00:00" });
+    fake.transactions.set("NOT-OURS-1", {
+      order_id: "NOT-OURS-1",
+      transaction_id: "t-1",
+      gross_amount: "10000.00",
+      payment_type: "bank_transfer",
+      transaction_status: "settlement",
+      fraud_status: "accept",
+      transaction_time: "2026-11-25 10:00:00",
+    });
     vi.spyOn(log, "warn").mockImplementation(() => undefined);
     expect(await fake.notify("NOT-OURS-1")).toMatchObject({ status: 404, body: { error: "unknown-order" } });
     expect(await post({ order_id: "X" })).toMatchObject({ status: 400 });
@@ -341,7 +406,10 @@ describe("reconciliation and expiry", () => {
   it("the store's expiry asks Midtrans to expire the VA first, and stock returns", async () => {
     const { orderId, product, payment } = await order("BNI-VA");
     const db = await getDb();
-    await db.update(payments).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(payments.orderId, orderId));
+    await db
+      .update(payments)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(payments.orderId, orderId));
     expect(await expireOverduePayments()).toContain(orderId);
     expect(fake.calls).toContain(`POST /v2/${payment.gatewayRef}/expire`);
     expect(fake.transactions.get(payment.gatewayRef!)!.transaction_status).toBe("expire");
@@ -353,7 +421,10 @@ describe("reconciliation and expiry", () => {
     const { orderId, payment } = await order("BNI-VA");
     fake.pay(payment.gatewayRef!);
     const db = await getDb();
-    await db.update(payments).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(payments.orderId, orderId));
+    await db
+      .update(payments)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(payments.orderId, orderId));
     expect(await expireOverduePayments()).not.toContain(orderId);
     expect(await state(orderId)).toEqual({ statusId: 300, transitions: 1 });
   });
@@ -361,7 +432,10 @@ describe("reconciliation and expiry", () => {
   it("money Midtrans reports after the store expired the order is recorded for a refund, not lost", async () => {
     const { orderId, payment } = await order("BRI-VA");
     const db = await getDb();
-    await db.update(payments).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(payments.orderId, orderId));
+    await db
+      .update(payments)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(payments.orderId, orderId));
     expect(await expireOverduePayments()).toContain(orderId);
     // Midtrans settles it after all (e.g. its expire call never arrived there).
     const tx = fake.transactions.get(payment.gatewayRef!)!;
@@ -381,7 +455,12 @@ describe("reconciliation and expiry", () => {
     };
     const listed = await ops("payments:incidents");
     expect(listed.code).toBe(0);
-    expect(listed.out).toMatch(new RegExp(`^${incidents[0]!.id}\\s+paid-after-close\\s+${orderId}\\s+INV/\\d{8}/\\d{6}\\s+2\\s+${payment.gatewayRef}\\s+${payment.total}\\s`, "m"));
+    expect(listed.out).toMatch(
+      new RegExp(
+        `^${incidents[0]!.id}\\s+paid-after-close\\s+${orderId}\\s+INV/\\d{8}/\\d{6}\\s+2\\s+${payment.gatewayRef}\\s+${payment.total}\\s`,
+        "m",
+      ),
+    );
     expect(listed.out).toContain("refund it");
     expect(await ops("payments:resolve-incident", String(incidents[0]!.id))).toMatchObject({ code: 0 });
     expect(await ops("payments:resolve-incident", String(incidents[0]!.id))).toMatchObject({ code: 1 });

@@ -57,7 +57,10 @@ export function midtransSignature(orderId: string, statusCode: string, grossAmou
 }
 
 /** Constant-time check of a notification's signature_key; a malformed one is simply false. */
-export function hasValidMidtransSignature(body: { order_id: string; status_code: string; gross_amount: string; signature_key: unknown }, serverKey = settings().serverKey): boolean {
+export function hasValidMidtransSignature(
+  body: { order_id: string; status_code: string; gross_amount: string; signature_key: unknown },
+  serverKey = settings().serverKey,
+): boolean {
   if (typeof body.signature_key !== "string" || !/^[0-9a-f]{128}$/i.test(body.signature_key)) return false;
   const expected = Buffer.from(midtransSignature(body.order_id, body.status_code, body.gross_amount, serverKey), "hex");
   return crypto.timingSafeEqual(expected, Buffer.from(body.signature_key.toLowerCase(), "hex"));
@@ -93,7 +96,12 @@ export function midtransVerdict(tx: Pick<MidtransTransaction, "transaction_statu
   }
 }
 
-const EVENT_TYPE: Record<MidtransVerdict, string> = { paid: "payment.paid", pending: "payment.pending", closed: "payment.expired", other: "midtrans.other" };
+const EVENT_TYPE: Record<MidtransVerdict, string> = {
+  paid: "payment.paid",
+  pending: "payment.pending",
+  closed: "payment.expired",
+  other: "midtrans.other",
+};
 
 /**
  * The status API's answer as the event the settlement function takes. Its id is the transaction, its
@@ -119,12 +127,17 @@ export function statusEvent(tx: MidtransTransaction, gatewayRef: string): Gatewa
 // ————————————————————————————————————————————— opening
 
 function customerOf(request: OpenPaymentRequest) {
-  return { first_name: request.customer.name.slice(0, 255), email: request.customer.email.slice(0, 255), phone: request.customer.phone.slice(0, 19) };
+  return {
+    first_name: request.customer.name.slice(0, 255),
+    email: request.customer.email.slice(0, 255),
+    phone: request.customer.phone.slice(0, 19),
+  };
 }
 
 /** The payment a charge (or a status answer about an earlier attempt) describes; null when it names no VA. */
 function openedFromCharge(tx: MidtransTransaction, ref: string, expiresAt: Date | null): OpenedPayment | null {
-  if (tx.bill_key && tx.biller_code) return { vaNumber: tx.bill_key, billerCode: tx.biller_code, expiresAt, redirectUrl: null, gatewayRef: ref };
+  if (tx.bill_key && tx.biller_code)
+    return { vaNumber: tx.bill_key, billerCode: tx.biller_code, expiresAt, redirectUrl: null, gatewayRef: ref };
   const va = tx.va_numbers?.[0]?.va_number ?? tx.permata_va_number;
   return va ? { vaNumber: va, billerCode: null, expiresAt, redirectUrl: null, gatewayRef: ref } : null;
 }
@@ -190,7 +203,9 @@ async function openAtMidtrans(request: OpenPaymentRequest): Promise<OpenedPaymen
         transaction_details,
         customer_details: customerOf(request),
         custom_expiry: { order_time: midtransTime(now), expiry_duration: minutes, unit: "minute" },
-        ...(charge.payment_type === "bank_transfer" ? { bank_transfer: { bank: charge.bank } } : { echannel: { bill_info1: "Pembayaran:", bill_info2: request.invoiceId.slice(0, 18) } }),
+        ...(charge.payment_type === "bank_transfer"
+          ? { bank_transfer: { bank: charge.bank } }
+          : { echannel: { bill_info1: "Pembayaran:", bill_info2: request.invoiceId.slice(0, 18) } }),
       });
       const opened = openedFromCharge(tx, attempt.ref, expiresAt);
       if (!opened) throw new MidtransError(`Midtrans charge ${attempt.ref}: no virtual account in the answer`, 200, tx.status_code);
@@ -260,8 +275,17 @@ function mandiriBillHowTo(billerCode: string, billKey: string): HowToPay[] {
   const company = `<b>${billerCode.replace(/[^0-9A-Za-z]/g, "")}</b>`;
   const key = `<b>${billKey.replace(/[^0-9A-Za-z]/g, "")}</b>`;
   return [
-    { type: "ATM", content: `<ol><li>Masukkan kartu ATM Mandiri dan PIN Anda.</li><li>Pilih <b>Bayar/Beli</b> &gt; <b>Lainnya</b> &gt; <b>Multi Payment</b>.</li><li>Masukkan Kode Perusahaan ${company}.</li><li>Masukkan Kode Bayar ${key}.</li><li>Periksa nama dan Total Pembayaran yang tampil, lalu pilih <b>Ya</b>. Simpan struk Anda.</li></ol>` },
-    { type: "Mobile Banking", content: `<ol><li>Buka aplikasi Livin' by Mandiri dan masuk.</li><li>Pilih <b>Bayar</b> &gt; <b>Multipayment</b>.</li><li>Pilih penyedia jasa dengan Kode Perusahaan ${company}.</li><li>Masukkan Kode Bayar ${key}.</li><li>Periksa Total Pembayaran, lalu konfirmasi dengan PIN transaksi.</li></ol>` },
-    { type: "Internet Banking", content: `<ol><li>Masuk ke Mandiri Internet Banking.</li><li>Pilih <b>Bayar</b> &gt; <b>Multi Payment</b>.</li><li>Pilih penyedia jasa dengan Kode Perusahaan ${company}.</li><li>Masukkan Kode Bayar ${key}.</li><li>Periksa Total Pembayaran, lalu konfirmasi dengan token.</li></ol>` },
+    {
+      type: "ATM",
+      content: `<ol><li>Masukkan kartu ATM Mandiri dan PIN Anda.</li><li>Pilih <b>Bayar/Beli</b> &gt; <b>Lainnya</b> &gt; <b>Multi Payment</b>.</li><li>Masukkan Kode Perusahaan ${company}.</li><li>Masukkan Kode Bayar ${key}.</li><li>Periksa nama dan Total Pembayaran yang tampil, lalu pilih <b>Ya</b>. Simpan struk Anda.</li></ol>`,
+    },
+    {
+      type: "Mobile Banking",
+      content: `<ol><li>Buka aplikasi Livin' by Mandiri dan masuk.</li><li>Pilih <b>Bayar</b> &gt; <b>Multipayment</b>.</li><li>Pilih penyedia jasa dengan Kode Perusahaan ${company}.</li><li>Masukkan Kode Bayar ${key}.</li><li>Periksa Total Pembayaran, lalu konfirmasi dengan PIN transaksi.</li></ol>`,
+    },
+    {
+      type: "Internet Banking",
+      content: `<ol><li>Masuk ke Mandiri Internet Banking.</li><li>Pilih <b>Bayar</b> &gt; <b>Multi Payment</b>.</li><li>Pilih penyedia jasa dengan Kode Perusahaan ${company}.</li><li>Masukkan Kode Bayar ${key}.</li><li>Periksa Total Pembayaran, lalu konfirmasi dengan token.</li></ol>`,
+    },
   ];
 }

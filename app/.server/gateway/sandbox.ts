@@ -42,7 +42,8 @@ export const sandboxGateway: PaymentGateway = {
       if (!vaNumber) throw new Error(`sandbox gateway: no VA prefix for ${method.code}`);
       return { vaNumber, expiresAt, redirectUrl: null, gatewayRef };
     }
-    if (method.type === "bank_transfer") return { vaNumber: MANUAL_TRANSFER_ACCOUNT.bankAccountNumber, expiresAt, redirectUrl: null, gatewayRef };
+    if (method.type === "bank_transfer")
+      return { vaNumber: MANUAL_TRANSFER_ACCOUNT.bankAccountNumber, expiresAt, redirectUrl: null, gatewayRef };
     // Instalment and paylater wait for the issuer's approval (status 301): nothing to pay to here.
     return { vaNumber: null, expiresAt: null, redirectUrl: null, gatewayRef };
   },
@@ -66,15 +67,33 @@ function howTo(code: string, type: OpenPaymentRequest["method"]["type"], payTo: 
   if (type === "bank_transfer") {
     const account = `<b>${escapedPayTo}</b> a.n. <b>${escapeHtml(payToName)}</b>`;
     return [
-      { type: "ATM", content: `<ol><li>Masukkan kartu ATM dan PIN Anda.</li><li>Pilih <b>Menu Lainnya</b> &gt; <b>Transfer</b>.</li><li>Masukkan nomor rekening ${account}.</li><li>Masukkan jumlah transfer <b>tepat sampai 3 digit terakhir</b>.</li><li>Periksa data, lalu pilih <b>Ya</b>. Simpan struk sebagai bukti pembayaran.</li></ol>` },
-      { type: "Mobile Banking", content: `<ol><li>Buka aplikasi ${bank.mobile} dan masuk.</li><li>Pilih <b>Transfer</b>.</li><li>Masukkan nomor rekening ${account}.</li><li>Masukkan jumlah transfer <b>tepat sampai 3 digit terakhir</b>.</li><li>Konfirmasi dengan PIN transaksi, lalu simpan tangkapan layar bukti transfer.</li></ol>` },
-      { type: "Internet Banking", content: `<ol><li>Masuk ke ${bank.internet}.</li><li>Pilih <b>Transfer</b> &gt; <b>Transfer Antar Rekening</b>.</li><li>Masukkan nomor rekening ${account}.</li><li>Masukkan jumlah transfer <b>tepat sampai 3 digit terakhir</b>.</li><li>Konfirmasi dengan token, lalu unduh bukti transfer.</li></ol>` },
+      {
+        type: "ATM",
+        content: `<ol><li>Masukkan kartu ATM dan PIN Anda.</li><li>Pilih <b>Menu Lainnya</b> &gt; <b>Transfer</b>.</li><li>Masukkan nomor rekening ${account}.</li><li>Masukkan jumlah transfer <b>tepat sampai 3 digit terakhir</b>.</li><li>Periksa data, lalu pilih <b>Ya</b>. Simpan struk sebagai bukti pembayaran.</li></ol>`,
+      },
+      {
+        type: "Mobile Banking",
+        content: `<ol><li>Buka aplikasi ${bank.mobile} dan masuk.</li><li>Pilih <b>Transfer</b>.</li><li>Masukkan nomor rekening ${account}.</li><li>Masukkan jumlah transfer <b>tepat sampai 3 digit terakhir</b>.</li><li>Konfirmasi dengan PIN transaksi, lalu simpan tangkapan layar bukti transfer.</li></ol>`,
+      },
+      {
+        type: "Internet Banking",
+        content: `<ol><li>Masuk ke ${bank.internet}.</li><li>Pilih <b>Transfer</b> &gt; <b>Transfer Antar Rekening</b>.</li><li>Masukkan nomor rekening ${account}.</li><li>Masukkan jumlah transfer <b>tepat sampai 3 digit terakhir</b>.</li><li>Konfirmasi dengan token, lalu unduh bukti transfer.</li></ol>`,
+      },
     ];
   }
   const va = `<b>${escapedPayTo}</b>`;
   return [
-    { type: "ATM", content: `<ol><li>Masukkan kartu ATM ${bank.bank} dan PIN Anda.</li><li>Pilih <b>Menu Lainnya</b> &gt; <b>Transfer</b> &gt; <b>Virtual Account Billing</b>.</li><li>Masukkan Nomor Virtual Account ${va}.</li><li>Periksa nama dan Total Pembayaran yang tampil.</li><li>Pilih <b>Ya</b> untuk membayar. Simpan struk Anda.</li></ol>` },
-    { type: "Mobile Banking", content: `<ol><li>Buka aplikasi ${bank.mobile} dan masuk.</li><li>Pilih <b>Pembayaran</b> &gt; <b>Virtual Account</b>.</li><li>Masukkan Nomor Virtual Account ${va}.</li><li>Periksa nama dan Total Pembayaran yang tampil.</li><li>Konfirmasi dengan PIN transaksi.</li></ol>` },
-    { type: "Internet Banking", content: `<ol><li>Masuk ke ${bank.internet}.</li><li>Pilih <b>Pembayaran</b> &gt; <b>Virtual Account</b>.</li><li>Masukkan Nomor Virtual Account ${va}.</li><li>Periksa nama dan Total Pembayaran yang tampil.</li><li>Konfirmasi dengan token atau kode otentikasi.</li></ol>` },
+    {
+      type: "ATM",
+      content: `<ol><li>Masukkan kartu ATM ${bank.bank} dan PIN Anda.</li><li>Pilih <b>Menu Lainnya</b> &gt; <b>Transfer</b> &gt; <b>Virtual Account Billing</b>.</li><li>Masukkan Nomor Virtual Account ${va}.</li><li>Periksa nama dan Total Pembayaran yang tampil.</li><li>Pilih <b>Ya</b> untuk membayar. Simpan struk Anda.</li></ol>`,
+    },
+    {
+      type: "Mobile Banking",
+      content: `<ol><li>Buka aplikasi ${bank.mobile} dan masuk.</li><li>Pilih <b>Pembayaran</b> &gt; <b>Virtual Account</b>.</li><li>Masukkan Nomor Virtual Account ${va}.</li><li>Periksa nama dan Total Pembayaran yang tampil.</li><li>Konfirmasi dengan PIN transaksi.</li></ol>`,
+    },
+    {
+      type: "Internet Banking",
+      content: `<ol><li>Masuk ke ${bank.internet}.</li><li>Pilih <b>Pembayaran</b> &gt; <b>Virtual Account</b>.</li><li>Masukkan Nomor Virtual Account ${va}.</li><li>Periksa nama dan Total Pembayaran yang tampil.</li><li>Konfirmasi dengan token atau kode otentikasi.</li></ol>`,
+    },
   ];
 }

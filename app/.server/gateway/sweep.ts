@@ -20,6 +20,7 @@ export function sweepSummary(result: Awaited<ReturnType<typeof runPaymentSweep>>
   const changed = result.reconciled.filter((d) => d.outcome !== "pending" && d.outcome !== "replay");
   const parts: string[] = [];
   if (result.expired.length) parts.push(`${result.expired.length} overdue payment(s) expired`);
-  if (changed.length) parts.push(`Midtrans reconciliation: ${changed.map((d) => `${d.outcome}${d.orderId ? ` order=${d.orderId}` : ""}`).join(", ")}`);
+  if (changed.length)
+    parts.push(`Midtrans reconciliation: ${changed.map((d) => `${d.outcome}${d.orderId ? ` order=${d.orderId}` : ""}`).join(", ")}`);
   return parts.length ? `payments: ${parts.join("; ")}` : null;
 }

@@ -65,7 +65,12 @@ export interface PaymentGateway {
    * How to pay with a method, per channel, as HTML (sanitised by the caller before it is shown).
    * `payToName`: a manual transfer's account owner as the payment showed it.
    */
-  howToPay(method: { code: string; type: PaymentMethodType }, payTo: string | null, billerCode?: string | null, payToName?: string | null): HowToPay[];
+  howToPay(
+    method: { code: string; type: PaymentMethodType },
+    payTo: string | null,
+    billerCode?: string | null,
+    payToName?: string | null,
+  ): HowToPay[];
   /**
    * Asks the gateway to stop accepting a payment before the store expires it (Midtrans: POST
    * /v2/{order_id}/expire). Absent: the gateway needs nothing (the sandbox).

@@ -35,7 +35,9 @@ afterAll(async () => {
 async function post(body: string, signature: string | null) {
   const headers: Record<string, string> = { "Content-Type": "application/json" };
   if (signature !== null) headers["X-Signature"] = signature;
-  const response = await action({ request: new Request("http://localhost/webhooks/payment", { method: "POST", headers, body }) } as Parameters<typeof action>[0]);
+  const response = await action({
+    request: new Request("http://localhost/webhooks/payment", { method: "POST", headers, body }),
+  } as Parameters<typeof action>[0]);
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
@@ -51,7 +53,10 @@ async function vaOrder(price = 28_500_000) {
 async function state(orderId: number) {
   const db = await getDb();
   const [order] = await db.select({ statusId: orders.statusId }).from(orders).where(eq(orders.id, orderId));
-  const paidEvents = await db.select().from(orderEvents).where(and(eq(orderEvents.orderId, orderId), eq(orderEvents.toStatus, 300)));
+  const paidEvents = await db
+    .select()
+    .from(orderEvents)
+    .where(and(eq(orderEvents.orderId, orderId), eq(orderEvents.toStatus, 300)));
   const recorded = await db.select().from(webhookEvents).where(eq(webhookEvents.orderId, orderId));
   return { statusId: order!.statusId, transitions: paidEvents.length, recorded: recorded.length };
 }
@@ -106,7 +111,10 @@ describe("POST /webhooks/payment", () => {
     const [payment] = await db.select().from(payments).where(eq(payments.orderId, orderId));
     expect(payment).toMatchObject({ closedReason: "paid" });
     expect(payment!.paidAt).not.toBeNull();
-    const [settlement] = await db.select().from(orderEvents).where(and(eq(orderEvents.orderId, orderId), eq(orderEvents.toStatus, 300)));
+    const [settlement] = await db
+      .select()
+      .from(orderEvents)
+      .where(and(eq(orderEvents.orderId, orderId), eq(orderEvents.toStatus, 300)));
     expect(settlement).toMatchObject({ fromStatus: 200, actor: "gateway" });
 
     // A second, different payment event for the paid order: recorded, nothing moves.
@@ -127,7 +135,10 @@ describe("POST /webhooks/payment", () => {
   it("records an event for an expired or cancelled order and changes nothing", async () => {
     const expired = await vaOrder();
     const db = await getDb();
-    await db.update(payments).set({ expiresAt: new Date(Date.now() - 1_000) }).where(eq(payments.orderId, expired.orderId));
+    await db
+      .update(payments)
+      .set({ expiresAt: new Date(Date.now() - 1_000) })
+      .where(eq(payments.orderId, expired.orderId));
     const late = sandboxEvent(expired.vaNumber, expired.total);
     expect(await post(late.body, late.signature)).toEqual({ status: 200, body: { ok: true, outcome: "order-closed", replay: false } });
     expect(await state(expired.orderId)).toEqual({ statusId: 2, transitions: 0, recorded: 1 });

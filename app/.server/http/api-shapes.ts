@@ -8,13 +8,21 @@ const str = { type: "string" } as const;
 const int = { type: "integer" } as const;
 const bool = { type: "boolean" } as const;
 const nullable = (schema: Schema): Schema => ({ anyOf: [schema, { type: "null" }] });
-export const object = (properties: Record<string, Schema>, required: string[] = Object.keys(properties)): Schema => ({ type: "object", properties, required });
+export const object = (properties: Record<string, Schema>, required: string[] = Object.keys(properties)): Schema => ({
+  type: "object",
+  properties,
+  required,
+});
 export const list = (items: Schema): Schema => ({ type: "array", items });
 /** Spec §3: pages are `content, total, page, isLastPage` (page from 0). */
 export const page = (item: Schema): Schema => object({ content: list(item), total: int, page: int, isLastPage: bool });
 
 export const USER_SCHEMA = object({ email: str, fullname: str, verified: bool });
-export const TOKEN_DATA = object({ user: USER_SCHEMA, tokenType: { const: "Bearer" }, token: { type: "string", description: "Send as `Authorization: Bearer <token>`; valid 30 days unless revoked." } });
+export const TOKEN_DATA = object({
+  user: USER_SCHEMA,
+  tokenType: { const: "Bearer" },
+  token: { type: "string", description: "Send as `Authorization: Bearer <token>`; valid 30 days unless revoked." },
+});
 export const PROFILE = object({ fullname: str, phoneNo: str, email: str, nip: str, companyName: str });
 export const ID_NAME = object({ id: str, name: str });
 export const ID_TITLE = object({ id: int, title: str });
@@ -50,7 +58,18 @@ export const PRODUCT_DETAIL: Schema = {
   ],
 };
 export const BANNER = object({ id: int, title: str, imageUrl: str, width: int, height: int, href: nullable(str) });
-export const ADDRESS = object({ fullAddress: str, provinsiId: str, kotaId: str, kecamatanId: str, kelurahanId: str, kodePos: str, provinsi: str, kota: str, kecamatan: str, kelurahan: str });
+export const ADDRESS = object({
+  fullAddress: str,
+  provinsiId: str,
+  kotaId: str,
+  kecamatanId: str,
+  kelurahanId: str,
+  kodePos: str,
+  provinsi: str,
+  kota: str,
+  kecamatan: str,
+  kelurahan: str,
+});
 export const ORDER_ITEM = object({
   id: int,
   statusId: int,
@@ -60,7 +79,10 @@ export const ORDER_ITEM = object({
   productTitle: str,
   quantity: int,
   amount: int,
-  totalAmount: { type: "integer", description: "What is paid: the payment's total once opened (VA discount, fee, unique code), else amount" },
+  totalAmount: {
+    type: "integer",
+    description: "What is paid: the payment's total once opened (VA discount, fee, unique code), else amount",
+  },
   redirectUrl: nullable(str),
   paymentMethodId: nullable(int),
 });
@@ -92,7 +114,18 @@ export const ORDER_DETAIL = object(
     kodePos: str,
     note: str,
     ktpImageUrl: nullable(str),
-    orderProducts: list(object({ id: int, qty: int, title: str, imageUrl: nullable(str), price: int, priceOri: int, totalDiscount: int, promo: list(object({ title: str, value: int, discountType: str })) })),
+    orderProducts: list(
+      object({
+        id: int,
+        qty: int,
+        title: str,
+        imageUrl: nullable(str),
+        price: int,
+        priceOri: int,
+        totalDiscount: int,
+        promo: list(object({ title: str, value: int, discountType: str })),
+      }),
+    ),
   },
   ["id", "invoiceId", "statusId", "statusName", "amount", "totalAmount", "orderProducts"],
 );
@@ -122,7 +155,26 @@ export const METHOD = object({
   imageUrl: str,
   totalPayment: int,
   additionalData: object({ fee: int, applyUrl: nullable(str) }),
-  groupName: { type: "string", enum: ["Virtual Account", "Manual", "Cicilan", "Lainnya"], description: "The group the method list shows it in" },
+  groupName: {
+    type: "string",
+    enum: ["Virtual Account", "Manual", "Cicilan", "Lainnya"],
+    description: "The group the method list shows it in",
+  },
 });
-export const TENOR = object({ id: int, tenor: int, interestPercentage: { type: "number" }, allMount: int, perMonth: int, totalPayment: int, additionalData: object({ fee: int, applyUrl: nullable(str) }) });
-export const BALANCE_ITEM = object({ id: int, title: str, description: str, amount: int, status: nullable(str), createdAt: { type: "string", format: "date-time" } });
+export const TENOR = object({
+  id: int,
+  tenor: int,
+  interestPercentage: { type: "number" },
+  allMount: int,
+  perMonth: int,
+  totalPayment: int,
+  additionalData: object({ fee: int, applyUrl: nullable(str) }),
+});
+export const BALANCE_ITEM = object({
+  id: int,
+  title: str,
+  description: str,
+  amount: int,
+  status: nullable(str),
+  createdAt: { type: "string", format: "date-time" },
+});

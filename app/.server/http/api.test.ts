@@ -28,30 +28,50 @@ afterEach(() => {
 
 describe("the API's door", () => {
   it("lets a cross-site POST to /api through the Origin check (bearer tokens, no cookies), not one to a page", async () => {
-    const post = (path: string) => new Request(`http://store.test${path}`, { method: "POST", headers: { origin: "https://evil.example", "sec-fetch-site": "cross-site" } });
+    const post = (path: string) =>
+      new Request(`http://store.test${path}`, {
+        method: "POST",
+        headers: { origin: "https://evil.example", "sec-fetch-site": "cross-site" },
+      });
     const next = async () => new Response("ok");
-    const apiAnswer = await sameOriginMiddleware({ request: post("/api/core/api/v1/auth/logout"), url: new URL("http://store.test/api/core/api/v1/auth/logout") } as never, next);
+    const apiAnswer = await sameOriginMiddleware(
+      { request: post("/api/core/api/v1/auth/logout"), url: new URL("http://store.test/api/core/api/v1/auth/logout") } as never,
+      next,
+    );
     expect(apiAnswer.status).toBe(200);
-    await expect(sameOriginMiddleware({ request: post("/checkout"), url: new URL("http://store.test/checkout") } as never, next)).rejects.toMatchObject({ status: 403 });
+    await expect(
+      sameOriginMiddleware({ request: post("/checkout"), url: new URL("http://store.test/checkout") } as never, next),
+    ).rejects.toMatchObject({ status: 403 });
   });
 
   it("neither reads nor sets the session cookie on /api", async () => {
     const request = new Request("http://store.test/api/core/api/v1/user/my-profile", { headers: { cookie: "store_session=forged" } });
-    const response = await sessionMiddleware({ request, url: new URL(request.url), context: new RouterContextProvider() } as never, async () => new Response("{}"));
+    const response = await sessionMiddleware(
+      { request, url: new URL(request.url), context: new RouterContextProvider() } as never,
+      async () => new Response("{}"),
+    );
     expect(response.headers.get("set-cookie")).toBeNull();
   });
 
   it("answers CORS only to the origins of API_CORS_ORIGINS", async () => {
     const get = (origin: string) => new Request("http://store.test/api/core/api/v1/t/hello", { headers: { origin } });
     expect((await runApi(area, get("https://app.example.id"), "/hello")).headers.get("access-control-allow-origin")).toBeNull();
-    const refused = await runApi(area, new Request("http://store.test/x", { method: "OPTIONS", headers: { origin: "https://app.example.id" } }), "/hello");
+    const refused = await runApi(
+      area,
+      new Request("http://store.test/x", { method: "OPTIONS", headers: { origin: "https://app.example.id" } }),
+      "/hello",
+    );
     expect(refused.status).toBe(403);
     process.env.API_CORS_ORIGINS = "https://app.example.id, https://partner.example.id";
     resetEnvForTests();
     const allowed = await runApi(area, get("https://app.example.id"), "/hello");
     expect(allowed.headers.get("access-control-allow-origin")).toBe("https://app.example.id");
     expect(allowed.headers.get("access-control-allow-credentials")).toBeNull();
-    const preflight = await runApi(area, new Request("http://store.test/x", { method: "OPTIONS", headers: { origin: "https://partner.example.id" } }), "/hello");
+    const preflight = await runApi(
+      area,
+      new Request("http://store.test/x", { method: "OPTIONS", headers: { origin: "https://partner.example.id" } }),
+      "/hello",
+    );
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-headers")).toContain("Authorization");
     expect((await runApi(area, get("https://other.example.id"), "/hello")).headers.get("access-control-allow-origin")).toBeNull();

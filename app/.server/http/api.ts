@@ -147,7 +147,8 @@ export async function limit(rule: RateLimitRule, subject: string, message: (minu
   if (!limited.allowed) throw tooMany(limited.retryAfterSeconds, message(Math.ceil(limited.retryAfterSeconds / 60)));
 }
 
-export const tooMany = (retryAfterSeconds: number, message: string) => new ApiError(429, message, undefined, { "Retry-After": String(Math.max(1, retryAfterSeconds)) });
+export const tooMany = (retryAfterSeconds: number, message: string) =>
+  new ApiError(429, message, undefined, { "Retry-After": String(Math.max(1, retryAfterSeconds)) });
 
 // ————————————————————————————————————————————— tokens
 
@@ -250,7 +251,8 @@ export async function runApi(area: ApiArea, request: Request, path: string): Pro
 
 /** The loader and action of one area's resource route (the splat is the call's path). */
 export function areaRoute(area: ApiArea) {
-  const run = ({ request, params }: { request: Request; params: Record<string, string | undefined> }) => runApi(area, request, `/${params["*"] ?? ""}`);
+  const run = ({ request, params }: { request: Request; params: Record<string, string | undefined> }) =>
+    runApi(area, request, `/${params["*"] ?? ""}`);
   return { loader: run, action: run };
 }
 

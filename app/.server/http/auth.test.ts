@@ -61,7 +61,10 @@ class Browser {
 
   /** The flash toast and modal the next page would show. */
   async flashed() {
-    const { data } = await this.get(({ context }) => ({ toast: takeFlash(context, "toast") ?? null, modal: takeFlash(context, "modal") ?? null }), "/home");
+    const { data } = await this.get(
+      ({ context }) => ({ toast: takeFlash(context, "toast") ?? null, modal: takeFlash(context, "modal") ?? null }),
+      "/home",
+    );
     return data as { toast: { type: string; message: string } | null; modal: string | null };
   }
 
@@ -112,7 +115,14 @@ const registration = (overrides: Record<string, string | string[]> = {}) => ({
 });
 
 async function registeredAccount() {
-  const input = { fullname: "Siti Rahma", phoneNo: "081234567890", nip: "9012345678", companyId: Number(companyId), email: uniqueEmail(), password: "rahasia123" };
+  const input = {
+    fullname: "Siti Rahma",
+    phoneNo: "081234567890",
+    nip: "9012345678",
+    companyId: Number(companyId),
+    email: uniqueEmail(),
+    password: "rahasia123",
+  };
   const result = await registerUser(input);
   if (!result.ok || result.value.userId === null) throw new Error(`could not register ${input.email}`);
   return { ...input, userId: result.value.userId };
@@ -134,7 +144,10 @@ async function newestMailTo(email: string, subject?: string, timeoutMs = 5000): 
   const dir = path.join(process.env.DATA_DIR!, "outbox");
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const files = (await fs.readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith(".json")).sort().reverse();
+    const files = (await fs.readdir(dir).catch(() => [] as string[]))
+      .filter((f) => f.endsWith(".json"))
+      .sort()
+      .reverse();
     for (const f of files) {
       const entry = JSON.parse(await fs.readFile(path.join(dir, f), "utf8")) as OutboxEntry;
       if (entry.to === email.toLowerCase() && (!subject || entry.subject === subject)) return entry;
@@ -161,13 +174,19 @@ describe("login", () => {
   it("signs in, says so, and goes to the page asked for (same site only)", async () => {
     const { email, password, userId } = await registeredAccount();
     const browser = new Browser();
-    const outcome = await browser.post(action(loginRoute), "/login", { email: email.toUpperCase(), password, redirect: "/transaction?status=200" });
+    const outcome = await browser.post(action(loginRoute), "/login", {
+      email: email.toUpperCase(),
+      password,
+      redirect: "/transaction?status=200",
+    });
     expect(outcome).toMatchObject({ status: 302, location: "/transaction?status=200" });
     expect((await browser.session()).user).toMatchObject({ id: userId, email, verified: false });
     expect(await browser.flashed()).toEqual({ toast: { type: "success", message: "Login berhasil. Selamat datang!" }, modal: null });
 
     const other = new Browser();
-    expect(await other.post(action(loginRoute), "/login", { email, password, redirect: "//evil.example/x" })).toMatchObject({ location: "/home" });
+    expect(await other.post(action(loginRoute), "/login", { email, password, redirect: "//evil.example/x" })).toMatchObject({
+      location: "/home",
+    });
   });
 
   it.each([
@@ -217,7 +236,9 @@ describe("sessions", () => {
 describe("rate limits", () => {
   async function backdateWindow(name: string, subject: string, seconds: number) {
     const db = await getDb();
-    await db.execute(sql`update rate_limits set window_start = window_start - ${`${seconds} seconds`}::interval where key = ${`${name}:${subject.toLowerCase()}`}`);
+    await db.execute(
+      sql`update rate_limits set window_start = window_start - ${`${seconds} seconds`}::interval where key = ${`${name}:${subject.toLowerCase()}`}`,
+    );
   }
 
   it("refuse the 11th login attempt for an address and e-mail, counting each pair apart, until the window passes", async () => {
@@ -243,7 +264,9 @@ describe("rate limits", () => {
     const { email, password } = await registeredAccount();
     const sprayer = new Browser();
     for (let n = 1; n <= 50; n++) {
-      expect((await sprayer.post(action(loginRoute), "/login", { email: uniqueEmail("semprot"), password: "Rahasia123!" })).status).toBe(400);
+      expect((await sprayer.post(action(loginRoute), "/login", { email: uniqueEmail("semprot"), password: "Rahasia123!" })).status).toBe(
+        400,
+      );
     }
     const refused = await sprayer.post(action(loginRoute), "/login", { email, password });
     expect(refused.status).toBe(429);
@@ -291,7 +314,13 @@ describe("register", () => {
     const form = registration({ email: uniqueEmail("Baru") });
     expect(await browser.post(action(registerRoute), "/register", form)).toMatchObject({ status: 302, location: "/home" });
     const { user } = await browser.session();
-    expect(user).toMatchObject({ fullname: "Siti Rahma", email: form.email.toLowerCase(), phoneNo: "081234567890", nip: "9012345678", verified: false });
+    expect(user).toMatchObject({
+      fullname: "Siti Rahma",
+      email: form.email.toLowerCase(),
+      phoneNo: "081234567890",
+      nip: "9012345678",
+      verified: false,
+    });
     expect(await browser.flashed()).toEqual({ toast: null, modal: "registered" });
     expect((await newestMailTo(form.email))!.subject).toBe("Aktivasi Akun Toko Pegawai PLN");
     // Signed in: the register screen sends them home.
@@ -308,7 +337,11 @@ describe("register", () => {
     const newcomer = new Browser();
     const intruder = new Browser();
     const fresh = await newcomer.post(action(registerRoute), "/register", registration());
-    const taken = await intruder.post(action(registerRoute), "/register", registration({ email: email.toUpperCase(), fullname: "Orang Lain", password: "sandi-lain-1", matchPassword: "sandi-lain-1" }));
+    const taken = await intruder.post(
+      action(registerRoute),
+      "/register",
+      registration({ email: email.toUpperCase(), fullname: "Orang Lain", password: "sandi-lain-1", matchPassword: "sandi-lain-1" }),
+    );
     expect(taken).toEqual(fresh);
     expect(taken).toEqual({ status: 302, location: "/home", data: {} });
     expect(await intruder.flashed()).toEqual(await newcomer.flashed());
@@ -321,9 +354,17 @@ describe("register", () => {
   });
 
   const bad: [string, Record<string, string | string[]>, Record<string, string[]>][] = [
-    ["missing fields", { fullname: "", email: "" }, { fullname: ["Nama Lengkap tidak boleh kosong."], email: ["Email tidak boleh kosong."] }],
+    [
+      "missing fields",
+      { fullname: "", email: "" },
+      { fullname: ["Nama Lengkap tidak boleh kosong."], email: ["Email tidak boleh kosong."] },
+    ],
     ["a 1 MB value", { fullname: "x".repeat(1_000_000) }, { fullname: ["Nama Lengkap maksimal 100 karakter."] }],
-    ["repeated fields", { email: ["a@pln.co.id", "b@pln.co.id"], phoneNo: ["0812", "0813"] }, { email: ["Email tidak boleh kosong."], phoneNo: ["Nomor HP tidak boleh kosong."] }],
+    [
+      "repeated fields",
+      { email: ["a@pln.co.id", "b@pln.co.id"], phoneNo: ["0812", "0813"] },
+      { email: ["Email tidak boleh kosong."], phoneNo: ["Nomor HP tidak boleh kosong."] },
+    ],
     ["a non-numeric company", { companyId: "1 OR 1=1" }, { companyId: ["Perusahaan tidak boleh kosong."] }],
     ["an unknown company", { companyId: "99999" }, { companyId: ["Perusahaan tidak boleh kosong."] }],
     ["letters in the phone number", { phoneNo: "0812abcd7890" }, { phoneNo: ["Nomor HP harus berupa numeric."] }],
@@ -338,7 +379,13 @@ describe("register", () => {
   });
 
   it("answers bytes that are not UTF-8 with 400", async () => {
-    const body = Buffer.concat([Buffer.from("fullname="), Buffer.from([0xff, 0xfe]), Buffer.from(`&email=`), Buffer.from([0xc3]), Buffer.from("@pln.co.id")]);
+    const body = Buffer.concat([
+      Buffer.from("fullname="),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from(`&email=`),
+      Buffer.from([0xc3]),
+      Buffer.from("@pln.co.id"),
+    ]);
     const outcome = await new Browser().post(action(registerRoute), "/register", new Uint8Array(body), "application/x-www-form-urlencoded");
     expect(outcome.status).toBe(400);
     expect(outcome.data.reply!.error!.email).toEqual(["Email tidak valid."]);
@@ -352,12 +399,21 @@ describe("forgot and reset password", () => {
     const answers = [];
     for (const address of [email, unknown]) {
       const browser = new Browser();
-      answers.push({ outcome: await browser.post(action(sendEmailRoute), "/send-email", { email: address }), flashed: await browser.flashed() });
+      answers.push({
+        outcome: await browser.post(action(sendEmailRoute), "/send-email", { email: address }),
+        flashed: await browser.flashed(),
+      });
     }
     expect(answers[0]).toEqual(answers[1]);
     expect(answers[0]).toEqual({
       outcome: { status: 302, location: "/login", data: {} },
-      flashed: { toast: { type: "success", message: "Jika email Anda terdaftar, tautan untuk mengatur ulang kata sandi telah dikirim ke email Anda." }, modal: null },
+      flashed: {
+        toast: {
+          type: "success",
+          message: "Jika email Anda terdaftar, tautan untuk mengatur ulang kata sandi telah dikirim ke email Anda.",
+        },
+        modal: null,
+      },
     });
     expect(await newestMailTo(email, RESET_SUBJECT)).not.toBeNull();
     await settleMessages();
@@ -368,10 +424,15 @@ describe("forgot and reset password", () => {
     const { email } = await registeredAccount();
     const unknown = uniqueEmail("tidak-terdaftar");
     for (const address of [email, unknown]) {
-      expect(await new Browser().post(action(sendEmailRoute), "/send-email", { email: address })).toMatchObject({ status: 302, location: "/login" });
+      expect(await new Browser().post(action(sendEmailRoute), "/send-email", { email: address })).toMatchObject({
+        status: 302,
+        location: "/login",
+      });
     }
     const db = await getDb();
-    const jobs = await db.execute(sql`select data->>'email' as email from pgboss.job where name = 'mail' and data->>'kind' = 'password-reset' and data->>'email' in (${email}, ${unknown})`);
+    const jobs = await db.execute(
+      sql`select data->>'email' as email from pgboss.job where name = 'mail' and data->>'kind' = 'password-reset' and data->>'email' in (${email}, ${unknown})`,
+    );
     const rows = (Array.isArray(jobs) ? jobs : (jobs as unknown as { rows: { email: string }[] }).rows) as { email: string }[];
     expect(rows.map((r) => r.email).sort()).toEqual([email, unknown].sort());
     await settleMessages();
@@ -381,8 +442,12 @@ describe("forgot and reset password", () => {
 
   it("asks for a valid e-mail", async () => {
     const browser = new Browser();
-    expect((await browser.post(action(sendEmailRoute), "/send-email", {})).data.reply!.error).toEqual({ email: ["Email tidak boleh kosong."] });
-    expect((await browser.post(action(sendEmailRoute), "/send-email", { email: "siti" })).data.reply!.error).toEqual({ email: ["Email tidak valid."] });
+    expect((await browser.post(action(sendEmailRoute), "/send-email", {})).data.reply!.error).toEqual({
+      email: ["Email tidak boleh kosong."],
+    });
+    expect((await browser.post(action(sendEmailRoute), "/send-email", { email: "siti" })).data.reply!.error).toEqual({
+      email: ["Email tidak valid."],
+    });
   });
 
   it("resets through the link: every session ends, the old password is refused, the link is used up", async () => {
@@ -396,14 +461,20 @@ describe("forgot and reset password", () => {
 
     expect((await browser.get(loader(resetRoute), url)).data).toEqual({ valid: true, email: account.email, secretCode });
 
-    const mismatch = await browser.post(action(resetRoute), url, { secretCode, password: "baru-rahasia-1", matchPassword: "baru-rahasia-2" });
+    const mismatch = await browser.post(action(resetRoute), url, {
+      secretCode,
+      password: "baru-rahasia-1",
+      matchPassword: "baru-rahasia-2",
+    });
     expect(mismatch.status).toBe(400);
     expect(mismatch.data.reply!.error).toEqual({ matchPassword: ["Konfirmasi Kata Sandi tidak sama."] });
     expect(mismatch.data.reply!.initialValue).not.toHaveProperty("password");
     const empty = await browser.post(action(resetRoute), url, { secretCode, password: "baru-rahasia-1", matchPassword: "" });
     expect(empty.data.reply!.error).toEqual({ matchPassword: ["Konfirmasi Kata Sandi tidak boleh kosong."] });
 
-    expect(await browser.post(action(resetRoute), url, { secretCode, password: "baru-rahasia-1", matchPassword: "baru-rahasia-1" })).toMatchObject({ status: 302, location: "/login" });
+    expect(
+      await browser.post(action(resetRoute), url, { secretCode, password: "baru-rahasia-1", matchPassword: "baru-rahasia-1" }),
+    ).toMatchObject({ status: 302, location: "/login" });
     expect(await browser.flashed()).toEqual({ toast: null, modal: "password-reset" });
     expect((await browser.session()).user).toBeNull();
     expect((await elsewhere.session()).user).toBeNull();
@@ -428,7 +499,10 @@ describe("forgot and reset password", () => {
 
 describe("edit profile", () => {
   it.each([
-    [{ fullname: "", phoneNo: "" }, { fullname: ["Nama Lengkap tidak boleh kosong."], phoneNo: ["Nomor HP tidak boleh kosong."] }],
+    [
+      { fullname: "", phoneNo: "" },
+      { fullname: ["Nama Lengkap tidak boleh kosong."], phoneNo: ["Nomor HP tidak boleh kosong."] },
+    ],
     [{ fullname: "Siti", phoneNo: "0812-34x5-6789" }, { phoneNo: ["Nomor HP harus berupa numeric."] }],
     [{ fullname: "Siti", phoneNo: "0812345678" }, { phoneNo: ["Nomor HP minimal 11 digit."] }],
     [{ fullname: "Siti", phoneNo: "081234567890123" }, { phoneNo: ["Nomor HP maksimal 14 digit."] }],
@@ -445,8 +519,13 @@ describe("edit profile", () => {
   it("shows the current values, saves new ones and says so", async () => {
     const account = await registeredAccount();
     const browser = await signedIn(account);
-    expect((await browser.get(loader(editProfileRoute), "/edit-profile")).data).toEqual({ fullname: "Siti Rahma", phoneNo: "081234567890" });
-    expect(await browser.post(action(editProfileRoute), "/edit-profile", { fullname: " Siti Lestari ", phoneNo: "0899 8877 6655" })).toMatchObject({
+    expect((await browser.get(loader(editProfileRoute), "/edit-profile")).data).toEqual({
+      fullname: "Siti Rahma",
+      phoneNo: "081234567890",
+    });
+    expect(
+      await browser.post(action(editProfileRoute), "/edit-profile", { fullname: " Siti Lestari ", phoneNo: "0899 8877 6655" }),
+    ).toMatchObject({
       status: 302,
       location: "/profile",
     });
@@ -463,9 +542,14 @@ describe("account activation", () => {
     const form = registration();
     await browser.post(action(registerRoute), "/register", form);
     await browser.flashed();
-    const code = new URL((await newestMailTo(form.email, VERIFY_SUBJECT))!.text.match(/https?:\/\/\S+/)![0]).searchParams.get("verificationCode")!;
+    const code = new URL((await newestMailTo(form.email, VERIFY_SUBJECT))!.text.match(/https?:\/\/\S+/)![0]).searchParams.get(
+      "verificationCode",
+    )!;
 
-    expect(await browser.post(action(verifyRoute), "/verify-account", { verificationCode: code })).toMatchObject({ status: 302, location: "/home" });
+    expect(await browser.post(action(verifyRoute), "/verify-account", { verificationCode: code })).toMatchObject({
+      status: 302,
+      location: "/home",
+    });
     expect(await browser.flashed()).toEqual({ toast: null, modal: "account-activated" });
     expect((await browser.session()).user!.verified).toBe(true);
 
@@ -473,15 +557,21 @@ describe("account activation", () => {
     expect(await browser.flashed()).toEqual({ toast: null, modal: "account-already-active" });
   });
 
-  it.each([{}, { verificationCode: ["a", "b"] }, { verificationCode: "x".repeat(100_000) }])("refuses a bad code %# with a danger toast", async (fields) => {
-    const browser = new Browser();
-    expect(await browser.post(action(verifyRoute), "/verify-account", fields)).toMatchObject({ status: 302, location: "/home" });
-    expect((await browser.flashed()).toast).toMatchObject({ type: "danger" });
-  });
+  it.each([{}, { verificationCode: ["a", "b"] }, { verificationCode: "x".repeat(100_000) }])(
+    "refuses a bad code %# with a danger toast",
+    async (fields) => {
+      const browser = new Browser();
+      expect(await browser.post(action(verifyRoute), "/verify-account", fields)).toMatchObject({ status: 302, location: "/home" });
+      expect((await browser.flashed()).toast).toMatchObject({ type: "danger" });
+    },
+  );
 
   it("answers a body that is not a form with a danger toast, not a failure", async () => {
     const browser = new Browser();
-    expect(await browser.post(action(verifyRoute), "/verify-account", "{}", "application/json")).toMatchObject({ status: 302, location: "/home" });
+    expect(await browser.post(action(verifyRoute), "/verify-account", "{}", "application/json")).toMatchObject({
+      status: 302,
+      location: "/home",
+    });
     expect((await browser.flashed()).toast).toMatchObject({ type: "danger" });
   });
 
@@ -493,20 +583,40 @@ describe("account activation", () => {
     await settleMessages();
     const registered = await newestMailTo(form.email, VERIFY_SUBJECT);
     // Spec §4 (issue 25): the wait starts after a resend, so the first one goes at once.
-    expect(await browser.post(action(resendRoute), "/resend-verification", { redirectTo: "/detail/3" })).toMatchObject({ status: 302, location: "/detail/3" });
-    expect((await browser.flashed()).toast).toEqual({ type: "success", message: "Email aktivasi telah dikirim ulang. Silakan periksa email Anda." });
+    expect(await browser.post(action(resendRoute), "/resend-verification", { redirectTo: "/detail/3" })).toMatchObject({
+      status: 302,
+      location: "/detail/3",
+    });
+    expect((await browser.flashed()).toast).toEqual({
+      type: "success",
+      message: "Email aktivasi telah dikirim ulang. Silakan periksa email Anda.",
+    });
     await settleMessages();
     const first = await newestMailTo(form.email, VERIFY_SUBJECT);
     expect(first!.id).not.toBe(registered!.id);
 
-    expect(await browser.post(action(resendRoute), "/resend-verification", { redirectTo: "/detail/3" })).toMatchObject({ status: 302, location: "/detail/3" });
-    expect(await browser.flashed()).toEqual({ toast: { type: "danger", message: "Mohon tunggu sebelum mengirim ulang email aktivasi." }, modal: null });
+    expect(await browser.post(action(resendRoute), "/resend-verification", { redirectTo: "/detail/3" })).toMatchObject({
+      status: 302,
+      location: "/detail/3",
+    });
+    expect(await browser.flashed()).toEqual({
+      toast: { type: "danger", message: "Mohon tunggu sebelum mengirim ulang email aktivasi." },
+      modal: null,
+    });
     expect((await newestMailTo(form.email, VERIFY_SUBJECT))!.id).toBe(first!.id);
 
     const db = await getDb();
-    await db.update(users).set({ resendAvailableAt: sql`now() - interval '1 second'` }).where(eq(users.email, form.email.toLowerCase()));
-    expect(await browser.post(action(resendRoute), "/resend-verification", { redirectTo: "https://evil.example" })).toMatchObject({ location: "/home" });
-    expect((await browser.flashed()).toast).toEqual({ type: "success", message: "Email aktivasi telah dikirim ulang. Silakan periksa email Anda." });
+    await db
+      .update(users)
+      .set({ resendAvailableAt: sql`now() - interval '1 second'` })
+      .where(eq(users.email, form.email.toLowerCase()));
+    expect(await browser.post(action(resendRoute), "/resend-verification", { redirectTo: "https://evil.example" })).toMatchObject({
+      location: "/home",
+    });
+    expect((await browser.flashed()).toast).toEqual({
+      type: "success",
+      message: "Email aktivasi telah dikirim ulang. Silakan periksa email Anda.",
+    });
     await settleMessages();
     expect((await newestMailTo(form.email, VERIFY_SUBJECT))!.id).not.toBe(first!.id);
     // The wait starts again (the banner reads it from the session user).

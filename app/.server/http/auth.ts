@@ -26,7 +26,8 @@ authenticator.use(
     }
     const { email, password, redirect: target } = submission.value;
     const checked = await checkCredentials(email, password, clientAddress(request));
-    if (!checked.ok) return { ok: false, status: checked.status, reply: submission.reply({ formErrors: [checked.message], hideFields: ["password"] }) };
+    if (!checked.ok)
+      return { ok: false, status: checked.status, reply: submission.reply({ formErrors: [checked.message], hideFields: ["password"] }) };
     return { ok: true, userId: checked.userId, redirectTo: safeRedirect(target, "/home") };
   }),
   "form",
@@ -44,7 +45,12 @@ export async function checkCredentials(email: string, password: string, address:
   const limited = sprayed.allowed ? await hitRateLimit(RATE_LIMITS.login, `${address}|${email}`) : sprayed;
   if (!limited.allowed) {
     const minutes = Math.ceil(limited.retryAfterSeconds / 60);
-    return { ok: false, status: 429, message: `Terlalu banyak percobaan masuk. Coba lagi dalam ${minutes} menit.`, retryAfterSeconds: limited.retryAfterSeconds };
+    return {
+      ok: false,
+      status: 429,
+      message: `Terlalu banyak percobaan masuk. Coba lagi dalam ${minutes} menit.`,
+      retryAfterSeconds: limited.retryAfterSeconds,
+    };
   }
   const user = await authenticate(email, password);
   if (!user) {

@@ -24,7 +24,11 @@ export type Staff = SessionUser;
  * Every /ops loader and action calls it with its area: the layout's check alone would let a
  * 'katalog' person post to an order decision.
  */
-export function requireStaff(context: Readonly<RouterContextProvider>, role?: StaffRole | readonly StaffRole[], options: { secondFactor?: boolean } = {}): Staff {
+export function requireStaff(
+  context: Readonly<RouterContextProvider>,
+  role?: StaffRole | readonly StaffRole[],
+  options: { secondFactor?: boolean } = {},
+): Staff {
   const user = getUser(context);
   if (!user || user.roles.length === 0) throw opsNotFound();
   if ((options.secondFactor ?? true) && !user.secondFactorPassed) throw redirect(SECOND_FACTOR_PATH);

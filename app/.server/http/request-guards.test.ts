@@ -10,7 +10,14 @@ import { bodyLimitFor, CSV_BODY_LIMIT, FORM_BODY_LIMIT, installRequestGuards, PH
 // handler that reads the body exactly as React Router's Express adapter does (a web Request over the
 // Node stream, read whole), and answers with what it saw.
 
-type Seen = { bytes: number | null; error: string | null; clientAddress: string | null; loopback: string | null; protocol: string; origin: string | null };
+type Seen = {
+  bytes: number | null;
+  error: string | null;
+  clientAddress: string | null;
+  loopback: string | null;
+  protocol: string;
+  origin: string | null;
+};
 
 async function startServer(trustProxy = "0") {
   process.env.TRUST_PROXY = trustProxy;
@@ -30,7 +37,11 @@ async function startServer(trustProxy = "0") {
     };
     seen.push(entry);
     if (req.method !== "GET" && req.method !== "HEAD") {
-      const request = new Request(`http://localhost${req.originalUrl}`, { method: req.method, body: createReadableStreamFromReadable(req), duplex: "half" } as RequestInit);
+      const request = new Request(`http://localhost${req.originalUrl}`, {
+        method: req.method,
+        body: createReadableStreamFromReadable(req),
+        duplex: "half",
+      } as RequestInit);
       try {
         entry.bytes = (await request.arrayBuffer()).byteLength;
       } catch (error) {
@@ -63,20 +74,26 @@ type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string;
  * One request; `bodyBytes` are streamed in 1 MB chunks (chunked unless `declareLength`), and the
  * client stops sending once the answer arrives, as browsers and curl do.
  */
-function send(port: number, options: { method?: string; path?: string; headers?: Record<string, string>; bodyBytes?: number; declareLength?: boolean }): Promise<Answer> {
+function send(
+  port: number,
+  options: { method?: string; path?: string; headers?: Record<string, string>; bodyBytes?: number; declareLength?: boolean },
+): Promise<Answer> {
   const { method = "POST", path = "/login", headers = {}, bodyBytes = 0, declareLength = false } = options;
   return new Promise((resolve, reject) => {
     const chunk = Buffer.alloc(1024 * 1024, "a");
     let sentBytes = 0;
     let answered = false;
-    const request = http.request({ host: "127.0.0.1", port, method, path, headers: { ...headers, ...(declareLength ? { "content-length": String(bodyBytes) } : {}) } }, (response) => {
-      answered = true;
-      let body = "";
-      response.setEncoding("utf8");
-      response.on("data", (part: string) => (body += part));
-      response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body, sentBytes }));
-      response.on("error", reject);
-    });
+    const request = http.request(
+      { host: "127.0.0.1", port, method, path, headers: { ...headers, ...(declareLength ? { "content-length": String(bodyBytes) } : {}) } },
+      (response) => {
+        answered = true;
+        let body = "";
+        response.setEncoding("utf8");
+        response.on("data", (part: string) => (body += part));
+        response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body, sentBytes }));
+        response.on("error", reject);
+      },
+    );
     request.on("error", (error) => (answered ? undefined : reject(error)));
     const pump = () => {
       while (!answered && sentBytes < bodyBytes) {
@@ -109,7 +126,11 @@ describe("request body limits", () => {
 
   it("answer a declared oversized body at once, before it is sent", async () => {
     const { port, seen } = await startServer();
-    const answer = await send(port, { bodyBytes: 100 * 1024 * 1024, declareLength: true, headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const answer = await send(port, {
+      bodyBytes: 100 * 1024 * 1024,
+      declareLength: true,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(answer.status).toBe(413);
     expect(answer.sentBytes).toBeLessThan(100 * 1024 * 1024);
     expect(seen).toEqual([]);
@@ -131,10 +152,19 @@ describe("request body limits", () => {
     // The JSON API: its upload call takes photos, its other calls form-sized JSON; a 413 there is
     // the API's envelope, not the page.
     expect((await send(port, { path: "/api/core/api/v1/upload", bodyBytes: 6 * 1024 * 1024 })).status).toBe(404);
-    const tooBig = await send(port, { path: "/api/core/api/v1/order/create", bodyBytes: FORM_BODY_LIMIT + 1, headers: { "content-type": "application/json" } });
+    const tooBig = await send(port, {
+      path: "/api/core/api/v1/order/create",
+      bodyBytes: FORM_BODY_LIMIT + 1,
+      headers: { "content-type": "application/json" },
+    });
     expect(tooBig.status).toBe(413);
     expect(tooBig.headers["content-type"]).toBe("application/json; charset=utf-8");
-    expect(JSON.parse(tooBig.body)).toEqual({ success: false, code: 413, message: "Data yang Anda kirim terlalu besar (maksimal 64 KB). Kecilkan ukuran foto, file atau isian, lalu coba lagi.", data: null });
+    expect(JSON.parse(tooBig.body)).toEqual({
+      success: false,
+      code: 413,
+      message: "Data yang Anda kirim terlalu besar (maksimal 64 KB). Kecilkan ukuran foto, file atau isian, lalu coba lagi.",
+      data: null,
+    });
     expect(bodyLimitFor("/detail/1")).toBe(FORM_BODY_LIMIT);
 
     // The catalogue (issue 26): five 5 MB photos in one form; the CSV import no more than its reader
@@ -169,7 +199,8 @@ describe("methods", () => {
 describe("client address and protocol behind proxies", () => {
   it("with TRUST_PROXY=1 take the address the proxy saw (the last X-Forwarded-For entry), whatever the client wrote before it", async () => {
     const { port, seen } = await startServer("1");
-    for (let i = 1; i <= 40; i++) await send(port, { method: "GET", path: "/login", headers: { "x-forwarded-for": `203.0.113.${i}, 198.51.100.7` } });
+    for (let i = 1; i <= 40; i++)
+      await send(port, { method: "GET", path: "/login", headers: { "x-forwarded-for": `203.0.113.${i}, 198.51.100.7` } });
     expect(new Set(seen.map((s) => s.clientAddress))).toEqual(new Set(["198.51.100.7"]));
     // A value the client puts in our own header is replaced.
     await send(port, { method: "GET", headers: { "x-client-address": "1.2.3.4", "x-forwarded-for": "198.51.100.8" } });
@@ -178,7 +209,10 @@ describe("client address and protocol behind proxies", () => {
 
   it("without TRUST_PROXY use the socket's address and ignore X-Forwarded-*", async () => {
     const { port, seen } = await startServer("0");
-    await send(port, { method: "GET", headers: { "x-forwarded-for": "203.0.113.1", "x-forwarded-proto": "https", "x-client-address": "9.9.9.9" } });
+    await send(port, {
+      method: "GET",
+      headers: { "x-forwarded-for": "203.0.113.1", "x-forwarded-proto": "https", "x-client-address": "9.9.9.9" },
+    });
     expect(seen[0]).toMatchObject({ clientAddress: "127.0.0.1", protocol: "http" });
   });
 
@@ -193,7 +227,8 @@ describe("client address and protocol behind proxies", () => {
   it("with TRUST_PROXY as addresses believe X-Forwarded-* only from those peers: 14 forged addresses from elsewhere stay one client (issue 25)", async () => {
     // The test's client connects from 127.0.0.1, which this list does not name: it reached the port directly.
     const direct = await startServer("10.0.0.0/8, fd00::/8");
-    for (let i = 1; i <= 14; i++) await send(direct.port, { method: "GET", headers: { "x-forwarded-for": `203.0.113.${i}`, "x-forwarded-proto": "https" } });
+    for (let i = 1; i <= 14; i++)
+      await send(direct.port, { method: "GET", headers: { "x-forwarded-for": `203.0.113.${i}`, "x-forwarded-proto": "https" } });
     expect(new Set(direct.seen.map((s) => `${s.clientAddress} ${s.protocol}`))).toEqual(new Set(["127.0.0.1 http"]));
 
     // The same requests through a listed proxy: the address it saw, and the protocol it wrote.
@@ -203,7 +238,10 @@ describe("client address and protocol behind proxies", () => {
 
     // Two listed proxies in a row (a CDN in 10.0.0.0/8, then this machine): the entry the outer one wrote.
     const chained = await startServer("127.0.0.1, 10.0.0.0/8");
-    await send(chained.port, { method: "GET", headers: { "x-forwarded-for": "203.0.113.1, 198.51.100.7, 10.1.2.3", "x-forwarded-proto": "http, https, http" } });
+    await send(chained.port, {
+      method: "GET",
+      headers: { "x-forwarded-for": "203.0.113.1, 198.51.100.7, 10.1.2.3", "x-forwarded-proto": "http, https, http" },
+    });
     expect(chained.seen[0]).toMatchObject({ clientAddress: "198.51.100.7", protocol: "https" });
   });
 
@@ -230,13 +268,25 @@ describe("Strict-Transport-Security (issue 25)", () => {
     expect(overTls.headers["strict-transport-security"]).toBe("max-age=31536000; includeSubDomains");
     const redirect = await send(port, { method: "GET", path: "/redirect", headers: { "x-forwarded-proto": "https" } });
     expect(redirect.headers["strict-transport-security"]).toBe("max-age=31536000; includeSubDomains");
-    expect((await send(port, { method: "GET", path: "/nothing", headers: { "x-forwarded-proto": "http" } })).headers["strict-transport-security"]).toBeUndefined();
+    expect(
+      (await send(port, { method: "GET", path: "/nothing", headers: { "x-forwarded-proto": "http" } })).headers[
+        "strict-transport-security"
+      ],
+    ).toBeUndefined();
     expect((await send(port, { method: "GET", path: "/nothing" })).headers["strict-transport-security"]).toBeUndefined();
 
     const untrusted = await startServer("0");
-    expect((await send(untrusted.port, { method: "GET", path: "/nothing", headers: { "x-forwarded-proto": "https" } })).headers["strict-transport-security"]).toBeUndefined();
+    expect(
+      (await send(untrusted.port, { method: "GET", path: "/nothing", headers: { "x-forwarded-proto": "https" } })).headers[
+        "strict-transport-security"
+      ],
+    ).toBeUndefined();
     const notListed = await startServer("10.0.0.1");
-    expect((await send(notListed.port, { method: "GET", path: "/nothing", headers: { "x-forwarded-proto": "https" } })).headers["strict-transport-security"]).toBeUndefined();
+    expect(
+      (await send(notListed.port, { method: "GET", path: "/nothing", headers: { "x-forwarded-proto": "https" } })).headers[
+        "strict-transport-security"
+      ],
+    ).toBeUndefined();
   });
 });
 

@@ -112,7 +112,10 @@ function trustOfEnv(): ProxyTrust {
  */
 export function trustedHops(req: IncomingMessage, trust: ProxyTrust = trustOfEnv()): number {
   const header = req.headers["x-forwarded-for"];
-  const forwarded = (Array.isArray(header) ? header.join(",") : (header ?? "")).split(",").map((entry) => entry.trim()).filter(Boolean);
+  const forwarded = (Array.isArray(header) ? header.join(",") : (header ?? ""))
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   const chain = [req.socket.remoteAddress ?? "", ...forwarded.reverse()];
   let hops = 0;
   while (hops < chain.length && trust(chain[hops]!, hops)) hops++;

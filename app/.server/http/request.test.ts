@@ -7,7 +7,10 @@ const URL_ = "http://store.test/logout";
 async function throughOriginCheck(headers: Record<string, string>, method = "POST") {
   const request = new Request(URL_, { method, headers });
   try {
-    const response = await sameOriginMiddleware({ request, url: new URL(URL_), context: {} as never, params: {}, unstable_pattern: "" } as never, async () => new Response("ok"));
+    const response = await sameOriginMiddleware(
+      { request, url: new URL(URL_), context: {} as never, params: {}, unstable_pattern: "" } as never,
+      async () => new Response("ok"),
+    );
     return (response as Response).status;
   } catch (thrown) {
     if (thrown instanceof Response) return thrown.status;
@@ -32,7 +35,10 @@ describe("the same-origin check on posts", () => {
     const warn = vi.spyOn(log, "warn").mockImplementation(() => {});
     expect(await throughOriginCheck(headers)).toBe(403);
     expect(warn).toHaveBeenCalledTimes(1);
-    expect(warn.mock.calls[0]).toEqual([{ method: "POST", path: "/logout", origin: expect.any(String), site: expect.any(String) }, "403 cross-site form post"]);
+    expect(warn.mock.calls[0]).toEqual([
+      { method: "POST", path: "/logout", origin: expect.any(String), site: expect.any(String) },
+      "403 cross-site form post",
+    ]);
   });
 });
 

@@ -39,7 +39,15 @@ export const sameOriginMiddleware: MiddlewareFunction<Response> = async ({ reque
   if (SAFE_METHODS.has(request.method)) return next();
   if (EXEMPT_PATHS.some((p) => url.pathname.startsWith(p))) return next();
   if (isCrossSite(request)) {
-    log.warn({ method: request.method, path: url.pathname, origin: (request.headers.get("origin") ?? "-").slice(0, 100), site: request.headers.get("sec-fetch-site") ?? "-" }, "403 cross-site form post");
+    log.warn(
+      {
+        method: request.method,
+        path: url.pathname,
+        origin: (request.headers.get("origin") ?? "-").slice(0, 100),
+        site: request.headers.get("sec-fetch-site") ?? "-",
+      },
+      "403 cross-site form post",
+    );
     throw new Response("Permintaan ditolak: formulir harus dikirim dari situs ini.", { status: 403 });
   }
   return next();

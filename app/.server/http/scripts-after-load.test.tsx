@@ -16,8 +16,10 @@ function cut(whole: Buffer, size: number) {
 
 // What React Router's <Scripts> writes (preloads hoisted into the head, the module script in the body),
 // around page content in Indonesian (multi-byte characters) and the streamed data after it.
-const HEAD = '<!DOCTYPE html><html lang="id"><head><title>Beranda · Toko</title><link rel="modulepreload" href="/assets/a.js" nonce="n"/><link rel="modulepreload" href="/assets/b.js" nonce="n"/></head>';
-const BODY = '<body><p>Harga pegawai — Rp27.075.000 ✓</p><script nonce="n">window.__reactRouterContext = {};</script><script nonce="n" type="module" async="">import "/assets/a.js";</script>';
+const HEAD =
+  '<!DOCTYPE html><html lang="id"><head><title>Beranda · Toko</title><link rel="modulepreload" href="/assets/a.js" nonce="n"/><link rel="modulepreload" href="/assets/b.js" nonce="n"/></head>';
+const BODY =
+  '<body><p>Harga pegawai — Rp27.075.000 ✓</p><script nonce="n">window.__reactRouterContext = {};</script><script nonce="n" type="module" async="">import "/assets/a.js";</script>';
 const STREAMED = '<script nonce="n">window.__reactRouterContext.streamController.enqueue("[]");</script></body></html>';
 const HELD =
   '<!DOCTYPE html><html lang="id"><head><title>Beranda · Toko</title><link data-after-load="modulepreload" href="/assets/a.js" nonce="n"/><link data-after-load="modulepreload" href="/assets/b.js" nonce="n"/></head>' +

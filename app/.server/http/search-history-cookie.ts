@@ -28,7 +28,10 @@ async function guestHistory(request: Request): Promise<string[] | null> {
 
 async function cookieHeaders(history: string[]): Promise<Headers> {
   const headers = new Headers();
-  headers.append("Set-Cookie", history.length ? await historyCookie().serialize(history) : await historyCookie().serialize([], { maxAge: 0 }));
+  headers.append(
+    "Set-Cookie",
+    history.length ? await historyCookie().serialize(history) : await historyCookie().serialize([], { maxAge: 0 }),
+  );
   return headers;
 }
 

@@ -12,7 +12,10 @@ import { isDirectLoopback, routePathOf, trustedHops } from "./request-guards";
 // per request, the request-duration metric, GET /metrics, and readiness (GET /readyz).
 
 /** The build's route manifest (build.routes), as server.js has it. */
-export type RouteManifest = Record<string, { id: string; parentId?: string; path?: string; index?: boolean; caseSensitive?: boolean } | undefined>;
+export type RouteManifest = Record<
+  string,
+  { id: string; parentId?: string; path?: string; index?: boolean; caseSensitive?: boolean } | undefined
+>;
 
 /**
  * Tells the route id a path is for ("routes/payment"), so logs and metrics group by page, not by URL:
@@ -23,7 +26,16 @@ export function routeIdFinder(manifest: RouteManifest, isStatic: (pathname: stri
   const tree = (parentId: string | undefined): RouteObject[] =>
     entries
       .filter((route) => route.parentId === parentId)
-      .map((route) => ({ id: route.id, path: route.path, index: route.index, caseSensitive: route.caseSensitive, children: tree(route.id) }) as RouteObject);
+      .map(
+        (route) =>
+          ({
+            id: route.id,
+            path: route.path,
+            index: route.index,
+            caseSensitive: route.caseSensitive,
+            children: tree(route.id),
+          }) as RouteObject,
+      );
   const routes = tree(undefined);
   return (pathname: string): string => {
     if (isStatic(pathname)) return "static";

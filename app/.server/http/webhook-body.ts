@@ -38,4 +38,7 @@ export function jsonObjectOf(rawBody: string): Record<string, unknown> | null {
 }
 
 export const jsonAnswer = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" } });
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
+  });

@@ -72,7 +72,10 @@ describe.skipIf(!adminUrl)("backup and restore on PostgreSQL", () => {
     const url = new URL(adminUrl!);
     url.pathname = `/${database}`;
     // Never over a store: the test database holds data.
-    expect(await restoreDatabase(file, { databaseUrl: adminUrl!, dataDir: work })).toMatchObject({ ok: false, message: expect.stringContaining("not empty") });
+    expect(await restoreDatabase(file, { databaseUrl: adminUrl!, dataDir: work })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("not empty"),
+    });
     await admin.unsafe(`create database ${database}`);
     expect(await restoreDatabase(file, { databaseUrl: url.toString(), dataDir: work })).toMatchObject({ ok: true });
 
@@ -83,8 +86,24 @@ describe.skipIf(!adminUrl)("backup and restore on PostgreSQL", () => {
         probe.close(() => resolve(free));
       });
     });
-    server = spawnServer({ PORT: String(port), DATABASE_URL: url.toString(), DATA_DIR: path.join(work, "data"), BUILD_DIR: process.env.BUILD_DIR ?? "build", PAYMENT_GATEWAY: "sandbox", LOG_LEVEL: "warn" });
-    await expect.poll(() => fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status, () => 0), { timeout: 60_000 }).toBe(200);
+    server = spawnServer({
+      PORT: String(port),
+      DATABASE_URL: url.toString(),
+      DATA_DIR: path.join(work, "data"),
+      BUILD_DIR: process.env.BUILD_DIR ?? "build",
+      PAYMENT_GATEWAY: "sandbox",
+      LOG_LEVEL: "warn",
+    });
+    await expect
+      .poll(
+        () =>
+          fetch(`http://127.0.0.1:${port}/readyz`).then(
+            (r) => r.status,
+            () => 0,
+          ),
+        { timeout: 60_000 },
+      )
+      .toBe(200);
 
     const original = postgres(adminUrl!, { max: 1, onnotice: () => {} });
     const copy = postgres(url.toString(), { max: 1, onnotice: () => {} });

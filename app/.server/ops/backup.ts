@@ -45,7 +45,11 @@ function run(command: string, args: string[]): Promise<void> {
     let stderr = "";
     child.stderr.on("data", (chunk) => (stderr += chunk));
     child.on("error", reject);
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${path.basename(command)} exited with ${code}: ${stderr.trim().split("\n").slice(-3).join(" ")}`))));
+    child.on("exit", (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`${path.basename(command)} exited with ${code}: ${stderr.trim().split("\n").slice(-3).join(" ")}`)),
+    );
   });
 }
 
@@ -78,7 +82,8 @@ async function postgresIsEmpty(url: string): Promise<boolean> {
   const { default: postgres } = await import("postgres");
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
-    const [{ tables }] = await sql`select count(*)::int as tables from pg_tables where schemaname not in ('pg_catalog', 'information_schema')`;
+    const [{ tables }] =
+      await sql`select count(*)::int as tables from pg_tables where schemaname not in ('pg_catalog', 'information_schema')`;
     return tables === 0;
   } finally {
     await sql.end({ timeout: 5 });
@@ -92,12 +97,27 @@ export async function restoreDatabase(file: string, e: StoreTarget = configured(
   if (!fs.existsSync(source)) return { ok: false, message: `no such file: ${source}` };
   try {
     if (e.databaseUrl) {
-      if (!(await postgresIsEmpty(e.databaseUrl))) return { ok: false, message: "the database is not empty: restore into a new, empty database (createdb) and point DATABASE_URL at it" };
-      await run(findPgTool("pg_restore"), ["--no-owner", "--no-privileges", "--exit-on-error", "--single-transaction", "--dbname", e.databaseUrl, source]);
+      if (!(await postgresIsEmpty(e.databaseUrl)))
+        return {
+          ok: false,
+          message: "the database is not empty: restore into a new, empty database (createdb) and point DATABASE_URL at it",
+        };
+      await run(findPgTool("pg_restore"), [
+        "--no-owner",
+        "--no-privileges",
+        "--exit-on-error",
+        "--single-transaction",
+        "--dbname",
+        e.databaseUrl,
+        source,
+      ]);
     } else {
       const pgDir = path.join(e.dataDir, "pglite");
       if (fs.existsSync(pgDir) && fs.readdirSync(pgDir).length > 0) {
-        return { ok: false, message: `${e.dataDir} already holds a database: restore into an empty DATA_DIR (with no server running on it)` };
+        return {
+          ok: false,
+          message: `${e.dataDir} already holds a database: restore into an empty DATA_DIR (with no server running on it)`,
+        };
       }
       fs.mkdirSync(e.dataDir, { recursive: true });
       const release = acquireDataDirLock(e.dataDir, { foreignHolderGone: await foreignServerGone(e.dataDir) });

@@ -84,7 +84,7 @@ export async function startOpsChannel(dataDir: string): Promise<{ path: string; 
 }
 
 async function answer(argv: string[] | null): Promise<OpsReply> {
-  if (!argv) return { code: 2, out: [], err: ["bad request: expected one JSON line {\"argv\": [...]}"] };
+  if (!argv) return { code: 2, out: [], err: ['bad request: expected one JSON line {"argv": [...]}'] };
   const out: string[] = [];
   const err: string[] = [];
   const code = await runOpsCommand(argv, { out: (l) => out.push(l), err: (l) => err.push(l) });

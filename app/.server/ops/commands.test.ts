@@ -43,7 +43,13 @@ async function mailsTo(email: string) {
   return (await readOutbox(500)).filter((m) => m.to === email);
 }
 
-type Case = { command: string; args?: string[]; from: 100 | 200 | 301 | 302 | 300 | 400; to: number; refusedFrom: 100 | 200 | 301 | 302 | 300 | 400 };
+type Case = {
+  command: string;
+  args?: string[];
+  from: 100 | 200 | 301 | 302 | 300 | 400;
+  to: number;
+  refusedFrom: 100 | 200 | 301 | 302 | 300 | 400;
+};
 // Rejections name their reason (the rest of the line); shipping names the courier and tracking number.
 const REASON = ["Foto", "KTP", "buram"];
 const SHIPPING = ["JNE", "JNE0012345"];
@@ -70,7 +76,11 @@ describe("order commands", () => {
 
       const again = await ops(c.command, String(orderId), ...(c.args ?? []));
       expect(again.code).toBe(1);
-      expect(again.err).toMatch(new RegExp(`^order ${orderId}: Status pesanan tidak dapat diubah\\. Pesanan berstatus ${c.to} .+; perintah ini hanya untuk status ${c.from}\\.$`));
+      expect(again.err).toMatch(
+        new RegExp(
+          `^order ${orderId}: Status pesanan tidak dapat diubah\\. Pesanan berstatus ${c.to} .+; perintah ini hanya untuk status ${c.from}\\.$`,
+        ),
+      );
       expect(again.out).toBe("");
       expect(await statusOf(orderId)).toBe(c.to);
 
@@ -93,28 +103,50 @@ describe("order commands", () => {
     const stock = await productStock(db, paid.productId);
     expect((await ops("orders:ship", String(paid.orderId), ...SHIPPING)).code).toBe(0);
     expect(await productStock(db, paid.productId)).toBe(stock);
-    const [shipped] = await db.select({ courier: orders.courier, trackingNumber: orders.trackingNumber }).from(orders).where(eq(orders.id, paid.orderId));
+    const [shipped] = await db
+      .select({ courier: orders.courier, trackingNumber: orders.trackingNumber })
+      .from(orders)
+      .where(eq(orders.id, paid.orderId));
     expect(shipped).toEqual({ courier: "JNE", trackingNumber: "JNE0012345" });
   });
 
   it("unknown orders, ids that are not ids, missing arguments and unknown commands are refused with a reason", async () => {
     expect(await ops("orders:ship", "999999", ...SHIPPING)).toEqual({ code: 1, out: "", err: "order 999999: Pesanan tidak ditemukan." });
-    for (const bad of [["orders:ship"], ["orders:ship", "abc", ...SHIPPING], ["orders:ship", "-3", ...SHIPPING], ["orders:ship", "1.5", ...SHIPPING], ["orders:ship", "99999999999", ...SHIPPING], ["orders:ship", "1", "2"], ["orders:ship", "1"]]) {
+    for (const bad of [
+      ["orders:ship"],
+      ["orders:ship", "abc", ...SHIPPING],
+      ["orders:ship", "-3", ...SHIPPING],
+      ["orders:ship", "1.5", ...SHIPPING],
+      ["orders:ship", "99999999999", ...SHIPPING],
+      ["orders:ship", "1", "2"],
+      ["orders:ship", "1"],
+    ]) {
       const result = await ops(...bad);
       expect(result.code).toBe(2);
       expect(result.err).toBe("usage: npm run ops -- orders:ship <id> <kurir> <nomor-resi>");
     }
-    expect(await ops("orders:reject-incentive", "1")).toMatchObject({ code: 2, err: "usage: npm run ops -- orders:reject-incentive <id> <alasan…>" });
+    expect(await ops("orders:reject-incentive", "1")).toMatchObject({
+      code: 2,
+      err: "usage: npm run ops -- orders:reject-incentive <id> <alasan…>",
+    });
     // The same rules as the back office: an unknown courier is refused, nothing changes.
     const db = await getDb();
     const paid = await createOrderInStatus(db, 300);
-    expect(await ops("orders:ship", String(paid.orderId), "Kilat", "X1")).toEqual({ code: 1, out: "", err: `order ${paid.orderId}: Kurir tidak boleh kosong.` });
+    expect(await ops("orders:ship", String(paid.orderId), "Kilat", "X1")).toEqual({
+      code: 1,
+      out: "",
+      err: `order ${paid.orderId}: Kurir tidak boleh kosong.`,
+    });
     expect(await statusOf(paid.orderId)).toBe(300);
-    expect(await ops("orders:teleport", "1")).toMatchObject({ code: 2, err: "unknown command: orders:teleport (npm run ops -- help lists them)" });
+    expect(await ops("orders:teleport", "1")).toMatchObject({
+      code: 2,
+      err: "unknown command: orders:teleport (npm run ops -- help lists them)",
+    });
     expect(await ops("constructor")).toMatchObject({ code: 2 });
     const help = await ops("help");
     expect(help.code).toBe(0);
-    for (const name of ["orders:list", "orders:approve-incentive", "orders:expire", "balance:withdraw", "balance:settle"]) expect(help.out).toContain(name);
+    for (const name of ["orders:list", "orders:approve-incentive", "orders:expire", "balance:withdraw", "balance:settle"])
+      expect(help.out).toContain(name);
     // Aligned columns (issue 25): every description starts in the same column, two spaces after the longest usage.
     const rows = help.out.split("\n").filter((line) => /^  \S/.test(line));
     const column = rows[0]!.search(/\S\s{2,}\S/) + rows[0]!.match(/\S\s{2,}/)![0].length;
@@ -136,14 +168,24 @@ describe("order commands", () => {
     const row = (id: number) => lines.findIndex((l) => l.startsWith(`${id} `));
     expect(row(waiting.orderId)).toBeGreaterThan(1);
     expect(row(waiting.orderId)).toBeLessThan(row(shipped.orderId));
-    const [invoice] = await db.select({ invoiceId: orders.invoiceId, amount: orders.totalAmount }).from(orders).where(eq(orders.id, shipped.orderId));
+    const [invoice] = await db
+      .select({ invoiceId: orders.invoiceId, amount: orders.totalAmount })
+      .from(orders)
+      .where(eq(orders.id, shipped.orderId));
     expect(lines[row(shipped.orderId)]).toMatch(
-      new RegExp(`^${shipped.orderId}\\s+${invoice!.invoiceId}\\s+400 Dalam Pengiriman\\s+${shipped.user.email}\\s+${invoice!.amount}\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d$`),
+      new RegExp(
+        `^${shipped.orderId}\\s+${invoice!.invoiceId}\\s+400 Dalam Pengiriman\\s+${shipped.user.email}\\s+${invoice!.amount}\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d$`,
+      ),
     );
 
     const only302 = await ops("orders:list", "--status", "302");
     expect(only302.out).toContain(`${waiting.orderId} `);
-    expect(only302.out.split("\n").slice(2, -1).every((l) => /\s302 Verifikasi Bukti Transfer\s/.test(l))).toBe(true);
+    expect(
+      only302.out
+        .split("\n")
+        .slice(2, -1)
+        .every((l) => /\s302 Verifikasi Bukti Transfer\s/.test(l)),
+    ).toBe(true);
     expect(only302.out).not.toMatch(new RegExp(`^${shipped.orderId} `, "m"));
     expect((await ops("orders:list", "--status")).code).toBe(2);
     expect((await ops("orders:list", "--status", "x")).code).toBe(2);
@@ -156,7 +198,10 @@ describe("order commands", () => {
     const overdue = await placeOrder(buyer, product, "BNI-VA");
     const fresh = await placeOrder(buyer, product, "MANDIRI-VA");
     // The deadline the payment page shows (payments.expires_at) is the one that counts.
-    await db.update(payments).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(payments.orderId, overdue));
+    await db
+      .update(payments)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(payments.orderId, overdue));
     const stock = await stockOf(product);
 
     const swept = await ops("orders:expire");
@@ -180,14 +225,25 @@ describe("balance commands", () => {
     const id = Number(first.out.match(/^withdrawal (\d+): 60000 from /)?.[1]);
     expect(await getBalance(user.id)).toBe(40_000);
 
-    expect(await ops("balance:withdraw", user.email, "40001")).toEqual({ code: 1, out: "", err: `${user.email}: Saldo tidak mencukupi. Saldo saat ini Rp40.000.` });
-    expect(await ops("balance:withdraw", "nobody@example.test", "1")).toMatchObject({ code: 1, err: "nobody@example.test: Pengguna dengan e-mail tersebut tidak ditemukan." });
-    for (const bad of [[user.email], [user.email, "0"], [user.email, "-5"], [user.email, "1e3"], [user.email, "12.5"]]) expect((await ops("balance:withdraw", ...bad)).code).toBe(2);
+    expect(await ops("balance:withdraw", user.email, "40001")).toEqual({
+      code: 1,
+      out: "",
+      err: `${user.email}: Saldo tidak mencukupi. Saldo saat ini Rp40.000.`,
+    });
+    expect(await ops("balance:withdraw", "nobody@example.test", "1")).toMatchObject({
+      code: 1,
+      err: "nobody@example.test: Pengguna dengan e-mail tersebut tidak ditemukan.",
+    });
+    for (const bad of [[user.email], [user.email, "0"], [user.email, "-5"], [user.email, "1e3"], [user.email, "12.5"]])
+      expect((await ops("balance:withdraw", ...bad)).code).toBe(2);
     expect(await getBalance(user.id)).toBe(40_000);
 
     expect(await ops("balance:settle", String(id), "cancel")).toEqual({ code: 0, out: `withdrawal ${id}: Dibatalkan`, err: "" });
     expect(await getBalance(user.id)).toBe(100_000);
-    expect(await ops("balance:settle", String(id), "ok")).toMatchObject({ code: 1, err: `withdrawal ${id}: Penarikan sudah diselesaikan sebelumnya. (Dibatalkan)` });
+    expect(await ops("balance:settle", String(id), "ok")).toMatchObject({
+      code: 1,
+      err: `withdrawal ${id}: Penarikan sudah diselesaikan sebelumnya. (Dibatalkan)`,
+    });
     expect((await ops("balance:settle", String(id), "maybe")).code).toBe(2);
     expect(await ops("balance:settle", "999999", "ok")).toMatchObject({ code: 1, err: "withdrawal 999999: Penarikan tidak ditemukan." });
 
@@ -211,24 +267,41 @@ describe("balance commands", () => {
   it("users:grant-operator and users:revoke-operator; users:list shows the roles", async () => {
     const db = await getDb();
     const user = await createVerifiedUser(db);
-    expect(await ops("users:grant-operator", user.email.toUpperCase())).toEqual({ code: 0, out: `${user.email.toUpperCase()} is an operator (admin)`, err: "" });
+    expect(await ops("users:grant-operator", user.email.toUpperCase())).toEqual({
+      code: 0,
+      out: `${user.email.toUpperCase()} is an operator (admin)`,
+      err: "",
+    });
     expect((await ops("users:list")).out).toMatch(new RegExp(`^${user.id}\\s+${user.email}\\s.*\\sadmin\\s+\\d{4}-`, "m"));
     expect(await ops("users:revoke-operator", user.email)).toEqual({ code: 0, out: `${user.email} is no longer an operator`, err: "" });
     expect((await ops("users:list")).out).toMatch(new RegExp(`^${user.id}\\s+${user.email}\\s.*\\s-\\s+\\d{4}-`, "m"));
-    expect(await ops("users:grant-operator", "nobody@example.test")).toMatchObject({ code: 1, err: "no account with e-mail nobody@example.test" });
+    expect(await ops("users:grant-operator", "nobody@example.test")).toMatchObject({
+      code: 1,
+      err: "no account with e-mail nobody@example.test",
+    });
     expect(await ops("users:grant-operator")).toMatchObject({ code: 2 });
   });
 
   it("users:grant and users:revoke take the roles by name", async () => {
     const db = await getDb();
     const user = await createVerifiedUser(db);
-    expect(await ops("users:grant", user.email, "katalog", "Keuangan")).toEqual({ code: 0, out: `${user.email}: granted katalog, keuangan`, err: "" });
+    expect(await ops("users:grant", user.email, "katalog", "Keuangan")).toEqual({
+      code: 0,
+      out: `${user.email}: granted katalog, keuangan`,
+      err: "",
+    });
     expect((await ops("users:list")).out).toMatch(new RegExp(`^${user.id}\\s+${user.email}\\s.*\\skatalog,keuangan\\s+\\d{4}-`, "m"));
     expect(await ops("users:revoke", user.email, "katalog")).toEqual({ code: 0, out: `${user.email}: revoked katalog`, err: "" });
     expect((await ops("users:list")).out).toMatch(new RegExp(`^${user.id}\\s+${user.email}\\s.*\\skeuangan\\s+\\d{4}-`, "m"));
-    expect(await ops("users:grant", user.email, "kasir")).toMatchObject({ code: 2, err: "unknown role kasir (roles: pesanan, katalog, keuangan, pegawai, admin)" });
+    expect(await ops("users:grant", user.email, "kasir")).toMatchObject({
+      code: 2,
+      err: "unknown role kasir (roles: pesanan, katalog, keuangan, pegawai, admin)",
+    });
     expect(await ops("users:grant", user.email)).toMatchObject({ code: 2 });
-    expect(await ops("users:revoke", "nobody@example.test", "admin")).toMatchObject({ code: 1, err: "no account with e-mail nobody@example.test" });
+    expect(await ops("users:revoke", "nobody@example.test", "admin")).toMatchObject({
+      code: 1,
+      err: "no account with e-mail nobody@example.test",
+    });
   });
 });
 
@@ -238,7 +311,9 @@ describe("buyer e-mails on status changes", () => {
   it("incentive approved, payment received, shipped: one Indonesian e-mail each with the invoice and the order link", async () => {
     const db = await getDb();
     const { orderId, user } = await createOrderInStatus(db, 100);
-    const [{ invoiceId }] = (await db.select({ invoiceId: orders.invoiceId }).from(orders).where(eq(orders.id, orderId))) as [{ invoiceId: string }];
+    const [{ invoiceId }] = (await db.select({ invoiceId: orders.invoiceId }).from(orders).where(eq(orders.id, orderId))) as [
+      { invoiceId: string },
+    ];
     const link = `${env().appUrl}/transaction-detail/${orderId}`;
 
     await ops("orders:approve-incentive", String(orderId));
@@ -247,7 +322,9 @@ describe("buyer e-mails on status changes", () => {
     await ops("orders:ship", String(orderId), ...SHIPPING);
 
     // The queue's workers deliver them side by side: the outbox's order is not the transitions'.
-    const mails = (await mailsTo(user.email)).sort((a, b) => ORDER_OF_SUBJECTS.indexOf(a.subject.split(" – ")[0]!) - ORDER_OF_SUBJECTS.indexOf(b.subject.split(" – ")[0]!));
+    const mails = (await mailsTo(user.email)).sort(
+      (a, b) => ORDER_OF_SUBJECTS.indexOf(a.subject.split(" – ")[0]!) - ORDER_OF_SUBJECTS.indexOf(b.subject.split(" – ")[0]!),
+    );
     expect(mails.map((m) => m.subject)).toEqual([
       `Pengajuan Insentif Disetujui – ${invoiceId}`,
       `Pembayaran Diterima – ${invoiceId}`,
@@ -310,7 +387,9 @@ describe("buyer e-mails on status changes", () => {
     try {
       expect((await ops("orders:ship", String(paid.orderId), ...SHIPPING)).code).toBe(0);
       expect(await statusOf(paid.orderId)).toBe(400);
-      await expect.poll(() => warnings.filter(([, message]) => message === "message not delivered yet").length, { timeout: 15_000 }).toBeGreaterThan(0);
+      await expect
+        .poll(() => warnings.filter(([, message]) => message === "message not delivered yet").length, { timeout: 15_000 })
+        .toBeGreaterThan(0);
     } finally {
       fs.rmSync(outbox);
       fs.renameSync(moved, outbox);
@@ -328,7 +407,10 @@ describe("the CLI while the server runs (PGlite: through the server's socket)", 
 
   async function cli(...argv: string[]) {
     try {
-      const { stdout, stderr } = await run(tsx, ["scripts/ops.ts", ...argv], { env: { ...process.env, DATA_DIR: env().dataDir, DATABASE_URL: "" }, timeout: 60_000 });
+      const { stdout, stderr } = await run(tsx, ["scripts/ops.ts", ...argv], {
+        env: { ...process.env, DATA_DIR: env().dataDir, DATABASE_URL: "" },
+        timeout: 60_000,
+      });
       return { code: 0, stdout: stdout.trim(), stderr: stderr.trim() };
     } catch (error) {
       const e = error as { code?: number; stdout?: string; stderr?: string };
@@ -350,31 +432,38 @@ describe("the CLI while the server runs (PGlite: through the server's socket)", 
     expect(stat.mode & 0o777).toBe(0o600);
   });
 
-  it.skipIf(!!process.env.DATABASE_URL)("a child `npm run ops` moves an order inside this running process, with the same exit codes", async () => {
-    const db = await getDb();
-    const { orderId, user } = await createOrderInStatus(db, 300);
-    const shipped = await cli("orders:ship", String(orderId), ...SHIPPING);
-    expect(shipped).toEqual({ code: 0, stdout: `order ${orderId}: 300 → 400`, stderr: "" });
-    expect(await statusOf(orderId)).toBe(400);
-    expect((await mailsTo(user.email)).map((m) => m.subject)).toContainEqual(expect.stringMatching(/^Pesanan Dalam Pengiriman/));
+  it.skipIf(!!process.env.DATABASE_URL)(
+    "a child `npm run ops` moves an order inside this running process, with the same exit codes",
+    async () => {
+      const db = await getDb();
+      const { orderId, user } = await createOrderInStatus(db, 300);
+      const shipped = await cli("orders:ship", String(orderId), ...SHIPPING);
+      expect(shipped).toEqual({ code: 0, stdout: `order ${orderId}: 300 → 400`, stderr: "" });
+      expect(await statusOf(orderId)).toBe(400);
+      expect((await mailsTo(user.email)).map((m) => m.subject)).toContainEqual(expect.stringMatching(/^Pesanan Dalam Pengiriman/));
 
-    const again = await cli("orders:ship", String(orderId), ...SHIPPING);
-    expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(new RegExp(`^order ${orderId}: Status pesanan tidak dapat diubah\\.`));
-    expect((await cli("orders:ship", "nope")).code).toBe(2);
+      const again = await cli("orders:ship", String(orderId), ...SHIPPING);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toMatch(new RegExp(`^order ${orderId}: Status pesanan tidak dapat diubah\\.`));
+      expect((await cli("orders:ship", "nope")).code).toBe(2);
 
-    const listed = await cli("orders:list", "--status", "400");
-    expect(listed.code).toBe(0);
-    expect(listed.stdout).toMatch(new RegExp(`^${orderId}\\s+INV/`, "m"));
+      const listed = await cli("orders:list", "--status", "400");
+      expect(listed.code).toBe(0);
+      expect(listed.stdout).toMatch(new RegExp(`^${orderId}\\s+INV/`, "m"));
 
-    await db.transaction((tx) => creditOrderReward(tx, orderId, user.id, 10_000_000));
-    expect(await cli("balance:withdraw", user.email, "100001")).toMatchObject({ code: 1, stderr: `${user.email}: Saldo tidak mencukupi. Saldo saat ini Rp100.000.` });
-    const withdrawn = await cli("balance:withdraw", user.email, "100000");
-    expect(withdrawn.code).toBe(0);
-    const id = withdrawn.stdout.match(/^withdrawal (\d+):/)![1]!;
-    expect(await cli("balance:settle", id, "ok")).toEqual({ code: 0, stdout: `withdrawal ${id}: Berhasil`, stderr: "" });
-    expect(await getBalance(user.id)).toBe(0);
-  }, 240_000); // seven CLI processes, each starting tsx
+      await db.transaction((tx) => creditOrderReward(tx, orderId, user.id, 10_000_000));
+      expect(await cli("balance:withdraw", user.email, "100001")).toMatchObject({
+        code: 1,
+        stderr: `${user.email}: Saldo tidak mencukupi. Saldo saat ini Rp100.000.`,
+      });
+      const withdrawn = await cli("balance:withdraw", user.email, "100000");
+      expect(withdrawn.code).toBe(0);
+      const id = withdrawn.stdout.match(/^withdrawal (\d+):/)![1]!;
+      expect(await cli("balance:settle", id, "ok")).toEqual({ code: 0, stdout: `withdrawal ${id}: Berhasil`, stderr: "" });
+      expect(await getBalance(user.id)).toBe(0);
+    },
+    240_000,
+  ); // seven CLI processes, each starting tsx
 
   it.skipIf(!!process.env.DATABASE_URL)("malformed requests on the socket get an answer, never a crash", async () => {
     const reply = await sendOpsCommand(opsSocketPath(env().dataDir), ["orders:list", "--status", "302"]);
@@ -391,11 +480,19 @@ describe("the CLI while the server runs (PGlite: through the server's socket)", 
     expect(JSON.parse(raw)).toMatchObject({ code: 2, err: [expect.stringMatching(/^bad request/)] });
   });
 
-  it.skipIf(!!process.env.DATABASE_URL)("without the socket, the CLI refuses with the lock's message instead of opening the database", async () => {
-    await channel?.close();
-    channel = undefined;
-    const refused = await cli("orders:list");
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(new RegExp(`^The database in ${env().dataDir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} is in use by the store server \\(pid ${process.pid}, since `));
-  }, 60_000);
+  it.skipIf(!!process.env.DATABASE_URL)(
+    "without the socket, the CLI refuses with the lock's message instead of opening the database",
+    async () => {
+      await channel?.close();
+      channel = undefined;
+      const refused = await cli("orders:list");
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(
+        new RegExp(
+          `^The database in ${env().dataDir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} is in use by the store server \\(pid ${process.pid}, since `,
+        ),
+      );
+    },
+    60_000,
+  );
 });

@@ -32,7 +32,11 @@ const dateTime = (d: Date) => d.toISOString().slice(0, 16).replace("T", " ");
 
 function table(io: OpsIO, header: string[], rows: string[][]) {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join("  ")
+      .trimEnd();
   io.out(line(header));
   io.out(line(widths.map((w) => "-".repeat(w))));
   for (const row of rows) io.out(line(row));
@@ -79,7 +83,9 @@ function operatorRole(grant: boolean): Command {
   const usage = `users:${grant ? "grant" : "revoke"}-operator <email>`;
   return {
     usage,
-    summary: grant ? "make an account an admin of the /ops back office (every role; with a second factor)" : "take every back-office role away",
+    summary: grant
+      ? "make an account an admin of the /ops back office (every role; with a second factor)"
+      : "take every back-office role away",
     async run([email, ...rest], io) {
       if (!email || rest.length > 0) return usageError(io, usage);
       if (!(await setOperatorRole(email, grant))) {
@@ -126,7 +132,15 @@ export const OPS_COMMANDS: Record<string, Command> = {
       table(
         io,
         ["id", "email", "name", "NIP", "company", "roles", "verified"],
-        users.map((u) => [String(u.id), u.email, u.fullname, u.nip, u.companyName, u.roles || "-", u.verifiedAt ? u.verifiedAt.toISOString().slice(0, 10) : "no"]),
+        users.map((u) => [
+          String(u.id),
+          u.email,
+          u.fullname,
+          u.nip,
+          u.companyName,
+          u.roles || "-",
+          u.verifiedAt ? u.verifiedAt.toISOString().slice(0, 10) : "no",
+        ]),
       );
       io.out(`${users.length} account(s)`);
       return EXIT_OK;
@@ -163,7 +177,14 @@ export const OPS_COMMANDS: Record<string, Command> = {
       table(
         io,
         ["id", "invoice", "status", "buyer e-mail", "amount", "date (UTC)"],
-        rows.map((o) => [String(o.id), o.invoiceId, `${o.statusId} ${o.statusName}`, o.buyerEmail, String(o.amount), dateTime(o.createdAt)]),
+        rows.map((o) => [
+          String(o.id),
+          o.invoiceId,
+          `${o.statusId} ${o.statusName}`,
+          o.buyerEmail,
+          String(o.amount),
+          dateTime(o.createdAt),
+        ]),
       );
       io.out(`${rows.length} order(s)`);
       return EXIT_OK;
@@ -174,7 +195,11 @@ export const OPS_COMMANDS: Record<string, Command> = {
   "orders:approve-installment": decision("approve-installment", "instalment/paylater approved: 301 → 300"),
   "orders:reject-installment": decision("reject-installment", "instalment/paylater rejected with a reason: 301 → 2", "reason"),
   "orders:verify-transfer": decision("verify-transfer", "transfer proof verified: 302 → 300"),
-  "orders:reject-transfer": decision("reject-transfer", "transfer proof rejected with a reason: 302 → 200 (the buyer may upload again)", "reason"),
+  "orders:reject-transfer": decision(
+    "reject-transfer",
+    "transfer proof rejected with a reason: 302 → 200 (the buyer may upload again)",
+    "reason",
+  ),
   "orders:ship": decision("ship", "shipped with courier and tracking number: 300 → 400", "shipping"),
   "orders:expire": {
     usage: "orders:expire",
@@ -198,7 +223,17 @@ export const OPS_COMMANDS: Record<string, Command> = {
       table(
         io,
         ["id", "kind", "order", "invoice", "status", "gateway ref", "amount", "date (UTC)", "resolved"],
-        incidents.map((i) => [String(i.id), i.kind, String(i.orderId), i.invoiceId, String(i.statusId), i.gatewayRef, i.amount === null ? "-" : String(i.amount), dateTime(i.createdAt), i.resolvedAt ? dateTime(i.resolvedAt) : "-"]),
+        incidents.map((i) => [
+          String(i.id),
+          i.kind,
+          String(i.orderId),
+          i.invoiceId,
+          String(i.statusId),
+          i.gatewayRef,
+          i.amount === null ? "-" : String(i.amount),
+          dateTime(i.createdAt),
+          i.resolvedAt ? dateTime(i.resolvedAt) : "-",
+        ]),
       );
       for (const i of incidents) io.out(`#${i.id}: ${i.detail}`);
       io.out(`${incidents.length} incident(s)`);
@@ -249,7 +284,8 @@ export const OPS_COMMANDS: Record<string, Command> = {
     summary: "a withdrawal paid out (Berhasil) or cancelled (Dibatalkan)",
     async run([idText, outcome, ...rest], io) {
       const id = positiveInt(idText);
-      if (id === null || (outcome !== "ok" && outcome !== "cancel") || rest.length > 0) return usageError(io, "balance:settle <id> ok|cancel");
+      if (id === null || (outcome !== "ok" && outcome !== "cancel") || rest.length > 0)
+        return usageError(io, "balance:settle <id> ok|cancel");
       const result = await settleWithdrawal(id, outcome);
       if (!result.ok) {
         io.err(`withdrawal ${id}: ${result.message}`);

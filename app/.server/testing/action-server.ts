@@ -10,7 +10,11 @@ export async function serveAction(action: (args: { request: Request }) => Promis
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const request = new Request(`http://localhost${req.url}`, { method: req.method, headers: req.headers as Record<string, string>, body: Buffer.concat(chunks) });
+    const request = new Request(`http://localhost${req.url}`, {
+      method: req.method,
+      headers: req.headers as Record<string, string>,
+      body: Buffer.concat(chunks),
+    });
     const response = await action({ request });
     res.writeHead(response.status, Object.fromEntries(response.headers));
     res.end(Buffer.from(await response.arrayBuffer()));

@@ -42,7 +42,10 @@ export async function useOwnPostgresDatabase(): Promise<() => Promise<void>> {
 export type TestUser = { id: number; email: string; nip: string; fullname: string; phoneNo: string };
 
 /** A verified account (no usable password: these users never sign in). */
-export async function createVerifiedUser(db: Db, overrides: Partial<{ nip: string; phoneNo: string; verified: boolean }> = {}): Promise<TestUser> {
+export async function createVerifiedUser(
+  db: Db,
+  overrides: Partial<{ nip: string; phoneNo: string; verified: boolean }> = {},
+): Promise<TestUser> {
   const [company] = await db.select({ id: companies.id }).from(companies).orderBy(asc(companies.id)).limit(1);
   const tag = randomUUID().slice(0, 12);
   const values = {
@@ -61,14 +64,28 @@ export async function createVerifiedUser(db: Db, overrides: Partial<{ nip: strin
 
 export type TestPromo = { title: string; discount: number; discountType: "v" | "%"; incentive?: boolean };
 
-export const INCENTIVE_PROMO: TestPromo = { title: "Insentif Pemerintah Kendaraan Listrik", discount: 7_000_000, discountType: "v", incentive: true };
+export const INCENTIVE_PROMO: TestPromo = {
+  title: "Insentif Pemerintah Kendaraan Listrik",
+  discount: 7_000_000,
+  discountType: "v",
+  incentive: true,
+};
 export const EMPLOYEE_PROMO: TestPromo = { title: "Promo Pegawai PLN Group", discount: 1_000_000, discountType: "v" };
 export const ICP_PROMO: TestPromo = { title: "Insentif Cashback PLN (ICP)", discount: 250_000, discountType: "v" };
 
 /** A product of its own, with its own promos. */
 export async function createProduct(
   db: Db,
-  options: Partial<{ title: string; price: number | null; discount: number; discountType: "v" | "%"; stock: number; orderable: boolean; promos: TestPromo[]; status: "draf" | "tayang" | "arsip" }> = {},
+  options: Partial<{
+    title: string;
+    price: number | null;
+    discount: number;
+    discountType: "v" | "%";
+    stock: number;
+    orderable: boolean;
+    promos: TestPromo[];
+    status: "draf" | "tayang" | "arsip";
+  }> = {},
 ): Promise<number> {
   const tag = randomUUID().slice(0, 12);
   const [product] = await db
@@ -87,7 +104,13 @@ export async function createProduct(
   for (const promo of options.promos ?? []) {
     const [row] = await db
       .insert(promos)
-      .values({ code: `test-${randomUUID().slice(0, 12)}`, title: promo.title, discount: promo.discount, discountType: promo.discountType, incentive: promo.incentive ? 1 : 0 })
+      .values({
+        code: `test-${randomUUID().slice(0, 12)}`,
+        title: promo.title,
+        discount: promo.discount,
+        discountType: promo.discountType,
+        incentive: promo.incentive ? 1 : 0,
+      })
       .returning({ id: promos.id });
     await db.insert(productPromos).values({ productId: product!.id, promoId: row!.id });
   }

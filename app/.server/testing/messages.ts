@@ -12,7 +12,10 @@ const POLL_MS = 25;
 export async function settleMessages(timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const [row] = await queryRows<{ n: number }>(await getDb(), sql`select count(*)::int as n from pgboss.job where name in ('mail', 'sms') and state in ('created', 'active', 'retry')`);
+    const [row] = await queryRows<{ n: number }>(
+      await getDb(),
+      sql`select count(*)::int as n from pgboss.job where name in ('mail', 'sms') and state in ('created', 'active', 'retry')`,
+    );
     if (!row?.n) return;
     if (Date.now() > deadline) {
       const stuck = await queryRows<{ kind: string; state: string; error: string | null }>(

@@ -37,9 +37,14 @@ export async function createOrderInStatus(
     const ktp = await saveUpload(user.id, "ktp", { bytes: new Uint8Array([0xff, 0xd8, 0xff, 0xd9]), contentType: "image/jpeg" });
     await setDraftKtp(user.id, ktp);
   }
-  const created = await createOrderFromDraft(user.id, randomUUID(), submission(user, incentive ? { insentif: true, buyerDadName: "Ahmad" } : {}), {
-    statusId: incentive ? 100 : 200,
-  });
+  const created = await createOrderFromDraft(
+    user.id,
+    randomUUID(),
+    submission(user, incentive ? { insentif: true, buyerDadName: "Ahmad" } : {}),
+    {
+      statusId: incentive ? 100 : 200,
+    },
+  );
   if (!created.ok) throw new Error(created.message);
   let from = incentive ? 100 : 200;
   for (const to of PATHS[statusId]!) {

@@ -36,7 +36,14 @@ export async function createStockedProduct(options: { price?: number; stock?: nu
   const db = await getDb();
   const [product] = await db
     .insert(products)
-    .values({ sku: `pay-test-${randomUUID().slice(0, 12)}`, title: "Kompor Induksi Uji", price: options.price ?? 8_750_000, stock: options.stock ?? 10, orderable: 1, status: "tayang" })
+    .values({
+      sku: `pay-test-${randomUUID().slice(0, 12)}`,
+      title: "Kompor Induksi Uji",
+      price: options.price ?? 8_750_000,
+      stock: options.stock ?? 10,
+      orderable: 1,
+      status: "tayang",
+    })
     .returning({ id: products.id });
   return product!.id;
 }
@@ -64,7 +71,12 @@ const nik = () => `32${String(randomInt(0, 1e8)).padStart(8, "0")}${String(rando
 const FAKE_JPEG = { bytes: new Uint8Array([0xff, 0xd8, 0xff, 0xd9]), contentType: "image/jpeg" as const };
 
 /** 'Beli Sekarang' and a filled-in checkout (values, KTP, address), as the checkout screens leave it. */
-export async function readyDraft(buyer: Buyer, productId: number, ktpUploadId?: string, contact: { buyerName?: string; buyerEmail?: string } = {}): Promise<string> {
+export async function readyDraft(
+  buyer: Buyer,
+  productId: number,
+  ktpUploadId?: string,
+  contact: { buyerName?: string; buyerEmail?: string } = {},
+): Promise<string> {
   const started = await startCheckout({ id: buyer.id, verified: true }, productId);
   if (!started.ok) throw new Error(started.message);
   await saveDraftValues(buyer.id, {

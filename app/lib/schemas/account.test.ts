@@ -12,7 +12,7 @@ function form(fields: Record<string, string | string[]>) {
 
 function errorsOf(schema: Parameters<typeof parseForm>[1], fields: Record<string, string | string[]>) {
   const submission = parseForm(form(fields), schema);
-  return submission.status === "success" ? {} : submission.error ?? {};
+  return submission.status === "success" ? {} : (submission.error ?? {});
 }
 
 const validRegistration = {
@@ -62,7 +62,9 @@ describe("register form", () => {
   });
 
   it("wants a numeric phone number, with separators dropped", () => {
-    expect(errorsOf(registerSchema, { ...validRegistration, phoneNo: "0812abc45678" })).toEqual({ phoneNo: ["Nomor HP harus berupa numeric."] });
+    expect(errorsOf(registerSchema, { ...validRegistration, phoneNo: "0812abc45678" })).toEqual({
+      phoneNo: ["Nomor HP harus berupa numeric."],
+    });
     const submission = parseForm(form({ ...validRegistration, phoneNo: "0812-3456 7890" }), registerSchema);
     expect(submission.status === "success" && submission.value.phoneNo).toBe("081234567890");
   });
@@ -83,8 +85,12 @@ describe("register form", () => {
   });
 
   it("refuses repeated fields and oversized values instead of failing", () => {
-    expect(errorsOf(registerSchema, { ...validRegistration, email: ["a@pln.co.id", "b@pln.co.id"] })).toEqual({ email: ["Email tidak boleh kosong."] });
-    expect(errorsOf(registerSchema, { ...validRegistration, fullname: "a".repeat(1_000_000) })).toEqual({ fullname: ["Nama Lengkap maksimal 100 karakter."] });
+    expect(errorsOf(registerSchema, { ...validRegistration, email: ["a@pln.co.id", "b@pln.co.id"] })).toEqual({
+      email: ["Email tidak boleh kosong."],
+    });
+    expect(errorsOf(registerSchema, { ...validRegistration, fullname: "a".repeat(1_000_000) })).toEqual({
+      fullname: ["Nama Lengkap maksimal 100 karakter."],
+    });
   });
 
   it("accepts a complete registration", () => {
@@ -94,7 +100,10 @@ describe("register form", () => {
 
 describe("edit profile form", () => {
   it("asks for name and phone", () => {
-    expect(errorsOf(editProfileSchema, {})).toEqual({ fullname: ["Nama Lengkap tidak boleh kosong."], phoneNo: ["Nomor HP tidak boleh kosong."] });
+    expect(errorsOf(editProfileSchema, {})).toEqual({
+      fullname: ["Nama Lengkap tidak boleh kosong."],
+      phoneNo: ["Nomor HP tidak boleh kosong."],
+    });
   });
 
   it.each([

@@ -7,20 +7,16 @@ const text = (required: string, label: string, max: number) =>
   z.string({ error: required }).check(z.trim(), z.maxLength(max, `${label} maksimal ${max} karakter.`));
 
 const email = () =>
-  z.string({ error: "Email tidak boleh kosong." }).check(
-    z.trim(),
-    z.maxLength(254, "Email tidak valid."),
-    z.email({ error: "Email tidak valid." }),
-  );
+  z
+    .string({ error: "Email tidak boleh kosong." })
+    .check(z.trim(), z.maxLength(254, "Email tidak valid."), z.email({ error: "Email tidak valid." }));
 
-const password = () =>
-  z.string({ error: "Kata Sandi tidak boleh kosong." }).check(z.maxLength(128, "Kata Sandi maksimal 128 karakter."));
+const password = () => z.string({ error: "Kata Sandi tidak boleh kosong." }).check(z.maxLength(128, "Kata Sandi maksimal 128 karakter."));
 
 const newPassword = () =>
-  z.string({ error: "Kata Sandi tidak boleh kosong." }).check(
-    z.minLength(8, "Kata Sandi minimal 8 karakter."),
-    z.maxLength(128, "Kata Sandi maksimal 128 karakter."),
-  );
+  z
+    .string({ error: "Kata Sandi tidak boleh kosong." })
+    .check(z.minLength(8, "Kata Sandi minimal 8 karakter."), z.maxLength(128, "Kata Sandi maksimal 128 karakter."));
 
 /** Phone: separators typed by people are dropped; anything else that is not a digit is refused. */
 export function phoneNumber(prefix = "Nomor HP") {
@@ -29,11 +25,13 @@ export function phoneNumber(prefix = "Nomor HP") {
       z.string({ error: `${prefix} tidak boleh kosong.` }),
       z.transform((v) => v.replace(/[\s\-().+]/g, "")),
     ),
-    z.string().check(
-      z.regex(/^\d*$/, `${prefix} harus berupa numeric.`),
-      z.minLength(11, `${prefix} minimal 11 digit.`),
-      z.maxLength(14, `${prefix} maksimal 14 digit.`),
-    ),
+    z
+      .string()
+      .check(
+        z.regex(/^\d*$/, `${prefix} harus berupa numeric.`),
+        z.minLength(11, `${prefix} minimal 11 digit.`),
+        z.maxLength(14, `${prefix} maksimal 14 digit.`),
+      ),
   );
 }
 
@@ -64,7 +62,9 @@ export const registerSchema = z
     z.refine((v) => v.password === v.matchPassword, {
       message: "Konfirmasi Kata Sandi anda tidak sesuai.",
       path: ["matchPassword"],
-      when: (payload) => typeof (payload.value as { matchPassword?: unknown })?.matchPassword === "string" && typeof (payload.value as { password?: unknown })?.password === "string",
+      when: (payload) =>
+        typeof (payload.value as { matchPassword?: unknown })?.matchPassword === "string" &&
+        typeof (payload.value as { password?: unknown })?.password === "string",
     }),
   );
 
@@ -85,6 +85,8 @@ export const resetPasswordSchema = z
     z.refine((v) => v.password === v.matchPassword, {
       message: "Konfirmasi Kata Sandi tidak sama.",
       path: ["matchPassword"],
-      when: (payload) => typeof (payload.value as { matchPassword?: unknown })?.matchPassword === "string" && typeof (payload.value as { password?: unknown })?.password === "string",
+      when: (payload) =>
+        typeof (payload.value as { matchPassword?: unknown })?.matchPassword === "string" &&
+        typeof (payload.value as { password?: unknown })?.password === "string",
     }),
   );

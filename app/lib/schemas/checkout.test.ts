@@ -35,7 +35,13 @@ describe("checkout form", () => {
     const submission = parseForm(form({ ...valid, note: "  Kirim pagi  " }), checkoutSchema(everythingOnFile));
     expect(submission.status).toBe("success");
     if (submission.status !== "success") return;
-    expect(submission.value).toMatchObject({ note: "Kirim pagi", insentif: false, nikValidation: false, ajukanInsentifPegawai: false, buyerNik: "3273010101900001" });
+    expect(submission.value).toMatchObject({
+      note: "Kirim pagi",
+      insentif: false,
+      nikValidation: false,
+      ajukanInsentifPegawai: false,
+      buyerNik: "3273010101900001",
+    });
   });
 
   it("asks for every required field of an empty form", () => {
@@ -72,7 +78,9 @@ describe("checkout form", () => {
   it("wants a KTP photo unless one is on file, and only .jpg, .jpeg or .png", () => {
     const needsKtp = { ...everythingOnFile, ktpOnFile: false };
     expect(errorsOf({ ...valid, ktp: noFile() }, needsKtp)).toEqual({ ktp: ["File KTP tidak boleh kosong."] });
-    expect(errorsOf({ ...valid, ktp: jpeg("ktp.pdf") }, needsKtp)).toEqual({ ktp: ["Invalid file selected, valid files are of .jpg,.jpeg,.png types."] });
+    expect(errorsOf({ ...valid, ktp: jpeg("ktp.pdf") }, needsKtp)).toEqual({
+      ktp: ["Invalid file selected, valid files are of .jpg,.jpeg,.png types."],
+    });
     expect(errorsOf({ ...valid, ktp: jpeg("KTP.JPEG") }, needsKtp)).toEqual({});
     expect(errorsOf({ ...valid, ktp: noFile() })).toEqual({});
   });
@@ -107,7 +115,14 @@ describe("checkout form", () => {
 });
 
 describe("address form", () => {
-  const address = { fullAddress: "Jl. Merdeka 1", provinsiId: "32", kotaId: "32.73", kecamatanId: "32.73.01", kelurahanId: "32.73.01.1001", kodePos: "40111" };
+  const address = {
+    fullAddress: "Jl. Merdeka 1",
+    provinsiId: "32",
+    kotaId: "32.73",
+    kecamatanId: "32.73.01",
+    kelurahanId: "32.73.01.1001",
+    kodePos: "40111",
+  };
   const errors = (fields: Record<string, string>) => {
     const submission = parseForm(form(fields), addressSchema);
     return submission.status === "success" ? {} : submission.error;

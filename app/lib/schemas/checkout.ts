@@ -31,10 +31,15 @@ export const NOTE_MAX = 500;
 const NAME_MAX = 100;
 const NIP_MAX = 30;
 
-const optionalText = (label: string, max: number) => z.optional(z.string().check(z.trim(), z.maxLength(max, `${label} maksimal ${max} karakter.`)));
+const optionalText = (label: string, max: number) =>
+  z.optional(z.string().check(z.trim(), z.maxLength(max, `${label} maksimal ${max} karakter.`)));
 
 /** A ticked checkbox posts a value ("on"); an unticked one posts nothing. */
-const tick = () => z.pipe(z.optional(z.string()), z.transform((value) => value !== undefined));
+const tick = () =>
+  z.pipe(
+    z.optional(z.string()),
+    z.transform((value) => value !== undefined),
+  );
 
 /** Spec §5: non-digits are stripped as the number is typed; without JavaScript, separators people
  * type are dropped on the server and anything else is "not numeric". */
@@ -61,7 +66,10 @@ const KTP_NAME = /\.(jpe?g|png)$/i;
 /** A picked file as FormData holds it, in the browser or on the server. */
 type PickedFile = { name: string; size: number; type: string };
 const isPickedFile = (value: unknown): value is PickedFile =>
-  typeof value === "object" && value !== null && typeof (value as PickedFile).size === "number" && typeof (value as PickedFile).name === "string";
+  typeof value === "object" &&
+  value !== null &&
+  typeof (value as PickedFile).size === "number" &&
+  typeof (value as PickedFile).name === "string";
 
 export type CheckoutContext = {
   /** A KTP photo was accepted earlier and stays in the draft: the field may stay empty. */
@@ -83,14 +91,16 @@ export function checkoutSchema(context: CheckoutContext) {
   return z
     .object({
       note: optionalText("Catatan", NOTE_MAX),
-      buyerName: z.string({ error: M.buyerNameRequired }).check(z.trim(), z.maxLength(NAME_MAX, `Nama Pembeli maksimal ${NAME_MAX} karakter.`)),
+      buyerName: z
+        .string({ error: M.buyerNameRequired })
+        .check(z.trim(), z.maxLength(NAME_MAX, `Nama Pembeli maksimal ${NAME_MAX} karakter.`)),
       buyerPhoneNumber: checkoutPhone(),
-      buyerEmail: z.string({ error: M.emailRequired }).check(z.trim(), z.maxLength(254, M.emailInvalid), z.email({ error: M.emailInvalid })),
+      buyerEmail: z
+        .string({ error: M.emailRequired })
+        .check(z.trim(), z.maxLength(254, M.emailInvalid), z.email({ error: M.emailInvalid })),
       buyerNik: nik(),
       buyerNip: optionalText("NIP", NIP_MAX),
-      ktp: z.optional(
-        z.custom<PickedFile>((value) => isPickedFile(value) && KTP_NAME.test(value.name), { error: M.ktpWrongType }),
-      ),
+      ktp: z.optional(z.custom<PickedFile>((value) => isPickedFile(value) && KTP_NAME.test(value.name), { error: M.ktpWrongType })),
       insentif: tick(),
       buyerDadName: optionalText("Nama Ayah Kandung", NAME_MAX),
       nikValidation: tick(),
@@ -106,10 +116,14 @@ export function checkoutSchema(context: CheckoutContext) {
         (value, ctx) => {
           const insentif = context.hasIncentive && value.insentif === true;
           const missing = (field: unknown) => typeof field !== "string" || field.trim() === "";
-          if (insentif && missing(value.buyerDadName)) ctx.addIssue({ code: "custom", message: M.dadNameRequired, path: ["buyerDadName"], input: value.buyerDadName });
-          if (insentif && value.nikValidation !== true) ctx.addIssue({ code: "custom", message: M.tickRequired, path: ["nikValidation"], input: value.nikValidation });
-          if (context.hasEmployeePromo && value.ajukanInsentifPegawai === true && missing(value.buyerNip)) ctx.addIssue({ code: "custom", message: M.nipRequired, path: ["buyerNip"], input: value.buyerNip });
-          if (!context.ktpOnFile && value.ktp === undefined) ctx.addIssue({ code: "custom", message: M.ktpRequired, path: ["ktp"], input: value.ktp });
+          if (insentif && missing(value.buyerDadName))
+            ctx.addIssue({ code: "custom", message: M.dadNameRequired, path: ["buyerDadName"], input: value.buyerDadName });
+          if (insentif && value.nikValidation !== true)
+            ctx.addIssue({ code: "custom", message: M.tickRequired, path: ["nikValidation"], input: value.nikValidation });
+          if (context.hasEmployeePromo && value.ajukanInsentifPegawai === true && missing(value.buyerNip))
+            ctx.addIssue({ code: "custom", message: M.nipRequired, path: ["buyerNip"], input: value.buyerNip });
+          if (!context.ktpOnFile && value.ktp === undefined)
+            ctx.addIssue({ code: "custom", message: M.ktpRequired, path: ["ktp"], input: value.ktp });
           if (!context.addressOnFile) ctx.addIssue({ code: "custom", message: M.addressRequired, path: ["address"], input: undefined });
         },
         { when: (payload) => typeof payload.value === "object" && payload.value !== null },
@@ -142,7 +156,9 @@ const areaCode = (required: string) => z.string({ error: required }).check(z.tri
 /** 'Simpan' on /address: every field required; the chain itself (city in province …) is checked on
  * the server against the area tables. */
 export const addressSchema = z.object({
-  fullAddress: z.string({ error: ADDRESS_MESSAGES.fullAddress }).check(z.trim(), z.maxLength(FULL_ADDRESS_MAX, `Alamat Lengkap maksimal ${FULL_ADDRESS_MAX} karakter.`)),
+  fullAddress: z
+    .string({ error: ADDRESS_MESSAGES.fullAddress })
+    .check(z.trim(), z.maxLength(FULL_ADDRESS_MAX, `Alamat Lengkap maksimal ${FULL_ADDRESS_MAX} karakter.`)),
   provinsiId: areaCode(ADDRESS_MESSAGES.provinsiId),
   kotaId: areaCode(ADDRESS_MESSAGES.kotaId),
   kecamatanId: areaCode(ADDRESS_MESSAGES.kecamatanId),
@@ -152,7 +168,8 @@ export const addressSchema = z.object({
 
 /** Searches narrow a level's list from this many characters on (the store's AREA_SEARCH_MIN). */
 export const AREA_SEARCH_MIN_CHARS = 3;
-export const isAreaLevel = (value: unknown): value is AreaLevel => typeof value === "string" && (AREA_LEVELS as readonly string[]).includes(value);
+export const isAreaLevel = (value: unknown): value is AreaLevel =>
+  typeof value === "string" && (AREA_LEVELS as readonly string[]).includes(value);
 
 /**
  * The KTP photo comes from one of two inputs named `ktp` ('Kamera' with capture, 'Galeri'): the form

@@ -27,7 +27,11 @@ let png: Uint8Array;
 
 beforeAll(async () => {
   db = await getDb();
-  png = new Uint8Array(await sharp({ create: { width: 320, height: 200, channels: 3, background: { r: 20, g: 90, b: 160 } } }).png().toBuffer());
+  png = new Uint8Array(
+    await sharp({ create: { width: 320, height: 200, channels: 3, background: { r: 20, g: 90, b: 160 } } })
+      .png()
+      .toBuffer(),
+  );
 });
 
 const expectEnvelope = (body: { success: boolean; code: number; message: string }, status: number) => {
@@ -76,7 +80,16 @@ describe("auth", () => {
     expect(companies.body.data[0]).toEqual({ id: expect.any(Number), name: expect.any(String) });
 
     const email = `api-${randomUUID().slice(0, 8)}@example.test`;
-    const payload = { fullname: "Budi Santoso", username: "budi", email, phoneNo: "081234567890", password: "Rahasia123!", matchPassword: "Rahasia12!", nip: "9001234", companyId: companies.body.data[0].id };
+    const payload = {
+      fullname: "Budi Santoso",
+      username: "budi",
+      email,
+      phoneNo: "081234567890",
+      password: "Rahasia123!",
+      matchPassword: "Rahasia12!",
+      nip: "9001234",
+      companyId: companies.body.data[0].id,
+    };
     const mismatch = await callApi("POST", "/auth/register", { json: payload, address });
     expect(mismatch.status).toBe(400);
     expect(mismatch.body.errors).toEqual({ matchPassword: ["Konfirmasi Kata Sandi anda tidak sesuai."] });
@@ -85,7 +98,11 @@ describe("auth", () => {
     const registered = await callApi("POST", "/auth/register", { json: { ...payload, matchPassword: payload.password }, address });
     expect(registered.status).toBe(201);
     expectEnvelope(registered.body, 201);
-    expect(registered.body.data).toEqual({ user: { email, fullname: "Budi Santoso", verified: false }, tokenType: "Bearer", token: expect.stringMatching(/^[A-Za-z0-9_-]{40,}$/) });
+    expect(registered.body.data).toEqual({
+      user: { email, fullname: "Budi Santoso", verified: false },
+      tokenType: "Bearer",
+      token: expect.stringMatching(/^[A-Za-z0-9_-]{40,}$/),
+    });
     expect(registered.headers.get("set-cookie")).toBeNull();
     const token = registered.body.data.token as string;
 
@@ -98,7 +115,11 @@ describe("auth", () => {
     const code = await latestMailTo(email, /verificationCode=([^\s&]+)/);
     const verified = await callApi("POST", "/auth/play-action-with-secret", { json: { secret: code } });
     expect(verified.status).toBe(200);
-    expect(verified.body).toMatchObject({ success: true, message: "Akun berhasil diaktivasi!", data: { action: "verify", alreadyActive: false } });
+    expect(verified.body).toMatchObject({
+      success: true,
+      message: "Akun berhasil diaktivasi!",
+      data: { action: "verify", alreadyActive: false },
+    });
     expect((await callApi("GET", "/user/short-info", { token })).body.data.verified).toBe(true);
     const bad = await callApi("POST", "/auth/play-action-with-secret", { json: { secret: "nope-nope-nope" } });
     expect(bad.status).toBe(400);
@@ -121,18 +142,27 @@ describe("auth", () => {
     const forgot = await callApi("POST", "/auth/email-forgot-password", { json: { email }, address });
     expect(forgot.status).toBe(200);
     expect(forgot.body.message).toBe("Jika email Anda terdaftar, tautan untuk mengatur ulang kata sandi telah dikirim ke email Anda.");
-    const unknown = await callApi("POST", "/auth/email-forgot-password", { json: { email: `nobody-${randomUUID()}@example.test` }, address });
+    const unknown = await callApi("POST", "/auth/email-forgot-password", {
+      json: { email: `nobody-${randomUUID()}@example.test` },
+      address,
+    });
     expect(unknown.body).toEqual(forgot.body);
     const secret = await latestMailTo(email, /secretCode=([^\s&]+)/);
     const looked = await callApi("POST", "/auth/play-action-with-secret", { json: { secret } });
     expect(looked.body.data).toEqual({ action: "reset-password", email });
-    const notSame = await callApi("POST", "/auth/change-forgotten-password", { json: { secret, email, password: "BaruSekali1!", matchPassword: "Lain" } });
+    const notSame = await callApi("POST", "/auth/change-forgotten-password", {
+      json: { secret, email, password: "BaruSekali1!", matchPassword: "Lain" },
+    });
     expect(notSame.body.errors).toEqual({ matchPassword: ["Konfirmasi Kata Sandi tidak sama."] });
-    const changed = await callApi("POST", "/auth/change-forgotten-password", { json: { secret, email, password: "BaruSekali1!", matchPassword: "BaruSekali1!" } });
+    const changed = await callApi("POST", "/auth/change-forgotten-password", {
+      json: { secret, email, password: "BaruSekali1!", matchPassword: "BaruSekali1!" },
+    });
     expect(changed.status).toBe(200);
     // A password reset ends every token of the account, as it ends web sessions.
     for (const t of [token, second]) expect((await callApi("GET", "/user/my-profile", { token: t })).status).toBe(401);
-    const used = await callApi("POST", "/auth/change-forgotten-password", { json: { secret, password: "BaruSekali1!", matchPassword: "BaruSekali1!" } });
+    const used = await callApi("POST", "/auth/change-forgotten-password", {
+      json: { secret, password: "BaruSekali1!", matchPassword: "BaruSekali1!" },
+    });
     expect(used.body.errors).toEqual({ secret: ["Mohon maaf, link reset password anda tidak valid."] });
 
     const third = (await callApi("POST", "/auth/login", { json: { email, password: "BaruSekali1!" }, address })).body.data.token as string;
@@ -162,13 +192,23 @@ describe("user", () => {
     const user = await createVerifiedUser(db);
     const token = await tokenFor(user.id);
     const profile = await callApi("GET", "/user/my-profile", { token });
-    expect(profile.body.data).toEqual({ fullname: user.fullname, phoneNo: user.phoneNo, email: user.email, nip: user.nip, companyName: expect.any(String) });
+    expect(profile.body.data).toEqual({
+      fullname: user.fullname,
+      phoneNo: user.phoneNo,
+      email: user.email,
+      nip: user.nip,
+      companyName: expect.any(String),
+    });
     expect((await callApi("GET", "/user/edit-profile", { token })).body.data).toEqual({ fullname: user.fullname, phoneNo: user.phoneNo });
     const short = await callApi("PUT", "/user/update-profile", { token, json: { fullname: "", phoneNo: "0812" } });
     expect(short.status).toBe(400);
     expect(short.body.errors).toEqual({ fullname: ["Nama Lengkap tidak boleh kosong."], phoneNo: ["Nomor HP minimal 11 digit."] });
     const updated = await callApi("PUT", "/user/update-profile", { token, json: { fullname: "Siti Baru", phoneNo: "0812-3456-7891" } });
-    expect(updated.body).toMatchObject({ success: true, message: "Profil berhasil diperbarui.", data: { fullname: "Siti Baru", phoneNo: "081234567891" } });
+    expect(updated.body).toMatchObject({
+      success: true,
+      message: "Profil berhasil diperbarui.",
+      data: { fullname: "Siti Baru", phoneNo: "081234567891" },
+    });
 
     expect((await callApi("GET", "/user/order/location", { token })).body.data).toBeNull();
     const address = await realAddress(db);
@@ -178,7 +218,13 @@ describe("user", () => {
     const saved = await callApi("POST", "/user/order/set-location", { token, json: address });
     expect(saved.status).toBe(200);
     const read = await callApi("GET", "/user/order/location", { token });
-    expect(read.body.data).toMatchObject({ ...address, provinsi: expect.any(String), kota: expect.any(String), kecamatan: expect.any(String), kelurahan: expect.any(String) });
+    expect(read.body.data).toMatchObject({
+      ...address,
+      provinsi: expect.any(String),
+      kota: expect.any(String),
+      kecamatan: expect.any(String),
+      kelurahan: expect.any(String),
+    });
   });
 });
 
@@ -191,7 +237,20 @@ describe("catalogue and reference lists", () => {
     expectEnvelope(found.body, 200);
     expect(Object.keys(found.body.data).sort()).toEqual(["content", "isLastPage", "page", "total"]);
     expect(found.body.data).toMatchObject({ total: 1, page: 0, isLastPage: true });
-    expect(Object.keys(found.body.data.content[0])).toEqual(expect.arrayContaining(["cityName", "discount", "discountType", "id", "imageUrl", "price", "promo", "ratingPercentage", "sellCount", "title"]));
+    expect(Object.keys(found.body.data.content[0])).toEqual(
+      expect.arrayContaining([
+        "cityName",
+        "discount",
+        "discountType",
+        "id",
+        "imageUrl",
+        "price",
+        "promo",
+        "ratingPercentage",
+        "sellCount",
+        "title",
+      ]),
+    );
     const none = await callApi("GET", `/product/page?keyword=${encodeURIComponent(title)}&pmin=3000000`);
     expect(none.body.data).toEqual({ content: [], total: 0, page: 0, isLastPage: true });
     const odd = await callApi("GET", "/product/page?page=abc&size=-3&sort=zzz");
@@ -225,7 +284,11 @@ describe("catalogue and reference lists", () => {
     const wrongMethod = await callApi("POST", "/product/page", { json: {} });
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get("allow")).toBe("GET");
-    const viaRoute = (path: string) => apiRoute.loader({ request: new Request(`http://store.test${path}`), params: { "*": path.split("?")[0]!.slice("/api/".length) } } as never);
+    const viaRoute = (path: string) =>
+      apiRoute.loader({
+        request: new Request(`http://store.test${path}`),
+        params: { "*": path.split("?")[0]!.slice("/api/".length) },
+      } as never);
     const elsewhere = await viaRoute("/api/nothing/here");
     expect(elsewhere.status).toBe(404);
     expect(await elsewhere.json()).toEqual({ success: false, code: 404, message: "Alamat API tidak ditemukan.", data: null });
@@ -315,7 +378,9 @@ describe("orders", () => {
     const repeat = await callApi("POST", "/order/create", { token, json: payload, headers: { "Idempotency-Key": key } });
     expect(repeat.status).toBe(200);
     expect(repeat.body.data).toMatchObject({ orderId, created: false });
-    const [{ stock }] = (await db.select({ stock: products.stock }).from(products).where(eq(products.id, productId))) as [{ stock: number }];
+    const [{ stock }] = (await db.select({ stock: products.stock }).from(products).where(eq(products.id, productId))) as [
+      { stock: number },
+    ];
     expect(stock).toBe(2);
     const sameNik = await callApi("POST", "/order/create", { token, json: payload, headers: { "Idempotency-Key": randomUUID() } });
     expect(sameNik.status).toBe(409);
@@ -324,15 +389,43 @@ describe("orders", () => {
 
     const history = await callApi("GET", "/order/history?page=0&size=10", { token });
     expect(history.body.data).toMatchObject({ total: 1, page: 0, isLastPage: true });
-    expect(Object.keys(history.body.data.content[0])).toEqual(expect.arrayContaining(["id", "statusId", "statusName", "statusDate", "imageUrl", "productTitle", "quantity", "amount", "redirectUrl", "paymentMethodId"]));
+    expect(Object.keys(history.body.data.content[0])).toEqual(
+      expect.arrayContaining([
+        "id",
+        "statusId",
+        "statusName",
+        "statusDate",
+        "imageUrl",
+        "productTitle",
+        "quantity",
+        "amount",
+        "redirectUrl",
+        "paymentMethodId",
+      ]),
+    );
     expect((await callApi("GET", "/order/history?statusId=500", { token })).body.data.total).toBe(0);
     const badDates = await callApi("GET", "/order/history?dateFrom=2026-01-01", { token });
     expect(badDates.status).toBe(400);
     expect(badDates.body.errors).toEqual({ dateTo: ["Tanggal akhir tidak boleh kosong."] });
 
     const detail = await callApi("GET", `/order/detail?orderId=${orderId}`, { token });
-    expect(detail.body.data).toMatchObject({ id: orderId, statusId: 100, insentif: true, insentifVal: 7_000_000, amount: 23_000_000, buyerNik: payload.buyerNik, note: "Antar sore", kodePos: "40111" });
-    expect(detail.body.data.orderProducts[0]).toMatchObject({ qty: 1, price: 30_000_000, priceOri: 30_000_000, totalDiscount: 7_000_000, promo: [{ title: INCENTIVE_PROMO.title, value: 7_000_000, discountType: "v" }] });
+    expect(detail.body.data).toMatchObject({
+      id: orderId,
+      statusId: 100,
+      insentif: true,
+      insentifVal: 7_000_000,
+      amount: 23_000_000,
+      buyerNik: payload.buyerNik,
+      note: "Antar sore",
+      kodePos: "40111",
+    });
+    expect(detail.body.data.orderProducts[0]).toMatchObject({
+      qty: 1,
+      price: 30_000_000,
+      priceOri: 30_000_000,
+      totalDiscount: 7_000_000,
+      promo: [{ title: INCENTIVE_PROMO.title, value: 7_000_000, discountType: "v" }],
+    });
     const statuses = await callApi("GET", "/order/status-list", { token });
     expect(statuses.body.data.map((s: { id: number }) => s.id)).toEqual([100, 200, 301, 302, 300, 400, 500, 1, 2]);
 
@@ -350,14 +443,33 @@ describe("orders", () => {
     const groupsInOrder = [...new Set(methods.body.data.map((m: { groupName: string }) => m.groupName))];
     expect(groupsInOrder).toEqual(["Virtual Account", "Manual", "Cicilan", "Lainnya"]);
     const va = methods.body.data.find((m: { code: string }) => m.code === "BNI-VA");
-    expect(va).toMatchObject({ id: expect.any(Number), name: expect.any(String), type: "virtual_account", imageUrl: expect.any(String), groupName: "Virtual Account", totalPayment: 30_000_000 - 900_000 + va.additionalData.fee, additionalData: { fee: expect.any(Number), applyUrl: null } });
-    expect(methods.body.data.find((m: { code: string }) => m.code === "BNI-INSTALLMENT")).toMatchObject({ type: "installment", groupName: "Cicilan", additionalData: { applyUrl: expect.any(String) } });
+    expect(va).toMatchObject({
+      id: expect.any(Number),
+      name: expect.any(String),
+      type: "virtual_account",
+      imageUrl: expect.any(String),
+      groupName: "Virtual Account",
+      totalPayment: 30_000_000 - 900_000 + va.additionalData.fee,
+      additionalData: { fee: expect.any(Number), applyUrl: null },
+    });
+    expect(methods.body.data.find((m: { code: string }) => m.code === "BNI-INSTALLMENT")).toMatchObject({
+      type: "installment",
+      groupName: "Cicilan",
+      additionalData: { applyUrl: expect.any(String) },
+    });
     const noMethod = await callApi("POST", "/order/set-payment", { token, json: { id: orderId } });
     expect(noMethod.body.errors).toEqual({ paymentMethodId: ["Metode Pembayaran wajib dipilih."] });
     const set = await callApi("POST", "/order/set-payment", { token, json: { id: orderId, paymentMethodId: va.id } });
     expect(set.status).toBe(200);
     const open = await callApi("GET", `/order/open-va?orderId=${orderId}`, { token });
-    expect(open.body.data).toMatchObject({ orderId, type: "virtual_account", vaNo: expect.stringMatching(/^\d+$/), expired: false, paid: false, howTo: expect.any(Array) });
+    expect(open.body.data).toMatchObject({
+      orderId,
+      type: "virtual_account",
+      vaNo: expect.stringMatching(/^\d+$/),
+      expired: false,
+      paid: false,
+      howTo: expect.any(Array),
+    });
     expect(typeof open.body.data.expiredAt).toBe("string");
     const markVa = await callApi("PUT", "/order/mark-paid", { token, json: { orderId, buktiImageUrl: ktp.body.data.path } });
     expect(markVa.status).toBe(409);
@@ -376,7 +488,14 @@ describe("orders", () => {
     const balance = await callApi("GET", "/balance/check", { token });
     expect(balance.body.data).toEqual({ balance: confirmed.body.data.reward.amount });
     const items = await callApi("GET", "/balance/history", { token });
-    expect(items.body.data.content[0]).toEqual({ id: expect.any(Number), title: "Reward Pembelian", description: expect.any(String), amount: confirmed.body.data.reward.amount, status: null, createdAt: expect.any(String) });
+    expect(items.body.data.content[0]).toEqual({
+      id: expect.any(Number),
+      title: "Reward Pembelian",
+      description: expect.any(String),
+      amount: confirmed.body.data.reward.amount,
+      status: null,
+      createdAt: expect.any(String),
+    });
     const cancelDone = await callApi("POST", "/order/cancel", { token, json: { orderId } });
     expect(cancelDone.status).toBe(409);
     expect(cancelDone.body.message).toBe("Pesanan ini tidak dapat dibatalkan lagi.");
@@ -393,10 +512,19 @@ describe("orders", () => {
 
     const installment = await methodId("BNI-INSTALLMENT");
     const tenors = await callApi("POST", "/payment/installment", { token, json: { productId, paymentId: installment } });
-    expect(tenors.body.data[0]).toMatchObject({ id: expect.any(Number), tenor: expect.any(Number), interestPercentage: expect.any(Number), allMount: expect.any(Number), perMonth: expect.any(Number), totalPayment: expect.any(Number) });
+    expect(tenors.body.data[0]).toMatchObject({
+      id: expect.any(Number),
+      tenor: expect.any(Number),
+      interestPercentage: expect.any(Number),
+      allMount: expect.any(Number),
+      perMonth: expect.any(Number),
+      totalPayment: expect.any(Number),
+    });
     const noTenor = await callApi("POST", "/payment/select", { token, json: { productId, paymentMethodId: installment } });
     expect(noTenor.body.errors).toEqual({ tenor: ["Tenor wajib dipilih"] });
-    expect((await callApi("POST", "/payment/installment", { token, json: { productId, paymentId: await methodId("BNI-VA") } })).status).toBe(400);
+    expect(
+      (await callApi("POST", "/payment/installment", { token, json: { productId, paymentId: await methodId("BNI-VA") } })).status,
+    ).toBe(400);
 
     const base = {
       buyerName: user.fullname,
@@ -417,7 +545,10 @@ describe("orders", () => {
     const created = await callApi("POST", "/order/create", { token, json: { ...base, paymentMethodId: await methodId("BNI-VA") } });
     expect(created.status).toBe(201);
     const orderId = created.body.data.orderId as number;
-    const [order] = await db.select({ statusId: orders.statusId, promoPegawai: orders.promoPegawai, amount: orders.amount }).from(orders).where(eq(orders.id, orderId));
+    const [order] = await db
+      .select({ statusId: orders.statusId, promoPegawai: orders.promoPegawai, amount: orders.amount })
+      .from(orders)
+      .where(eq(orders.id, orderId));
     expect(order).toEqual({ statusId: 200, promoPegawai: true, amount: 9_000_000 });
     const soldOut = await callApi("POST", "/order/create", { token, json: { ...base, paymentMethodId: await methodId("BNI-VA") } });
     expect(soldOut.status).toBe(409);
@@ -465,7 +596,15 @@ describe("notifications", () => {
     expectEnvelope(listed.body, 200);
     expect(listed.body.data).toMatchObject({ unread: 1, hasMore: false });
     expect(listed.body.data.content).toEqual([
-      { id: expect.any(Number), title: "Pembayaran Diterima", body: expect.stringContaining("telah kami terima"), link: `/transaction-detail/${orderId}`, orderId, createdAt: expect.any(String), unread: true },
+      {
+        id: expect.any(Number),
+        title: "Pembayaran Diterima",
+        body: expect.stringContaining("telah kami terima"),
+        link: `/transaction-detail/${orderId}`,
+        orderId,
+        createdAt: expect.any(String),
+        unread: true,
+      },
     ]);
     expect((await callApi("GET", "/notification/list?before=x", { token })).status).toBe(400);
     expect((await callApi("GET", "/notification/list", { token: other })).body.data).toEqual({ content: [], unread: 0, hasMore: false });
@@ -479,15 +618,41 @@ describe("notifications", () => {
 
 describe("OpenAPI", () => {
   it("documents every call with the forms' schemas", () => {
-    const document = buildOpenApi("http://store.test") as { openapi: string; paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } }>> };
+    const document = buildOpenApi("http://store.test") as {
+      openapi: string;
+      paths: Record<
+        string,
+        Record<string, { requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } }>
+      >;
+    };
     expect(document.openapi).toBe("3.1.0");
     const paths = Object.keys(document.paths);
     expect(paths).toHaveLength(46);
     const register = document.paths["/api/core/api/v1/auth/register"]!.post!.requestBody!.content["application/json"]!.schema;
-    expect(Object.keys(register.properties)).toEqual(expect.arrayContaining(["fullname", "phoneNo", "nip", "companyId", "email", "password", "matchPassword"]));
+    expect(Object.keys(register.properties)).toEqual(
+      expect.arrayContaining(["fullname", "phoneNo", "nip", "companyId", "email", "password", "matchPassword"]),
+    );
     // §7 payment/methods answers a list of methods, each naming its group (issue 25).
-    const methods = (document.paths["/api/core/api/v1/payment/methods"]!.post as unknown as { responses: Record<string, { content: Record<string, { schema: { properties: { data: { type: string; items: { properties: Record<string, unknown> } } } } }> }> }).responses["200"]!.content["application/json"]!.schema.properties.data;
+    const methods = (
+      document.paths["/api/core/api/v1/payment/methods"]!.post as unknown as {
+        responses: Record<
+          string,
+          {
+            content: Record<string, { schema: { properties: { data: { type: string; items: { properties: Record<string, unknown> } } } } }>;
+          }
+        >;
+      }
+    ).responses["200"]!.content["application/json"]!.schema.properties.data;
     expect(methods.type).toBe("array");
-    expect(Object.keys(methods.items.properties).sort()).toEqual(["additionalData", "code", "groupName", "id", "imageUrl", "name", "totalPayment", "type"]);
+    expect(Object.keys(methods.items.properties).sort()).toEqual([
+      "additionalData",
+      "code",
+      "groupName",
+      "id",
+      "imageUrl",
+      "name",
+      "totalPayment",
+      "type",
+    ]);
   });
 });

@@ -9,7 +9,16 @@ import * as paymentMethodListRoute from "../paymentmethodlist";
 import { getDb, type Db } from "~/.server/db/client";
 import { orderProducts, orders } from "~/.server/db/schema";
 import { saveDraftAddress } from "~/.server/store/checkout";
-import { createProduct, createVerifiedUser, EMPLOYEE_PROMO, INCENTIVE_PROMO, productStock, randomNik, realAddress, type TestUser } from "~/.server/testing/fixtures";
+import {
+  createProduct,
+  createVerifiedUser,
+  EMPLOYEE_PROMO,
+  INCENTIVE_PROMO,
+  productStock,
+  randomNik,
+  realAddress,
+  type TestUser,
+} from "~/.server/testing/fixtures";
 import { methodId } from "~/.server/testing/payment-fixtures";
 import { createSession } from "~/.server/store/people";
 import { callApi } from "./test-client";
@@ -26,7 +35,11 @@ let png: Uint8Array;
 
 beforeAll(async () => {
   db = await getDb();
-  png = new Uint8Array(await sharp({ create: { width: 400, height: 260, channels: 3, background: { r: 200, g: 120, b: 40 } } }).png().toBuffer());
+  png = new Uint8Array(
+    await sharp({ create: { width: 400, height: 260, channels: 3, background: { r: 200, g: 120, b: 40 } } })
+      .png()
+      .toBuffer(),
+  );
 });
 
 const ORDINARY_PROMO = { title: "Diskon Akhir Tahun", discount: 5, discountType: "%" as const };
@@ -55,7 +68,17 @@ async function orderFacts(orderId: number) {
     })
     .from(orders)
     .where(eq(orders.id, orderId));
-  const lines = await db.select({ qty: orderProducts.qty, price: orderProducts.price, priceOri: orderProducts.priceOri, totalDiscount: orderProducts.totalDiscount, promo: orderProducts.promo }).from(orderProducts).where(eq(orderProducts.orderId, orderId)).orderBy(asc(orderProducts.id));
+  const lines = await db
+    .select({
+      qty: orderProducts.qty,
+      price: orderProducts.price,
+      priceOri: orderProducts.priceOri,
+      totalDiscount: orderProducts.totalDiscount,
+      promo: orderProducts.promo,
+    })
+    .from(orderProducts)
+    .where(eq(orderProducts.orderId, orderId))
+    .orderBy(asc(orderProducts.id));
   return { ...order!, hasKtp: order!.hasKtp !== null, lines };
 }
 
@@ -137,7 +160,13 @@ describe("the web checkout and POST /order/create make equal orders", () => {
     ["manual transfer without the employee promo (status 200)", { insentif: false, promoPegawai: false, method: "MANUAL-BNI" }],
   ];
   it.each(cases)("%s", async (_name, input) => {
-    const productId = await createProduct(db, { price: 27_000_000, discount: 500_000, discountType: "v", stock: 5, promos: [INCENTIVE_PROMO, EMPLOYEE_PROMO, ORDINARY_PROMO] });
+    const productId = await createProduct(db, {
+      price: 27_000_000,
+      discount: 500_000,
+      discountType: "v",
+      stock: 5,
+      promos: [INCENTIVE_PROMO, EMPLOYEE_PROMO, ORDINARY_PROMO],
+    });
     const webBuyer = await createVerifiedUser(db);
     const apiBuyer = await createVerifiedUser(db);
     const webOrder = await viaWeb(webBuyer, productId, { ...input, nik: randomNik() });

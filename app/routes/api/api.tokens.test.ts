@@ -3,7 +3,17 @@ import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb, type Db } from "~/.server/db/client";
-import { balanceEntries, checkoutDrafts, orderEvents, orders, payments, savedAddresses, sessions, uploads, users } from "~/.server/db/schema";
+import {
+  balanceEntries,
+  checkoutDrafts,
+  orderEvents,
+  orders,
+  payments,
+  savedAddresses,
+  sessions,
+  uploads,
+  users,
+} from "~/.server/db/schema";
 import { saveDraftAddress, setDraftKtp, startCheckout } from "~/.server/store/checkout";
 import { createProduct, createVerifiedUser, INCENTIVE_PROMO, realAddress, submission, type TestUser } from "~/.server/testing/fixtures";
 import { createOrderFromDraft } from "~/.server/store/checkout";
@@ -28,18 +38,29 @@ let photo: Awaited<ReturnType<typeof processImageUpload>> & { ok: true };
 
 beforeAll(async () => {
   db = await getDb();
-  const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: { r: 10, g: 120, b: 90 } } }).png().toBuffer();
+  const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: { r: 10, g: 120, b: 90 } } })
+    .png()
+    .toBuffer();
   photo = (await processImageUpload(new File([new Uint8Array(png)], "p.png", { type: "image/png" }))) as typeof photo;
 });
 
 /** An incentive order of `user` moved along `path` after 100. */
-async function orderOf(user: TestUser, path: number[] = [], nik = `32${String(Date.now()).slice(-8)}${String(Math.floor(Math.random() * 1e6)).padStart(6, "0")}`) {
+async function orderOf(
+  user: TestUser,
+  path: number[] = [],
+  nik = `32${String(Date.now()).slice(-8)}${String(Math.floor(Math.random() * 1e6)).padStart(6, "0")}`,
+) {
   const product = await createProduct(db, { promos: [INCENTIVE_PROMO] });
   await startCheckout({ id: user.id, verified: true }, product);
   await saveDraftAddress(user.id, await realAddress(db));
   const ktp = await saveUpload(user.id, "ktp", photo.file);
   await setDraftKtp(user.id, ktp);
-  const created = await createOrderFromDraft(user.id, randomUUID(), submission(user, { insentif: true, buyerDadName: "Ahmad", buyerNik: nik }), { statusId: 100 });
+  const created = await createOrderFromDraft(
+    user.id,
+    randomUUID(),
+    submission(user, { insentif: true, buyerDadName: "Ahmad", buyerNik: nik }),
+    { statusId: 100 },
+  );
   if (!created.ok) throw new Error(created.message);
   let from = 100;
   for (const to of path) {
@@ -55,19 +76,45 @@ async function victimState(victim: TestUser, orderIds: number[]) {
   const rows = [];
   for (const id of orderIds) {
     rows.push({
-      order: (await db.select({ statusId: orders.statusId, updatedAt: orders.updatedAt, paymentMethodId: orders.paymentMethodId }).from(orders).where(eq(orders.id, id)))[0],
+      order: (
+        await db
+          .select({ statusId: orders.statusId, updatedAt: orders.updatedAt, paymentMethodId: orders.paymentMethodId })
+          .from(orders)
+          .where(eq(orders.id, id))
+      )[0],
       events: (await db.select({ id: orderEvents.id }).from(orderEvents).where(eq(orderEvents.orderId, id))).length,
-      payment: (await db.select({ markedPaidAt: payments.markedPaidAt, closedAt: payments.closedAt }).from(payments).where(eq(payments.orderId, id)))[0] ?? null,
+      payment:
+        (
+          await db
+            .select({ markedPaidAt: payments.markedPaidAt, closedAt: payments.closedAt })
+            .from(payments)
+            .where(eq(payments.orderId, id))
+        )[0] ?? null,
     });
   }
   return {
     rows,
-    user: (await db.select({ fullname: users.fullname, phoneNo: users.phoneNo, updatedAt: users.updatedAt, resendAvailableAt: users.resendAvailableAt }).from(users).where(eq(users.id, victim.id)))[0],
-    address: (await db.select({ address: savedAddresses.address }).from(savedAddresses).where(eq(savedAddresses.userId, victim.id)))[0] ?? null,
-    draft: (await db.select({ updatedAt: checkoutDrafts.updatedAt }).from(checkoutDrafts).where(eq(checkoutDrafts.userId, victim.id)))[0] ?? null,
+    user: (
+      await db
+        .select({
+          fullname: users.fullname,
+          phoneNo: users.phoneNo,
+          updatedAt: users.updatedAt,
+          resendAvailableAt: users.resendAvailableAt,
+        })
+        .from(users)
+        .where(eq(users.id, victim.id))
+    )[0],
+    address:
+      (await db.select({ address: savedAddresses.address }).from(savedAddresses).where(eq(savedAddresses.userId, victim.id)))[0] ?? null,
+    draft:
+      (await db.select({ updatedAt: checkoutDrafts.updatedAt }).from(checkoutDrafts).where(eq(checkoutDrafts.userId, victim.id)))[0] ??
+      null,
     uploads: (await db.select({ id: uploads.id }).from(uploads).where(eq(uploads.ownerId, victim.id))).length,
     balance: (await db.select({ id: balanceEntries.id }).from(balanceEntries).where(eq(balanceEntries.userId, victim.id))).length,
-    tokens: (await db.select({ revokedAt: sessions.revokedAt }).from(sessions).where(eq(sessions.userId, victim.id))).map((s) => String(s.revokedAt)),
+    tokens: (await db.select({ revokedAt: sessions.revokedAt }).from(sessions).where(eq(sessions.userId, victim.id))).map((s) =>
+      String(s.revokedAt),
+    ),
   };
 }
 
@@ -86,13 +133,26 @@ describe("token matrix", () => {
     const transferProof = await saveUpload(victim.id, "transfer-proof", photo.file);
     const deliveryProof = await saveUpload(victim.id, "delivery-proof", photo.file);
     const [invoice] = await db.select({ invoiceId: orders.invoiceId }).from(orders).where(eq(orders.id, waiting.orderId));
-    const secrets = [victim.email, victim.nip, victim.phoneNo, invoice!.invoiceId, waiting.ktp, transferProof, deliveryProof, victimToken, ...victimOrders.map((o) => o.nik)];
+    const secrets = [
+      victim.email,
+      victim.nip,
+      victim.phoneNo,
+      invoice!.invoiceId,
+      waiting.ktp,
+      transferProof,
+      deliveryProof,
+      victimToken,
+      ...victimOrders.map((o) => o.nik),
+    ];
 
     // The tokens that must not work.
     const revoked = await createSession(victim.id, "api");
     await revokeSession(revoked);
     const expired = await createSession(victim.id, "api");
-    await db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.idHash, hashToken(expired)));
+    await db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.idHash, hashToken(expired)));
     const webSession = await createSession(victim.id, "web");
     const invalidTokens: [string, string | undefined][] = [
       ["none", undefined],
@@ -129,8 +189,15 @@ describe("token matrix", () => {
       "/notification/read": { json: {} },
     });
 
-    const before = await victimState(victim, victimOrders.map((o) => o.orderId));
-    const authedCalls = API_AREAS.flatMap((area) => Object.entries(area.routes).filter(([, r]) => r.auth).map(([sub, r]) => ({ path: `/${area.area}${sub}`, method: r.method })));
+    const before = await victimState(
+      victim,
+      victimOrders.map((o) => o.orderId),
+    );
+    const authedCalls = API_AREAS.flatMap((area) =>
+      Object.entries(area.routes)
+        .filter(([, r]) => r.auth)
+        .map(([sub, r]) => ({ path: `/${area.area}${sub}`, method: r.method })),
+    );
     expect(authedCalls).toHaveLength(29);
 
     let answered = 0;
@@ -139,7 +206,11 @@ describe("token matrix", () => {
     for (const call of authedCalls) {
       const input = inputsFor(waiting.orderId)[call.path] ?? {};
       for (const [name, token] of invalidTokens) {
-        const answer = await callApi(call.method, input.query ? `${call.path}?${input.query}` : call.path, { token, json: input.json, form: input.form?.() });
+        const answer = await callApi(call.method, input.query ? `${call.path}?${input.query}` : call.path, {
+          token,
+          json: input.json,
+          form: input.form?.(),
+        });
         answered++;
         if (answer.status !== 401 || answer.body.data !== null) wrongStatus.push(`${name} ${call.method} ${call.path} → ${answer.status}`);
         if (secrets.some((s) => JSON.stringify(answer.body).includes(s))) leaks++;
@@ -153,18 +224,35 @@ describe("token matrix", () => {
     for (const call of ordered) {
       for (const target of victimOrders) {
         const input = inputsFor(target.orderId)[call.path] ?? {};
-        const answer = await callApi(call.method, input.query ? `${call.path}?${input.query}` : call.path, { token: attackerToken, json: input.json, form: input.form?.() });
+        const answer = await callApi(call.method, input.query ? `${call.path}?${input.query}` : call.path, {
+          token: attackerToken,
+          json: input.json,
+          form: input.form?.(),
+        });
         answered++;
         if (secrets.some((s) => JSON.stringify(answer.body).includes(s))) leaks++;
-        const takesOrder = ["/order/detail", "/order/cancel", "/order/confirm", "/order/open-va", "/order/mark-paid", "/order/set-payment", "/payment/sandbox-pay"].includes(call.path);
+        const takesOrder = [
+          "/order/detail",
+          "/order/cancel",
+          "/order/confirm",
+          "/order/open-va",
+          "/order/mark-paid",
+          "/order/set-payment",
+          "/payment/sandbox-pay",
+        ].includes(call.path);
         if (takesOrder && answer.status !== 404) foreignOrderStatuses.push(`${call.path} ${target.orderId} → ${answer.status}`);
         if (call.path === "/auth/logout") break;
       }
     }
-    const after = await victimState(victim, victimOrders.map((o) => o.orderId));
+    const after = await victimState(
+      victim,
+      victimOrders.map((o) => o.orderId),
+    );
     const foreignWrites = JSON.stringify(after) === JSON.stringify(before) ? 0 : 1;
 
-    console.log(`token matrix: ${authedCalls.length} calls, ${answered} requests, ${wrongStatus.length} not 401, ${leaks} leaks, ${foreignWrites} foreign writes`);
+    console.log(
+      `token matrix: ${authedCalls.length} calls, ${answered} requests, ${wrongStatus.length} not 401, ${leaks} leaks, ${foreignWrites} foreign writes`,
+    );
     expect(wrongStatus).toEqual([]);
     expect(foreignOrderStatuses).toEqual([]);
     expect(leaks).toBe(0);

@@ -1,7 +1,14 @@
 import { ApiError, asForm, defineArea, invalid, limit, MESSAGES, ok, readJson, validate } from "~/.server/http/api";
 import { TOKEN_DATA, USER_SCHEMA } from "~/.server/http/api-shapes";
 import { checkCredentials } from "~/.server/http/auth";
-import { checkResetSecret, registerUser, requestPasswordReset, resendVerification, resetPassword, verifyAccount } from "~/.server/store/people";
+import {
+  checkResetSecret,
+  registerUser,
+  requestPasswordReset,
+  resendVerification,
+  resetPassword,
+  verifyAccount,
+} from "~/.server/store/people";
 import { RATE_LIMITS } from "~/.server/store/people";
 import { createSession, getSessionUser, revokeSession } from "~/.server/store/people";
 import { forgotPasswordSchema, loginSchema, registerSchema, resetPasswordSchema } from "~/lib/schemas/account";
@@ -30,7 +37,13 @@ const area = defineArea("auth", {
     async handle({ request, address }) {
       const { email, password } = validate(asForm(await readJson(request), ["email", "password"]), loginSchema);
       const checked = await checkCredentials(email, password, address);
-      if (!checked.ok) throw new ApiError(checked.status, checked.message, checked.status === 400 ? { form: [checked.message] } : undefined, checked.retryAfterSeconds ? { "Retry-After": String(checked.retryAfterSeconds) } : undefined);
+      if (!checked.ok)
+        throw new ApiError(
+          checked.status,
+          checked.message,
+          checked.status === 400 ? { form: [checked.message] } : undefined,
+          checked.retryAfterSeconds ? { "Retry-After": String(checked.retryAfterSeconds) } : undefined,
+        );
       return tokenAnswer(checked.userId, "Login berhasil.");
     },
   },
@@ -42,18 +55,35 @@ const area = defineArea("auth", {
       description:
         "`username` is accepted and ignored: it is derived from the e-mail (spec §3). An e-mail that has an account already gets the same answer without a token (no account discovery); that address receives an e-mail saying so. For a company that has loaded its employee roster, the NIP must be an active employee of that company not yet linked to another account: otherwise 400 with `errors.nip` 'NIP tidak terdaftar sebagai pegawai aktif di perusahaan ini.' or 'NIP ini sudah terhubung dengan akun lain. Hubungi admin.'",
       body: registerSchema,
-      data: { oneOf: [TOKEN_DATA, { type: "object", properties: { user: USER_SCHEMA, tokenType: { const: null }, token: { const: null } } }] },
+      data: {
+        oneOf: [TOKEN_DATA, { type: "object", properties: { user: USER_SCHEMA, tokenType: { const: null }, token: { const: null } } }],
+      },
       errors: [400, 429],
     },
     async handle({ request, address }) {
       const body = await readJson(request);
-      const value = validate(asForm(body, ["fullname", "phoneNo", "nip", "companyId", "email", "password", "matchPassword"]), registerSchema);
-      await limit(RATE_LIMITS.register, address, (minutes) => `Terlalu banyak pendaftaran dari perangkat ini. Coba lagi dalam ${minutes} menit.`);
+      const value = validate(
+        asForm(body, ["fullname", "phoneNo", "nip", "companyId", "email", "password", "matchPassword"]),
+        registerSchema,
+      );
+      await limit(
+        RATE_LIMITS.register,
+        address,
+        (minutes) => `Terlalu banyak pendaftaran dari perangkat ini. Coba lagi dalam ${minutes} menit.`,
+      );
       const { companyId, matchPassword: _match, ...account } = value;
       const result = await registerUser({ ...account, companyId: Number(companyId) });
       if (!result.ok) throw invalid({ [result.field ?? "form"]: [result.message] });
       if (result.value.userId === null) {
-        return ok({ user: { email: account.email.trim().toLowerCase(), fullname: account.fullname.trim(), verified: false }, tokenType: null, token: null }, REGISTERED, 201);
+        return ok(
+          {
+            user: { email: account.email.trim().toLowerCase(), fullname: account.fullname.trim(), verified: false },
+            tokenType: null,
+            token: null,
+          },
+          REGISTERED,
+          201,
+        );
       }
       return tokenAnswer(result.value.userId, REGISTERED, 201);
     },
@@ -66,7 +96,10 @@ const area = defineArea("auth", {
       description:
         "An activation secret (the `verificationCode` of the link) activates the account: `action` is `verify`. A password-reset secret (the `secretCode` of the link) is only checked, not used up: `action` is `reset-password` with the account's e-mail, for /change-forgotten-password.",
       body: { type: "object", required: ["secret"], properties: { secret: { type: "string", maxLength: 200 } } },
-      data: { type: "object", properties: { action: { enum: ["verify", "reset-password"] }, alreadyActive: { type: "boolean" }, email: { type: "string" } } },
+      data: {
+        type: "object",
+        properties: { action: { enum: ["verify", "reset-password"] }, alreadyActive: { type: "boolean" }, email: { type: "string" } },
+      },
       errors: [400],
     },
     async handle({ request }) {
@@ -77,16 +110,28 @@ const area = defineArea("auth", {
       if (reset) return ok({ action: "reset-password", email: reset.email });
       const verified = await verifyAccount(secret);
       if (!verified.ok) throw invalid({ secret: [verified.message] });
-      return ok({ action: "verify", alreadyActive: verified.value.alreadyActive }, verified.value.alreadyActive ? "Akun sudah aktif." : "Akun berhasil diaktivasi!");
+      return ok(
+        { action: "verify", alreadyActive: verified.value.alreadyActive },
+        verified.value.alreadyActive ? "Akun sudah aktif." : "Akun berhasil diaktivasi!",
+      );
     },
   },
   "/email-forgot-password": {
     method: "POST",
     auth: false,
-    doc: { summary: "Send a password-reset link (the same answer for unknown e-mails)", body: forgotPasswordSchema, data: { type: "null" }, errors: [400, 429] },
+    doc: {
+      summary: "Send a password-reset link (the same answer for unknown e-mails)",
+      body: forgotPasswordSchema,
+      data: { type: "null" },
+      errors: [400, 429],
+    },
     async handle({ request, address }) {
       const { email } = validate(asForm(await readJson(request), ["email"]), forgotPasswordSchema);
-      await limit(RATE_LIMITS.forgotPassword, `${address}|${email}`, (minutes) => `Terlalu banyak permintaan. Coba lagi dalam ${minutes} menit.`);
+      await limit(
+        RATE_LIMITS.forgotPassword,
+        `${address}|${email}`,
+        (minutes) => `Terlalu banyak permintaan. Coba lagi dalam ${minutes} menit.`,
+      );
       await requestPasswordReset(email);
       return ok(null, RESET_LINK_SENT);
     },
@@ -106,7 +151,8 @@ const area = defineArea("auth", {
       const secretCode = body.secretCode ?? body.secret;
       const value = validate(asForm({ ...body, secretCode }, ["secretCode", "password", "matchPassword"]), resetPasswordSchema);
       const owner = await checkResetSecret(value.secretCode);
-      if (!owner || (typeof body.email === "string" && body.email.trim() && body.email.trim().toLowerCase() !== owner.email.toLowerCase())) throw invalid({ secret: [INVALID_SECRET] });
+      if (!owner || (typeof body.email === "string" && body.email.trim() && body.email.trim().toLowerCase() !== owner.email.toLowerCase()))
+        throw invalid({ secret: [INVALID_SECRET] });
       const result = await resetPassword(value.secretCode, value.password);
       if (!result.ok) throw invalid({ secret: [result.message] });
       return ok({ email: result.value.email }, "Kata sandi berhasil diubah. Silakan login kembali.");
@@ -117,7 +163,8 @@ const area = defineArea("auth", {
     auth: true,
     doc: {
       summary: "Send the activation e-mail again (at most once an hour)",
-      description: "For the signed-in account (the token's); an `email` in the body is ignored, so the call tells nothing about other addresses.",
+      description:
+        "For the signed-in account (the token's); an `email` in the body is ignored, so the call tells nothing about other addresses.",
       data: { type: "object", properties: { resendAvailableAt: { type: "string", format: "date-time" } } },
       errors: [400, 429],
     },
@@ -125,7 +172,10 @@ const area = defineArea("auth", {
       await limit(RATE_LIMITS.resend, `${address}|${user.id}`, () => "Terlalu banyak permintaan. Coba lagi nanti.");
       const result = await resendVerification(user.id);
       if (!result.ok) throw invalid({ form: [result.message] });
-      return ok({ resendAvailableAt: result.value.availableAt.toISOString() }, "Email aktivasi telah dikirim ulang. Silakan periksa email Anda.");
+      return ok(
+        { resendAvailableAt: result.value.availableAt.toISOString() },
+        "Email aktivasi telah dikirim ulang. Silakan periksa email Anda.",
+      );
     },
   },
   "/logout": {

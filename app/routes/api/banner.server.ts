@@ -14,7 +14,12 @@ const bannerArea = defineArea("banner", {
   "/detail": {
     method: "GET",
     auth: false,
-    doc: { summary: "One banner", query: { id: { type: "integer", description: "Banner id", required: true } }, data: BANNER, errors: [400, 404] },
+    doc: {
+      summary: "One banner",
+      query: { id: { type: "integer", description: "Banner id", required: true } },
+      data: BANNER,
+      errors: [400, 404],
+    },
     async handle({ url }) {
       const id = requireId(url.searchParams.get("id"), "id", "Banner tidak ditemukan.");
       const banner = (await listBanners()).find((b) => b.id === id);

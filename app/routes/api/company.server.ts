@@ -8,7 +8,10 @@ const area = defineArea("company", {
   "/list": {
     method: "GET",
     auth: false,
-    doc: { summary: "The companies whose employees may register", data: list(object({ id: { type: "integer" }, name: { type: "string" } })) },
+    doc: {
+      summary: "The companies whose employees may register",
+      data: list(object({ id: { type: "integer" }, name: { type: "string" } })),
+    },
     handle: async () => ok((await listCompanies()).map(({ id, name }) => ({ id, name }))),
   },
 });

@@ -19,7 +19,13 @@ function page(): string {
 <p>${escape(doc.summary)}${route.auth ? " <strong>(token)</strong>" : ""}</p>
 ${doc.description ? `<p>${escape(doc.description)}</p>` : ""}
 ${query.length ? `<table><tr><th>Parameter</th><th>Type</th><th>Meaning</th></tr>${query.map(([name, q]) => `<tr><td><code>${escape(name)}</code>${q.required ? " *" : ""}</td><td>${q.type}</td><td>${escape(q.description)}</td></tr>`).join("")}</table>` : ""}
-${doc.headers ? `<p>Headers: ${Object.entries(doc.headers).map(([name, meaning]) => `<code>${escape(name)}</code> — ${escape(meaning)}`).join("; ")}</p>` : ""}
+${
+  doc.headers
+    ? `<p>Headers: ${Object.entries(doc.headers)
+        .map(([name, meaning]) => `<code>${escape(name)}</code> — ${escape(meaning)}`)
+        .join("; ")}</p>`
+    : ""
+}
 ${body ? `<details><summary>Body (${doc.bodyType === "multipart" ? "multipart/form-data" : "JSON"})</summary>${code(body)}</details>` : ""}
 ${doc.data ? `<details><summary><code>data</code> on success</summary>${code(doc.data)}</details>` : ""}
 <p>Errors: ${[...(doc.errors ?? []), ...(route.auth ? [401] : [])].join(", ") || "—"}</p></section>`;
@@ -37,6 +43,10 @@ ${sections.join("\n")}</main></body></html>`;
 
 export function docsResponse() {
   return new Response(page(), {
-    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-cache", "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'" },
+    headers: {
+      "Content-Type": "text/html; charset=utf-8",
+      "Cache-Control": "no-cache",
+      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+    },
   });
 }

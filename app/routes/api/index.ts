@@ -20,7 +20,9 @@ function dispatch(request: Request, splat: string | undefined) {
   if (request.method === "GET" || request.method === "HEAD") {
     if (path === "/api/core/openapi.json") {
       const document = buildOpenApi(new URL(request.url).origin);
-      return new Response(JSON.stringify(document, null, 2), { headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-cache" } });
+      return new Response(JSON.stringify(document, null, 2), {
+        headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-cache" },
+      });
     }
     if (path === "/api/core/docs") return docsResponse();
   }

@@ -15,7 +15,11 @@ const SEARCH = { search: { type: "string" as const, description: "Narrows the li
 const level = (parent: string, summary: string, list_: (id: string, search?: string) => Promise<{ id: string; name: string }[]>) => ({
   method: "GET" as const,
   auth: false as const,
-  doc: { summary, query: { [parent]: { type: "string" as const, description: "The parent area's id", required: true }, ...SEARCH }, data: list(ID_NAME) },
+  doc: {
+    summary,
+    query: { [parent]: { type: "string" as const, description: "The parent area's id", required: true }, ...SEARCH },
+    data: list(ID_NAME),
+  },
   async handle({ url }: { url: URL }) {
     const id = parentOf(url, parent);
     return ok(id ? await list_(id, search(url)) : []);
@@ -23,7 +27,12 @@ const level = (parent: string, summary: string, list_: (id: string, search?: str
 });
 
 const area = defineArea("location", {
-  "/provinsi": { method: "GET", auth: false, doc: { summary: "Provinces", query: SEARCH, data: list(ID_NAME) }, handle: async ({ url }) => ok(await listProvinces(search(url))) },
+  "/provinsi": {
+    method: "GET",
+    auth: false,
+    doc: { summary: "Provinces", query: SEARCH, data: list(ID_NAME) },
+    handle: async ({ url }) => ok(await listProvinces(search(url))),
+  },
   "/kota": level("provinsiId", "Cities and regencies of a province", listRegencies),
   "/kecamatan": level("kotaId", "Districts of a city or regency", listDistricts),
   "/kelurahan": level("kecamatanId", "Villages of a district", listVillages),

@@ -29,7 +29,10 @@ const area = defineArea("notification", {
       const raw = url.searchParams.get("before");
       const before = raw === null ? undefined : idOf(raw);
       if (raw !== null && before === undefined) throw invalid({ before: ["before tidak valid."] });
-      const [page, unread] = await Promise.all([listNotifications(user.id, { limit: NOTIFICATIONS_PAGE_SIZE, before }), unreadNotificationCount(user.id)]);
+      const [page, unread] = await Promise.all([
+        listNotifications(user.id, { limit: NOTIFICATIONS_PAGE_SIZE, before }),
+        unreadNotificationCount(user.id),
+      ]);
       return ok({ content: page.items, unread, hasMore: page.more });
     },
   },

@@ -8,7 +8,10 @@ const area = defineArea("office", {
   "/list": {
     method: "GET",
     auth: false,
-    doc: { summary: "Offices (the spec defines the call but no screen uses it): always empty", data: list(object({ id: { type: "integer" }, name: { type: "string" } })) },
+    doc: {
+      summary: "Offices (the spec defines the call but no screen uses it): always empty",
+      data: list(object({ id: { type: "integer" }, name: { type: "string" } })),
+    },
     handle: async () => ok([]),
   },
 });

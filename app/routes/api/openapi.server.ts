@@ -21,7 +21,21 @@ import { USER_AREA } from "./user.server";
 /** Bump the minor version for additions; a breaking change gets a new prefix (/api/v2), see README. */
 export const API_VERSION = "1.1.0";
 
-export const API_AREAS: ApiArea[] = [AUTH_AREA, USER_AREA, PRODUCT_AREA, BANNER_AREA, ORDER_AREA, PAYMENT_AREA, BALANCE_AREA, COMPANY_AREA, OFFICE_AREA, OTP_AREA, LOCATION_AREA, UPLOAD_AREA, NOTIFICATION_AREA];
+export const API_AREAS: ApiArea[] = [
+  AUTH_AREA,
+  USER_AREA,
+  PRODUCT_AREA,
+  BANNER_AREA,
+  ORDER_AREA,
+  PAYMENT_AREA,
+  BALANCE_AREA,
+  COMPANY_AREA,
+  OFFICE_AREA,
+  OTP_AREA,
+  LOCATION_AREA,
+  UPLOAD_AREA,
+  NOTIFICATION_AREA,
+];
 
 type Json = Record<string, unknown>;
 
@@ -66,8 +80,15 @@ export function buildOpenApi(serverUrl: string): Json {
     for (const [sub, route] of Object.entries(area.routes)) {
       const path = `${API_PREFIX}/${area.area}${sub}`;
       const doc = route.doc;
-      const parameters: Json[] = Object.entries(doc.query ?? {}).map(([name, q]) => ({ name, in: "query", required: q.required ?? false, description: q.description, schema: { type: q.type } }));
-      for (const [name, description] of Object.entries(doc.headers ?? {})) parameters.push({ name, in: "header", required: false, description, schema: { type: "string" } });
+      const parameters: Json[] = Object.entries(doc.query ?? {}).map(([name, q]) => ({
+        name,
+        in: "query",
+        required: q.required ?? false,
+        description: q.description,
+        schema: { type: q.type },
+      }));
+      for (const [name, description] of Object.entries(doc.headers ?? {}))
+        parameters.push({ name, in: "header", required: false, description, schema: { type: "string" } });
       const statuses = [...new Set([200, ...(doc.errors ?? []), ...(route.auth ? [401] : [])])];
       const responses: Record<string, Json> = {};
       for (const status of statuses) {
@@ -85,7 +106,14 @@ export function buildOpenApi(serverUrl: string): Json {
           summary: doc.summary,
           ...(doc.description ? { description: doc.description } : {}),
           ...(parameters.length ? { parameters } : {}),
-          ...(body ? { requestBody: { required: true, content: { [doc.bodyType === "multipart" ? "multipart/form-data" : "application/json"]: { schema: body } } } } : {}),
+          ...(body
+            ? {
+                requestBody: {
+                  required: true,
+                  content: { [doc.bodyType === "multipart" ? "multipart/form-data" : "application/json"]: { schema: body } },
+                },
+              }
+            : {}),
           responses,
           security: route.auth ? [{ bearer: [] }] : [],
         },
@@ -102,7 +130,13 @@ export function buildOpenApi(serverUrl: string): Json {
     },
     servers: [{ url: serverUrl }],
     components: {
-      securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "The token of /auth/login or /auth/register (opaque; 30 days; revoked by logout and password reset)" } },
+      securitySchemes: {
+        bearer: {
+          type: "http",
+          scheme: "bearer",
+          description: "The token of /auth/login or /auth/register (opaque; 30 days; revoked by logout and password reset)",
+        },
+      },
       schemas: { CheckoutForm: bodySchema(CHECKOUT_FORM_SCHEMA) },
     },
     paths,

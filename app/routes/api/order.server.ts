@@ -4,7 +4,14 @@ import { dayWib } from "~/.server/dates";
 import { checkEmployeePromo } from "~/.server/store/checkout";
 import { submitCheckout } from "~/.server/store/checkout";
 import { getOwnedOrderDetail, listOrderHistoryPages, listOrderStatuses, type OrderDetail } from "~/.server/store/orders";
-import { cancelOrder, confirmDelivery, MAX_DELIVERY_PROOFS, ORDER_CANCELLED, PROOF_REQUIRED as DELIVERY_PROOF_REQUIRED, TOO_MANY_PROOFS } from "~/.server/store/orders";
+import {
+  cancelOrder,
+  confirmDelivery,
+  MAX_DELIVERY_PROOFS,
+  ORDER_CANCELLED,
+  PROOF_REQUIRED as DELIVERY_PROOF_REQUIRED,
+  TOO_MANY_PROOFS,
+} from "~/.server/store/orders";
 import { getPaymentDetail, markPaid, PROOF_REQUIRED, setOrderPayment, type PaymentDetail } from "~/.server/store/payments";
 import { checkoutSchema } from "~/lib/schemas/checkout";
 import { readTransactionFilters } from "~/lib/transaction-filters";
@@ -39,7 +46,11 @@ function detailOf(order: OrderDetail) {
     promoPegawaiVal: promoPegawaiValue,
     ktpImageUrl: ktpUrl,
     buktiImageUrls: deliveryProofUrls,
-    orderProducts: orderProducts.map(({ productId, promo, ...line }) => ({ ...line, productId, promo: promo.map((p) => ({ title: p.title, value: p.value, discountType: p.discountType })) })),
+    orderProducts: orderProducts.map(({ productId, promo, ...line }) => ({
+      ...line,
+      productId,
+      promo: promo.map((p) => ({ title: p.title, value: p.value, discountType: p.discountType })),
+    })),
   };
 }
 
@@ -74,11 +85,34 @@ const orderIdOf = (url: URL) => requireId(url.searchParams.get("orderId") ?? url
 const bodyOrderId = (body: Record<string, unknown>) => requireId(body.orderId ?? body.id, "orderId", ORDER_NOT_FOUND);
 
 /** The checkout form's fields of a create-order body (spec §7 names; `nip` is the form's buyerNip). */
-const CHECKOUT_FIELDS = ["note", "buyerName", "buyerPhoneNumber", "buyerEmail", "buyerNik", "buyerNip", "insentif", "buyerDadName", "nikValidation", "ajukanInsentifPegawai", "bbnValidation", "domisiliValidation"];
+const CHECKOUT_FIELDS = [
+  "note",
+  "buyerName",
+  "buyerPhoneNumber",
+  "buyerEmail",
+  "buyerNik",
+  "buyerNip",
+  "insentif",
+  "buyerDadName",
+  "nikValidation",
+  "ajukanInsentifPegawai",
+  "bbnValidation",
+  "domisiliValidation",
+];
 
 const CREATE_BODY = {
   type: "object",
-  required: ["buyerName", "buyerPhoneNumber", "buyerEmail", "buyerNik", "ktpImageUrl", "address", "orderProducts", "bbnValidation", "domisiliValidation"],
+  required: [
+    "buyerName",
+    "buyerPhoneNumber",
+    "buyerEmail",
+    "buyerNik",
+    "ktpImageUrl",
+    "address",
+    "orderProducts",
+    "bbnValidation",
+    "domisiliValidation",
+  ],
   description:
     "The checkout form's fields (same rules and messages as /checkout; schema of the form: CheckoutForm). `insentif: true` makes an incentive order (status 100, paid after approval through set-payment); otherwise `paymentMethodId` (and `tenor` for BNI-INSTALLMENT, `otpSecretId` for BRI-CERIA) makes the order as the payment screen does. Amounts are priced by the server (`totalAmount` is ignored). Send an `Idempotency-Key` header (8–100 of A-Z a-z 0-9 _ . : -): a repeat answers the first order.",
   properties: {
@@ -95,8 +129,23 @@ const CREATE_BODY = {
     domisiliValidation: { type: "boolean", description: "Domicile-matches-KTP confirmation, required true" },
     ktpImageUrl: { type: "string", description: "`path` of POST /upload (type ktp)" },
     note: { type: "string" },
-    address: { type: "object", properties: { fullAddress: { type: "string" }, provinsiId: { type: "string" }, kotaId: { type: "string" }, kecamatanId: { type: "string" }, kelurahanId: { type: "string" }, kodePos: { type: "string" } } },
-    orderProducts: { type: "array", items: { type: "object", properties: { id: { type: "integer" }, qty: { const: 1 } } }, minItems: 1, maxItems: 1 },
+    address: {
+      type: "object",
+      properties: {
+        fullAddress: { type: "string" },
+        provinsiId: { type: "string" },
+        kotaId: { type: "string" },
+        kecamatanId: { type: "string" },
+        kelurahanId: { type: "string" },
+        kodePos: { type: "string" },
+      },
+    },
+    orderProducts: {
+      type: "array",
+      items: { type: "object", properties: { id: { type: "integer" }, qty: { const: 1 } } },
+      minItems: 1,
+      maxItems: 1,
+    },
     paymentMethodId: { type: "integer" },
     tenor: { type: "integer" },
     otpSecretId: { type: "string" },
@@ -124,7 +173,8 @@ const area = defineArea("order", {
       // The status list only validates a statusId filter: not read when there is none.
       const statusIds = url.searchParams.has("statusId") ? (await listOrderStatuses()).map((s) => s.id) : [];
       const read = readTransactionFilters(url.searchParams, statusIds, dayWib(new Date()));
-      if (read.dateError) throw invalid({ [read.dateError.startsWith("Tanggal akhir tidak boleh kosong") ? "dateTo" : "dateFrom"]: [read.dateError] });
+      if (read.dateError)
+        throw invalid({ [read.dateError.startsWith("Tanggal akhir tidak boleh kosong") ? "dateTo" : "dateFrom"]: [read.dateError] });
       const raw = url.searchParams.get("page")?.trim() ?? "";
       const pageNumber = /^\d{1,6}$/.test(raw) ? Number(raw) : 0;
       const [result] = await listOrderHistoryPages(user.id, read.filters, pageNumber, { only: true });
@@ -146,7 +196,12 @@ const area = defineArea("order", {
   "/cancel": {
     method: "POST",
     auth: true,
-    doc: { summary: "Cancel (in 100, 200, 301, 302): → 1, the stock unit returns", body: { type: "object", required: ["orderId"], properties: { orderId: { type: "integer" } } }, data: { type: "null" }, errors: [400, 404, 409] },
+    doc: {
+      summary: "Cancel (in 100, 200, 301, 302): → 1, the stock unit returns",
+      body: { type: "object", required: ["orderId"], properties: { orderId: { type: "integer" } } },
+      data: { type: "null" },
+      errors: [400, 404, 409],
+    },
     async handle({ request, user }) {
       const result = await cancelOrder(bodyOrderId(await readJson(request)), user.id);
       if (!result.ok) throw result.notFound ? notFound(ORDER_NOT_FOUND) : new ApiError(409, result.message);
@@ -158,21 +213,43 @@ const area = defineArea("order", {
     auth: true,
     doc: {
       summary: "Confirm delivery (in 400) with up to 5 photos or PDFs: → 500, the reward is credited",
-      body: { type: "object", required: ["orderId", "buktiImageUrls"], properties: { orderId: { type: "integer" }, buktiImageUrls: { type: "array", items: { type: "string", description: "`path` of POST /upload (type delivery-proof)" }, minItems: 1, maxItems: MAX_DELIVERY_PROOFS } } },
-      data: object({ reward: { anyOf: [object({ title: { type: "string" }, description: { type: "string" }, amount: { type: "integer" } }), { type: "null" }] } }),
+      body: {
+        type: "object",
+        required: ["orderId", "buktiImageUrls"],
+        properties: {
+          orderId: { type: "integer" },
+          buktiImageUrls: {
+            type: "array",
+            items: { type: "string", description: "`path` of POST /upload (type delivery-proof)" },
+            minItems: 1,
+            maxItems: MAX_DELIVERY_PROOFS,
+          },
+        },
+      },
+      data: object({
+        reward: {
+          anyOf: [object({ title: { type: "string" }, description: { type: "string" }, amount: { type: "integer" } }), { type: "null" }],
+        },
+      }),
       errors: [400, 404, 409],
     },
     async handle({ request, user }) {
       const body = await readJson(request);
       const orderId = bodyOrderId(body);
-      const urls = Array.isArray(body.buktiImageUrls) ? body.buktiImageUrls : typeof body.buktiImageUrls === "string" ? [body.buktiImageUrls] : [];
+      const urls = Array.isArray(body.buktiImageUrls)
+        ? body.buktiImageUrls
+        : typeof body.buktiImageUrls === "string"
+          ? [body.buktiImageUrls]
+          : [];
       if (urls.length > MAX_DELIVERY_PROOFS) throw invalid({ buktiImageUrls: [TOO_MANY_PROOFS] });
       const proofIds = urls.map(uploadIdOf);
       if (!proofIds.length || proofIds.some((id) => !id)) throw invalid({ buktiImageUrls: [DELIVERY_PROOF_REQUIRED] });
       const result = await confirmDelivery(orderId, user.id, proofIds as string[]);
       if (!result.ok) {
         if (result.notFound) throw notFound(ORDER_NOT_FOUND);
-        throw result.message === DELIVERY_PROOF_REQUIRED ? invalid({ buktiImageUrls: [result.message] }) : new ApiError(409, result.message);
+        throw result.message === DELIVERY_PROOF_REQUIRED
+          ? invalid({ buktiImageUrls: [result.message] })
+          : new ApiError(409, result.message);
       }
       return ok({ reward: result.reward }, "Pesanan selesai. Terima kasih!");
     },
@@ -180,7 +257,12 @@ const area = defineArea("order", {
   "/open-va": {
     method: "GET",
     auth: true,
-    doc: { summary: "The order's payment (opens it once a method is set): VA number, total, expiry, how to pay", query: ORDER_ID_QUERY, data: PAYMENT_DETAIL, errors: [400, 404] },
+    doc: {
+      summary: "The order's payment (opens it once a method is set): VA number, total, expiry, how to pay",
+      query: ORDER_ID_QUERY,
+      data: PAYMENT_DETAIL,
+      errors: [400, 404],
+    },
     async handle({ url, user }) {
       const detail = await getPaymentDetail(orderIdOf(url), user.id);
       if (!detail) throw notFound(ORDER_NOT_FOUND);
@@ -192,7 +274,14 @@ const area = defineArea("order", {
     auth: true,
     doc: {
       summary: "'Saya sudah bayar' for a manual transfer, with the proof: 200 → 302",
-      body: { type: "object", required: ["orderId", "buktiImageUrl"], properties: { orderId: { type: "integer" }, buktiImageUrl: { type: "string", description: "`path` of POST /upload (type transfer-proof); buktiImageUrls[0] is accepted too" } } },
+      body: {
+        type: "object",
+        required: ["orderId", "buktiImageUrl"],
+        properties: {
+          orderId: { type: "integer" },
+          buktiImageUrl: { type: "string", description: "`path` of POST /upload (type transfer-proof); buktiImageUrls[0] is accepted too" },
+        },
+      },
       data: { type: "null" },
       errors: [400, 404, 409],
     },
@@ -211,35 +300,61 @@ const area = defineArea("order", {
   "/status-list": {
     method: "GET",
     auth: true,
-    doc: { summary: "Every order status (id, name), in the order an order meets them", data: list(object({ id: { type: "integer" }, name: { type: "string" } })) },
+    doc: {
+      summary: "Every order status (id, name), in the order an order meets them",
+      data: list(object({ id: { type: "integer" }, name: { type: "string" } })),
+    },
     handle: async () => ok(await listOrderStatuses()),
   },
   "/create": {
     method: "POST",
     auth: true,
-    doc: { summary: "Create the order (the whole checkout in one call); 403 for an unverified account or one its company's roster no longer lists as active", body: CREATE_BODY, data: CREATED_ORDER, errors: [400, 403, 404, 409], headers: { "Idempotency-Key": "A key per purchase; a repeat answers the first order" } },
+    doc: {
+      summary:
+        "Create the order (the whole checkout in one call); 403 for an unverified account or one its company's roster no longer lists as active",
+      body: CREATE_BODY,
+      data: CREATED_ORDER,
+      errors: [400, 403, 404, 409],
+      headers: { "Idempotency-Key": "A key per purchase; a repeat answers the first order" },
+    },
     async handle({ request, user }) {
       const body = await readJson(request);
       const headerKey = request.headers.get("idempotency-key")?.trim();
-      if (headerKey !== undefined && !IDEMPOTENCY_KEY.test(headerKey)) throw invalid({ "Idempotency-Key": ["Idempotency-Key tidak valid (8-100 karakter A-Z a-z 0-9 _ . : -)."] });
+      if (headerKey !== undefined && !IDEMPOTENCY_KEY.test(headerKey))
+        throw invalid({ "Idempotency-Key": ["Idempotency-Key tidak valid (8-100 karakter A-Z a-z 0-9 _ . : -)."] });
       const key = headerKey ?? crypto.randomUUID();
       const line = Array.isArray(body.orderProducts) ? (body.orderProducts[0] as Record<string, unknown> | undefined) : undefined;
       const productId = idOf(line?.id ?? line?.productId ?? body.productId);
       if (productId === undefined) throw invalid({ orderProducts: ["Produk tidak ditemukan."] });
-      const fields = { ...body, buyerNip: body.buyerNip ?? body.nip, ajukanInsentifPegawai: body.ajukanInsentifPegawai ?? body.promoPegawai };
+      const fields = {
+        ...body,
+        buyerNip: body.buyerNip ?? body.nip,
+        ajukanInsentifPegawai: body.ajukanInsentifPegawai ?? body.promoPegawai,
+      };
       const ktpUploadId = uploadIdOf(body.ktpImageUrl);
       const address = body.address && typeof body.address === "object" ? (body.address as Record<string, string>) : null;
       const result = await submitCheckout(user, key, {
         productId,
         form: asForm(fields, CHECKOUT_FIELDS),
         ktpUploadId,
-        address: address && { fullAddress: address.fullAddress ?? "", provinsiId: address.provinsiId ?? "", kotaId: address.kotaId ?? "", kecamatanId: address.kecamatanId ?? "", kelurahanId: address.kelurahanId ?? "", kodePos: address.kodePos ?? "" },
+        address: address && {
+          fullAddress: address.fullAddress ?? "",
+          provinsiId: address.provinsiId ?? "",
+          kotaId: address.kotaId ?? "",
+          kecamatanId: address.kecamatanId ?? "",
+          kelurahanId: address.kelurahanId ?? "",
+          kodePos: address.kodePos ?? "",
+        },
         paymentMethodId: body.paymentMethodId,
         tenor: body.tenor,
         otpSecretId: typeof body.otpSecretId === "string" ? body.otpSecretId : undefined,
       });
       if (!result.ok) throw new ApiError(result.status, result.message, result.errors);
-      return ok({ orderId: result.orderId, redirectUrl: result.redirectUrl, created: result.created }, result.created ? "Pesanan berhasil dibuat." : "Pesanan sudah dibuat sebelumnya.", result.created ? 201 : 200);
+      return ok(
+        { orderId: result.orderId, redirectUrl: result.redirectUrl, created: result.created },
+        result.created ? "Pesanan berhasil dibuat." : "Pesanan sudah dibuat sebelumnya.",
+        result.created ? 201 : 200,
+      );
     },
   },
   "/set-payment": {
@@ -247,7 +362,16 @@ const area = defineArea("order", {
     auth: true,
     doc: {
       summary: "Choose the payment of an approved incentive order (200 without a method)",
-      body: { type: "object", required: ["id", "paymentMethodId"], properties: { id: { type: "integer", description: "Order id (orderId is accepted too)" }, paymentMethodId: { type: "integer" }, tenor: { type: "integer" }, otpSecretId: { type: "string" } } },
+      body: {
+        type: "object",
+        required: ["id", "paymentMethodId"],
+        properties: {
+          id: { type: "integer", description: "Order id (orderId is accepted too)" },
+          paymentMethodId: { type: "integer" },
+          tenor: { type: "integer" },
+          otpSecretId: { type: "string" },
+        },
+      },
       data: CREATED_ORDER,
       errors: [400, 404, 409],
     },
@@ -255,9 +379,14 @@ const area = defineArea("order", {
       const body = await readJson(request);
       const orderId = requireId(body.id ?? body.orderId, "id", ORDER_NOT_FOUND);
       if (!(await getOwnedOrderDetail(orderId, user.id))) throw notFound(ORDER_NOT_FOUND);
-      const result = await setOrderPayment(user.id, orderId, { paymentMethodId: body.paymentMethodId, tenor: body.tenor, otpSecretId: typeof body.otpSecretId === "string" ? body.otpSecretId : undefined });
+      const result = await setOrderPayment(user.id, orderId, {
+        paymentMethodId: body.paymentMethodId,
+        tenor: body.tenor,
+        otpSecretId: typeof body.otpSecretId === "string" ? body.otpSecretId : undefined,
+      });
       if (!result.ok) {
-        const field = result.code === "TENOR" ? "tenor" : result.code === "METHOD" ? "paymentMethodId" : result.code === "OTP" ? "otpSecretId" : null;
+        const field =
+          result.code === "TENOR" ? "tenor" : result.code === "METHOD" ? "paymentMethodId" : result.code === "OTP" ? "otpSecretId" : null;
         throw field ? invalid({ [field]: [result.message] }) : new ApiError(409, result.message);
       }
       return ok({ orderId: result.orderId, redirectUrl: result.redirectUrl, created: false }, "Metode pembayaran berhasil dipilih.");
@@ -267,8 +396,12 @@ const area = defineArea("order", {
     method: "GET",
     auth: true,
     doc: {
-      summary: "The employee promo of a product for a NIP (the account's): a list with it, or empty (also empty for an account its company's roster does not list as active)",
-      query: { productId: { type: "integer", description: "Product id", required: true }, nip: { type: "string", description: "NIP", required: true } },
+      summary:
+        "The employee promo of a product for a NIP (the account's): a list with it, or empty (also empty for an account its company's roster does not list as active)",
+      query: {
+        productId: { type: "integer", description: "Product id", required: true },
+        nip: { type: "string", description: "NIP", required: true },
+      },
       data: list(PROMO),
       errors: [400],
     },

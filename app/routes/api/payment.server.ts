@@ -33,7 +33,8 @@ const area = defineArea("payment", {
     auth: true,
     doc: {
       summary: "The payment methods with their totals (spec §7: a list of methods)",
-      description: "In the order of the method list's groups (Virtual Account, Manual, Cicilan, Lainnya), each naming its `groupName`. The Virtual Account group's totals carry its cash discount ('-3% Diskon Pembelian Tunai').",
+      description:
+        "In the order of the method list's groups (Virtual Account, Manual, Cicilan, Lainnya), each naming its `groupName`. The Virtual Account group's totals carry its cash discount ('-3% Diskon Pembelian Tunai').",
       body: AMOUNT_BODY,
       data: list(METHOD),
       errors: [400],
@@ -41,7 +42,20 @@ const area = defineArea("payment", {
     async handle({ request }) {
       const groups = await listPaymentMethods(await amountOf(await readJson(request)));
       // The spec's fields and the group's name; the page's own extras (breakdown, needsTenor…) stay off the contract.
-      return ok(groups.flatMap((group) => group.methods.map(({ id, name, code, type, imageUrl, totalPayment, additionalData, groupName }) => ({ id, name, code, type, imageUrl, totalPayment, additionalData, groupName }))));
+      return ok(
+        groups.flatMap((group) =>
+          group.methods.map(({ id, name, code, type, imageUrl, totalPayment, additionalData, groupName }) => ({
+            id,
+            name,
+            code,
+            type,
+            imageUrl,
+            totalPayment,
+            additionalData,
+            groupName,
+          })),
+        ),
+      );
     },
   },
   "/installment": {
@@ -49,7 +63,11 @@ const area = defineArea("payment", {
     auth: true,
     doc: {
       summary: "The tenors of an instalment method",
-      body: { ...AMOUNT_BODY, required: ["paymentId"], properties: { ...AMOUNT_BODY.properties, paymentId: { type: "integer", description: "The instalment method's id" } } },
+      body: {
+        ...AMOUNT_BODY,
+        required: ["paymentId"],
+        properties: { ...AMOUNT_BODY.properties, paymentId: { type: "integer", description: "The instalment method's id" } },
+      },
       data: list(TENOR),
       errors: [400],
     },
@@ -67,7 +85,11 @@ const area = defineArea("payment", {
     doc: {
       summary: "Check a method (and tenor) for an amount: the method with its total and breakdown",
       description: "Not used by the spec's screens; the order calls (create, set-payment) check the same way.",
-      body: { ...AMOUNT_BODY, required: ["paymentMethodId"], properties: { ...AMOUNT_BODY.properties, paymentMethodId: { type: "integer" }, tenor: { type: "integer" } } },
+      body: {
+        ...AMOUNT_BODY,
+        required: ["paymentMethodId"],
+        properties: { ...AMOUNT_BODY.properties, paymentMethodId: { type: "integer" }, tenor: { type: "integer" } },
+      },
       data: object({ method: METHOD, tenor: { anyOf: [TENOR, { type: "null" }] } }),
       errors: [400],
     },
@@ -83,7 +105,8 @@ const area = defineArea("payment", {
     auth: true,
     doc: {
       summary: "Sandbox only: pay the order's open virtual account ('Bayar (Sandbox)' of the payment page)",
-      description: "Not in spec §7: with PAYMENT_GATEWAY=sandbox the gateway sends its signed webhook to the store, exactly as a real payment would; the order moves to 300. Any other gateway: 409.",
+      description:
+        "Not in spec §7: with PAYMENT_GATEWAY=sandbox the gateway sends its signed webhook to the store, exactly as a real payment would; the order moves to 300. Any other gateway: 409.",
       body: { type: "object", required: ["orderId"], properties: { orderId: { type: "integer" } } },
       data: object({ webhookStatus: { type: "integer" } }),
       errors: [400, 404, 409],

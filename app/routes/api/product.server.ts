@@ -30,14 +30,28 @@ const productArea = defineArea("product", {
     doc: { summary: "One page of products matching the search", query: PAGE_QUERY, data: page(PRODUCT_ITEM) },
     async handle({ url }) {
       const { keyword, categories, pmin, pmax, sort, location } = parseSearchParams(url.searchParams);
-      const result = await listProducts({ page: wholeParam(url, "page", 0, 0, 100_000), size: wholeParam(url, "size", 10, 1, 50), keyword, categories, pmin, pmax, sort, location });
+      const result = await listProducts({
+        page: wholeParam(url, "page", 0, 0, 100_000),
+        size: wholeParam(url, "size", 10, 1, 50),
+        keyword,
+        categories,
+        pmin,
+        pmax,
+        sort,
+        location,
+      });
       return ok(result);
     },
   },
   "/detail": {
     method: "GET",
     auth: false,
-    doc: { summary: "One product (counts as a view)", query: { id: { type: "integer", description: "Product id (productId is accepted too)", required: true } }, data: PRODUCT_DETAIL, errors: [400, 404] },
+    doc: {
+      summary: "One product (counts as a view)",
+      query: { id: { type: "integer", description: "Product id (productId is accepted too)", required: true } },
+      data: PRODUCT_DETAIL,
+      errors: [400, 404],
+    },
     async handle({ url }) {
       const id = requireId(url.searchParams.get("id") ?? url.searchParams.get("productId"), "id", "Produk tidak ditemukan.");
       const product = await getProductDetail(id, { countView: true });
@@ -54,7 +68,10 @@ const productArea = defineArea("product", {
   "/cities": {
     method: "GET",
     auth: false,
-    doc: { summary: "The cities of the search filter (location)", data: list(object({ id: { type: "integer" }, name: { type: "string" } })) },
+    doc: {
+      summary: "The cities of the search filter (location)",
+      data: list(object({ id: { type: "integer" }, name: { type: "string" } })),
+    },
     handle: async () => ok(await listCities()),
   },
 });

@@ -7,7 +7,14 @@ import { TestBrowser } from "../test-browser";
 import { callApi } from "./test-client";
 import { getDb, type Db } from "~/.server/db/client";
 import { companies, rosterEntries, users } from "~/.server/db/schema";
-import { applyRosterImport, createSession, NIP_ALREADY_LINKED, NIP_NOT_ON_ROSTER, NOT_ACTIVE_EMPLOYEE, updateRosterEntry } from "~/.server/store/people";
+import {
+  applyRosterImport,
+  createSession,
+  NIP_ALREADY_LINKED,
+  NIP_NOT_ON_ROSTER,
+  NOT_ACTIVE_EMPLOYEE,
+  updateRosterEntry,
+} from "~/.server/store/people";
 import { getPaymentDetail, markPaid } from "~/.server/store/payments";
 import { createProduct, createVerifiedUser } from "~/.server/testing/fixtures";
 import { createStockedProduct, placeOrder, proofUpload } from "~/.server/testing/payment-fixtures";
@@ -30,7 +37,11 @@ async function companyWithRoster(lines: string[]): Promise<{ id: number; name: s
   const name = `PT Uji Pintu ${randomUUID().slice(0, 8)}`;
   const [row] = await db.insert(companies).values({ name }).returning({ id: companies.id });
   const operator = await createVerifiedUser(db);
-  const applied = await applyRosterImport(["nip,nama,perusahaan,status", ...lines.map((l) => `${l},${name},aktif`)].join("\n"), { deactivateMissing: false }, operator.id);
+  const applied = await applyRosterImport(
+    ["nip,nama,perusahaan,status", ...lines.map((l) => `${l},${name},aktif`)].join("\n"),
+    { deactivateMissing: false },
+    operator.id,
+  );
   if (!applied.ok) throw new Error(applied.message);
   return { id: row!.id, name };
 }

@@ -4,7 +4,11 @@ import { API_AREAS } from "./openapi.server";
 // For the API's tests: one call through the same dispatcher the resource routes use (area lookup,
 // token check, envelope), with a real Request. Not a route module (routes.ts does not name it).
 
-export type ApiAnswer = { status: number; body: { success: boolean; code: number; message: string; data: any; errors?: Record<string, string[]> }; headers: Headers };
+export type ApiAnswer = {
+  status: number;
+  body: { success: boolean; code: number; message: string; data: any; errors?: Record<string, string[]> };
+  headers: Headers;
+};
 
 export async function callApi(
   method: string,

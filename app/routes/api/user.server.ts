@@ -26,13 +26,30 @@ const area = defineArea("user", {
   "/short-info": {
     method: "GET",
     auth: true,
-    doc: { summary: "Who is signed in and whether the account is verified (data.verified)", data: object({ email: { type: "string" }, fullname: { type: "string" }, verified: { type: "boolean" }, resendAvailableAt: { type: ["string", "null"] } }) },
-    handle: async ({ user }) => ok({ email: user.email, fullname: user.fullname, verified: user.verified, resendAvailableAt: user.resendAvailableAt?.toISOString() ?? null }),
+    doc: {
+      summary: "Who is signed in and whether the account is verified (data.verified)",
+      data: object({
+        email: { type: "string" },
+        fullname: { type: "string" },
+        verified: { type: "boolean" },
+        resendAvailableAt: { type: ["string", "null"] },
+      }),
+    },
+    handle: async ({ user }) =>
+      ok({
+        email: user.email,
+        fullname: user.fullname,
+        verified: user.verified,
+        resendAvailableAt: user.resendAvailableAt?.toISOString() ?? null,
+      }),
   },
   "/edit-profile": {
     method: "GET",
     auth: true,
-    doc: { summary: "The values of the edit form (fullname, phoneNo)", data: object({ fullname: { type: "string" }, phoneNo: { type: "string" } }) },
+    doc: {
+      summary: "The values of the edit form (fullname, phoneNo)",
+      data: object({ fullname: { type: "string" }, phoneNo: { type: "string" } }),
+    },
     async handle({ user }) {
       const { fullname, phoneNo } = await profileOf(user.id);
       return ok({ fullname, phoneNo });

@@ -8,9 +8,35 @@ import { formatRupiah } from "~/lib/money";
 
 export type Tick = { at: number; label: string };
 export type Bar = { x: number; y: number; width: number; height: number; label: string; value: string };
-export type ColumnChart = { kind: "columns"; width: number; height: number; plot: { left: number; top: number; right: number; bottom: number }; bars: Bar[]; yTicks: Tick[]; xTicks: Tick[]; path?: undefined; areaPath?: undefined };
-export type LineChart = { kind: "line"; width: number; height: number; plot: { left: number; top: number; right: number; bottom: number }; path: string; areaPath: string; points: { x: number; y: number; label: string; value: string }[]; yTicks: Tick[]; xTicks: Tick[] };
-export type RowChart = { kind: "rows"; width: number; height: number; labelWidth: number; rows: { y: number; width: number; height: number; label: string; value: string }[] };
+export type ColumnChart = {
+  kind: "columns";
+  width: number;
+  height: number;
+  plot: { left: number; top: number; right: number; bottom: number };
+  bars: Bar[];
+  yTicks: Tick[];
+  xTicks: Tick[];
+  path?: undefined;
+  areaPath?: undefined;
+};
+export type LineChart = {
+  kind: "line";
+  width: number;
+  height: number;
+  plot: { left: number; top: number; right: number; bottom: number };
+  path: string;
+  areaPath: string;
+  points: { x: number; y: number; label: string; value: string }[];
+  yTicks: Tick[];
+  xTicks: Tick[];
+};
+export type RowChart = {
+  kind: "rows";
+  width: number;
+  height: number;
+  labelWidth: number;
+  rows: { y: number; width: number; height: number; label: string; value: string }[];
+};
 
 // The viewBox: the cards are about this wide at 1280 px, so the 12 px text reads at about 12 px.
 const WIDTH = 480;
@@ -50,9 +76,18 @@ export function dailyColumns(days: { day: string; value: number }[]): ColumnChar
     width: WIDTH,
     height: HEIGHT,
     plot,
-    bars: days.map((d) => ({ x: x(d.day)!, y: y(d.value), width: x.bandwidth(), height: plot.bottom - y(d.value), label: dayLabel(d.day), value: count(d.value) })),
+    bars: days.map((d) => ({
+      x: x(d.day)!,
+      y: y(d.value),
+      width: x.bandwidth(),
+      height: plot.bottom - y(d.value),
+      label: dayLabel(d.day),
+      value: count(d.value),
+    })),
     yTicks,
-    xTicks: days.filter((_, i) => i % 5 === 0 || i === days.length - 1).map((d) => ({ at: x(d.day)! + x.bandwidth() / 2, label: dayLabel(d.day) })),
+    xTicks: days
+      .filter((_, i) => i % 5 === 0 || i === days.length - 1)
+      .map((d) => ({ at: x(d.day)! + x.bandwidth() / 2, label: dayLabel(d.day) })),
   };
 }
 
@@ -73,7 +108,11 @@ export function dailyRupiahLine(days: { day: string; value: number }[]): LineCha
     width: WIDTH,
     height: HEIGHT,
     plot,
-    path: line<{ x: number; y: number }>((p) => p.x, (p) => p.y)(points) ?? "",
+    path:
+      line<{ x: number; y: number }>(
+        (p) => p.x,
+        (p) => p.y,
+      )(points) ?? "",
     areaPath:
       area<{ x: number; y: number }>()
         .x((p) => p.x)
@@ -81,7 +120,10 @@ export function dailyRupiahLine(days: { day: string; value: number }[]): LineCha
         .y1((p) => p.y)(points) ?? "",
     points,
     yTicks: y.ticks(4).map((t) => ({ at: y(t), label: axisRupiah(t) })),
-    xTicks: days.map((d, i) => ({ i, d })).filter(({ i }) => i % 5 === 0 || i === days.length - 1).map(({ i, d }) => ({ at: x(i), label: dayLabel(d.day) })),
+    xTicks: days
+      .map((d, i) => ({ i, d }))
+      .filter(({ i }) => i % 5 === 0 || i === days.length - 1)
+      .map(({ i, d }) => ({ at: x(i), label: dayLabel(d.day) })),
   };
 }
 
@@ -100,6 +142,12 @@ export function labelledRows(items: { label: string; value: number; display?: st
     width: WIDTH,
     height: Math.max(rowHeight, items.length * rowHeight),
     labelWidth,
-    rows: items.map((item, i) => ({ y: y(i)!, width: x(item.value), height: y.bandwidth(), label: item.label, value: item.display ?? count(item.value) })),
+    rows: items.map((item, i) => ({
+      y: y(i)!,
+      width: x(item.value),
+      height: y.bandwidth(),
+      label: item.label,
+      value: item.display ?? count(item.value),
+    })),
   };
 }

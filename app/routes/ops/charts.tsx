@@ -7,12 +7,26 @@ import type { ColumnChart, LineChart, RowChart } from "./charts.server";
 export function Chart({ id, title, chart }: { id: string; title: string; chart: ColumnChart | LineChart | RowChart }) {
   return (
     <div className="ops-chart-wrap">
-      <svg className="ops-chart" viewBox={`0 0 ${chart.width} ${chart.height}`} role="img" aria-labelledby={`${id}-title`} data-testid={`chart-${id}`}>
+      <svg
+        className="ops-chart"
+        viewBox={`0 0 ${chart.width} ${chart.height}`}
+        role="img"
+        aria-labelledby={`${id}-title`}
+        data-testid={`chart-${id}`}
+      >
         <title id={`${id}-title`}>{title}</title>
         {chart.kind === "rows" ? <Rows chart={chart} /> : <Axes chart={chart} />}
         {chart.kind === "columns"
           ? chart.bars.map((bar) => (
-              <rect key={bar.label} className="ops-chart-bar" x={bar.x} y={bar.y} width={bar.width} height={bar.height} data-day={bar.label}>
+              <rect
+                key={bar.label}
+                className="ops-chart-bar"
+                x={bar.x}
+                y={bar.y}
+                width={bar.width}
+                height={bar.height}
+                data-day={bar.label}
+              >
                 <title>{`${bar.label}: ${bar.value}`}</title>
               </rect>
             ))

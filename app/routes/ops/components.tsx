@@ -48,7 +48,17 @@ export type OrderTableRow = {
 };
 
 /** Orders as the queues and the search list them: each links to its page. */
-export function OrderTable({ rows, rowTestId, showStatus = false, showWaiting = false }: { rows: OrderTableRow[]; rowTestId: string; showStatus?: boolean; showWaiting?: boolean }) {
+export function OrderTable({
+  rows,
+  rowTestId,
+  showStatus = false,
+  showWaiting = false,
+}: {
+  rows: OrderTableRow[];
+  rowTestId: string;
+  showStatus?: boolean;
+  showWaiting?: boolean;
+}) {
   return (
     <div className="ops-table-wrap">
       <table className="ops-table">
@@ -95,7 +105,8 @@ export function OrderTable({ rows, rowTestId, showStatus = false, showWaiting = 
 
 type Common = { name: string; label: string; error?: string; hint?: string };
 
-const describedBy = (id: string, error?: string, hint?: string) => [error ? `${id}-error` : "", hint ? `${id}-hint` : ""].filter(Boolean).join(" ") || undefined;
+const describedBy = (id: string, error?: string, hint?: string) =>
+  [error ? `${id}-error` : "", hint ? `${id}-hint` : ""].filter(Boolean).join(" ") || undefined;
 
 function Message({ id, error, hint }: { id: string; error?: string; hint?: string }) {
   return (
@@ -115,7 +126,19 @@ function Message({ id, error, hint }: { id: string; error?: string; hint?: strin
 }
 
 /** The label, the control and its hint or error, in the back office's field column. */
-function FieldFrame({ id, label, error, hint, children }: { id: string; label: string; error?: string; hint?: string; children: React.ReactNode }) {
+function FieldFrame({
+  id,
+  label,
+  error,
+  hint,
+  children,
+}: {
+  id: string;
+  label: string;
+  error?: string;
+  hint?: string;
+  children: React.ReactNode;
+}) {
   return (
     <div className="ops-field">
       <label htmlFor={id}>{label}</label>
@@ -127,11 +150,24 @@ function FieldFrame({ id, label, error, hint, children }: { id: string; label: s
 
 /** What every control of a field carries: its id and name, and its error and hint for screen readers. */
 function controlProps(id: string, name: string, error?: string, hint?: string) {
-  return { id, name, "aria-invalid": error ? true : undefined, "aria-describedby": describedBy(id, error, hint), className: error ? "is-invalid" : undefined };
+  return {
+    id,
+    name,
+    "aria-invalid": error ? true : undefined,
+    "aria-describedby": describedBy(id, error, hint),
+    className: error ? "is-invalid" : undefined,
+  };
 }
 
 /** A labelled input with its hint and its error beside it; `id` where one form repeats a name (a row per entry). */
-export function InputField({ name, label, error, hint, id = name, ...rest }: Common & Omit<React.InputHTMLAttributes<HTMLInputElement>, "name">) {
+export function InputField({
+  name,
+  label,
+  error,
+  hint,
+  id = name,
+  ...rest
+}: Common & Omit<React.InputHTMLAttributes<HTMLInputElement>, "name">) {
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint}>
       <input {...controlProps(id, name, error, hint)} {...rest} />
@@ -139,7 +175,14 @@ export function InputField({ name, label, error, hint, id = name, ...rest }: Com
   );
 }
 
-export function TextAreaField({ name, label, error, hint, id = name, ...rest }: Common & Omit<React.TextareaHTMLAttributes<HTMLTextAreaElement>, "name">) {
+export function TextAreaField({
+  name,
+  label,
+  error,
+  hint,
+  id = name,
+  ...rest
+}: Common & Omit<React.TextareaHTMLAttributes<HTMLTextAreaElement>, "name">) {
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint}>
       <textarea {...controlProps(id, name, error, hint)} {...rest} />
@@ -147,7 +190,15 @@ export function TextAreaField({ name, label, error, hint, id = name, ...rest }: 
   );
 }
 
-export function SelectField({ name, label, error, hint, options, defaultValue, placeholder }: Common & { options: { value: string; label: string }[]; defaultValue?: string; placeholder?: string }) {
+export function SelectField({
+  name,
+  label,
+  error,
+  hint,
+  options,
+  defaultValue,
+  placeholder,
+}: Common & { options: { value: string; label: string }[]; defaultValue?: string; placeholder?: string }) {
   return (
     <FieldFrame id={name} label={label} error={error} hint={hint}>
       <select {...controlProps(name, name, error, hint)} defaultValue={defaultValue}>

@@ -11,7 +11,10 @@ import { exportOrdersCsv } from "~/.server/store/back-office";
 export async function loader({ context, url }: Route.LoaderArgs) {
   const operator = requireStaff(context, "keuangan");
   const statuses = await listOrderStatuses();
-  const { search } = readOrderSearch(url.searchParams, statuses.map((s) => s.id));
+  const { search } = readOrderSearch(
+    url.searchParams,
+    statuses.map((s) => s.id),
+  );
   await recordAudit(null, operator.id, "export", { detail: url.search.slice(0, 300) });
   const day = new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Jakarta" }).format(new Date());
   return new Response(Readable.toWeb(exportOrdersCsv(search)) as ReadableStream<Uint8Array>, {

@@ -96,9 +96,17 @@ describe("the back-office home", () => {
 
     // 'Katalog' sees the low stock only; 'Keuangan' the sales but not the incentive decisions.
     const katalog = (await (await staffMember(["katalog"])).browser.get(queuesRoute.loader, "/ops")).data as Home;
-    expect({ sales: katalog.sales, incentives: katalog.incentives, stock: katalog.stock?.length }).toEqual({ sales: null, incentives: null, stock: 4 });
+    expect({ sales: katalog.sales, incentives: katalog.incentives, stock: katalog.stock?.length }).toEqual({
+      sales: null,
+      incentives: null,
+      stock: 4,
+    });
     const keuangan = (await (await staffMember(["keuangan"])).browser.get(queuesRoute.loader, "/ops")).data as Home;
-    expect({ sales: !!keuangan.sales, incentives: keuangan.incentives, stock: keuangan.stock }).toEqual({ sales: true, incentives: null, stock: null });
+    expect({ sales: !!keuangan.sales, incentives: keuangan.incentives, stock: keuangan.stock }).toEqual({
+      sales: true,
+      incentives: null,
+      stock: null,
+    });
   });
 });
 
@@ -108,12 +116,23 @@ describe("/ops/staff", () => {
     const person = await createVerifiedUser(db);
     const theirSession = await new Browser().signIn(person.id);
 
-    expect(await admin.browser.postFields(staffRoute.action, "/ops/staff", { intent: "add", email: "tidak-ada@example.test", role: "katalog" })).toMatchObject({
+    expect(
+      await admin.browser.postFields(staffRoute.action, "/ops/staff", { intent: "add", email: "tidak-ada@example.test", role: "katalog" }),
+    ).toMatchObject({
       status: 400,
       data: { emailError: "Tidak ada akun dengan email ini. Orang itu harus mendaftar dulu." },
     });
-    expect(await admin.browser.postFields(staffRoute.action, "/ops/staff", { intent: "add", email: person.email })).toMatchObject({ status: 400, data: { error: "Pilih minimal satu peran." } });
-    expect(await admin.browser.postFields(staffRoute.action, "/ops/staff", { intent: "add", email: person.email.toUpperCase(), role: ["katalog", "pesanan", "bos"] })).toMatchObject({ status: 302, location: "/ops/staff" });
+    expect(await admin.browser.postFields(staffRoute.action, "/ops/staff", { intent: "add", email: person.email })).toMatchObject({
+      status: 400,
+      data: { error: "Pilih minimal satu peran." },
+    });
+    expect(
+      await admin.browser.postFields(staffRoute.action, "/ops/staff", {
+        intent: "add",
+        email: person.email.toUpperCase(),
+        role: ["katalog", "pesanan", "bos"],
+      }),
+    ).toMatchObject({ status: 302, location: "/ops/staff" });
     expect(await rolesOf(person.id)).toEqual(["pesanan", "katalog"]);
     // Their open session ended with the change.
     const [old] = await db.select({ revokedAt: sessions.revokedAt }).from(sessions).where(eq(sessions.userId, person.id));
@@ -122,11 +141,15 @@ describe("/ops/staff", () => {
     const listed = (await admin.browser.get(staffRoute.loader, "/ops/staff")).data as Awaited<ReturnType<typeof staffRoute.loader>>;
     expect(listed.staff.find((m) => m.id === person.id)!.roles).toEqual(["pesanan", "katalog"]);
 
-    expect(await admin.browser.postFields(staffRoute.action, "/ops/staff", { intent: "save", userId: String(person.id), role: "katalog" })).toMatchObject({ status: 302 });
+    expect(
+      await admin.browser.postFields(staffRoute.action, "/ops/staff", { intent: "save", userId: String(person.id), role: "katalog" }),
+    ).toMatchObject({ status: 302 });
     expect(await rolesOf(person.id)).toEqual(["katalog"]);
 
     // The only admin cannot take their own 'Admin' away on the page.
-    expect(await admin.browser.postFields(staffRoute.action, "/ops/staff", { intent: "save", userId: String(admin.user.id), role: "pesanan" })).toMatchObject({ status: 409, data: { error: LAST_ADMIN } });
+    expect(
+      await admin.browser.postFields(staffRoute.action, "/ops/staff", { intent: "save", userId: String(admin.user.id), role: "pesanan" }),
+    ).toMatchObject({ status: 409, data: { error: LAST_ADMIN } });
     expect(await rolesOf(admin.user.id)).toEqual(["admin"]);
 
     const audit = await db.select({ detail: operatorAudit.detail }).from(operatorAudit).where(eq(operatorAudit.action, "staff-roles"));

@@ -25,7 +25,11 @@ export function loader({ context, url }: Route.LoaderArgs) {
   const operator = requireStaff(context, undefined, { secondFactor: url.pathname !== SECOND_FACTOR_PATH });
   const may = (role: Parameters<typeof hasRole>[1]) => hasRole(operator.roles, role);
   // The menu lists only the screens this person's roles open (the others answer 404).
-  return { email: operator.email, checked: operator.secondFactorPassed, menu: { pesanan: may("pesanan"), keuangan: may("keuangan"), katalog: may("katalog"), pegawai: may("pegawai"), admin: may("admin") } };
+  return {
+    email: operator.email,
+    checked: operator.secondFactorPassed,
+    menu: { pesanan: may("pesanan"), keuangan: may("keuangan"), katalog: may("katalog"), pegawai: may("pegawai"), admin: may("admin") },
+  };
 }
 
 export default function OpsLayout({ loaderData }: Route.ComponentProps) {

@@ -55,10 +55,17 @@ export async function action({ context, request }: Route.ActionArgs) {
   const form = await readForm(request);
   const id = String(form.get("jobId") ?? "");
   const queue = String(form.get("queue") ?? "") as MessageQueue;
-  if (form.get("intent") !== "resend" || !/^[0-9a-f-]{36}$/i.test(id) || (queue !== "mail" && queue !== "sms")) return data({ error: "Permintaan tidak valid." }, { status: 400 });
+  if (form.get("intent") !== "resend" || !/^[0-9a-f-]{36}$/i.test(id) || (queue !== "mail" && queue !== "sms"))
+    return data({ error: "Permintaan tidak valid." }, { status: 400 });
   const resent = await resendMessage(queue, id);
   await recordAudit(null, operator.id, resent ? "message-resent" : "message-resend-refused", { detail: `${queue}:${id}` });
-  flash(context, "toast", resent ? { type: "success", message: "Pesan dijadwalkan untuk dikirim ulang." } : { type: "danger", message: "Pesan ini tidak dapat dikirim ulang: sudah terkirim atau sudah dijadwalkan ulang." });
+  flash(
+    context,
+    "toast",
+    resent
+      ? { type: "success", message: "Pesan dijadwalkan untuk dikirim ulang." }
+      : { type: "danger", message: "Pesan ini tidak dapat dikirim ulang: sudah terkirim atau sudah dijadwalkan ulang." },
+  );
   throw redirect(`/ops/messages${new URL(request.url).search}`);
 }
 
@@ -69,7 +76,10 @@ export default function Messages({ loaderData, actionData }: Route.ComponentProp
       <h1>
         {TITLE} <span className="ops-muted">({rows.length})</span>
       </h1>
-      <p className="ops-muted">E-mail dan SMS yang belum terkirim. Yang gagal sementara dicoba ulang otomatis hingga 5 kali dalam sekitar satu jam; setelah itu statusnya Gagal.</p>
+      <p className="ops-muted">
+        E-mail dan SMS yang belum terkirim. Yang gagal sementara dicoba ulang otomatis hingga 5 kali dalam sekitar satu jam; setelah itu
+        statusnya Gagal.
+      </p>
       <nav className="ops-filters" aria-label="Saring status">
         {FILTERS.map((f) => (
           <a key={f ?? "all"} href={f ? `/ops/messages?status=${f}` : "/ops/messages"} aria-current={f === filter ? "page" : undefined}>

@@ -26,7 +26,26 @@ import * as rosterRoute from "./employees/roster";
 import * as accountsRoute from "./employees/accounts";
 import * as settingsRoute from "./settings";
 import * as staffRoute from "./staff";
-import { balanceEntries, banners, catalogueAudit, categories, companies, csvImports, operatorAudit, operatorFactors, orderEvents, orders, paymentMethods, productImages, products, promos, rosterEntries, staffRoles, storeSettings, users } from "~/.server/db/schema";
+import {
+  balanceEntries,
+  banners,
+  catalogueAudit,
+  categories,
+  companies,
+  csvImports,
+  operatorAudit,
+  operatorFactors,
+  orderEvents,
+  orders,
+  paymentMethods,
+  productImages,
+  products,
+  promos,
+  rosterEntries,
+  staffRoles,
+  storeSettings,
+  users,
+} from "~/.server/db/schema";
 import { readOutbox } from "~/.server/store/messages";
 import { settleMessages } from "~/.server/testing/messages";
 import { requestWithdrawal } from "~/.server/store/orders";
@@ -65,11 +84,14 @@ let photo: Awaited<ReturnType<typeof processImageUpload>> & { ok: true };
 ownDatabaseForThisFile();
 beforeAll(async () => {
   db = await getDb();
-  const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: { r: 10, g: 120, b: 90 } } }).png().toBuffer();
+  const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: { r: 10, g: 120, b: 90 } } })
+    .png()
+    .toBuffer();
   photo = (await processImageUpload(new File([new Uint8Array(png)], "p.png", { type: "image/png" }))) as typeof photo;
 });
 
-const totp = (secret: string, timestamp = Date.now()) => new TOTP({ secret: Secret.fromBase32(secret.replace(/\s+/g, "")), digits: 6, period: 30 }).generate({ timestamp });
+const totp = (secret: string, timestamp = Date.now()) =>
+  new TOTP({ secret: Secret.fromBase32(secret.replace(/\s+/g, "")), digits: 6, period: 30 }).generate({ timestamp });
 
 /** An operator who enrolled through /ops/2fa in this browser: the page's 'Kunci', one code, the recovery codes. */
 async function enrolledOperator(roles: StaffRole[] = ["admin"]): Promise<{ user: TestUser; browser: Browser; recoveryCodes: string[] }> {
@@ -95,8 +117,14 @@ describe("the second factor", () => {
     const page = await browser.get(secondFactorRoute.loader, "/ops/2fa");
     const { secret } = page.data as { secret: string; enrolled: boolean };
     expect(page.data).toMatchObject({ enrolled: false });
-    expect(await browser.postFields(secondFactorRoute.action, "/ops/2fa", { intent: "enrol", code: "" })).toMatchObject({ status: 400, data: { error: "Kode tidak boleh kosong." } });
-    expect(await browser.postFields(secondFactorRoute.action, "/ops/2fa", { intent: "enrol", code: "123456" })).toMatchObject({ status: 400, data: { error: "Kode salah atau sudah kedaluwarsa." } });
+    expect(await browser.postFields(secondFactorRoute.action, "/ops/2fa", { intent: "enrol", code: "" })).toMatchObject({
+      status: 400,
+      data: { error: "Kode tidak boleh kosong." },
+    });
+    expect(await browser.postFields(secondFactorRoute.action, "/ops/2fa", { intent: "enrol", code: "123456" })).toMatchObject({
+      status: 400,
+      data: { error: "Kode salah atau sudah kedaluwarsa." },
+    });
     const enrolled = await browser.postFields(secondFactorRoute.action, "/ops/2fa", { intent: "enrol", code: totp(secret) });
     const codes = (enrolled.data as { recoveryCodes: string[] }).recoveryCodes;
     expect(await browser.get(queuesRoute.loader, "/ops")).toMatchObject({ status: 200 });
@@ -107,20 +135,32 @@ describe("the second factor", () => {
     const second = await new Browser().signIn(user.id);
     expect(await second.get(searchRoute.loader, "/ops/search")).toMatchObject({ status: 302, location: "/ops/2fa" });
     expect((await second.get(secondFactorRoute.loader, "/ops/2fa")).data).toEqual({ enrolled: true });
-    expect(await second.postFields(secondFactorRoute.action, "/ops/2fa", { intent: "verify", code: codes[0]! })).toMatchObject({ status: 302, location: "/ops" });
+    expect(await second.postFields(secondFactorRoute.action, "/ops/2fa", { intent: "verify", code: codes[0]! })).toMatchObject({
+      status: 302,
+      location: "/ops",
+    });
     expect(await second.get(searchRoute.loader, "/ops/search")).toMatchObject({ status: 200 });
     const third = await new Browser().signIn(user.id);
-    expect(await third.postFields(secondFactorRoute.action, "/ops/2fa", { intent: "verify", code: codes[0]! })).toMatchObject({ status: 400 });
+    expect(await third.postFields(secondFactorRoute.action, "/ops/2fa", { intent: "verify", code: codes[0]! })).toMatchObject({
+      status: 400,
+    });
 
     // Wrong codes: 5 per 15 minutes from one address (issue 25), then 429 there even for a right code; every one audited.
-    for (let i = 1; i < 5; i++) expect((await third.postFields(secondFactorRoute.action, "/ops/2fa", { intent: "verify", code: "000000" })).status).toBe(400);
+    for (let i = 1; i < 5; i++)
+      expect((await third.postFields(secondFactorRoute.action, "/ops/2fa", { intent: "verify", code: "000000" })).status).toBe(400);
     const limited = await third.postFields(secondFactorRoute.action, "/ops/2fa", { intent: "verify", code: codes[1]! });
     expect(limited.status).toBe(429);
     expect((limited.data as { error: string }).error).toMatch(/^Terlalu banyak percobaan kode\. Coba lagi dalam \d+ menit\.$/);
     expect(await third.get(queuesRoute.loader, "/ops")).toMatchObject({ status: 302, location: "/ops/2fa" });
     const audit = await db.select({ action: operatorAudit.action }).from(operatorAudit).where(eq(operatorAudit.operatorId, user.id));
     const tally = (a: string) => audit.filter((r) => r.action === a).length;
-    expect({ wrong: tally("2fa-wrong-code"), limited: tally("2fa-rate-limited"), passed: tally("2fa-passed"), recovery: tally("2fa-recovery-code"), enrolled: tally("2fa-enrolled") }).toEqual({
+    expect({
+      wrong: tally("2fa-wrong-code"),
+      limited: tally("2fa-rate-limited"),
+      passed: tally("2fa-passed"),
+      recovery: tally("2fa-recovery-code"),
+      enrolled: tally("2fa-enrolled"),
+    }).toEqual({
       wrong: 6,
       limited: 1,
       passed: 1,
@@ -159,9 +199,17 @@ describe("wrong-code limits per account and per address (issue 25)", () => {
     expect(await verify(operator, totp(factor!.secret, Date.now() + 30_000))).toMatchObject({ status: 302, location: "/ops" });
     expect(await operator.get(queuesRoute.loader, "/ops")).toMatchObject({ status: 200 });
 
-    const audit = await db.select({ action: operatorAudit.action, address: operatorAudit.address }).from(operatorAudit).where(eq(operatorAudit.operatorId, user.id));
+    const audit = await db
+      .select({ action: operatorAudit.action, address: operatorAudit.address })
+      .from(operatorAudit)
+      .where(eq(operatorAudit.operatorId, user.id));
     expect(audit.filter((a) => a.action === "2fa-wrong-code").length).toBe(10);
-    expect(audit.filter((a) => a.action === "2fa-rate-limited").map((a) => a.address)).toEqual(["203.0.113.1", "2001:db8:1:2::/64", "198.51.100.9", "198.51.100.10"]);
+    expect(audit.filter((a) => a.action === "2fa-rate-limited").map((a) => a.address)).toEqual([
+      "203.0.113.1",
+      "2001:db8:1:2::/64",
+      "198.51.100.9",
+      "198.51.100.10",
+    ]);
     expect(audit.filter((a) => a.action === "2fa-passed").map((a) => a.address)).toEqual(["local", "local"]);
   });
 });
@@ -173,8 +221,15 @@ describe("staff roles (issue 27): a screen or action outside a person's roles an
     const home = await browser.get(queuesRoute.loader, "/ops");
     expect(home).toMatchObject({ status: 200, data: { queues: [] } });
     expect(await browser.get(queueRoute.loader, "/ops/queue/insentif", { queue: "insentif" })).toMatchObject({ status: 404 });
-    expect(await browser.get(orderRoute.loader, `/ops/orders/${order.orderId}`, { id: String(order.orderId) })).toMatchObject({ status: 404 });
-    const decided = await browser.postFields(orderRoute.action, `/ops/orders/${order.orderId}`, { intent: "approve-incentive" }, { id: String(order.orderId) });
+    expect(await browser.get(orderRoute.loader, `/ops/orders/${order.orderId}`, { id: String(order.orderId) })).toMatchObject({
+      status: 404,
+    });
+    const decided = await browser.postFields(
+      orderRoute.action,
+      `/ops/orders/${order.orderId}`,
+      { intent: "approve-incentive" },
+      { id: String(order.orderId) },
+    );
     expect(decided.status).toBe(404);
     expect((await db.select({ statusId: orders.statusId }).from(orders).where(eq(orders.id, order.orderId)))[0]!.statusId).toBe(100);
     expect(await browser.get(searchRoute.loader, "/ops/search")).toMatchObject({ status: 404 });
@@ -197,10 +252,33 @@ type Write = [string, unknown, string, Record<string, string>, Record<string, st
 /** Every catalogue screen and action (issue 26), on a product of the test's. */
 async function catalogueDoors(productId: number): Promise<{ reads: Read[]; writes: Write[] }> {
   const id = String(productId);
-  const [photo] = await db.insert(productImages).values({ productId, cardUrl: "/media/x.webp", cardWidth: 1, cardHeight: 1, detailUrl: "/media/x.webp", detailWidth: 1, detailHeight: 1 }).returning({ id: productImages.id });
-  const [category] = await db.insert(categories).values({ title: `Kategori ${productId}` }).returning({ id: categories.id });
+  const [photo] = await db
+    .insert(productImages)
+    .values({
+      productId,
+      cardUrl: "/media/x.webp",
+      cardWidth: 1,
+      cardHeight: 1,
+      detailUrl: "/media/x.webp",
+      detailWidth: 1,
+      detailHeight: 1,
+    })
+    .returning({ id: productImages.id });
+  const [category] = await db
+    .insert(categories)
+    .values({ title: `Kategori ${productId}` })
+    .returning({ id: categories.id });
   const staged = "00000000-0000-4000-8000-000000000000";
-  const productFields = { intent: "save", title: "Ditulis Orang Lain", categoryId: String(category!.id), price: "1000", stock: "1", status: "tayang", version: "1", stockRead: "0" };
+  const productFields = {
+    intent: "save",
+    title: "Ditulis Orang Lain",
+    categoryId: String(category!.id),
+    price: "1000",
+    stock: "1",
+    status: "tayang",
+    version: "1",
+    stockRead: "0",
+  };
   return {
     reads: [
       ["catalogue products", catalogueProductsRoute.loader, "/ops/catalogue/products", {}],
@@ -215,12 +293,36 @@ async function catalogueDoors(productId: number): Promise<{ reads: Read[]; write
     writes: [
       ["catalogue add product", catalogueProductRoute.action, "/ops/catalogue/products/new", { id: "new" }, productFields],
       ["catalogue save product", catalogueProductRoute.action, `/ops/catalogue/products/${id}`, { id }, productFields],
-      ["catalogue photo delete", catalogueProductRoute.action, `/ops/catalogue/products/${id}`, { id }, { intent: "photo", move: "delete", photoId: String(photo!.id) }],
+      [
+        "catalogue photo delete",
+        catalogueProductRoute.action,
+        `/ops/catalogue/products/${id}`,
+        { id },
+        { intent: "photo", move: "delete", photoId: String(photo!.id) },
+      ],
       ["catalogue photo upload", catalogueProductPhotosRoute.action, `/ops/catalogue/products/${id}/photos`, { id }, {}],
-      ["catalogue promo", cataloguePromosRoute.action, "/ops/catalogue/promos", {}, { title: "Promo Asing", discountType: "v", discount: "1000" }],
+      [
+        "catalogue promo",
+        cataloguePromosRoute.action,
+        "/ops/catalogue/promos",
+        {},
+        { title: "Promo Asing", discountType: "v", discount: "1000" },
+      ],
       ["catalogue banner", catalogueBannersRoute.action, "/ops/catalogue/banners", {}, { intent: "delete", bannerId: "1" }],
-      ["catalogue category add", catalogueCategoriesRoute.action, "/ops/catalogue/categories", {}, { kind: "kategori", intent: "add", name: "Kategori Asing" }],
-      ["catalogue category delete", catalogueCategoriesRoute.action, "/ops/catalogue/categories", {}, { kind: "kota", intent: "delete", id: "1" }],
+      [
+        "catalogue category add",
+        catalogueCategoriesRoute.action,
+        "/ops/catalogue/categories",
+        {},
+        { kind: "kategori", intent: "add", name: "Kategori Asing" },
+      ],
+      [
+        "catalogue category delete",
+        catalogueCategoriesRoute.action,
+        "/ops/catalogue/categories",
+        {},
+        { kind: "kota", intent: "delete", id: "1" },
+      ],
       ["catalogue import upload", catalogueImportRoute.action, "/ops/catalogue/import", {}, { intent: "upload" }],
       ["catalogue import apply", catalogueImportRoute.action, "/ops/catalogue/import", {}, { intent: "apply", id: staged }],
     ],
@@ -230,7 +332,10 @@ async function catalogueDoors(productId: number): Promise<{ reads: Read[]; write
 /** What a catalogue write would change (the role matrix compares it before and after). */
 async function catalogueSnapshot() {
   return {
-    products: await db.select({ id: products.id, title: products.title, version: products.version, stock: products.stock }).from(products).orderBy(products.id),
+    products: await db
+      .select({ id: products.id, title: products.title, version: products.version, stock: products.stock })
+      .from(products)
+      .orderBy(products.id),
     photos: (await db.select({ n: count() }).from(productImages))[0]!.n,
     promos: (await db.select({ n: count() }).from(promos))[0]!.n,
     banners: (await db.select({ n: count() }).from(banners))[0]!.n,
@@ -248,16 +353,25 @@ describe("the catalogue's roles (issue 26)", () => {
     const before = await catalogueSnapshot();
     expect(await orders.browser.get(catalogueIndexRoute.loader, "/ops/catalogue")).toMatchObject({ status: 404 });
     for (const [name, handler, url, params] of reads) expect((await orders.browser.get(handler, url, params)).status, name).toBe(404);
-    for (const [name, handler, url, params, fields] of writes) expect((await orders.browser.postFields(handler, url, fields, params)).status, name).toBe(404);
+    for (const [name, handler, url, params, fields] of writes)
+      expect((await orders.browser.postFields(handler, url, fields, params)).status, name).toBe(404);
     expect(await catalogueSnapshot()).toEqual(before);
     expect((await orders.browser.get(layoutRoute.loader, "/ops")).data).toMatchObject({ menu: { katalog: false } });
 
     const catalogue = await enrolledOperator(["katalog"]);
     expect((await catalogue.browser.get(layoutRoute.loader, "/ops")).data).toMatchObject({ menu: { katalog: true, pesanan: false } });
-    expect(await catalogue.browser.get(catalogueIndexRoute.loader, "/ops/catalogue")).toMatchObject({ status: 302, location: "/ops/catalogue/products" });
+    expect(await catalogue.browser.get(catalogueIndexRoute.loader, "/ops/catalogue")).toMatchObject({
+      status: 302,
+      location: "/ops/catalogue/products",
+    });
     for (const [name, handler, url, params] of reads) expect((await catalogue.browser.get(handler, url, params)).status, name).toBe(200);
     // A known write: the product form saves (its version was 1, the fixture's).
-    const saved = await catalogue.browser.postFields(catalogueProductRoute.action, `/ops/catalogue/products/${productId}`, { ...writes[1]![4], title: "Motor Listrik Katalog" }, { id: String(productId) });
+    const saved = await catalogue.browser.postFields(
+      catalogueProductRoute.action,
+      `/ops/catalogue/products/${productId}`,
+      { ...writes[1]![4], title: "Motor Listrik Katalog" },
+      { id: String(productId) },
+    );
     expect(saved).toMatchObject({ status: 302, location: `/ops/catalogue/products/${productId}` });
   });
 });
@@ -279,31 +393,64 @@ describe("role matrix: anonymous, buyer, operator without the second factor, ope
     await db.insert(balanceEntries).values({ userId: buyer.id, kind: "credit", title: "Reward Pembelian", amount: 50_000 });
     const withdrawal = await requestWithdrawal(buyer.email, 20_000);
     if (!withdrawal.ok) throw new Error(withdrawal.message);
-    const images = await Promise.all((["ktp", "transfer-proof", "delivery-proof"] as const).map((purpose) => saveUpload(buyer.id, purpose, photo.file)));
+    const images = await Promise.all(
+      (["ktp", "transfer-proof", "delivery-proof"] as const).map((purpose) => saveUpload(buyer.id, purpose, photo.file)),
+    );
     const orderIds = [incentive, installment, proof, paid].map((o) => o.orderId);
     const catalogue = await catalogueDoors(await createProduct(db));
 
     const snapshot = async () => ({
-      orders: await db.select({ id: orders.id, statusId: orders.statusId, courier: orders.courier, trackingNumber: orders.trackingNumber }).from(orders).orderBy(orders.id),
+      orders: await db
+        .select({ id: orders.id, statusId: orders.statusId, courier: orders.courier, trackingNumber: orders.trackingNumber })
+        .from(orders)
+        .orderBy(orders.id),
       events: (await db.select({ n: count() }).from(orderEvents))[0]!.n,
-      withdrawals: await db.select({ id: balanceEntries.id, status: balanceEntries.status }).from(balanceEntries).where(eq(balanceEntries.kind, "withdrawal")),
+      withdrawals: await db
+        .select({ id: balanceEntries.id, status: balanceEntries.status })
+        .from(balanceEntries)
+        .where(eq(balanceEntries.kind, "withdrawal")),
       factors: await db.select({ userId: operatorFactors.userId }).from(operatorFactors).orderBy(operatorFactors.userId),
-      decisions: (await db.select({ n: count() }).from(operatorAudit).where(and(eq(operatorAudit.action, "order-decision"))))[0]!.n,
+      decisions: (
+        await db
+          .select({ n: count() })
+          .from(operatorAudit)
+          .where(and(eq(operatorAudit.action, "order-decision")))
+      )[0]!.n,
       catalogue: await catalogueSnapshot(),
     });
 
     const reads: [string, unknown, string, Record<string, string>][] = [
       ["layout", layoutRoute.loader, "/ops", {}],
       ["queues", queuesRoute.loader, "/ops", {}],
-      ...(["insentif", "cicilan", "transfer", "kirim"] as const).map((q): [string, unknown, string, Record<string, string>] => [`queue ${q}`, queueRoute.loader, `/ops/queue/${q}`, { queue: q }]),
-      ...orderIds.map((id): [string, unknown, string, Record<string, string>] => [`order ${id}`, orderRoute.loader, `/ops/orders/${id}`, { id: String(id) }]),
+      ...(["insentif", "cicilan", "transfer", "kirim"] as const).map((q): [string, unknown, string, Record<string, string>] => [
+        `queue ${q}`,
+        queueRoute.loader,
+        `/ops/queue/${q}`,
+        { queue: q },
+      ]),
+      ...orderIds.map((id): [string, unknown, string, Record<string, string>] => [
+        `order ${id}`,
+        orderRoute.loader,
+        `/ops/orders/${id}`,
+        { id: String(id) },
+      ]),
       ["withdrawals", withdrawalsRoute.loader, "/ops/withdrawals", {}],
       ["search", searchRoute.loader, `/ops/search?email=${encodeURIComponent(buyer.email)}`, {}],
       ["export", exportRoute.loader, "/ops/export", {}],
       ...catalogue.reads,
     ];
     const writes: [string, unknown, string, Record<string, string>, Record<string, string>][] = [
-      ...(["approve-incentive", "reject-incentive", "approve-installment", "reject-installment", "verify-transfer", "reject-transfer", "ship"] as const).flatMap((intent) =>
+      ...(
+        [
+          "approve-incentive",
+          "reject-incentive",
+          "approve-installment",
+          "reject-installment",
+          "verify-transfer",
+          "reject-transfer",
+          "ship",
+        ] as const
+      ).flatMap((intent) =>
         orderIds.map((id): [string, unknown, string, Record<string, string>, Record<string, string>] => [
           `${intent} ${id}`,
           orderRoute.action,
@@ -325,24 +472,43 @@ describe("role matrix: anonymous, buyer, operator without the second factor, ope
       if (outcome.status !== status || outcome.location !== location || outcome.data !== null) leaks++;
       expect({ status: outcome.status, location: outcome.location, data: outcome.data }, what).toEqual({ status, location, data: null });
     };
-    for (const [who, browser] of [["anonymous", anonymous], ["buyer", buyerBrowser]] as const) {
-      for (const [name, handler, url, params] of reads) expectStatus(await browser.get(handler, url, params), 404, null, `${who} GET ${name}`);
+    for (const [who, browser] of [
+      ["anonymous", anonymous],
+      ["buyer", buyerBrowser],
+    ] as const) {
+      for (const [name, handler, url, params] of reads)
+        expectStatus(await browser.get(handler, url, params), 404, null, `${who} GET ${name}`);
       expectStatus(await browser.get(secondFactorRoute.loader, "/ops/2fa"), 404, null, `${who} GET /ops/2fa`);
-      for (const [name, handler, url, params, fields] of writes) expectStatus(await browser.postFields(handler, url, fields, params), 404, null, `${who} POST ${name}`);
-      for (const intent of ["enrol", "verify"]) expectStatus(await browser.postFields(secondFactorRoute.action, "/ops/2fa", { intent, code: "123456" }), 404, null, `${who} POST /ops/2fa ${intent}`);
+      for (const [name, handler, url, params, fields] of writes)
+        expectStatus(await browser.postFields(handler, url, fields, params), 404, null, `${who} POST ${name}`);
+      for (const intent of ["enrol", "verify"])
+        expectStatus(
+          await browser.postFields(secondFactorRoute.action, "/ops/2fa", { intent, code: "123456" }),
+          404,
+          null,
+          `${who} POST /ops/2fa ${intent}`,
+        );
     }
     // The buyer who owns the images still sees them; nobody else without the checked role does.
     for (const id of images) {
       expectStatus(await anonymous.get(uploadsRoute.loader, `/uploads/${id}`, { id }, []), 404, null, `anonymous image ${id}`);
-      expectStatus(await halfBrowser.get(uploadsRoute.loader, `/uploads/${id}`, { id }, []), 404, null, `operator without factor, image ${id}`);
+      expectStatus(
+        await halfBrowser.get(uploadsRoute.loader, `/uploads/${id}`, { id }, []),
+        404,
+        null,
+        `operator without factor, image ${id}`,
+      );
       expect((await buyerBrowser.get(uploadsRoute.loader, `/uploads/${id}`, { id }, [])).status).toBe(200);
     }
     const stranger = await new Browser().signIn((await createVerifiedUser(db)).id);
-    for (const id of images) expectStatus(await stranger.get(uploadsRoute.loader, `/uploads/${id}`, { id }, []), 404, null, `another buyer, image ${id}`);
+    for (const id of images)
+      expectStatus(await stranger.get(uploadsRoute.loader, `/uploads/${id}`, { id }, []), 404, null, `another buyer, image ${id}`);
 
     // The operator without the second factor: every screen and action sends to /ops/2fa.
-    for (const [name, handler, url, params] of reads) expectStatus(await halfBrowser.get(handler, url, params), 302, "/ops/2fa", `half GET ${name}`);
-    for (const [name, handler, url, params, fields] of writes) expectStatus(await halfBrowser.postFields(handler, url, fields, params), 302, "/ops/2fa", `half POST ${name}`);
+    for (const [name, handler, url, params] of reads)
+      expectStatus(await halfBrowser.get(handler, url, params), 302, "/ops/2fa", `half GET ${name}`);
+    for (const [name, handler, url, params, fields] of writes)
+      expectStatus(await halfBrowser.postFields(handler, url, fields, params), 302, "/ops/2fa", `half POST ${name}`);
 
     const after = await snapshot();
     // The only write a role below 'operator' made: the half operator's own factor row (their /ops/2fa visit is not in this loop).
@@ -351,13 +517,15 @@ describe("role matrix: anonymous, buyer, operator without the second factor, ope
     expect(await db.select().from(operatorFactors).where(eq(operatorFactors.userId, buyer.id))).toEqual([]);
 
     // The operator reads everything: the pages, the images (private, never in shared caches), the CSV with the NIK masked.
-    for (const [name, handler, url, params] of reads) expect((await operator.browser.get(handler, url, params)).status, `operator GET ${name}`).toBe(200);
+    for (const [name, handler, url, params] of reads)
+      expect((await operator.browser.get(handler, url, params)).status, `operator GET ${name}`).toBe(200);
     for (const id of images) {
       const image = await operator.browser.get(uploadsRoute.loader, `/uploads/${id}`, { id }, []);
       expect(image.status).toBe(200);
       expect(image.response!.headers.get("cache-control")).toMatch(/^private/);
     }
-    const detail = (await operator.browser.get(orderRoute.loader, `/ops/orders/${incentive.orderId}`, { id: String(incentive.orderId) })).data as { order: { ktpUrl: string; buyer: { nik: string } } };
+    const detail = (await operator.browser.get(orderRoute.loader, `/ops/orders/${incentive.orderId}`, { id: String(incentive.orderId) }))
+      .data as { order: { ktpUrl: string; buyer: { nik: string } } };
     expect(detail.order.ktpUrl).toMatch(/^\/uploads\//);
     const csv = await (await operator.browser.get(exportRoute.loader, "/ops/export", {})).response!.text();
     expect(csv).toContain(`*`.repeat(12) + detail.order.buyer.nik.slice(-4));
@@ -372,12 +540,21 @@ describe("two operators deciding one order at once", () => {
     const [a, b] = [await enrolledOperator(), await enrolledOperator()];
     const { orderId } = await createOrderInStatus(db, 100);
     // The buyer's e-mail goes to the account's address (issue 25 item 4), not the checkout's contact.
-    const [{ buyerEmail }] = (await db.select({ buyerEmail: users.email }).from(orders).innerJoin(users, eq(users.id, orders.userId)).where(eq(orders.id, orderId))) as [{ buyerEmail: string }];
+    const [{ buyerEmail }] = (await db
+      .select({ buyerEmail: users.email })
+      .from(orders)
+      .innerJoin(users, eq(users.id, orders.userId))
+      .where(eq(orders.id, orderId))) as [{ buyerEmail: string }];
     const eventsBefore = (await db.select({ n: count() }).from(orderEvents).where(eq(orderEvents.orderId, orderId)))[0]!.n;
     const params = { id: String(orderId) };
     const outcomes = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        (i % 2 ? a : b).browser.postFields(orderRoute.action, `/ops/orders/${orderId}`, i % 4 < 2 ? { intent: "approve-incentive" } : { intent: "reject-incentive", reason: "KTP tidak terbaca" }, params),
+        (i % 2 ? a : b).browser.postFields(
+          orderRoute.action,
+          `/ops/orders/${orderId}`,
+          i % 4 < 2 ? { intent: "approve-incentive" } : { intent: "reject-incentive", reason: "KTP tidak terbaca" },
+          params,
+        ),
       ),
     );
     const landed = outcomes.filter((o) => o.status === 302);
@@ -397,7 +574,10 @@ describe("two operators deciding one order at once", () => {
     await settleMessages();
     const mails = (await readOutbox(500)).filter((m) => m.to === buyerEmail && /Pengajuan Insentif/.test(m.subject));
     expect(mails).toHaveLength(1);
-    const decisions = await db.select().from(operatorAudit).where(and(eq(operatorAudit.orderId, orderId), eq(operatorAudit.action, "order-decision")));
+    const decisions = await db
+      .select()
+      .from(operatorAudit)
+      .where(and(eq(operatorAudit.orderId, orderId), eq(operatorAudit.action, "order-decision")));
     expect(decisions).toHaveLength(1);
     console.log(`[race] 20 decisions → ${landed.length} transition, ${refused.length} refused with the new status, ${mails.length} e-mail`);
   });
@@ -413,15 +593,30 @@ describe("withdrawals from the back office", () => {
     if (!paid.ok || !cancelled.ok) throw new Error("setup");
     const page = (await operator.browser.get(withdrawalsRoute.loader, "/ops/withdrawals")).data as { items: { id: number }[] };
     expect(page.items.map((w) => w.id)).toEqual(expect.arrayContaining([paid.id, cancelled.id]));
-    expect(await operator.browser.postFields(withdrawalsRoute.action, "/ops/withdrawals", { intent: "ok", withdrawalId: String(paid.id) })).toMatchObject({ status: 302, location: "/ops/withdrawals" });
-    expect(await operator.browser.postFields(withdrawalsRoute.action, "/ops/withdrawals", { intent: "cancel", withdrawalId: String(cancelled.id) })).toMatchObject({ status: 302 });
+    expect(
+      await operator.browser.postFields(withdrawalsRoute.action, "/ops/withdrawals", { intent: "ok", withdrawalId: String(paid.id) }),
+    ).toMatchObject({ status: 302, location: "/ops/withdrawals" });
+    expect(
+      await operator.browser.postFields(withdrawalsRoute.action, "/ops/withdrawals", {
+        intent: "cancel",
+        withdrawalId: String(cancelled.id),
+      }),
+    ).toMatchObject({ status: 302 });
     // A second decision on a settled one changes nothing.
     await operator.browser.postFields(withdrawalsRoute.action, "/ops/withdrawals", { intent: "cancel", withdrawalId: String(paid.id) });
-    expect(await operator.browser.postFields(withdrawalsRoute.action, "/ops/withdrawals", { intent: "maybe", withdrawalId: String(paid.id) })).toMatchObject({ status: 400 });
-    const rows = await db.select({ id: balanceEntries.id, status: balanceEntries.status }).from(balanceEntries).where(eq(balanceEntries.kind, "withdrawal"));
+    expect(
+      await operator.browser.postFields(withdrawalsRoute.action, "/ops/withdrawals", { intent: "maybe", withdrawalId: String(paid.id) }),
+    ).toMatchObject({ status: 400 });
+    const rows = await db
+      .select({ id: balanceEntries.id, status: balanceEntries.status })
+      .from(balanceEntries)
+      .where(eq(balanceEntries.kind, "withdrawal"));
     expect(rows.find((r) => r.id === paid.id)!.status).toBe("Berhasil");
     expect(rows.find((r) => r.id === cancelled.id)!.status).toBe("Dibatalkan");
-    const audit = await db.select({ action: operatorAudit.action, withdrawalId: operatorAudit.withdrawalId }).from(operatorAudit).where(eq(operatorAudit.operatorId, operator.user.id));
+    const audit = await db
+      .select({ action: operatorAudit.action, withdrawalId: operatorAudit.withdrawalId })
+      .from(operatorAudit)
+      .where(eq(operatorAudit.operatorId, operator.user.id));
     expect(audit.filter((a) => a.withdrawalId !== null)).toEqual([
       { action: "withdrawal-settled", withdrawalId: paid.id },
       { action: "withdrawal-settled", withdrawalId: cancelled.id },
@@ -437,8 +632,7 @@ describe("withdrawals from the back office", () => {
  * action sees answered (400), so the matrix never changes data itself. A new screen adds its rows.
  */
 type Door = { name: string; area: StaffRole | "staff"; handler: unknown; url: string; params?: Record<string, string> } & (
-  | { method: "GET" }
-  | { method: "POST"; attack: Record<string, string>; probe: Record<string, string> }
+  { method: "GET" } | { method: "POST"; attack: Record<string, string>; probe: Record<string, string> }
 );
 
 describe("role matrix (issue 27): every /ops door × anonymous, buyer, before the second factor, each single role, admin", () => {
@@ -448,8 +642,15 @@ describe("role matrix (issue 27): every /ops door × anonymous, buyer, before th
     await db.insert(balanceEntries).values({ userId: buyer.id, kind: "credit", title: "Reward Pembelian", amount: 50_000 });
     const withdrawal = await requestWithdrawal(buyer.email, 20_000);
     if (!withdrawal.ok) throw new Error(withdrawal.message);
-    const [company] = await db.insert(companies).values({ name: `PT Matriks ${Date.now()}` }).returning({ id: companies.id, name: companies.name });
-    const roster = await applyRosterImport(`nip,nama,perusahaan,status\nM-1,Mira,${company!.name},aktif\n`, { deactivateMissing: false }, buyer.id);
+    const [company] = await db
+      .insert(companies)
+      .values({ name: `PT Matriks ${Date.now()}` })
+      .returning({ id: companies.id, name: companies.name });
+    const roster = await applyRosterImport(
+      `nip,nama,perusahaan,status\nM-1,Mira,${company!.name},aktif\n`,
+      { deactivateMissing: false },
+      buyer.id,
+    );
     if (!roster.ok) throw new Error(roster.message);
     const [entry] = await db.select({ id: rosterEntries.id }).from(rosterEntries).where(eq(rosterEntries.companyId, company!.id));
     const id = String(order.orderId);
@@ -457,21 +658,89 @@ describe("role matrix (issue 27): every /ops door × anonymous, buyer, before th
     const doors: Door[] = [
       { name: "layout", area: "staff", method: "GET", handler: layoutRoute.loader, url: "/ops" },
       { name: "home", area: "staff", method: "GET", handler: queuesRoute.loader, url: "/ops" },
-      { name: "queue", area: "pesanan", method: "GET", handler: queueRoute.loader, url: "/ops/queue/insentif", params: { queue: "insentif" } },
+      {
+        name: "queue",
+        area: "pesanan",
+        method: "GET",
+        handler: queueRoute.loader,
+        url: "/ops/queue/insentif",
+        params: { queue: "insentif" },
+      },
       { name: "order", area: "pesanan", method: "GET", handler: orderRoute.loader, url: `/ops/orders/${id}`, params: { id } },
-      { name: "order decision", area: "pesanan", method: "POST", handler: orderRoute.action, url: `/ops/orders/${id}`, params: { id }, attack: { intent: "approve-incentive" }, probe: { intent: "matrix" } },
-      { name: "search", area: "pesanan", method: "GET", handler: searchRoute.loader, url: `/ops/search?email=${encodeURIComponent(buyer.email)}` },
+      {
+        name: "order decision",
+        area: "pesanan",
+        method: "POST",
+        handler: orderRoute.action,
+        url: `/ops/orders/${id}`,
+        params: { id },
+        attack: { intent: "approve-incentive" },
+        probe: { intent: "matrix" },
+      },
+      {
+        name: "search",
+        area: "pesanan",
+        method: "GET",
+        handler: searchRoute.loader,
+        url: `/ops/search?email=${encodeURIComponent(buyer.email)}`,
+      },
       { name: "withdrawals", area: "keuangan", method: "GET", handler: withdrawalsRoute.loader, url: "/ops/withdrawals" },
-      { name: "withdrawal decision", area: "keuangan", method: "POST", handler: withdrawalsRoute.action, url: "/ops/withdrawals", attack: { intent: "ok", withdrawalId: String(withdrawal.id) }, probe: { intent: "matrix", withdrawalId: String(withdrawal.id) } },
+      {
+        name: "withdrawal decision",
+        area: "keuangan",
+        method: "POST",
+        handler: withdrawalsRoute.action,
+        url: "/ops/withdrawals",
+        attack: { intent: "ok", withdrawalId: String(withdrawal.id) },
+        probe: { intent: "matrix", withdrawalId: String(withdrawal.id) },
+      },
       { name: "export", area: "keuangan", method: "GET", handler: exportRoute.loader, url: "/ops/export" },
       { name: "roster", area: "pegawai", method: "GET", handler: rosterRoute.loader, url: `/ops/employees?company=${company!.id}` },
-      { name: "roster change", area: "pegawai", method: "POST", handler: rosterRoute.action, url: "/ops/employees", attack: { intent: "deactivate", entryId: String(entry!.id) }, probe: { intent: "matrix" } },
-      { name: "accounts", area: "pegawai", method: "GET", handler: accountsRoute.loader, url: `/ops/accounts?q=${encodeURIComponent(buyer.email)}` },
-      { name: "account NIP change", area: "admin", method: "POST", handler: accountsRoute.action, url: "/ops/accounts", attack: { userId: String(buyer.id), nip: "M-1", companyId: String(company!.id) }, probe: { userId: "x" } },
+      {
+        name: "roster change",
+        area: "pegawai",
+        method: "POST",
+        handler: rosterRoute.action,
+        url: "/ops/employees",
+        attack: { intent: "deactivate", entryId: String(entry!.id) },
+        probe: { intent: "matrix" },
+      },
+      {
+        name: "accounts",
+        area: "pegawai",
+        method: "GET",
+        handler: accountsRoute.loader,
+        url: `/ops/accounts?q=${encodeURIComponent(buyer.email)}`,
+      },
+      {
+        name: "account NIP change",
+        area: "admin",
+        method: "POST",
+        handler: accountsRoute.action,
+        url: "/ops/accounts",
+        attack: { userId: String(buyer.id), nip: "M-1", companyId: String(company!.id) },
+        probe: { userId: "x" },
+      },
       { name: "staff", area: "admin", method: "GET", handler: staffRoute.loader, url: "/ops/staff" },
-      { name: "staff change", area: "admin", method: "POST", handler: staffRoute.action, url: "/ops/staff", attack: { intent: "add", email: buyer.email, role: "admin" }, probe: { intent: "matrix" } },
+      {
+        name: "staff change",
+        area: "admin",
+        method: "POST",
+        handler: staffRoute.action,
+        url: "/ops/staff",
+        attack: { intent: "add", email: buyer.email, role: "admin" },
+        probe: { intent: "matrix" },
+      },
       { name: "settings", area: "admin", method: "GET", handler: settingsRoute.loader, url: "/ops/settings" },
-      { name: "settings change", area: "admin", method: "POST", handler: settingsRoute.action, url: "/ops/settings", attack: { intent: "account", bankName: "Bank Penipu", accountName: "Penipu", accountNumber: "9999999999" }, probe: { intent: "matrix" } },
+      {
+        name: "settings change",
+        area: "admin",
+        method: "POST",
+        handler: settingsRoute.action,
+        url: "/ops/settings",
+        attack: { intent: "account", bankName: "Bank Penipu", accountName: "Penipu", accountNumber: "9999999999" },
+        probe: { intent: "matrix" },
+      },
     ];
     // The catalogue's screens (issue 26; its actions are checked role by role in "the catalogue's roles").
     const { reads: catalogueReads } = await catalogueDoors(await createProduct(db));
@@ -481,13 +750,22 @@ describe("role matrix (issue 27): every /ops door × anonymous, buyer, before th
       JSON.stringify({
         orders: await db.select({ id: orders.id, statusId: orders.statusId }).from(orders).orderBy(orders.id),
         events: (await db.select({ n: count() }).from(orderEvents))[0]!.n,
-        withdrawals: await db.select({ id: balanceEntries.id, status: balanceEntries.status }).from(balanceEntries).orderBy(balanceEntries.id),
+        withdrawals: await db
+          .select({ id: balanceEntries.id, status: balanceEntries.status })
+          .from(balanceEntries)
+          .orderBy(balanceEntries.id),
         roster: await db.select().from(rosterEntries).orderBy(rosterEntries.id),
-        roles: await db.select({ userId: staffRoles.userId, role: staffRoles.role }).from(staffRoles).orderBy(staffRoles.userId, staffRoles.role),
+        roles: await db
+          .select({ userId: staffRoles.userId, role: staffRoles.role })
+          .from(staffRoles)
+          .orderBy(staffRoles.userId, staffRoles.role),
         settings: await db.select({ key: storeSettings.key, value: storeSettings.value }).from(storeSettings).orderBy(storeSettings.key),
         accounts: await db.select({ id: users.id, nip: users.nip, companyId: users.companyId }).from(users).orderBy(users.id),
         companies: await db.select().from(companies).orderBy(companies.id),
-        methods: await db.select({ id: paymentMethods.id, active: paymentMethods.active, fee: paymentMethods.fee }).from(paymentMethods).orderBy(paymentMethods.id),
+        methods: await db
+          .select({ id: paymentMethods.id, active: paymentMethods.active, fee: paymentMethods.fee })
+          .from(paymentMethods)
+          .orderBy(paymentMethods.id),
       });
 
     const half = await createVerifiedUser(db);
@@ -497,7 +775,8 @@ describe("role matrix (issue 27): every /ops door × anonymous, buyer, before th
       { who: "buyer", browser: await new Browser().signIn(buyer.id), roles: null, factor: false },
       { who: "admin before 2FA", browser: await new Browser().signIn(half.id), roles: ["admin"], factor: false },
     ];
-    for (const role of STAFF_ROLES) identities.push({ who: role, browser: (await enrolledOperator([role])).browser, roles: [role], factor: true });
+    for (const role of STAFF_ROLES)
+      identities.push({ who: role, browser: (await enrolledOperator([role])).browser, roles: [role], factor: true });
 
     const before = await snapshot();
     let checks = 0;
@@ -505,8 +784,18 @@ describe("role matrix (issue 27): every /ops door × anonymous, buyer, before th
     for (const { who, browser, roles, factor } of identities) {
       for (const door of doors) {
         const allowed = roles !== null && factor && (door.area === "staff" || hasRole(roles, door.area));
-        const expected = roles === null ? { status: 404, location: null } : !factor ? { status: 302, location: "/ops/2fa" } : allowed ? { status: door.method === "GET" ? 200 : 400, location: null } : { status: 404, location: null };
-        const outcome = door.method === "GET" ? await browser.get(door.handler, door.url, door.params ?? {}) : await browser.postFields(door.handler, door.url, allowed ? door.probe : door.attack, door.params ?? {});
+        const expected =
+          roles === null
+            ? { status: 404, location: null }
+            : !factor
+              ? { status: 302, location: "/ops/2fa" }
+              : allowed
+                ? { status: door.method === "GET" ? 200 : 400, location: null }
+                : { status: 404, location: null };
+        const outcome =
+          door.method === "GET"
+            ? await browser.get(door.handler, door.url, door.params ?? {})
+            : await browser.postFields(door.handler, door.url, allowed ? door.probe : door.attack, door.params ?? {});
         checks++;
         const got = { status: outcome.status, location: outcome.location };
         // Refused: nothing but the status (no data of the screen).
@@ -516,13 +805,21 @@ describe("role matrix (issue 27): every /ops door × anonymous, buyer, before th
       if (roles !== null && factor) {
         // The menu offers exactly the screens the role opens.
         const menu = (await browser.get(layoutRoute.loader, "/ops")).data as { menu: Record<string, boolean> };
-        expect(menu.menu, `${who} menu`).toEqual({ pesanan: hasRole(roles, "pesanan"), keuangan: hasRole(roles, "keuangan"), katalog: hasRole(roles, "katalog"), pegawai: hasRole(roles, "pegawai"), admin: hasRole(roles, "admin") });
+        expect(menu.menu, `${who} menu`).toEqual({
+          pesanan: hasRole(roles, "pesanan"),
+          keuangan: hasRole(roles, "keuangan"),
+          katalog: hasRole(roles, "katalog"),
+          pegawai: hasRole(roles, "pegawai"),
+          admin: hasRole(roles, "admin"),
+        });
       }
     }
     const after = await snapshot();
     const foreignWrites = before === after ? 0 : 1;
     expect(JSON.parse(after)).toEqual(JSON.parse(before));
-    console.log(`[role matrix 27] ${doors.length} doors × ${identities.length} identities: ${checks} checks, ${leaks} leaks, ${foreignWrites} foreign writes`);
+    console.log(
+      `[role matrix 27] ${doors.length} doors × ${identities.length} identities: ${checks} checks, ${leaks} leaks, ${foreignWrites} foreign writes`,
+    );
     expect(leaks).toBe(0);
   });
 });

@@ -369,7 +369,8 @@ export default function OpsOrder({ loaderData, actionData }: Route.ComponentProp
             <ul data-testid="same-nik">
               {order.sameNik.map((o) => (
                 <li key={o.id}>
-                  <a href={`/ops/orders/${o.id}`}>{o.invoiceId}</a> · <StatusBadge id={o.statusId} name={o.statusName} /> · {o.buyerEmail} · {o.createdAt}
+                  <a href={`/ops/orders/${o.id}`}>{o.invoiceId}</a> · <StatusBadge id={o.statusId} name={o.statusName} /> · {o.buyerEmail} ·{" "}
+                  {o.createdAt}
                 </li>
               ))}
             </ul>

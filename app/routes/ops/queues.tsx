@@ -1,6 +1,16 @@
 import type { Route } from "./+types/queues";
 import { requireStaff } from "~/.server/http/ops-access";
-import { DASHBOARD_DAYS, formatAge, incentiveDecisions, LOW_STOCK_LIMIT, lowStock, ordersByStatus, ordersPerDay, queueSummaries, topProducts } from "~/.server/store/back-office";
+import {
+  DASHBOARD_DAYS,
+  formatAge,
+  incentiveDecisions,
+  LOW_STOCK_LIMIT,
+  lowStock,
+  ordersByStatus,
+  ordersPerDay,
+  queueSummaries,
+  topProducts,
+} from "~/.server/store/back-office";
 import { formatRupiah } from "~/lib/money";
 import type { RouteHandle } from "~/lib/route-handle";
 import { hasRole } from "~/lib/staff-roles";
@@ -43,10 +53,18 @@ export async function loader({ context }: Route.LoaderArgs) {
           ordersChart: dailyColumns(days.map((d) => ({ day: d.day, value: d.orders }))),
           revenueChart: dailyRupiahLine(days.map((d) => ({ day: d.day, value: d.paidRevenue }))),
           days: days.map((d) => ({ label: dayLabel(d.day), orders: d.orders, paidRevenue: formatRupiah(d.paidRevenue) })),
-          totals: { orders: days.reduce((n, d) => n + d.orders, 0), paidRevenue: formatRupiah(days.reduce((n, d) => n + d.paidRevenue, 0)) },
+          totals: {
+            orders: days.reduce((n, d) => n + d.orders, 0),
+            paidRevenue: formatRupiah(days.reduce((n, d) => n + d.paidRevenue, 0)),
+          },
         }
       : null,
-    statuses: statuses ? { chart: labelledRows(statuses.map((s) => ({ label: s.name, value: s.count }))), rows: statuses.map((s) => [s.name, String(s.count)] as [string, string]) } : null,
+    statuses: statuses
+      ? {
+          chart: labelledRows(statuses.map((s) => ({ label: s.name, value: s.count }))),
+          rows: statuses.map((s) => [s.name, String(s.count)] as [string, string]),
+        }
+      : null,
     incentives: incentives
       ? {
           chart: labelledRows([
@@ -61,7 +79,12 @@ export async function loader({ context }: Route.LoaderArgs) {
           ] as [string, string][],
         }
       : null,
-    top: top ? { chart: labelledRows(top.map((p) => ({ label: p.title, value: p.orders }))), rows: top.map((p) => ({ title: p.title, orders: p.orders, revenue: formatRupiah(p.revenue) })) } : null,
+    top: top
+      ? {
+          chart: labelledRows(top.map((p) => ({ label: p.title, value: p.orders }))),
+          rows: top.map((p) => ({ title: p.title, orders: p.orders, revenue: formatRupiah(p.revenue) })),
+        }
+      : null,
     stock,
     days: DASHBOARD_DAYS,
     lowStockLimit: LOW_STOCK_LIMIT,
@@ -96,20 +119,32 @@ export default function Queues({ loaderData }: Route.ComponentProps) {
               <h2 id="orders-per-day">Pesanan per Hari</h2>
               <p className="ops-muted">Total {sales.totals.orders.toLocaleString("id-ID")} pesanan</p>
               <Chart id="orders" title={`Grafik pesanan per hari, ${days} hari terakhir`} chart={sales.ordersChart} />
-              <DataTable caption="Pesanan per hari" head={["Tanggal", "Pesanan"]} rows={sales.days.map((d) => [d.label, String(d.orders)])} />
+              <DataTable
+                caption="Pesanan per hari"
+                head={["Tanggal", "Pesanan"]}
+                rows={sales.days.map((d) => [d.label, String(d.orders)])}
+              />
             </section>
             <section className="ops-card" aria-labelledby="revenue-per-day">
               <h2 id="revenue-per-day">Pendapatan Dibayar per Hari</h2>
               <p className="ops-muted">Total {sales.totals.paidRevenue}</p>
               <Chart id="revenue" title={`Grafik pendapatan dibayar per hari, ${days} hari terakhir`} chart={sales.revenueChart} />
-              <DataTable caption="Pendapatan dibayar per hari" head={["Tanggal", "Pendapatan"]} rows={sales.days.map((d) => [d.label, d.paidRevenue])} />
+              <DataTable
+                caption="Pendapatan dibayar per hari"
+                head={["Tanggal", "Pendapatan"]}
+                rows={sales.days.map((d) => [d.label, d.paidRevenue])}
+              />
             </section>
           </>
         ) : null}
         {statuses ? (
           <section className="ops-card" aria-labelledby="orders-by-status">
             <h2 id="orders-by-status">Pesanan per Status</h2>
-            {statuses.rows.length ? <Chart id="statuses" title="Grafik pesanan per status" chart={statuses.chart} /> : <p>Belum ada pesanan.</p>}
+            {statuses.rows.length ? (
+              <Chart id="statuses" title="Grafik pesanan per status" chart={statuses.chart} />
+            ) : (
+              <p>Belum ada pesanan.</p>
+            )}
             <DataTable caption="Pesanan per status" head={["Status", "Pesanan"]} rows={statuses.rows} />
           </section>
         ) : null}
@@ -123,8 +158,16 @@ export default function Queues({ loaderData }: Route.ComponentProps) {
         {top ? (
           <section className="ops-card" aria-labelledby="top-products">
             <h2 id="top-products">10 Produk Terlaris</h2>
-            {top.rows.length ? <Chart id="top" title="Grafik 10 produk terlaris menurut jumlah pesanan" chart={top.chart} /> : <p>Belum ada pesanan.</p>}
-            <DataTable caption="10 produk terlaris" head={["Produk", "Pesanan"]} rows={top.rows.map((p) => [p.title, `${p.orders} pesanan, ${p.revenue} dibayar`])} />
+            {top.rows.length ? (
+              <Chart id="top" title="Grafik 10 produk terlaris menurut jumlah pesanan" chart={top.chart} />
+            ) : (
+              <p>Belum ada pesanan.</p>
+            )}
+            <DataTable
+              caption="10 produk terlaris"
+              head={["Produk", "Pesanan"]}
+              rows={top.rows.map((p) => [p.title, `${p.orders} pesanan, ${p.revenue} dibayar`])}
+            />
           </section>
         ) : null}
         {stock ? (

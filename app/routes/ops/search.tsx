@@ -14,7 +14,10 @@ export const handle: RouteHandle = { title: "Cari Pesanan · Back Office" };
 export async function loader({ context, url }: Route.LoaderArgs) {
   requireStaff(context, "pesanan");
   const statuses = await listOrderStatuses();
-  const { input, search, error } = readOrderSearch(url.searchParams, statuses.map((s) => s.id));
+  const { input, search, error } = readOrderSearch(
+    url.searchParams,
+    statuses.map((s) => s.id),
+  );
   const searched = [...url.searchParams.keys()].some((k) => k !== "page");
   const result = searched ? await searchOrders(search, pageParam(url)) : null;
   const exportParams = new URLSearchParams();

@@ -4,7 +4,16 @@ import type { Route } from "./+types/second-factor";
 import { clientAddress, readForm } from "~/.server/http/request";
 import { requireStaff } from "~/.server/http/ops-access";
 import { getSessionId } from "~/.server/http/session";
-import { clearWrongSecondFactors, confirmEnrolment, countWrongSecondFactor, getFactorState, markSecondFactorPassed, recordAudit, secondFactorRefusal, verifySecondFactor } from "~/.server/store/people";
+import {
+  clearWrongSecondFactors,
+  confirmEnrolment,
+  countWrongSecondFactor,
+  getFactorState,
+  markSecondFactorPassed,
+  recordAudit,
+  secondFactorRefusal,
+  verifySecondFactor,
+} from "~/.server/store/people";
 import type { RouteHandle } from "~/lib/route-handle";
 
 // /ops/2fa (issue 17): the operator's second factor. First time: enrol from the QR code or the key
@@ -35,7 +44,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (operator.secondFactorPassed) throw redirect("/ops");
   const form = await readForm(request);
   const intent = form.get("intent");
-  const code = String(form.get("code") ?? "").trim().slice(0, 40);
+  const code = String(form.get("code") ?? "")
+    .trim()
+    .slice(0, 40);
   if (!code) return data({ error: CODE_REQUIRED, recoveryCodes: null }, { status: 400 });
 
   const address = clientAddress(request);
@@ -82,7 +93,9 @@ export async function action({ request, context }: Route.ActionArgs) {
  * the operator on to /ops before they could note the codes: not after that answer.
  */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
-  actionResult && typeof actionResult === "object" && "recoveryCodes" in actionResult && actionResult.recoveryCodes ? false : defaultShouldRevalidate;
+  actionResult && typeof actionResult === "object" && "recoveryCodes" in actionResult && actionResult.recoveryCodes
+    ? false
+    : defaultShouldRevalidate;
 
 export default function SecondFactor({ loaderData, actionData }: Route.ComponentProps) {
   const error = actionData?.error ?? null;
@@ -91,8 +104,8 @@ export default function SecondFactor({ loaderData, actionData }: Route.Component
       <section className="ops-card ops-narrow" data-testid="recovery-codes">
         <h1>Kode Pemulihan</h1>
         <p>
-          Verifikasi dua langkah aktif. Simpan sepuluh kode pemulihan ini di tempat yang aman: masing-masing dapat dipakai <strong>satu kali</strong> jika
-          aplikasi autentikator tidak tersedia. Kode ini hanya ditampilkan sekali.
+          Verifikasi dua langkah aktif. Simpan sepuluh kode pemulihan ini di tempat yang aman: masing-masing dapat dipakai{" "}
+          <strong>satu kali</strong> jika aplikasi autentikator tidak tersedia. Kode ini hanya ditampilkan sekali.
         </p>
         <ul className="ops-codes">
           {actionData.recoveryCodes.map((c) => (
@@ -112,7 +125,10 @@ export default function SecondFactor({ loaderData, actionData }: Route.Component
         <p>Masukkan kode 6 digit dari aplikasi autentikator Anda, atau salah satu kode pemulihan.</p>
       ) : (
         <>
-          <p>Pindai kode QR ini dengan aplikasi autentikator (Google Authenticator, Microsoft Authenticator, Aegis, dan sebagainya), atau masukkan kuncinya secara manual.</p>
+          <p>
+            Pindai kode QR ini dengan aplikasi autentikator (Google Authenticator, Microsoft Authenticator, Aegis, dan sebagainya), atau
+            masukkan kuncinya secara manual.
+          </p>
           <img className="ops-qr" src={loaderData.qr} alt="Kode QR untuk aplikasi autentikator" width={220} height={220} />
           <p>
             <span className="ops-muted">Kunci</span>
@@ -132,7 +148,14 @@ export default function SecondFactor({ loaderData, actionData }: Route.Component
           </p>
         ) : null}
         <label htmlFor="code">Kode</label>
-        <input id="code" name="code" autoComplete="one-time-code" inputMode={loaderData.enrolled ? "text" : "numeric"} maxLength={20} aria-invalid={error ? true : undefined} />
+        <input
+          id="code"
+          name="code"
+          autoComplete="one-time-code"
+          inputMode={loaderData.enrolled ? "text" : "numeric"}
+          maxLength={20}
+          aria-invalid={error ? true : undefined}
+        />
         <button type="submit" className="ops-btn">
           {loaderData.enrolled ? "Verifikasi" : "Aktifkan"}
         </button>

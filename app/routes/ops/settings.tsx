@@ -3,7 +3,17 @@ import type { Route } from "./+types/settings";
 import { requireStaff } from "~/.server/http/ops-access";
 import { readForm } from "~/.server/http/request";
 import { flash } from "~/.server/http/session";
-import { getHowToTexts, getTenorSettings, getTransferAccount, HOW_TO_CHANNELS, listMethodSettings, saveHowToTexts, saveMethodSettings, saveTenorSettings, saveTransferAccount } from "~/.server/store/payments";
+import {
+  getHowToTexts,
+  getTenorSettings,
+  getTransferAccount,
+  HOW_TO_CHANNELS,
+  listMethodSettings,
+  saveHowToTexts,
+  saveMethodSettings,
+  saveTenorSettings,
+  saveTransferAccount,
+} from "~/.server/store/payments";
 import { addCompany, getHelpContacts, listAllCompanies, saveHelpContacts, updateCompany } from "~/.server/store/people";
 import type { RouteHandle } from "~/lib/route-handle";
 import { InputField, OpsMessage } from "./components";
@@ -17,7 +27,14 @@ export const handle: RouteHandle = { title: TITLE };
 
 export async function loader({ context }: Route.LoaderArgs) {
   requireStaff(context, "admin");
-  const [account, methods, tenors, howTo, companies, help] = await Promise.all([getTransferAccount(), listMethodSettings(), getTenorSettings(), getHowToTexts(), listAllCompanies(), getHelpContacts()]);
+  const [account, methods, tenors, howTo, companies, help] = await Promise.all([
+    getTransferAccount(),
+    listMethodSettings(),
+    getTenorSettings(),
+    getHowToTexts(),
+    listAllCompanies(),
+    getHelpContacts(),
+  ]);
   return {
     account,
     methods,
@@ -42,7 +59,11 @@ export async function action({ context, request }: Route.ActionArgs) {
   let saved: string;
   switch (intent) {
     case "account":
-      result = await saveTransferAccount(admin.id, { bankName: text("bankName"), accountName: text("accountName"), accountNumber: text("accountNumber") });
+      result = await saveTransferAccount(admin.id, {
+        bankName: text("bankName"),
+        accountName: text("accountName"),
+        accountNumber: text("accountNumber"),
+      });
       saved = "Rekening transfer disimpan. Berlaku untuk pembayaran baru.";
       break;
     case "methods": {
@@ -68,7 +89,10 @@ export async function action({ context, request }: Route.ActionArgs) {
       break;
     case "company-save": {
       const id = Number(text("companyId"));
-      result = Number.isSafeInteger(id) && id > 0 ? await updateCompany(admin.id, id, { name: text("name"), hidden: form.get("hidden") === "on" }) : { ok: false, errors: { form: "Permintaan tidak valid." } };
+      result =
+        Number.isSafeInteger(id) && id > 0
+          ? await updateCompany(admin.id, id, { name: text("name"), hidden: form.get("hidden") === "on" })
+          : { ok: false, errors: { form: "Permintaan tidak valid." } };
       saved = "Perusahaan disimpan.";
       break;
     }
@@ -96,12 +120,33 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
 
       <section className="ops-card" id="account" aria-labelledby="account-title">
         <h2 id="account-title">Rekening Transfer Manual</h2>
-        <p className="ops-muted">Ditampilkan di halaman pembayaran transfer manual. Pembayaran yang sudah dibuka tetap menampilkan rekening lamanya.</p>
+        <p className="ops-muted">
+          Ditampilkan di halaman pembayaran transfer manual. Pembayaran yang sudah dibuka tetap menampilkan rekening lamanya.
+        </p>
         <Form method="post" className="ops-form" style={{ maxWidth: 480 }}>
           <input type="hidden" name="intent" value="account" />
-          <InputField name="bankName" label="Bank" defaultValue={val("account", "bankName", account.bankName)} error={err("account", "bankName")} maxLength={100} />
-          <InputField name="accountName" label="Nama Pemilik Rekening" defaultValue={val("account", "accountName", account.accountName)} error={err("account", "accountName")} maxLength={100} />
-          <InputField name="accountNumber" label="Nomor Rekening" inputMode="numeric" defaultValue={val("account", "accountNumber", account.accountNumber)} error={err("account", "accountNumber")} maxLength={30} />
+          <InputField
+            name="bankName"
+            label="Bank"
+            defaultValue={val("account", "bankName", account.bankName)}
+            error={err("account", "bankName")}
+            maxLength={100}
+          />
+          <InputField
+            name="accountName"
+            label="Nama Pemilik Rekening"
+            defaultValue={val("account", "accountName", account.accountName)}
+            error={err("account", "accountName")}
+            maxLength={100}
+          />
+          <InputField
+            name="accountNumber"
+            label="Nomor Rekening"
+            inputMode="numeric"
+            defaultValue={val("account", "accountNumber", account.accountNumber)}
+            error={err("account", "accountNumber")}
+            maxLength={30}
+          />
           <div>
             <button type="submit" className="ops-btn">
               Simpan Rekening
@@ -130,11 +175,23 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
                     <td>{m.name}</td>
                     <td>
                       <label className="ops-check">
-                        <input type="checkbox" name={`active-${m.id}`} defaultChecked={failed("methods") ? failed("methods")!.values[`active-${m.id}`] === "on" : m.active} /> <span className="ops-sr-only">{m.name} </span>aktif
+                        <input
+                          type="checkbox"
+                          name={`active-${m.id}`}
+                          defaultChecked={failed("methods") ? failed("methods")!.values[`active-${m.id}`] === "on" : m.active}
+                        />{" "}
+                        <span className="ops-sr-only">{m.name} </span>aktif
                       </label>
                     </td>
                     <td>
-                      <InputField name={`fee-${m.id}`} label={`Biaya ${m.name}`} inputMode="numeric" defaultValue={val("methods", `fee-${m.id}`, String(m.fee))} error={err("methods", `fee-${m.id}`)} maxLength={9} />
+                      <InputField
+                        name={`fee-${m.id}`}
+                        label={`Biaya ${m.name}`}
+                        inputMode="numeric"
+                        defaultValue={val("methods", `fee-${m.id}`, String(m.fee))}
+                        error={err("methods", `fee-${m.id}`)}
+                        maxLength={9}
+                      />
                     </td>
                   </tr>
                 ))}
@@ -154,7 +211,14 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         <Form method="post" className="ops-form" style={{ maxWidth: 480 }}>
           <input type="hidden" name="intent" value="tenors" />
           <label htmlFor="f-tenors">Satu tenor per baris: bulan,bunga% (misalnya 6,3)</label>
-          <textarea id="f-tenors" name="tenors" rows={5} defaultValue={val("tenors", "tenors", tenorsText)} aria-invalid={err("tenors", "tenors") ? true : undefined} aria-describedby={err("tenors", "tenors") ? "f-tenors-error" : undefined} />
+          <textarea
+            id="f-tenors"
+            name="tenors"
+            rows={5}
+            defaultValue={val("tenors", "tenors", tenorsText)}
+            aria-invalid={err("tenors", "tenors") ? true : undefined}
+            aria-describedby={err("tenors", "tenors") ? "f-tenors-error" : undefined}
+          />
           {err("tenors", "tenors") ? (
             <p className="ops-error" id="f-tenors-error">
               {err("tenors", "tenors")}
@@ -171,7 +235,8 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
       <section className="ops-card" id="howto" aria-labelledby="howto-title">
         <h2 id="howto-title">Cara Pembayaran</h2>
         <p className="ops-muted">
-          HTML sederhana (daftar, tebal, tautan); dibersihkan sebelum disimpan. <code>{"{nomor}"}</code> diganti nomor VA atau rekening, <code>{"{nama}"}</code> nama pemilik rekening. Kosong: teks bawaan.
+          HTML sederhana (daftar, tebal, tautan); dibersihkan sebelum disimpan. <code>{"{nomor}"}</code> diganti nomor VA atau rekening,{" "}
+          <code>{"{nama}"}</code> nama pemilik rekening. Kosong: teks bawaan.
         </p>
         <Form method="post" className="ops-form">
           <input type="hidden" name="intent" value="howto" />
@@ -207,7 +272,14 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
             <input type="hidden" name="intent" value="company-save" />
             <input type="hidden" name="companyId" value={c.id} />
             <div className="ops-form" style={{ flex: "1 1 280px" }}>
-              <InputField name="name" id={`company-${c.id}`} label={`Nama perusahaan ${c.id}`} defaultValue={failed("company-save")?.values.companyId === String(c.id) ? failed("company-save")!.values.name : c.name} error={err("company-save", `company-${c.id}`)} maxLength={120} />
+              <InputField
+                name="name"
+                id={`company-${c.id}`}
+                label={`Nama perusahaan ${c.id}`}
+                defaultValue={failed("company-save")?.values.companyId === String(c.id) ? failed("company-save")!.values.name : c.name}
+                error={err("company-save", `company-${c.id}`)}
+                maxLength={120}
+              />
             </div>
             <label className="ops-check">
               <input type="checkbox" name="hidden" defaultChecked={c.hidden} /> Sembunyikan
@@ -220,7 +292,14 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         <Form method="post" className="ops-inline-form" style={{ marginTop: 16 }}>
           <input type="hidden" name="intent" value="company-add" />
           <div className="ops-form" style={{ flex: "1 1 280px" }}>
-            <InputField name="name" id="company-new" label="Perusahaan baru" defaultValue={val("company-add", "name", "")} error={err("company-add", "name")} maxLength={120} />
+            <InputField
+              name="name"
+              id="company-new"
+              label="Perusahaan baru"
+              defaultValue={val("company-add", "name", "")}
+              error={err("company-add", "name")}
+              maxLength={120}
+            />
           </div>
           <button type="submit" className="ops-btn">
             Tambah Perusahaan
@@ -233,8 +312,22 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         <p className="ops-muted">Nomor di menu 'Bantuan' pada halaman akun pembeli.</p>
         <Form method="post" className="ops-form" style={{ maxWidth: 480 }}>
           <input type="hidden" name="intent" value="help" />
-          <InputField name="phone" label="Telepon Admin" type="tel" defaultValue={val("help", "phone", help.phone)} error={err("help", "phone")} maxLength={20} />
-          <InputField name="whatsapp" label="WhatsApp Admin" type="tel" defaultValue={val("help", "whatsapp", help.whatsapp)} error={err("help", "whatsapp")} maxLength={20} />
+          <InputField
+            name="phone"
+            label="Telepon Admin"
+            type="tel"
+            defaultValue={val("help", "phone", help.phone)}
+            error={err("help", "phone")}
+            maxLength={20}
+          />
+          <InputField
+            name="whatsapp"
+            label="WhatsApp Admin"
+            type="tel"
+            defaultValue={val("help", "whatsapp", help.whatsapp)}
+            error={err("help", "whatsapp")}
+            maxLength={20}
+          />
           <div>
             <button type="submit" className="ops-btn">
               Simpan Kontak

@@ -17,7 +17,11 @@ export const handle: RouteHandle = { title: TITLE };
 
 export async function loader({ context }: Route.LoaderArgs) {
   const admin = requireStaff(context, "admin");
-  return { staff: await listStaff(), selfId: admin.id, roles: STAFF_ROLES.map((role) => ({ role, label: STAFF_ROLE_LABELS[role], area: STAFF_ROLE_AREAS[role] })) };
+  return {
+    staff: await listStaff(),
+    selfId: admin.id,
+    roles: STAFF_ROLES.map((role) => ({ role, label: STAFF_ROLE_LABELS[role], area: STAFF_ROLE_AREAS[role] })),
+  };
 }
 
 type ActionData = { error?: string; userId?: number; email?: string; emailError?: string };
@@ -33,7 +37,8 @@ export async function action({ context, request }: Route.ActionArgs) {
     const email = String(form.get("email") ?? "").trim();
     if (!email) return data<ActionData>({ email, emailError: "Email tidak boleh kosong." }, { status: 400 });
     const user = await findUserByEmail(email);
-    if (!user) return data<ActionData>({ email, emailError: "Tidak ada akun dengan email ini. Orang itu harus mendaftar dulu." }, { status: 400 });
+    if (!user)
+      return data<ActionData>({ email, emailError: "Tidak ada akun dengan email ini. Orang itu harus mendaftar dulu." }, { status: 400 });
     if (rolesOf(form).length === 0) return data<ActionData>({ email, error: "Pilih minimal satu peran." }, { status: 400 });
     userId = user.id;
   } else if (intent === "save") {
@@ -43,7 +48,12 @@ export async function action({ context, request }: Route.ActionArgs) {
 
   const result = await setStaffRolesFromOps(admin.id, userId, rolesOf(form));
   if (!result.ok) return data<ActionData>({ error: result.message, userId }, { status: 409 });
-  flash(context, "toast", { type: "success", message: result.changed ? "Peran disimpan. Sesi orang itu diakhiri; ia masuk lagi dengan kode verifikasi." : "Tidak ada perubahan peran." });
+  flash(context, "toast", {
+    type: "success",
+    message: result.changed
+      ? "Peran disimpan. Sesi orang itu diakhiri; ia masuk lagi dengan kode verifikasi."
+      : "Tidak ada perubahan peran.",
+  });
   throw redirect("/ops/staff");
 }
 

@@ -32,13 +32,19 @@ export async function action({ context, request }: Route.ActionArgs) {
   const form = await readForm(request);
   const id = String(form.get("withdrawalId") ?? "");
   const intent = form.get("intent");
-  if (!/^[1-9]\d{0,9}$/.test(id) || (intent !== "ok" && intent !== "cancel")) return data({ error: "Permintaan tidak valid." }, { status: 400 });
+  if (!/^[1-9]\d{0,9}$/.test(id) || (intent !== "ok" && intent !== "cancel"))
+    return data({ error: "Permintaan tidak valid." }, { status: 400 });
   const result = await settleWithdrawal(Number(id), intent);
-  await recordAudit(null, operator.id, result.ok ? "withdrawal-settled" : "withdrawal-refused", { withdrawalId: Number(id), detail: result.ok ? intent : result.message });
+  await recordAudit(null, operator.id, result.ok ? "withdrawal-settled" : "withdrawal-refused", {
+    withdrawalId: Number(id),
+    detail: result.ok ? intent : result.message,
+  });
   flash(
     context,
     "toast",
-    result.ok ? { type: "success", message: `Penarikan ${id}: ${intent === "ok" ? "Berhasil" : "Dibatalkan"}.` } : { type: "danger", message: `Penarikan ${id}: ${result.message}` },
+    result.ok
+      ? { type: "success", message: `Penarikan ${id}: ${intent === "ok" ? "Berhasil" : "Dibatalkan"}.` }
+      : { type: "danger", message: `Penarikan ${id}: ${result.message}` },
   );
   throw redirect(`/ops/withdrawals${new URL(request.url).search}`);
 }

@@ -20,7 +20,8 @@ export const test = base.extend<{ page: Page }>({
       page.goto = async (url, options) => {
         const response = await goto(url, options);
         // A React Router document carries its context; an image or a plain error answer does not.
-        if (await page.evaluate(() => "__reactRouterContext" in window)) await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+        if (await page.evaluate(() => "__reactRouterContext" in window))
+          await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
         return response;
       };
     }
@@ -68,7 +69,11 @@ export const OUTBOX_PATH = `/outbox?key=${encodeURIComponent(process.env.OUTBOX_
  * the job queue a moment after the action (issue 28): with `subject`, waits for the newest e-mail
  * with that subject (an older one to the same address does not count).
  */
-export async function readLatestEmail(source: Page | APIRequestContext, to: string, options: { timeout?: number; subject?: string } = {}): Promise<Email> {
+export async function readLatestEmail(
+  source: Page | APIRequestContext,
+  to: string,
+  options: { timeout?: number; subject?: string } = {},
+): Promise<Email> {
   const request = "request" in source ? source.request : source;
   let found: Email | undefined;
   await expect
@@ -76,7 +81,9 @@ export async function readLatestEmail(source: Page | APIRequestContext, to: stri
       async () => {
         const response = await request.get(OUTBOX_PATH);
         expect(response.status(), "GET /outbox").toBe(200);
-        found = parseOutbox(await response.text()).find((m) => m.to.toLowerCase() === to.toLowerCase() && (!options.subject || m.subject === options.subject));
+        found = parseOutbox(await response.text()).find(
+          (m) => m.to.toLowerCase() === to.toLowerCase() && (!options.subject || m.subject === options.subject),
+        );
         return found !== undefined;
       },
       { message: `an e-mail to ${to}${options.subject ? ` (${options.subject})` : ""} in /outbox`, timeout: options.timeout ?? 20_000 },

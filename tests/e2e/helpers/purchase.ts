@@ -17,7 +17,10 @@ const run = promisify(execFile);
 /** An operator command through the real CLI, which reaches the running e2e server over its socket in DATA_DIR. */
 export async function ops(...args: string[]) {
   const port = process.env.PORT ?? "3456";
-  const { stdout } = await run("npx", ["tsx", "scripts/ops.ts", ...args], { env: { ...process.env, DATA_DIR: `/tmp/store-e2e-${port}` }, timeout: 90_000 });
+  const { stdout } = await run("npx", ["tsx", "scripts/ops.ts", ...args], {
+    env: { ...process.env, DATA_DIR: `/tmp/store-e2e-${port}` },
+    timeout: 90_000,
+  });
   return stdout;
 }
 export const INCENTIVE_PRODUCT = "Gesits G1 Motor Listrik Nasional";
@@ -47,7 +50,9 @@ export async function registerBuyer(page: Page, options: { activate?: boolean; c
 
 /** A small JPEG photo (a KTP, a transfer proof, a delivery photo). */
 export function samplePhoto(): Promise<Buffer> {
-  return sharp({ create: { width: 900, height: 570, channels: 3, background: { r: 40, g: 110, b: 180 } } }).jpeg().toBuffer();
+  return sharp({ create: { width: 900, height: 570, channels: 3, background: { r: 40, g: 110, b: 180 } } })
+    .jpeg()
+    .toBuffer();
 }
 
 /** A product's id, found through the home page's links. */
@@ -59,7 +64,13 @@ export async function productId(page: Page, title: string) {
   throw new Error(`product "${title}" not on the home page`);
 }
 
-async function chooseArea(page: Page, level: string, option: { label: string } | { index: number }, nextButton: string | null, javaScriptEnabled: boolean) {
+async function chooseArea(
+  page: Page,
+  level: string,
+  option: { label: string } | { index: number },
+  nextButton: string | null,
+  javaScriptEnabled: boolean,
+) {
   const select = page.getByRole("combobox", { name: level, exact: true });
   // Without JavaScript the list comes with the page the previous 'Tampilkan …' loads (seen taking
   // over 5 s once in CI while another suite ran).
@@ -82,11 +93,17 @@ export async function buyIncentiveOrder(page: Page, javaScriptEnabled: boolean):
   await field("No. HP").fill("081234567890");
   await field("Email").fill("rina@example.test");
   await field("NIK").fill(`3273${String(randomInt(0, 1e12)).padStart(12, "0")}`);
-  await page.locator('input[type="file"][name="ktp"]:not([capture])').setInputFiles({ name: "ktp.jpg", mimeType: "image/jpeg", buffer: await samplePhoto() });
+  await page
+    .locator('input[type="file"][name="ktp"]:not([capture])')
+    .setInputFiles({ name: "ktp.jpg", mimeType: "image/jpeg", buffer: await samplePhoto() });
   await page.getByRole("checkbox", { name: "Ajukan Insentif" }).check();
   await field("Nama Ayah Kandung").fill("Slamet Riyadi");
-  await page.getByRole("checkbox", { name: "Saya menyatakan NIK di atas belum pernah digunakan untuk pengajuan insentif kendaraan listrik." }).check();
-  await page.getByRole("checkbox", { name: "Saya memahami bahwa biaya pengiriman dibayarkan langsung kepada dealer di luar aplikasi." }).check();
+  await page
+    .getByRole("checkbox", { name: "Saya menyatakan NIK di atas belum pernah digunakan untuk pengajuan insentif kendaraan listrik." })
+    .check();
+  await page
+    .getByRole("checkbox", { name: "Saya memahami bahwa biaya pengiriman dibayarkan langsung kepada dealer di luar aplikasi." })
+    .check();
   await page.getByRole("checkbox", { name: "Saya menyatakan alamat domisili saya sesuai dengan KTP." }).check();
   await page.getByRole("button", { name: "Isi Alamat" }).click();
   await expect(page).toHaveURL("/address");
@@ -116,8 +133,12 @@ export async function checkoutToPayment(page: Page, javaScriptEnabled: boolean, 
   await field("No. HP").fill(options.phone);
   await field("Email").fill("rina@example.test");
   await field("NIK").fill(options.nik ?? `3273${String(randomInt(0, 1e12)).padStart(12, "0")}`);
-  await page.locator('input[type="file"][name="ktp"]:not([capture])').setInputFiles({ name: "ktp.jpg", mimeType: "image/jpeg", buffer: await samplePhoto() });
-  await page.getByRole("checkbox", { name: "Saya memahami bahwa biaya pengiriman dibayarkan langsung kepada dealer di luar aplikasi." }).check();
+  await page
+    .locator('input[type="file"][name="ktp"]:not([capture])')
+    .setInputFiles({ name: "ktp.jpg", mimeType: "image/jpeg", buffer: await samplePhoto() });
+  await page
+    .getByRole("checkbox", { name: "Saya memahami bahwa biaya pengiriman dibayarkan langsung kepada dealer di luar aplikasi." })
+    .check();
   await page.getByRole("checkbox", { name: "Saya menyatakan alamat domisili saya sesuai dengan KTP." }).check();
   // The buyer's saved address comes back with the next checkout (then there is nothing to fill).
   if (await page.getByRole("button", { name: "Isi Alamat" }).isVisible()) {

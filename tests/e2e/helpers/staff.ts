@@ -11,7 +11,12 @@ import { runOps, type StoreServer } from "./store-server";
  * code computed here from the page's 'Kunci'), in its own desktop-sized context: its page, on /ops.
  * On the shared e2e server, or on a store of the spec's own (`store`, from startStore).
  */
-export async function signedInStaff(browser: Browser, javaScriptEnabled: boolean, roles: string[] = [], store?: StoreServer): Promise<Page> {
+export async function signedInStaff(
+  browser: Browser,
+  javaScriptEnabled: boolean,
+  roles: string[] = [],
+  store?: StoreServer,
+): Promise<Page> {
   const context = await browser.newContext({
     // A store of the spec's own (startStore), or the shared e2e server (the config's baseURL).
     ...(store ? { baseURL: store.url } : {}),
@@ -46,4 +51,3 @@ export async function signedInStaff(browser: Browser, javaScriptEnabled: boolean
   await expect(page.getByRole("heading", { name: "Antrean" })).toBeVisible();
   return page;
 }
-

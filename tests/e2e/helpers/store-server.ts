@@ -46,7 +46,16 @@ export async function startStore(env: Record<string, string> = {}, dataDir = new
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
   await expect
-    .poll(async () => (child.exitCode !== null ? -1 : await fetch(`${url}/readyz`).then((r) => r.status, () => 0)), { timeout: 90_000, message: "the server is ready" })
+    .poll(
+      async () =>
+        child.exitCode !== null
+          ? -1
+          : await fetch(`${url}/readyz`).then(
+              (r) => r.status,
+              () => 0,
+            ),
+      { timeout: 90_000, message: "the server is ready" },
+    )
     .toBe(200);
   return { url, child, output: () => output, dataDir };
 }
@@ -65,7 +74,9 @@ export async function stopStore(server: StoreServer, options: { removeData?: boo
 export async function runOps(dataDir: string, args: string[]): Promise<{ code: number; out: string; err: string }> {
   const tsx = path.resolve("node_modules/.bin/tsx");
   try {
-    const { stdout, stderr } = await promisify(execFile)(tsx, ["scripts/ops.ts", ...args], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" } });
+    const { stdout, stderr } = await promisify(execFile)(tsx, ["scripts/ops.ts", ...args], {
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" },
+    });
     return { code: 0, out: stdout, err: stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };

@@ -43,7 +43,9 @@ export const rosterEntries = pgTable(
       .references(() => companies.id),
     nip: text("nip").notNull(),
     name: text("name").notNull(),
-    status: text("status", { enum: ["aktif", "nonaktif"] }).notNull().default("aktif"),
+    status: text("status", { enum: ["aktif", "nonaktif"] })
+      .notNull()
+      .default("aktif"),
     userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
@@ -85,7 +87,9 @@ export const sessions = pgTable(
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
     // 'web': the id is in the browser's session cookie; 'api': a bearer token of the JSON API. One
     // table, so a password reset (revokeAllSessions) ends both, and neither works as the other.
-    kind: text("kind", { enum: ["web", "api"] }).notNull().default("web"),
+    kind: text("kind", { enum: ["web", "api"] })
+      .notNull()
+      .default("web"),
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
 );

@@ -34,7 +34,9 @@ export const products = pgTable(
     description: text("description").notNull().default(""),
     price: integer("price"),
     discount: integer("discount").notNull().default(0),
-    discountType: text("discount_type", { enum: ["v", "%"] }).notNull().default("v"),
+    discountType: text("discount_type", { enum: ["v", "%"] })
+      .notNull()
+      .default("v"),
     ratingPercentage: integer("rating_percentage"),
     sellCount: integer("sell_count").notNull().default(0),
     viewCount: integer("view_count").notNull().default(0),

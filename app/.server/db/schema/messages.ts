@@ -29,6 +29,8 @@ export const notifications = pgTable(
   (t) => [
     // The page lists a buyer's newest first; the bell counts the unread ones.
     index("notifications_user_idx").on(t.userId, t.id),
-    index("notifications_unread_idx").on(t.userId).where(sql`${t.readAt} is null`),
+    index("notifications_unread_idx")
+      .on(t.userId)
+      .where(sql`${t.readAt} is null`),
   ],
 );

@@ -173,7 +173,13 @@ export const orders = pgTable(
  * `kind` and `amount` (the rupiah actually taken off) let the order detail and the invoice print
  * the breakdown of the moment; orders made before they were recorded lack them (jsonb, no migration).
  */
-export type AppliedPromo = { title: string; value: number; discountType: "v" | "%"; kind?: "ordinary" | "incentive" | "employee"; amount?: number };
+export type AppliedPromo = {
+  title: string;
+  value: number;
+  discountType: "v" | "%";
+  kind?: "ordinary" | "incentive" | "employee";
+  amount?: number;
+};
 
 export const orderProducts = pgTable(
   "order_products",

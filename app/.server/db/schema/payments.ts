@@ -52,13 +52,19 @@ export const payments = pgTable(
   },
   (t) => [
     // A settlement names the VA; one VA is one order.
-    uniqueIndex("payments_va_number_key").on(t.vaNumber).where(sql`${t.type} = 'virtual_account'`),
+    uniqueIndex("payments_va_number_key")
+      .on(t.vaNumber)
+      .where(sql`${t.type} = 'virtual_account'`),
     // The 3-digit code tells open manual transfers apart; it is free again once the payment closes.
-    uniqueIndex("payments_open_unique_code_key").on(t.uniqueCode).where(sql`${t.uniqueCode} is not null and ${t.closedAt} is null`),
+    uniqueIndex("payments_open_unique_code_key")
+      .on(t.uniqueCode)
+      .where(sql`${t.uniqueCode} is not null and ${t.closedAt} is null`),
     // A gateway's notification names its own reference (Midtrans: order_id).
     uniqueIndex("payments_gateway_ref_key").on(t.gateway, t.gatewayRef),
     // The expiry sweep reads only open payments.
-    index("payments_open_expiry_idx").on(t.expiresAt).where(sql`${t.closedAt} is null`),
+    index("payments_open_expiry_idx")
+      .on(t.expiresAt)
+      .where(sql`${t.closedAt} is null`),
   ],
 );
 

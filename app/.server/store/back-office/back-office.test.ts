@@ -49,7 +49,9 @@ describe("queues", () => {
     const withdrawal = await requestWithdrawal(buyer.email, 5_000);
     if (!withdrawal.ok) throw new Error(withdrawal.message);
     expect((await queueSummaries()).find((q) => q.key === "penarikan")).toMatchObject({ title: "Penarikan Saldo", count: 1 });
-    expect((await listWithdrawalsInProcess(1)).items).toEqual([expect.objectContaining({ id: withdrawal.id, email: buyer.email, amount: 5_000 })]);
+    expect((await listWithdrawalsInProcess(1)).items).toEqual([
+      expect.objectContaining({ id: withdrawal.id, email: buyer.email, amount: 5_000 }),
+    ]);
   });
 });
 
@@ -81,7 +83,10 @@ describe("search and export", () => {
     expect(csv).not.toContain(rowA!.invoiceId);
     expect(maskNik("3273011234567890")).toBe("************7890");
     const all = await readAll(exportOrdersCsv({}));
-    const [{ n }] = (await db.select({ n: db.$count(orders) }).from(orders).limit(1)) as [{ n: number }];
+    const [{ n }] = (await db
+      .select({ n: db.$count(orders) })
+      .from(orders)
+      .limit(1)) as [{ n: number }];
     expect(all.trimEnd().split("\n")).toHaveLength(Number(n) + 1);
   });
 });

@@ -9,7 +9,15 @@ import { csvImports } from "../../db/schema";
 // files are forgotten after a day.
 
 export type CsvImportKind = "katalog" | "pegawai";
-export type StagedCsvImport = { id: string; kind: CsvImportKind; fileName: string; content: string; createdAt: Date; appliedAt: Date | null; summary: string | null };
+export type StagedCsvImport = {
+  id: string;
+  kind: CsvImportKind;
+  fileName: string;
+  content: string;
+  createdAt: Date;
+  appliedAt: Date | null;
+  summary: string | null;
+};
 
 const KEEP_MS = 24 * 60 * 60 * 1000;
 
@@ -27,7 +35,15 @@ export async function getStagedCsvImport(id: string, kind: CsvImportKind, operat
   if (typeof id !== "string" || !/^[0-9a-f-]{36}$/.test(id)) return null;
   const db = await getDb();
   const [row] = await db
-    .select({ id: csvImports.id, kind: csvImports.kind, fileName: csvImports.fileName, content: csvImports.content, createdAt: csvImports.createdAt, appliedAt: csvImports.appliedAt, summary: csvImports.summary })
+    .select({
+      id: csvImports.id,
+      kind: csvImports.kind,
+      fileName: csvImports.fileName,
+      content: csvImports.content,
+      createdAt: csvImports.createdAt,
+      appliedAt: csvImports.appliedAt,
+      summary: csvImports.summary,
+    })
     .from(csvImports)
     .where(and(eq(csvImports.id, id), eq(csvImports.kind, kind), eq(csvImports.operatorId, operatorId)));
   return row ?? null;

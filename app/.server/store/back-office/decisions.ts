@@ -9,7 +9,15 @@ import { COURIER_NAME_MAX, COURIERS, OTHER_COURIER, REASON_MAX, TRACKING_MAX } f
 // move them through the one status machine (transitionOrder), so the rules, the stock and the
 // buyer's e-mail are exactly those of the app. Both doors call applyOpsDecision.
 
-export type OpsOrderRow = { id: number; invoiceId: string; statusId: number; statusName: string; buyerEmail: string; amount: number; createdAt: Date };
+export type OpsOrderRow = {
+  id: number;
+  invoiceId: string;
+  statusId: number;
+  statusName: string;
+  buyerEmail: string;
+  amount: number;
+  createdAt: Date;
+};
 
 export const OPS_LIST_LIMIT = 500;
 
@@ -74,7 +82,10 @@ export type DecisionResult =
   | { ok: false; kind: "refused"; message: string; current: { statusId: number; statusName: string } };
 
 /** The decision's own fields: 'Alasan' for every rejection, 'Kurir' and 'Nomor Resi' for shipping. */
-export function checkDecisionInput(decision: OpsDecision, input: DecisionInput): { ok: true; note: string; courier?: string; trackingNumber?: string } | { ok: false; errors: DecisionFieldErrors } {
+export function checkDecisionInput(
+  decision: OpsDecision,
+  input: DecisionInput,
+): { ok: true; note: string; courier?: string; trackingNumber?: string } | { ok: false; errors: DecisionFieldErrors } {
   if (isRejection(decision)) {
     const reason = (input.reason ?? "").trim();
     if (!reason) return { ok: false, errors: { reason: REASON_REQUIRED } };
@@ -106,21 +117,34 @@ export function checkDecisionInput(decision: OpsDecision, input: DecisionInput):
  * nothing changes then. The operator's id goes into the event row, and the decision into the audit
  * in the same transaction; the courier and tracking number are written with the move to 400.
  */
-export async function applyOpsDecision(orderId: number, decision: OpsDecision, actor: OpsActor, input: DecisionInput = {}): Promise<DecisionResult> {
+export async function applyOpsDecision(
+  orderId: number,
+  decision: OpsDecision,
+  actor: OpsActor,
+  input: DecisionInput = {},
+): Promise<DecisionResult> {
   const { from, to } = OPS_TRANSITIONS[decision];
   const checked = checkDecisionInput(decision, input);
   if (!checked.ok) return { ok: false, kind: "invalid", errors: checked.errors, message: Object.values(checked.errors)[0]! };
   const moved = await transitionOrder(orderId, from, to, actorLabel(actor), checked.note, {
     onMoved: async (tx) => {
-      if (checked.courier) await tx.update(orders).set({ courier: checked.courier, trackingNumber: checked.trackingNumber }).where(eq(orders.id, orderId));
-      if (actor !== "cli") await recordAudit(tx, actor.operatorId, "order-decision", { orderId, detail: `${decision} ${from}→${to}: ${checked.note}` });
+      if (checked.courier)
+        await tx.update(orders).set({ courier: checked.courier, trackingNumber: checked.trackingNumber }).where(eq(orders.id, orderId));
+      if (actor !== "cli")
+        await recordAudit(tx, actor.operatorId, "order-decision", { orderId, detail: `${decision} ${from}→${to}: ${checked.note}` });
     },
   });
   if (moved.ok) return { ok: true, from, to };
   const current = Number.isSafeInteger(orderId) && orderId > 0 ? await orderStatus(orderId) : null;
   if (!current) return { ok: false, kind: "not-found", message: ORDER_NOT_FOUND };
-  if (actor !== "cli") await recordAudit(null, actor.operatorId, "order-decision-refused", { orderId, detail: `${decision}: status ${current.statusId}` });
-  return { ok: false, kind: "refused", current, message: `${moved.message} Pesanan berstatus ${current.statusId} ${current.statusName}; perintah ini hanya untuk status ${from}.` };
+  if (actor !== "cli")
+    await recordAudit(null, actor.operatorId, "order-decision-refused", { orderId, detail: `${decision}: status ${current.statusId}` });
+  return {
+    ok: false,
+    kind: "refused",
+    current,
+    message: `${moved.message} Pesanan berstatus ${current.statusId} ${current.statusName}; perintah ini hanya untuk status ${from}.`,
+  };
 }
 
 async function orderStatus(orderId: number) {
@@ -147,9 +171,18 @@ export type BuyerOpsFacts = {
  */
 export async function getBuyerOpsFacts(orderId: number): Promise<BuyerOpsFacts> {
   const db = await getDb();
-  const [order] = await db.select({ courier: orders.courier, trackingNumber: orders.trackingNumber }).from(orders).where(eq(orders.id, orderId));
+  const [order] = await db
+    .select({ courier: orders.courier, trackingNumber: orders.trackingNumber })
+    .from(orders)
+    .where(eq(orders.id, orderId));
   const [last] = await db
-    .select({ fromStatus: orderEvents.fromStatus, toStatus: orderEvents.toStatus, actor: orderEvents.actor, note: orderEvents.note, createdAt: orderEvents.createdAt })
+    .select({
+      fromStatus: orderEvents.fromStatus,
+      toStatus: orderEvents.toStatus,
+      actor: orderEvents.actor,
+      note: orderEvents.note,
+      createdAt: orderEvents.createdAt,
+    })
     .from(orderEvents)
     .where(eq(orderEvents.orderId, orderId))
     .orderBy(desc(orderEvents.id))

@@ -37,7 +37,14 @@ export function maskNik(nik: string): string {
   return nik.length <= 4 ? nik : "*".repeat(nik.length - 4) + nik.slice(-4);
 }
 
-const wib = new Intl.DateTimeFormat("sv-SE", { timeZone: "Asia/Jakarta", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit" });
+const wib = new Intl.DateTimeFormat("sv-SE", {
+  timeZone: "Asia/Jakarta",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+});
 const when = (d: Date) => `${wib.format(d)} WIB`;
 
 async function* exportRows(search: OrderSearch): AsyncGenerator<(string | number)[]> {
@@ -47,7 +54,8 @@ async function* exportRows(search: OrderSearch): AsyncGenerator<(string | number
   for (;;) {
     const conditions: SQL[] = [...base];
     // A row comparison, so the (created_at, id) index finds the next batch without a scan or a sort.
-    if (after) conditions.push(sql`(${orders.createdAt}, ${orders.id}) > (${after.createdAt.toISOString()}::timestamptz, ${after.id}::int)`);
+    if (after)
+      conditions.push(sql`(${orders.createdAt}, ${orders.id}) > (${after.createdAt.toISOString()}::timestamptz, ${after.id}::int)`);
     const batch = await db
       .select({
         id: orders.id,
@@ -57,7 +65,9 @@ async function* exportRows(search: OrderSearch): AsyncGenerator<(string | number
         buyerName: orders.buyerName,
         buyerEmail: orders.buyerEmail,
         buyerNik: orders.buyerNik,
-        productTitle: sql<string | null>`(select ${orderProducts.title} from ${orderProducts} where ${orderProducts.orderId} = ${orders.id} order by ${orderProducts.id} limit 1)`,
+        productTitle: sql<
+          string | null
+        >`(select ${orderProducts.title} from ${orderProducts} where ${orderProducts.orderId} = ${orders.id} order by ${orderProducts.id} limit 1)`,
         priceOri: orders.priceOri,
         insentifValue: orders.insentifValue,
         promoPegawaiValue: orders.promoPegawaiValue,

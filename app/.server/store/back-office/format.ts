@@ -25,8 +25,14 @@ export function pageParam(url: URL): number {
 }
 
 /** The search's GET parameters (the URL is the state): what was typed, the criteria, and a date message. */
-export function readOrderSearch(params: URLSearchParams, statusIds: readonly number[]): { input: Record<SearchField, string>; search: OrderSearch; error: string | null } {
-  const input = Object.fromEntries(SEARCH_FIELDS.map((f) => [f, (params.get(f) ?? "").trim().slice(0, 100)])) as Record<SearchField, string>;
+export function readOrderSearch(
+  params: URLSearchParams,
+  statusIds: readonly number[],
+): { input: Record<SearchField, string>; search: OrderSearch; error: string | null } {
+  const input = Object.fromEntries(SEARCH_FIELDS.map((f) => [f, (params.get(f) ?? "").trim().slice(0, 100)])) as Record<
+    SearchField,
+    string
+  >;
   const search: OrderSearch = {};
   if (input.invoice) search.invoice = input.invoice;
   if (input.email) search.email = input.email;

@@ -31,7 +31,8 @@ export async function orderCountsByStatus(): Promise<{ statusId: number; count: 
  */
 export async function oldestWaitingSeconds(): Promise<{ queue: string; seconds: number }[]> {
   // One min() per queue: each an index lookup (orders_status_changed_idx), whatever the order count.
-  const oldestOrder = (statusId: number) => sql`select ${String(statusId)} as queue, (select min(status_changed_at) from orders where status_id = ${statusId}) as since`;
+  const oldestOrder = (statusId: number) =>
+    sql`select ${String(statusId)} as queue, (select min(status_changed_at) from orders where status_id = ${statusId}) as since`;
   return queryRows(
     await getDb(),
     sql`select queue, coalesce(extract(epoch from now() - since), 0)::float8 as seconds from (

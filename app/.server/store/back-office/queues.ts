@@ -1,6 +1,17 @@
 import { and, asc, desc, eq, gte, ilike, inArray, lt, ne, sql, type SQL } from "drizzle-orm";
 import { getDb } from "../../db/client";
-import { balanceEntries, companies, orderEvents, orderProducts, orders, orderStatuses, paymentMethods, payments, uploads, users } from "../../db/schema";
+import {
+  balanceEntries,
+  companies,
+  orderEvents,
+  orderProducts,
+  orders,
+  orderStatuses,
+  paymentMethods,
+  payments,
+  uploads,
+  users,
+} from "../../db/schema";
 import { startOfDayWib } from "../../dates";
 import { amountToPay, costLines, type CostLine } from "../orders";
 
@@ -40,11 +51,25 @@ export async function queueSummaries(): Promise<QueueSummary[]> {
     const row = rows.find((r) => r.statusId === q.statusId);
     return { key, title: q.title, count: Number(row?.count ?? 0), oldest: asDate(row?.oldest) };
   });
-  summaries.push({ key: "penarikan", title: WITHDRAWAL_QUEUE_TITLE, count: Number(withdrawals?.count ?? 0), oldest: asDate(withdrawals?.oldest) });
+  summaries.push({
+    key: "penarikan",
+    title: WITHDRAWAL_QUEUE_TITLE,
+    count: Number(withdrawals?.count ?? 0),
+    oldest: asDate(withdrawals?.oldest),
+  });
   return summaries;
 }
 
-export type QueueItem = { id: number; invoiceId: string; buyerName: string; buyerEmail: string; productTitle: string; totalAmount: number; waitingSince: Date; createdAt: Date };
+export type QueueItem = {
+  id: number;
+  invoiceId: string;
+  buyerName: string;
+  buyerEmail: string;
+  productTitle: string;
+  totalAmount: number;
+  waitingSince: Date;
+  createdAt: Date;
+};
 export type Paged<T> = { items: T[]; page: number; pageCount: number; total: number };
 
 const pageOf = (page: number) => (Number.isSafeInteger(page) && page >= 1 && page <= 100_000 ? page : 1);
@@ -57,7 +82,10 @@ export async function listQueue(queue: OrderQueue, page: number): Promise<Paged<
 async function listOrders(conditions: SQL[], page: number, order: "oldest-in-status" | "newest"): Promise<Paged<QueueItem>> {
   const db = await getDb();
   const where = conditions.length ? and(...conditions) : undefined;
-  const [{ total }] = (await db.select({ total: sql<number>`count(*)::int` }).from(orders).where(where)) as [{ total: number }];
+  const [{ total }] = (await db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(orders)
+    .where(where)) as [{ total: number }];
   const items = await db
     .select({
       id: orders.id,
@@ -88,9 +116,18 @@ export async function listWithdrawalsInProcess(page: number): Promise<Paged<With
   const db = await getDb();
   const p = pageOf(page);
   const where = and(eq(balanceEntries.kind, "withdrawal"), eq(balanceEntries.status, "Dalam Proses"));
-  const [{ total }] = (await db.select({ total: sql<number>`count(*)::int` }).from(balanceEntries).where(where)) as [{ total: number }];
+  const [{ total }] = (await db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(balanceEntries)
+    .where(where)) as [{ total: number }];
   const items = await db
-    .select({ id: balanceEntries.id, email: users.email, fullname: users.fullname, amount: balanceEntries.amount, createdAt: balanceEntries.createdAt })
+    .select({
+      id: balanceEntries.id,
+      email: users.email,
+      fullname: users.fullname,
+      amount: balanceEntries.amount,
+      createdAt: balanceEntries.createdAt,
+    })
     .from(balanceEntries)
     .innerJoin(users, eq(users.id, balanceEntries.userId))
     .where(where)
@@ -125,7 +162,15 @@ export async function searchOrders(search: OrderSearch, page: number): Promise<P
   return listOrders(searchConditions(search), pageOf(page), "newest") as Promise<Paged<SearchItem>>;
 }
 
-export type TimelineEntry = { at: Date; fromStatus: number | null; toStatus: number; toStatusName: string; actor: string; who: string; note: string | null };
+export type TimelineEntry = {
+  at: Date;
+  fromStatus: number | null;
+  toStatus: number;
+  toStatusName: string;
+  actor: string;
+  who: string;
+  note: string | null;
+};
 
 export type OpsOrderDetail = {
   id: number;
@@ -134,7 +179,18 @@ export type OpsOrderDetail = {
   statusName: string;
   createdAt: Date;
   statusChangedAt: Date;
-  buyer: { name: string; email: string; phone: string; nik: string; nip: string | null; dadName: string | null; accountEmail: string; accountName: string; accountNip: string; company: string };
+  buyer: {
+    name: string;
+    email: string;
+    phone: string;
+    nik: string;
+    nip: string | null;
+    dadName: string | null;
+    accountEmail: string;
+    accountName: string;
+    accountNip: string;
+    company: string;
+  };
   products: { title: string; qty: number; price: number; priceOri: number }[];
   priceOri: number;
   amount: number;
@@ -186,7 +242,13 @@ export async function getOrderForOps(orderId: number): Promise<OpsOrderDetail | 
   if (!Number.isSafeInteger(orderId) || orderId < 1 || orderId > 2_147_483_647) return null;
   const db = await getDb();
   const [row] = await db
-    .select({ order: orders, statusName: orderStatuses.name, paymentMethodName: paymentMethods.name, account: { email: users.email, fullname: users.fullname, nip: users.nip }, company: companies.name })
+    .select({
+      order: orders,
+      statusName: orderStatuses.name,
+      paymentMethodName: paymentMethods.name,
+      account: { email: users.email, fullname: users.fullname, nip: users.nip },
+      company: companies.name,
+    })
     .from(orders)
     .innerJoin(orderStatuses, eq(orderStatuses.id, orders.statusId))
     .innerJoin(users, eq(users.id, orders.userId))
@@ -198,16 +260,32 @@ export async function getOrderForOps(orderId: number): Promise<OpsOrderDetail | 
   const products = await db.select().from(orderProducts).where(eq(orderProducts.orderId, orderId)).orderBy(asc(orderProducts.id));
   const [payment] = await db.select().from(payments).where(eq(payments.orderId, orderId));
   const events = await db
-    .select({ at: orderEvents.createdAt, fromStatus: orderEvents.fromStatus, toStatus: orderEvents.toStatus, toStatusName: orderStatuses.name, actor: orderEvents.actor, note: orderEvents.note })
+    .select({
+      at: orderEvents.createdAt,
+      fromStatus: orderEvents.fromStatus,
+      toStatus: orderEvents.toStatus,
+      toStatusName: orderStatuses.name,
+      actor: orderEvents.actor,
+      note: orderEvents.note,
+    })
     .from(orderEvents)
     .innerJoin(orderStatuses, eq(orderStatuses.id, orderEvents.toStatus))
     .where(eq(orderEvents.orderId, orderId))
     .orderBy(asc(orderEvents.id));
   const actorIds = [...new Set(events.map((e) => Number(e.actor.split(":")[1])).filter((n) => Number.isSafeInteger(n) && n > 0))];
-  const people = actorIds.length ? await db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, actorIds)) : [];
+  const people = actorIds.length
+    ? await db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, actorIds))
+    : [];
   const emails = new Map(people.map((p) => [p.id, p.email]));
   const sameNik = await db
-    .select({ id: orders.id, invoiceId: orders.invoiceId, statusId: orders.statusId, statusName: orderStatuses.name, buyerEmail: orders.buyerEmail, createdAt: orders.createdAt })
+    .select({
+      id: orders.id,
+      invoiceId: orders.invoiceId,
+      statusId: orders.statusId,
+      statusName: orderStatuses.name,
+      buyerEmail: orders.buyerEmail,
+      createdAt: orders.createdAt,
+    })
     .from(orders)
     .innerJoin(orderStatuses, eq(orderStatuses.id, orders.statusId))
     .where(and(eq(orders.buyerNik, o.buyerNik), ne(orders.id, orderId)))
@@ -216,9 +294,24 @@ export async function getOrderForOps(orderId: number): Promise<OpsOrderDetail | 
   // Delivery photos are named in the notes of the buyer's confirmation ('bukti:<upload id>').
   const proofIds = events.flatMap((e) => (e.note?.startsWith("bukti:") ? [e.note.slice("bukti:".length)] : []));
   const deliveryPhotos = proofIds.length
-    ? (await db.select({ id: uploads.id }).from(uploads).where(and(inArray(uploads.id, proofIds), eq(uploads.purpose, "delivery-proof")))).map((u) => u.id)
+    ? (
+        await db
+          .select({ id: uploads.id })
+          .from(uploads)
+          .where(and(inArray(uploads.id, proofIds), eq(uploads.purpose, "delivery-proof")))
+      ).map((u) => u.id)
     : [];
-  const detailProducts = products.map((p) => ({ id: p.id, productId: p.productId, qty: p.qty, title: p.title, imageUrl: p.imageUrl, price: p.price, priceOri: p.priceOri, totalDiscount: p.totalDiscount, promo: p.promo }));
+  const detailProducts = products.map((p) => ({
+    id: p.id,
+    productId: p.productId,
+    qty: p.qty,
+    title: p.title,
+    imageUrl: p.imageUrl,
+    price: p.price,
+    priceOri: p.priceOri,
+    totalDiscount: p.totalDiscount,
+    promo: p.promo,
+  }));
   return {
     id: o.id,
     invoiceId: o.invoiceId,
@@ -246,9 +339,22 @@ export async function getOrderForOps(orderId: number): Promise<OpsOrderDetail | 
     insentifValue: o.insentifValue,
     promoPegawai: o.promoPegawai,
     promoPegawaiValue: o.promoPegawaiValue,
-    costLines: costLines({ priceOri: o.priceOri, amount: o.amount, insentifValue: o.insentifValue, promoPegawaiValue: o.promoPegawaiValue, orderProducts: detailProducts }),
+    costLines: costLines({
+      priceOri: o.priceOri,
+      amount: o.amount,
+      insentifValue: o.insentifValue,
+      promoPegawaiValue: o.promoPegawaiValue,
+      orderProducts: detailProducts,
+    }),
     note: o.note,
-    address: { full: o.fullAddress, kelurahan: o.kelurahan, kecamatan: o.kecamatan, kota: o.kota, provinsi: o.provinsi, kodePos: o.kodePos },
+    address: {
+      full: o.fullAddress,
+      kelurahan: o.kelurahan,
+      kecamatan: o.kecamatan,
+      kota: o.kota,
+      provinsi: o.provinsi,
+      kodePos: o.kodePos,
+    },
     paymentMethodName: row.paymentMethodName,
     tenor: o.tenor,
     payment: payment

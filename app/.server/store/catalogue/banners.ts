@@ -13,18 +13,38 @@ import { catalogueWrite } from "./version";
 
 export type BannerField = "title" | "image" | "sku" | "keyword" | "category" | "activeFrom" | "activeUntil";
 
-export type OpsBanner = { id: number; title: string; imageUrl: string; target: BannerTarget | null; position: number; activeFrom: Date | null; activeUntil: Date | null };
+export type OpsBanner = {
+  id: number;
+  title: string;
+  imageUrl: string;
+  target: BannerTarget | null;
+  position: number;
+  activeFrom: Date | null;
+  activeUntil: Date | null;
+};
 
 export async function listBannersForOps(): Promise<OpsBanner[]> {
   const db = await getDb();
   return db
-    .select({ id: banners.id, title: banners.title, imageUrl: banners.imageUrl, target: banners.target, position: banners.position, activeFrom: banners.activeFrom, activeUntil: banners.activeUntil })
+    .select({
+      id: banners.id,
+      title: banners.title,
+      imageUrl: banners.imageUrl,
+      target: banners.target,
+      position: banners.position,
+      activeFrom: banners.activeFrom,
+      activeUntil: banners.activeUntil,
+    })
     .from(banners)
     .orderBy(asc(banners.position), asc(banners.id));
 }
 
 /** A new banner, last in the order. */
-export async function addBanner(operatorId: number, fields: Partial<Record<Exclude<BannerField, "image">, string>>, image: File | null): Promise<{ ok: true; id: number } | { ok: false; errors: FieldErrors<BannerField> }> {
+export async function addBanner(
+  operatorId: number,
+  fields: Partial<Record<Exclude<BannerField, "image">, string>>,
+  image: File | null,
+): Promise<{ ok: true; id: number } | { ok: false; errors: FieldErrors<BannerField> }> {
   const errors: FieldErrors<BannerField> = {};
   const title = (fields.title ?? "").trim();
   if (!title) errors.title = "Judul Banner tidak boleh kosong.";
@@ -57,10 +77,21 @@ export async function addBanner(operatorId: number, fields: Partial<Record<Exclu
   const target: BannerTarget | null = sku ? { sku } : keyword ? (category ? { keyword, category } : { keyword }) : null;
   return catalogueWrite(async (tx) => {
     await storeImages(tx, [picture]);
-    const [{ next }] = (await tx.select({ next: sql<number>`coalesce(max(${banners.position}) + 1, 0)::int` }).from(banners)) as [{ next: number }];
+    const [{ next }] = (await tx.select({ next: sql<number>`coalesce(max(${banners.position}) + 1, 0)::int` }).from(banners)) as [
+      { next: number },
+    ];
     const [row] = (await tx
       .insert(banners)
-      .values({ title, imageUrl: picture.url, width: picture.width, height: picture.height, target, position: next, activeFrom: activeFrom ?? null, activeUntil: activeUntil ?? null })
+      .values({
+        title,
+        imageUrl: picture.url,
+        width: picture.width,
+        height: picture.height,
+        target,
+        position: next,
+        activeFrom: activeFrom ?? null,
+        activeUntil: activeUntil ?? null,
+      })
       .returning({ id: banners.id })) as [{ id: number }];
     await tx.insert(catalogueAudit).values({ operatorId, action: "banner-dibuat", detail: title });
     return { ok: true as const, id: row.id };
@@ -70,7 +101,11 @@ export async function addBanner(operatorId: number, fields: Partial<Record<Exclu
 /** 'Naik', 'Turun' or 'Hapus' on a banner; false for an unknown one. */
 export async function changeBanner(operatorId: number, id: number, move: "up" | "down" | "delete"): Promise<boolean> {
   return catalogueWrite(async (tx) => {
-    const rows = await tx.select({ id: banners.id, imageUrl: banners.imageUrl, title: banners.title }).from(banners).orderBy(asc(banners.position), asc(banners.id)).for("update");
+    const rows = await tx
+      .select({ id: banners.id, imageUrl: banners.imageUrl, title: banners.title })
+      .from(banners)
+      .orderBy(asc(banners.position), asc(banners.id))
+      .for("update");
     const index = rows.findIndex((b) => b.id === id);
     if (index < 0) return false;
     const [banner] = rows.splice(index, 1) as [(typeof rows)[number]];
@@ -79,7 +114,9 @@ export async function changeBanner(operatorId: number, id: number, move: "up" | 
       await dropUnusedImages(tx, [banner.imageUrl]);
     } else rows.splice(move === "up" ? Math.max(0, index - 1) : Math.min(rows.length, index + 1), 0, banner);
     for (const [position, b] of rows.entries()) await tx.update(banners).set({ position }).where(eq(banners.id, b.id));
-    await tx.insert(catalogueAudit).values({ operatorId, action: move === "delete" ? "banner-dihapus" : "banner-diurutkan", detail: banner.title });
+    await tx
+      .insert(catalogueAudit)
+      .values({ operatorId, action: move === "delete" ? "banner-dihapus" : "banner-diurutkan", detail: banner.title });
     return true;
   });
 }

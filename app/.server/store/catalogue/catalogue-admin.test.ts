@@ -60,7 +60,19 @@ describe("the product form", () => {
       id: null,
       version: null,
       stockRead: null,
-      fields: { title: "", sku: "bad sku!", categoryId: "", price: "-5", discount: "abc", discountType: "x", stock: "1.5", condition: "Rusak", weightGram: "-1", minimumPurchase: "0", status: "jual" },
+      fields: {
+        title: "",
+        sku: "bad sku!",
+        categoryId: "",
+        price: "-5",
+        discount: "abc",
+        discountType: "x",
+        stock: "1.5",
+        condition: "Rusak",
+        weightGram: "-1",
+        minimumPurchase: "0",
+        status: "jual",
+      },
       promoIds: ["999999"],
     });
     expect(result).toEqual({
@@ -80,25 +92,67 @@ describe("the product form", () => {
         promoIds: "Promo tidak ditemukan.",
       },
     });
-    const html = await saveProduct(operatorId, { id: null, version: null, stockRead: null, fields: form({ title: "<img src=x onerror=alert(1)>", price: "0", discount: "200" }), promoIds: [] });
-    expect(html).toMatchObject({ ok: false, errors: { title: PRODUCT_MESSAGES.titleHtml, price: PRODUCT_MESSAGES.pricePositive, discount: PRODUCT_MESSAGES.discountPercent } });
-    expect((await saveProduct(operatorId, { id: null, version: null, stockRead: null, fields: form({ title: "=cmd|' /C calc'!A0" }), promoIds: [] })) as unknown).toMatchObject({ errors: { title: CSV_FORMULA } });
+    const html = await saveProduct(operatorId, {
+      id: null,
+      version: null,
+      stockRead: null,
+      fields: form({ title: "<img src=x onerror=alert(1)>", price: "0", discount: "200" }),
+      promoIds: [],
+    });
+    expect(html).toMatchObject({
+      ok: false,
+      errors: { title: PRODUCT_MESSAGES.titleHtml, price: PRODUCT_MESSAGES.pricePositive, discount: PRODUCT_MESSAGES.discountPercent },
+    });
+    expect(
+      (await saveProduct(operatorId, {
+        id: null,
+        version: null,
+        stockRead: null,
+        fields: form({ title: "=cmd|' /C calc'!A0" }),
+        promoIds: [],
+      })) as unknown,
+    ).toMatchObject({ errors: { title: CSV_FORMULA } });
     expect((await db.select({ n: count() }).from(products))[0]!.n).toBe(before);
   });
 
   it("generates a unique SKU, refuses a taken one, and keeps 'Rp' thousands separators as rupiah", async () => {
     const id = await newProduct();
     const product = (await getProductForOps(id))!;
-    expect(product).toMatchObject({ sku: expect.stringMatching(/^P-[0-9A-Z]{8}$/), price: 28_500_000, discount: 5, discountType: "%", status: "tayang", version: 1 });
-    const taken = await saveProduct(operatorId, { id: null, version: null, stockRead: null, fields: form({ sku: product.sku! }), promoIds: [] });
+    expect(product).toMatchObject({
+      sku: expect.stringMatching(/^P-[0-9A-Z]{8}$/),
+      price: 28_500_000,
+      discount: 5,
+      discountType: "%",
+      status: "tayang",
+      version: 1,
+    });
+    const taken = await saveProduct(operatorId, {
+      id: null,
+      version: null,
+      stockRead: null,
+      fields: form({ sku: product.sku! }),
+      promoIds: [],
+    });
     expect(taken).toEqual({ ok: false, errors: { sku: PRODUCT_MESSAGES.skuTaken } });
   });
 
   it("two operators saving the same version: the second is told and nothing of it is written", async () => {
     const id = await newProduct({ price: "10000000" });
     const read = (await getProductForOps(id))!;
-    const first = await saveProduct(operatorId, { id, version: read.version, stockRead: read.stock, fields: form({ price: "11000000" }), promoIds: [] });
-    const second = await saveProduct(operatorId, { id, version: read.version, stockRead: read.stock, fields: form({ price: "9000000", title: "Ditimpa" }), promoIds: [] });
+    const first = await saveProduct(operatorId, {
+      id,
+      version: read.version,
+      stockRead: read.stock,
+      fields: form({ price: "11000000" }),
+      promoIds: [],
+    });
+    const second = await saveProduct(operatorId, {
+      id,
+      version: read.version,
+      stockRead: read.stock,
+      fields: form({ price: "9000000", title: "Ditimpa" }),
+      promoIds: [],
+    });
     expect(first).toEqual({ ok: true, id });
     expect(second).toEqual({ ok: false, errors: {}, conflict: PRODUCT_CONFLICT });
     expect(PRODUCT_CONFLICT).toBe("Produk ini sudah diubah oleh operator lain. Muat ulang halaman.");
@@ -120,14 +174,28 @@ describe("publishing and orders", () => {
     expect(await startCheckout({ id: buyer.id, verified: true }, id)).toEqual({ ok: false, message: "Produk tidak ditemukan." });
 
     const read = (await getProductForOps(id))!;
-    expect(await saveProduct(operatorId, { id, version: read.version, stockRead: read.stock, fields: form({ status: "tayang", title: "Sepeda Listrik Rahasia" }), promoIds: [] })).toMatchObject({ ok: true });
+    expect(
+      await saveProduct(operatorId, {
+        id,
+        version: read.version,
+        stockRead: read.stock,
+        fields: form({ status: "tayang", title: "Sepeda Listrik Rahasia" }),
+        promoIds: [],
+      }),
+    ).toMatchObject({ ok: true });
     expect(await getProductDetail(id)).toMatchObject({ id, title: "Sepeda Listrik Rahasia" });
     expect((await listProducts({ page: 0, keyword: "rahasia" })).content.map((p) => p.id)).toEqual([id]);
     expect(await startCheckout({ id: buyer.id, verified: true }, id)).toEqual({ ok: true });
     await saveDraftAddress(buyer.id, await realAddress(db));
 
     const published = (await getProductForOps(id))!;
-    await saveProduct(operatorId, { id, version: published.version, stockRead: published.stock, fields: form({ status: "arsip", title: "Sepeda Listrik Rahasia" }), promoIds: [] });
+    await saveProduct(operatorId, {
+      id,
+      version: published.version,
+      stockRead: published.stock,
+      fields: form({ status: "arsip", title: "Sepeda Listrik Rahasia" }),
+      promoIds: [],
+    });
     expect(await getProductDetail(id)).toBeNull();
     const refused = await createOrderFromDraft(buyer.id, randomUUID(), submission(buyer), { statusId: 200 });
     expect(refused).toEqual({ ok: false, field: "product", message: PRODUCT_WITHDRAWN });
@@ -172,8 +240,19 @@ describe("publishing and orders", () => {
     const order = await createOrderFromDraft(buyer.id, randomUUID(), submission(buyer), { statusId: 200 });
     if (!order.ok) throw new Error(order.message);
     const read = (await getProductForOps(id))!;
-    await saveProduct(operatorId, { id, version: read.version, stockRead: read.stock, fields: form({ price: "25000000", discount: "0", title: "Kompor Harga Baru" }), promoIds: [] });
-    expect(await db.select({ title: orderProducts.title, price: orderProducts.price }).from(orderProducts).where(eq(orderProducts.orderId, order.orderId))).toEqual([{ title: "Kompor Harga Lama", price: 20_000_000 }]);
+    await saveProduct(operatorId, {
+      id,
+      version: read.version,
+      stockRead: read.stock,
+      fields: form({ price: "25000000", discount: "0", title: "Kompor Harga Baru" }),
+      promoIds: [],
+    });
+    expect(
+      await db
+        .select({ title: orderProducts.title, price: orderProducts.price })
+        .from(orderProducts)
+        .where(eq(orderProducts.orderId, order.orderId)),
+    ).toEqual([{ title: "Kompor Harga Lama", price: 20_000_000 }]);
     expect(await getProductDetail(id)).toMatchObject({ price: 25_000_000, title: "Kompor Harga Baru" });
   });
 });
@@ -185,7 +264,9 @@ describe("photos", () => {
       .withMetadata({ exif: { IFD0: { Copyright: "rahasia-gps" } } })
       .jpeg()
       .toBuffer();
-    const png = await sharp({ create: { width: 500, height: 900, channels: 4, background: { r: 0, g: 0, b: 200, alpha: 0.5 } } }).png().toBuffer();
+    const png = await sharp({ create: { width: 500, height: 900, channels: 4, background: { r: 0, g: 0, b: 200, alpha: 0.5 } } })
+      .png()
+      .toBuffer();
     const files = [new File([new Uint8Array(jpeg)], "a.jpg"), new File([new Uint8Array(png)], "b.png")];
     expect(await addProductPhotos(operatorId, id, files)).toEqual({ ok: true, added: 2 });
     const photos = (await getProductForOps(id))!.photos;
@@ -196,7 +277,13 @@ describe("photos", () => {
     const meta = await sharp(stored.bytes).metadata();
     expect(meta).toMatchObject({ format: "webp", width: 360, height: 360 });
     expect(meta.exif).toBeUndefined();
-    expect(await getProductDetail(id)).toMatchObject({ imageUrl: card!.cardUrl, images: [{ url: card!.detailUrl, width: 780, height: 585 }, { width: 325, height: 585 }] });
+    expect(await getProductDetail(id)).toMatchObject({
+      imageUrl: card!.cardUrl,
+      images: [
+        { url: card!.detailUrl, width: 780, height: 585 },
+        { width: 325, height: 585 },
+      ],
+    });
 
     expect(await changeProductPhoto(operatorId, id, photos[1]!.id, "first")).toBe(true);
     expect((await getProductForOps(id))!.photos.map((p) => p.id)).toEqual([photos[1]!.id, photos[0]!.id]);
@@ -206,7 +293,10 @@ describe("photos", () => {
 
     const svg = new File([new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"/>')], "x.jpg");
     expect(await addProductPhotos(operatorId, id, [svg])).toEqual({ ok: false, message: "Foto harus berupa JPG, PNG atau WebP." });
-    expect(await addProductPhotos(operatorId, id, [new File([new Uint8Array(6 * 1024 * 1024)], "big.jpg")])).toEqual({ ok: false, message: "Ukuran foto maksimal 5 MB." });
+    expect(await addProductPhotos(operatorId, id, [new File([new Uint8Array(6 * 1024 * 1024)], "big.jpg")])).toEqual({
+      ok: false,
+      message: "Ukuran foto maksimal 5 MB.",
+    });
     expect(await addProductPhotos(operatorId, id, [])).toEqual({ ok: false, message: "Pilih minimal satu foto." });
   });
 });
@@ -216,9 +306,15 @@ describe("categories", () => {
     const id = await newProduct();
     const { categoryId: used } = (await getProductForOps(id))!;
     const refused = await changeTaxonomy(operatorId, "kategori", { intent: "delete", id: used! });
-    expect(refused).toMatchObject({ ok: false, message: expect.stringMatching(/^Kategori Motor Listrik Uji masih dipakai \d+ produk dan tidak dapat dihapus\. Sembunyikan saja\.$/) });
+    expect(refused).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^Kategori Motor Listrik Uji masih dipakai \d+ produk dan tidak dapat dihapus\. Sembunyikan saja\.$/),
+    });
     expect(await changeTaxonomy(operatorId, "kategori", { intent: "add", name: "Kosong Sementara" })).toEqual({ ok: true });
-    expect(await changeTaxonomy(operatorId, "kategori", { intent: "add", name: "Kosong Sementara" })).toMatchObject({ ok: false, field: "name" });
+    expect(await changeTaxonomy(operatorId, "kategori", { intent: "add", name: "Kosong Sementara" })).toMatchObject({
+      ok: false,
+      field: "name",
+    });
     const [empty] = await db.select({ id: categories.id }).from(categories).where(eq(categories.title, "Kosong Sementara"));
     expect(await changeTaxonomy(operatorId, "kategori", { intent: "delete", id: empty!.id })).toEqual({ ok: true });
   });
@@ -226,7 +322,22 @@ describe("categories", () => {
 
 const header = CATALOGUE_COLUMNS.join(",");
 const row = (sku: string, overrides: Partial<Record<(typeof CATALOGUE_COLUMNS)[number], string>> = {}) => {
-  const values = { sku, nama: `Produk ${sku}`, kategori: "Impor Uji", harga: "1500000", diskon: "0", tipe_diskon: "v", stok: "7", kota: "Kota Impor", kondisi: "Baru", berat_gram: "1000", minimal_pembelian: "1", deskripsi: "Dari CSV", status: "tayang", ...overrides };
+  const values = {
+    sku,
+    nama: `Produk ${sku}`,
+    kategori: "Impor Uji",
+    harga: "1500000",
+    diskon: "0",
+    tipe_diskon: "v",
+    stok: "7",
+    kota: "Kota Impor",
+    kondisi: "Baru",
+    berat_gram: "1000",
+    minimal_pembelian: "1",
+    deskripsi: "Dari CSV",
+    status: "tayang",
+    ...overrides,
+  };
   return CATALOGUE_COLUMNS.map((c) => (/[",;\n]/.test(values[c]) ? `"${values[c].replaceAll('"', '""')}"` : values[c])).join(",");
 };
 const countProducts = async () => (await db.select({ n: count() }).from(products))[0]!.n;
@@ -234,7 +345,14 @@ const countProducts = async () => (await db.select({ n: count() }).from(products
 describe("CSV import", () => {
   it("previews (added, changed, invalid rows by line), applies valid rows in one go, and a second apply changes nothing", async () => {
     const sku = `csv-${randomUUID().slice(0, 8)}`;
-    const csv = [header, row(`${sku}-1`), row(`${sku}-2`, { harga: "-5" }), row(`${sku}-3`, { nama: "=cmd|' /C calc'!A0" }), row(`${sku}-4`, { status: "jual", diskon: "101", tipe_diskon: "%" }), row(`${sku}-1`)].join("\n");
+    const csv = [
+      header,
+      row(`${sku}-1`),
+      row(`${sku}-2`, { harga: "-5" }),
+      row(`${sku}-3`, { nama: "=cmd|' /C calc'!A0" }),
+      row(`${sku}-4`, { status: "jual", diskon: "101", tipe_diskon: "%" }),
+      row(`${sku}-1`),
+    ].join("\n");
     const before = await countProducts();
     const preview = await previewCatalogueCsv(csv);
     expect(preview).toEqual({
@@ -260,7 +378,10 @@ describe("CSV import", () => {
     const applied = await applyCatalogueCsv(operatorId, csv, "harga.csv");
     expect(applied).toMatchObject({ ok: true, plan: { added: 1, changed: 0, invalid: 4 } });
     expect(await countProducts()).toBe(before + 1);
-    const [created] = await db.select().from(products).where(eq(products.sku, `${sku}-1`));
+    const [created] = await db
+      .select()
+      .from(products)
+      .where(eq(products.sku, `${sku}-1`));
     expect(created).toMatchObject({ title: `Produk ${sku}-1`, price: 1_500_000, stock: 7, status: "tayang" });
     const audit = await db.select().from(catalogueAudit).where(eq(catalogueAudit.productId, created!.id));
     expect(audit).toMatchObject([{ operatorId, action: "impor-csv", detail: "harga.csv baris 2" }]);
@@ -275,7 +396,7 @@ describe("CSV import", () => {
   });
 
   it("export → import changes nothing (formula-like and quoted cells included)", async () => {
-    await newProduct({ description: "-Baterai; \"72V\", lepas-pasang\n+ garansi" });
+    await newProduct({ description: '-Baterai; "72V", lepas-pasang\n+ garansi' });
     const chunks: Buffer[] = [];
     for await (const chunk of exportCatalogueCsv()) chunks.push(Buffer.from(chunk));
     const csv = Buffer.concat(chunks).toString("utf8");
@@ -289,7 +410,11 @@ describe("CSV import", () => {
   it("hostile files: a clear message, nothing written", async () => {
     const before = await countProducts();
     const cases: [string, string | Buffer, string | RegExp][] = [
-      ["100,000 rows", ["sku,nama,kategori,harga", ...Array.from({ length: 100_000 }, (_, i) => `big-${i},x,k,1`)].join("\n"), csvTooManyRows(20_000)],
+      [
+        "100,000 rows",
+        ["sku,nama,kategori,harga", ...Array.from({ length: 100_000 }, (_, i) => `big-${i},x,k,1`)].join("\n"),
+        csvTooManyRows(20_000),
+      ],
       ["50 MB", Buffer.alloc(50 * 1024 * 1024, "a"), csvTooLarge(5 * 1024 * 1024)],
       ["broken quoting", `${header}\n${row("q-1")}\n"q-2,"Produk,x\n`, /^Baris \d+: format CSV rusak/],
       ["unknown columns", `${header},harga_grosir\n${row("u-1")},1`, csvUnknownColumns(["harga_grosir"])],
@@ -304,10 +429,18 @@ describe("CSV import", () => {
     }
     // HTML in names and negative prices: the rows are invalid with their reasons; none written.
     const rows = [header, row("h-1", { nama: "<script>alert(1)</script>" }), row("h-2", { harga: "-1000" })].join("\n");
-    expect(await previewCatalogueCsv(rows)).toMatchObject({ ok: true, plan: { added: 0, invalid: 2, problems: [`Baris 2: ${PRODUCT_MESSAGES.titleHtml}`, "Baris 3: Harga harus lebih dari 0."] } });
+    expect(await previewCatalogueCsv(rows)).toMatchObject({
+      ok: true,
+      plan: { added: 0, invalid: 2, problems: [`Baris 2: ${PRODUCT_MESSAGES.titleHtml}`, "Baris 3: Harga harus lebih dari 0."] },
+    });
     expect(await applyCatalogueCsv(operatorId, rows, "x.csv")).toMatchObject({ ok: true, plan: { added: 0 } });
     expect(await countProducts()).toBe(before);
-    expect(await db.select({ n: count() }).from(products).where(inArray(products.sku, ["h-1", "h-2", "q-1", "u-1", "big-0"]))).toEqual([{ n: 0 }]);
+    expect(
+      await db
+        .select({ n: count() })
+        .from(products)
+        .where(inArray(products.sku, ["h-1", "h-2", "q-1", "u-1", "big-0"])),
+    ).toEqual([{ n: 0 }]);
   });
 });
 

@@ -15,7 +15,21 @@ import { catalogueWrite } from "./version";
 // same file again changes nothing, and records who imported what. The export writes the same
 // columns, so export → import changes nothing. Photos are not part of the file.
 
-export const CATALOGUE_COLUMNS = ["sku", "nama", "kategori", "harga", "diskon", "tipe_diskon", "stok", "kota", "kondisi", "berat_gram", "minimal_pembelian", "deskripsi", "status"] as const;
+export const CATALOGUE_COLUMNS = [
+  "sku",
+  "nama",
+  "kategori",
+  "harga",
+  "diskon",
+  "tipe_diskon",
+  "stok",
+  "kota",
+  "kondisi",
+  "berat_gram",
+  "minimal_pembelian",
+  "deskripsi",
+  "status",
+] as const;
 type Column = (typeof CATALOGUE_COLUMNS)[number];
 const REQUIRED: Column[] = ["sku", "nama", "kategori", "harga"];
 
@@ -37,7 +51,14 @@ const FIELD_OF: Partial<Record<Column, ProductFieldName>> = {
 /** Invalid rows listed in the preview; the rest are counted. */
 const SHOWN_INVALID = 100;
 
-type Existing = ProductFields & { id: number; sku: string; categoryId: number | null; cityId: number | null; categoryTitle: string | null; cityName: string | null };
+type Existing = ProductFields & {
+  id: number;
+  sku: string;
+  categoryId: number | null;
+  cityId: number | null;
+  categoryTitle: string | null;
+  cityName: string | null;
+};
 type ValidRow = { line: number; fields: ProductFields & { sku: string }; category: string; city: string | null };
 
 export type CsvPlan = {
@@ -101,7 +122,13 @@ const sameProduct = (a: Existing, b: ValidRow, categoryId: number | undefined, c
   a.cityId === (cityId === undefined ? -1 : cityId);
 
 /** Reads and checks the whole file; a file-level problem (size, header, quoting) refuses all of it. */
-async function readFile(db: Executor, content: Buffer | string): Promise<{ ok: false; message: string } | { ok: true; valid: ValidRow[]; problems: string[]; invalid: number; rows: number; existing: Map<string, Existing>; hasCity: boolean }> {
+async function readFile(
+  db: Executor,
+  content: Buffer | string,
+): Promise<
+  | { ok: false; message: string }
+  | { ok: true; valid: ValidRow[]; problems: string[]; invalid: number; rows: number; existing: Map<string, Existing>; hasCity: boolean }
+> {
   const reader = openCsv(content, { columns: CATALOGUE_COLUMNS, required: REQUIRED });
   if (!reader.ok) return reader;
   const parsed: { line: number; values: Partial<Record<Column, string>> }[] = [];
@@ -143,23 +170,41 @@ async function readFile(db: Executor, content: Buffer | string): Promise<{ ok: f
 }
 
 async function nameMaps(db: Executor) {
-  const [categoryRows, cityRows] = await Promise.all([db.select({ id: categories.id, name: categories.title }).from(categories), db.select({ id: cities.id, name: cities.name }).from(cities)]);
+  const [categoryRows, cityRows] = await Promise.all([
+    db.select({ id: categories.id, name: categories.title }).from(categories),
+    db.select({ id: cities.id, name: cities.name }).from(cities),
+  ]);
   return { categoryIds: new Map(categoryRows.map((c) => [c.name, c.id])), cityIds: new Map(cityRows.map((c) => [c.name, c.id])) };
 }
 
-function planOf(file: Extract<Awaited<ReturnType<typeof readFile>>, { ok: true }>, maps: Awaited<ReturnType<typeof nameMaps>>): CsvPlan & { toAdd: ValidRow[]; toChange: [Existing, ValidRow][] } {
+function planOf(
+  file: Extract<Awaited<ReturnType<typeof readFile>>, { ok: true }>,
+  maps: Awaited<ReturnType<typeof nameMaps>>,
+): CsvPlan & { toAdd: ValidRow[]; toChange: [Existing, ValidRow][] } {
   const toAdd: ValidRow[] = [];
   const toChange: [Existing, ValidRow][] = [];
   let unchanged = 0;
   for (const row of file.valid) {
     const current = file.existing.get(row.fields.sku);
     if (!current) toAdd.push(row);
-    else if (sameProduct(current, row, maps.categoryIds.get(row.category), row.city === null ? null : maps.cityIds.get(row.city))) unchanged++;
+    else if (sameProduct(current, row, maps.categoryIds.get(row.category), row.city === null ? null : maps.cityIds.get(row.city)))
+      unchanged++;
     else toChange.push([current, row]);
   }
   const newCategories = [...new Set(file.valid.map((r) => r.category).filter((c) => !maps.categoryIds.has(c)))];
   const newCities = [...new Set(file.valid.flatMap((r) => (r.city && !maps.cityIds.has(r.city) ? [r.city] : [])))];
-  return { rows: file.rows, added: toAdd.length, changed: toChange.length, unchanged, invalid: file.invalid, problems: file.problems, newCategories, newCities, toAdd, toChange };
+  return {
+    rows: file.rows,
+    added: toAdd.length,
+    changed: toChange.length,
+    unchanged,
+    invalid: file.invalid,
+    problems: file.problems,
+    newCategories,
+    newCities,
+    toAdd,
+    toChange,
+  };
 }
 
 /** The preview: what 'Terapkan Impor' would do with this file. Writes nothing. */
@@ -178,7 +223,11 @@ const BATCH = 500;
  * New categories and cities first, then new products in batches, then each changed product (its
  * version moves on, so an open edit form is told), one audit row per product and one for the import.
  */
-export async function applyCatalogueCsv(operatorId: number, content: Buffer | string, fileName: string): Promise<{ ok: true; plan: CsvPlan } | { ok: false; message: string }> {
+export async function applyCatalogueCsv(
+  operatorId: number,
+  content: Buffer | string,
+  fileName: string,
+): Promise<{ ok: true; plan: CsvPlan } | { ok: false; message: string }> {
   return catalogueWrite(async (tx) => {
     const file = await readFile(tx, content);
     if (!file.ok) return file;
@@ -186,14 +235,21 @@ export async function applyCatalogueCsv(operatorId: number, content: Buffer | st
     const plan = planOf(file, maps);
     const categoryCount = maps.categoryIds.size;
     for (const [i, title] of plan.newCategories.entries()) {
-      const [row] = (await tx.insert(categories).values({ title, position: categoryCount + i }).returning({ id: categories.id })) as [{ id: number }];
+      const [row] = (await tx
+        .insert(categories)
+        .values({ title, position: categoryCount + i })
+        .returning({ id: categories.id })) as [{ id: number }];
       maps.categoryIds.set(title, row.id);
     }
     for (const name of plan.newCities) {
       const [row] = (await tx.insert(cities).values({ name }).returning({ id: cities.id })) as [{ id: number }];
       maps.cityIds.set(name, row.id);
     }
-    const valuesOf = (row: ValidRow) => ({ ...row.fields, categoryId: maps.categoryIds.get(row.category)!, cityId: row.city ? maps.cityIds.get(row.city)! : null });
+    const valuesOf = (row: ValidRow) => ({
+      ...row.fields,
+      categoryId: maps.categoryIds.get(row.category)!,
+      cityId: row.city ? maps.cityIds.get(row.city)! : null,
+    });
     for (let i = 0; i < plan.toAdd.length; i += BATCH) {
       const batch = plan.toAdd.slice(i, i + BATCH);
       const inserted = await tx
@@ -201,7 +257,17 @@ export async function applyCatalogueCsv(operatorId: number, content: Buffer | st
         .values(batch.map((row) => ({ ...valuesOf(row), orderable: 1 })))
         .returning({ id: products.id, sku: products.sku });
       const bySku = new Map(inserted.map((r) => [r.sku, r.id]));
-      await tx.insert(catalogueAudit).values(batch.map((row) => ({ productId: bySku.get(row.fields.sku)!, operatorId, action: "impor-csv", detail: `${fileName} baris ${row.line}`, changes: createdWith(row) })));
+      await tx
+        .insert(catalogueAudit)
+        .values(
+          batch.map((row) => ({
+            productId: bySku.get(row.fields.sku)!,
+            operatorId,
+            action: "impor-csv",
+            detail: `${fileName} baris ${row.line}`,
+            changes: createdWith(row),
+          })),
+        );
     }
     const audits: (typeof catalogueAudit.$inferInsert)[] = [];
     for (const [current, row] of plan.toChange) {
@@ -210,9 +276,20 @@ export async function applyCatalogueCsv(operatorId: number, content: Buffer | st
         .update(products)
         // The file's stock as a difference to the stock the plan read: a unit an order reserved
         // since then stays reserved (as the edit form does).
-        .set({ ...values, stock: sql`greatest(0, ${products.stock} + ${values.stock - current.stock})`, version: sql`${products.version} + 1`, updatedAt: new Date() })
+        .set({
+          ...values,
+          stock: sql`greatest(0, ${products.stock} + ${values.stock - current.stock})`,
+          version: sql`${products.version} + 1`,
+          updatedAt: new Date(),
+        })
         .where(eq(products.id, current.id));
-      audits.push({ productId: current.id, operatorId, action: "impor-csv", detail: `${fileName} baris ${row.line}`, changes: changesBetween(current, values) });
+      audits.push({
+        productId: current.id,
+        operatorId,
+        action: "impor-csv",
+        detail: `${fileName} baris ${row.line}`,
+        changes: changesBetween(current, values),
+      });
       if (audits.length >= BATCH) await tx.insert(catalogueAudit).values(audits.splice(0));
     }
     if (audits.length) await tx.insert(catalogueAudit).values(audits);
@@ -230,7 +307,8 @@ const createdWith = (row: ValidRow) => ({
 });
 
 /** '12 ditambah, 3 diubah, 40 tidak berubah, 2 baris tidak valid'. */
-export const importSummary = (plan: CsvPlan) => `${plan.added} ditambah, ${plan.changed} diubah, ${plan.unchanged} tidak berubah, ${plan.invalid} baris tidak valid`;
+export const importSummary = (plan: CsvPlan) =>
+  `${plan.added} ditambah, ${plan.changed} diubah, ${plan.unchanged} tidak berubah, ${plan.invalid} baris tidak valid`;
 
 async function* exportRows(): AsyncGenerator<(string | number)[]> {
   const db = await getDb();
@@ -245,7 +323,21 @@ async function* exportRows(): AsyncGenerator<(string | number)[]> {
       .orderBy(asc(products.id))
       .limit(BATCH);
     for (const p of batch) {
-      yield [p.sku ?? "", p.title ?? "", p.categoryTitle ?? "", p.price ?? "", p.discount, p.discountType, p.stock, p.cityName ?? "", p.condition, p.weightGram, p.minimumPurchase, p.description, p.status as ProductStatus];
+      yield [
+        p.sku ?? "",
+        p.title ?? "",
+        p.categoryTitle ?? "",
+        p.price ?? "",
+        p.discount,
+        p.discountType,
+        p.stock,
+        p.cityName ?? "",
+        p.condition,
+        p.weightGram,
+        p.minimumPurchase,
+        p.description,
+        p.status as ProductStatus,
+      ];
     }
     if (batch.length < BATCH) return;
     after = batch.at(-1)!.id;

@@ -7,7 +7,18 @@ import { DEMO_PRODUCTS, demoProductId, mediaDir, seedDemoCatalogue } from "../..
 import { banners, categories, cities, productImages, products } from "../../db/schema";
 import { applyDiscount } from "~/lib/pricing";
 import { loader as mediaLoader } from "~/routes/media";
-import { getProductDetail, invalidateCatalogueCache, listBanners, listCategories, listCities, listProductPages, listProducts, recordProductView, type ProductListItem, type ProductQuery } from "./catalogue";
+import {
+  getProductDetail,
+  invalidateCatalogueCache,
+  listBanners,
+  listCategories,
+  listCities,
+  listProductPages,
+  listProducts,
+  recordProductView,
+  type ProductListItem,
+  type ProductQuery,
+} from "./catalogue";
 
 // Runs on this file's own PGlite, or on a shared PostgreSQL (DATABASE_URL) that may already hold
 // other rows: expectations are computed from the database, never from "the table has 45 rows".
@@ -100,21 +111,34 @@ describe("listProducts filters and sort", () => {
     const car = await categoryId("Mobil Listrik");
     const ids = (await allPages({ categories: [motor, car] })).flatMap((p) => p.content.map((i) => i.id));
     const db = await getDb();
-    const rows = await db.select({ id: products.id, categoryId: products.categoryId }).from(products).where(inArray(products.categoryId, [motor, car]));
+    const rows = await db
+      .select({ id: products.id, categoryId: products.categoryId })
+      .from(products)
+      .where(inArray(products.categoryId, [motor, car]));
     expect(ids.sort()).toEqual(rows.map((r) => r.id).sort());
-    expect(ids.length).toBeGreaterThanOrEqual(DEMO_PRODUCTS.filter((p) => p.category === "Motor Listrik" || p.category === "Mobil Listrik").length);
+    expect(ids.length).toBeGreaterThanOrEqual(
+      DEMO_PRODUCTS.filter((p) => p.category === "Motor Listrik" || p.category === "Mobil Listrik").length,
+    );
   });
 
   it("matches every word of the keyword at the start of a title's word, case-insensitively, and never as query syntax", async () => {
     const items = (await allPages({ keyword: "  kompor INDUKSI " })).flatMap((p) => p.content);
-    expect(items.map((i) => i.title)).toEqual(expect.arrayContaining(["Kompor Induksi Maspion 2 Tungku", "Kompor Induksi Philips HD4911 Satu Tungku", "Kompor Tanam Induksi Modena 60 cm Tiga Zona"]));
+    expect(items.map((i) => i.title)).toEqual(
+      expect.arrayContaining([
+        "Kompor Induksi Maspion 2 Tungku",
+        "Kompor Induksi Philips HD4911 Satu Tungku",
+        "Kompor Tanam Induksi Modena 60 cm Tiga Zona",
+      ]),
+    );
     for (const item of items) expect(item.title!.toLowerCase()).toMatch(/(^|[^\p{L}\p{N}])kompor.*(^|[^\p{L}\p{N}])induksi/u);
     // The start of a word is enough ('induk' → 'Induksi'); the middle of one is not.
     expect((await listProducts({ page: 0, keyword: "induk" })).total).toBe((await listProducts({ page: 0, keyword: "induksi" })).total);
     expect((await listProducts({ page: 0, keyword: "duksi" })).total).toBe(0);
     for (const syntax of ["%", "_", "&", "!", "motor:*", "'", "motor | mobil"]) {
       const { total } = await listProducts({ page: 0, keyword: syntax });
-      expect(total, syntax).toBe(syntax.startsWith("motor") ? (await listProducts({ page: 0, keyword: syntax.replace(/[^a-z ]/g, " ") })).total : 0);
+      expect(total, syntax).toBe(
+        syntax.startsWith("motor") ? (await listProducts({ page: 0, keyword: syntax.replace(/[^a-z ]/g, " ") })).total : 0,
+      );
     }
   });
 
@@ -160,7 +184,12 @@ describe("listProducts filters and sort", () => {
     const items = (await allPages({ location: surabaya!.id })).flatMap((p) => p.content);
     expect(items.length).toBeGreaterThan(0);
     expect(items.every((i) => i.cityName === "Surabaya")).toBe(true);
-    const stoves = await listProducts({ page: 0, location: surabaya!.id, categories: [await categoryId("Peralatan Rumah")], keyword: "kompor" });
+    const stoves = await listProducts({
+      page: 0,
+      location: surabaya!.id,
+      categories: [await categoryId("Peralatan Rumah")],
+      keyword: "kompor",
+    });
     expect(stoves.content.map((i) => i.title)).toContain("Kompor Induksi Maspion 2 Tungku");
   });
 
@@ -189,7 +218,9 @@ describe("listProductPages (what a document renders)", () => {
   });
 
   it("answers one empty page when nothing matches", async () => {
-    expect(await listProductPages({ keyword: "tidak-ada-produk-seperti-ini" }, 3)).toEqual([{ content: [], total: 0, page: 0, isLastPage: true }]);
+    expect(await listProductPages({ keyword: "tidak-ada-produk-seperti-ini" }, 3)).toEqual([
+      { content: [], total: 0, page: 0, isLastPage: true },
+    ]);
   });
 });
 
@@ -249,12 +280,19 @@ describe("getProductDetail", () => {
 describe("categories, cities, banners and seeding", () => {
   it("lists the demo categories in order, the cities and five banners with their sizes", async () => {
     const titles = (await listCategories()).map((c) => c.title);
-    expect(titles).toEqual(expect.arrayContaining(["Kendaraan Listrik", "Motor Listrik", "Mobil Listrik", "Sepeda Listrik", "Peralatan Rumah", "Aksesori"]));
+    expect(titles).toEqual(
+      expect.arrayContaining(["Kendaraan Listrik", "Motor Listrik", "Mobil Listrik", "Sepeda Listrik", "Peralatan Rumah", "Aksesori"]),
+    );
     expect(titles.indexOf("Motor Listrik")).toBeLessThan(titles.indexOf("Aksesori"));
     expect((await listCities()).map((c) => c.name)).toEqual(expect.arrayContaining(["Surabaya", "Jakarta Selatan"]));
     const banners = await listBanners();
     expect(banners.length).toBeGreaterThanOrEqual(5);
-    for (const banner of banners.slice(0, 5)) expect(banner).toMatchObject({ width: expect.any(Number), height: expect.any(Number), imageUrl: expect.stringMatching(/^\/media\//) });
+    for (const banner of banners.slice(0, 5))
+      expect(banner).toMatchObject({
+        width: expect.any(Number),
+        height: expect.any(Number),
+        imageUrl: expect.stringMatching(/^\/media\//),
+      });
   });
 
   it("links every demo banner to what it advertises: a search, a category or a product", async () => {
@@ -262,14 +300,20 @@ describe("categories, cities, banners and seeding", () => {
     const byTitle = new Map(banners.map((b) => [b.title, b.href]));
     const categoryId = (title: string) => listCategories().then((all) => all.find((c) => c.title === title)!.id);
     expect(byTitle.get("Promo Pegawai PLN: potongan Rp1.000.000")).toBe("/res-search?keyword=listrik");
-    expect(byTitle.get("Insentif pemerintah untuk motor listrik")).toBe(`/res-search?keyword=motor&categories=${await categoryId("Motor Listrik")}`);
+    expect(byTitle.get("Insentif pemerintah untuk motor listrik")).toBe(
+      `/res-search?keyword=motor&categories=${await categoryId("Motor Listrik")}`,
+    );
     expect(byTitle.get("PLTS atap untuk rumah pegawai")).toBe(`/detail/${await demoProductId(await getDb(), "paket-plts-atap")}`);
     for (const banner of banners.slice(0, 5)) {
       expect(banner.href).toMatch(/^\/(res-search\?keyword=|detail\/\d+$)/);
       // Each link shows something: a search with results, or a product that exists.
       const url = new URL(banner.href!, "http://x");
       if (url.pathname === "/res-search") {
-        const found = await listProducts({ page: 0, keyword: url.searchParams.get("keyword")!, categories: url.searchParams.getAll("categories").map(Number) });
+        const found = await listProducts({
+          page: 0,
+          keyword: url.searchParams.get("keyword")!,
+          categories: url.searchParams.getAll("categories").map(Number),
+        });
         expect(found.total, banner.title).toBeGreaterThan(0);
       } else expect(await getProductDetail(Number(url.pathname.split("/")[2]))).not.toBeNull();
     }
@@ -278,7 +322,19 @@ describe("categories, cities, banners and seeding", () => {
   it("seeds again without duplicating anything", async () => {
     // The demo products by title: on PostgreSQL other test files add products of their own meanwhile.
     const demoProducts = async () =>
-      (await (await getDb()).select({ n: count() }).from(products).where(inArray(products.title, DEMO_PRODUCTS.map((p) => p.title))))[0]!.n;
+      (
+        await (
+          await getDb()
+        )
+          .select({ n: count() })
+          .from(products)
+          .where(
+            inArray(
+              products.title,
+              DEMO_PRODUCTS.map((p) => p.title),
+            ),
+          )
+      )[0]!.n;
     const before = await demoProducts();
     const bannersBefore = (await listBanners()).length;
     await seedDemoCatalogue(await getDb(), { media: false });
@@ -335,7 +391,10 @@ describe("artwork versions", () => {
     const current = (await getProductDetail(id))!.images[0]!.url;
     await db
       .update(productImages)
-      .set({ cardUrl: sql`replace(${productImages.cardUrl}, '-v', '-v0')`, detailUrl: sql`replace(${productImages.detailUrl}, '-v', '-v0')` })
+      .set({
+        cardUrl: sql`replace(${productImages.cardUrl}, '-v', '-v0')`,
+        detailUrl: sql`replace(${productImages.detailUrl}, '-v', '-v0')`,
+      })
       .where(eq(productImages.productId, id));
     invalidateCatalogueCache();
     expect((await getProductDetail(id))!.images[0]!.url).not.toBe(current);
@@ -357,7 +416,17 @@ describe("/media/:file", () => {
     expect(await response.text()).toBe("RIFF....WEBP");
   });
 
-  it.each(["../session-secret", "..%2Fsession-secret", "a/b.webp", ".hidden.webp", "x.svg", "missing-v1.webp", "TEST-IMAGE-V1.webp", "test-image-v1.webp\0.png", ""])("answers 404 for %j", async (file) => {
+  it.each([
+    "../session-secret",
+    "..%2Fsession-secret",
+    "a/b.webp",
+    ".hidden.webp",
+    "x.svg",
+    "missing-v1.webp",
+    "TEST-IMAGE-V1.webp",
+    "test-image-v1.webp\0.png",
+    "",
+  ])("answers 404 for %j", async (file) => {
     expect((await get(file)).status).toBe(404);
   });
 });

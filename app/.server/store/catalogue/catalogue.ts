@@ -79,7 +79,11 @@ const isAmount = (n: unknown): n is number => typeof n === "number" && Number.is
  * nothing a buyer types is query syntax. Null when no word is left.
  */
 export function keywordQuery(keyword: string): string | null {
-  const words = keyword.toLowerCase().match(/[\p{L}\p{N}]+/gu)?.slice(0, 10) ?? [];
+  const words =
+    keyword
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu)
+      ?.slice(0, 10) ?? [];
   return words.length ? words.map((w) => `${w}:*`).join(" & ") : null;
 }
 
@@ -109,12 +113,16 @@ function orderOf(sort: ProductQuery["sort"]): SQL[] {
   return [asc(products.id)];
 }
 
-const pageSizeOf = (size: number | undefined) => (size && Number.isSafeInteger(size) ? Math.min(MAX_PAGE_SIZE, Math.max(1, size)) : PAGE_SIZE);
+const pageSizeOf = (size: number | undefined) =>
+  size && Number.isSafeInteger(size) ? Math.min(MAX_PAGE_SIZE, Math.max(1, size)) : PAGE_SIZE;
 const pageNumberOf = (page: number) => (Number.isSafeInteger(page) && page > 0 ? page : 0);
 
 async function countProducts(where: SQL | undefined) {
   const db = await getDb();
-  const [row] = await db.select({ total: sql<number>`count(*)::int` }).from(products).where(where);
+  const [row] = await db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(products)
+    .where(where);
   return row?.total ?? 0;
 }
 
@@ -130,7 +138,12 @@ const listItemColumns = {
 };
 
 /** The list items of `limit` products from `offset`, with their first image, city and promos. */
-async function selectListItems(where: SQL | undefined, sort: ProductQuery["sort"], offset: number, limit: number): Promise<ProductListItem[]> {
+async function selectListItems(
+  where: SQL | undefined,
+  sort: ProductQuery["sort"],
+  offset: number,
+  limit: number,
+): Promise<ProductListItem[]> {
   const db = await getDb();
   const rows = await db
     .select({ ...listItemColumns, cityName: cities.name })
@@ -144,7 +157,12 @@ async function selectListItems(where: SQL | undefined, sort: ProductQuery["sort"
   const ids = rows.map((r) => r.id);
   const [images, promoRows] = await Promise.all([
     db
-      .select({ productId: productImages.productId, url: productImages.cardUrl, width: productImages.cardWidth, height: productImages.cardHeight })
+      .select({
+        productId: productImages.productId,
+        url: productImages.cardUrl,
+        width: productImages.cardWidth,
+        height: productImages.cardHeight,
+      })
       .from(productImages)
       .where(inArray(productImages.productId, ids))
       .orderBy(asc(productImages.productId), asc(productImages.position), asc(productImages.id)),
@@ -216,8 +234,14 @@ async function readProducts(query: ProductQuery): Promise<ProductPage> {
  * most MAX_RENDERED_PAGES of them (the latest). `only` returns just page `through` (the page a
  * script appends). A page past the end is clamped to the last page.
  */
-export function listProductPages(query: Omit<ProductQuery, "page">, through: number, options: { only?: boolean } = {}): Promise<ProductPage[]> {
-  return cached(`pages:${JSON.stringify(normalisedQuery(query))}:${through}:${options.only === true}`, () => readProductPages(query, through, options));
+export function listProductPages(
+  query: Omit<ProductQuery, "page">,
+  through: number,
+  options: { only?: boolean } = {},
+): Promise<ProductPage[]> {
+  return cached(`pages:${JSON.stringify(normalisedQuery(query))}:${through}:${options.only === true}`, () =>
+    readProductPages(query, through, options),
+  );
 }
 
 async function readProductPages(query: Omit<ProductQuery, "page">, through: number, options: { only?: boolean }): Promise<ProductPage[]> {
@@ -274,7 +298,10 @@ type LiveCounts = { viewCount: number; stock: number };
 
 async function readLiveCounts(id: number): Promise<LiveCounts | null> {
   const db = await getDb();
-  const [row] = await db.select({ viewCount: products.viewCount, stock: products.stock }).from(products).where(and(eq(products.id, id), isPublished));
+  const [row] = await db
+    .select({ viewCount: products.viewCount, stock: products.stock })
+    .from(products)
+    .where(and(eq(products.id, id), isPublished));
   return row ?? null;
 }
 
@@ -311,7 +338,14 @@ async function readProductDetail(id: number): Promise<Omit<ProductDetail, "viewC
   if (!row) return null;
   const [images, promoRows] = await Promise.all([
     db
-      .select({ url: productImages.detailUrl, width: productImages.detailWidth, height: productImages.detailHeight, cardUrl: productImages.cardUrl, cardWidth: productImages.cardWidth, cardHeight: productImages.cardHeight })
+      .select({
+        url: productImages.detailUrl,
+        width: productImages.detailWidth,
+        height: productImages.detailHeight,
+        cardUrl: productImages.cardUrl,
+        cardWidth: productImages.cardWidth,
+        cardHeight: productImages.cardHeight,
+      })
       .from(productImages)
       .where(eq(productImages.productId, id))
       .orderBy(asc(productImages.position), asc(productImages.id)),
@@ -338,12 +372,23 @@ export async function recordProductView(id: number): Promise<void> {
 
 /** Spec §7 GET /api/v1/product/categories. */
 export function listCategories(): Promise<{ id: number; title: string }[]> {
-  return cached("categories", async () => (await getDb()).select({ id: categories.id, title: categories.title }).from(categories).where(eq(categories.hidden, false)).orderBy(asc(categories.position), asc(categories.id)));
+  return cached("categories", async () =>
+    (await getDb())
+      .select({ id: categories.id, title: categories.title })
+      .from(categories)
+      .where(eq(categories.hidden, false))
+      .orderBy(asc(categories.position), asc(categories.id)),
+  );
 }
 
 /** Spec §7 GET /api/v1/product/cities: the cities products ship from. */
 export function listCities(): Promise<{ id: number; name: string }[]> {
-  return cached("cities", async () => (await getDb()).select({ id: cities.id, name: cities.name }).from(cities).orderBy(asc(cities.position), asc(cities.name), asc(cities.id)));
+  return cached("cities", async () =>
+    (await getDb())
+      .select({ id: cities.id, name: cities.name })
+      .from(cities)
+      .orderBy(asc(cities.position), asc(cities.name), asc(cities.id)),
+  );
 }
 
 /** `href`: what the banner advertises (a search, a category or a product); null: a plain picture. */
@@ -354,9 +399,21 @@ export function listBanners(): Promise<Banner[]> {
   return cached("banners", async () => {
     const db = await getDb();
     const rows = await db
-      .select({ id: banners.id, title: banners.title, imageUrl: banners.imageUrl, width: banners.width, height: banners.height, target: banners.target })
+      .select({
+        id: banners.id,
+        title: banners.title,
+        imageUrl: banners.imageUrl,
+        width: banners.width,
+        height: banners.height,
+        target: banners.target,
+      })
       .from(banners)
-      .where(and(or(isNull(banners.activeFrom), lte(banners.activeFrom, sql`now()`)), or(isNull(banners.activeUntil), sql`${banners.activeUntil} > now()`)))
+      .where(
+        and(
+          or(isNull(banners.activeFrom), lte(banners.activeFrom, sql`now()`)),
+          or(isNull(banners.activeUntil), sql`${banners.activeUntil} > now()`),
+        ),
+      )
       .orderBy(asc(banners.position), asc(banners.id));
     const hrefs = await bannerHrefs(rows);
     return rows.map(({ target: _target, ...banner }) => ({ ...banner, href: hrefs.get(banner.id) ?? null }));
@@ -370,8 +427,15 @@ async function bannerHrefs(rows: { id: number; target: BannerTarget | null }[]):
   const categoryTitles = targets.flatMap(([, t]) => ("category" in t && t.category ? [t.category] : []));
   const db = await getDb();
   const [productRows, categoryRows] = await Promise.all([
-    skus.length ? db.select({ id: products.id, sku: products.sku }).from(products).where(and(inArray(products.sku, skus), isPublished)) : [],
-    categoryTitles.length ? db.select({ id: categories.id, title: categories.title }).from(categories).where(inArray(categories.title, categoryTitles)) : [],
+    skus.length
+      ? db
+          .select({ id: products.id, sku: products.sku })
+          .from(products)
+          .where(and(inArray(products.sku, skus), isPublished))
+      : [],
+    categoryTitles.length
+      ? db.select({ id: categories.id, title: categories.title }).from(categories).where(inArray(categories.title, categoryTitles))
+      : [],
   ]);
   const productIds = new Map(productRows.map((p) => [p.sku, p.id]));
   const categoryIds = new Map(categoryRows.map((c) => [c.title, c.id]));

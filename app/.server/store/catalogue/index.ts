@@ -3,7 +3,20 @@
 // history, photos, promos, banners, categories and cities, the CSV import and export.
 // What the doors (pages, the API, the ops CLI, the gateways) and other domains may call; inside the
 // domain, modules import each other directly (DESIGN §3).
-export { type Banner, getProductDetail, isPublished, promoIsValid, listBanners, listCategories, listCities, listProductPages, listProducts, type ProductImage, type ProductListItem, type ProductPage } from "./catalogue";
+export {
+  type Banner,
+  getProductDetail,
+  isPublished,
+  promoIsValid,
+  listBanners,
+  listCategories,
+  listCities,
+  listProductPages,
+  listProducts,
+  type ProductImage,
+  type ProductListItem,
+  type ProductPage,
+} from "./catalogue";
 export { cleanHistory, clearSearchHistory, listSearchHistory, mergeSearchHistory, pushKeyword, recordSearch } from "./search-history";
 export {
   getProductForOps,
@@ -18,9 +31,24 @@ export {
   type ProductFormErrors,
   type ProductFormFields,
 } from "./products-admin";
-export { addProductPhotos, changeProductPhoto, getCatalogueImage, IMAGE_PATH, PHOTO_MAX_BYTES, PHOTOS_PER_UPLOAD, type PhotoMove } from "./photos";
+export {
+  addProductPhotos,
+  changeProductPhoto,
+  getCatalogueImage,
+  IMAGE_PATH,
+  PHOTO_MAX_BYTES,
+  PHOTOS_PER_UPLOAD,
+  type PhotoMove,
+} from "./photos";
 export { listPromosForOps, savePromo, toWibInput, type OpsPromo, type PromoField } from "./promos";
 export { addBanner, changeBanner, listBannersForOps, type BannerField, type OpsBanner } from "./banners";
 export { changeTaxonomy, listTaxonomy, type TaxonomyChange, type TaxonomyItem, type TaxonomyKind } from "./taxonomy";
-export { applyCatalogueCsv, CATALOGUE_COLUMNS, exportCatalogueCsv, importSummary, previewCatalogueCsv, type CsvPlan } from "./catalogue-csv";
+export {
+  applyCatalogueCsv,
+  CATALOGUE_COLUMNS,
+  exportCatalogueCsv,
+  importSummary,
+  previewCatalogueCsv,
+  type CsvPlan,
+} from "./catalogue-csv";
 export { syncCatalogueVersion } from "./version";

@@ -42,7 +42,10 @@ function sniffType(head: Uint8Array): "jpeg" | "png" | "webp" | null {
  * (cards, banners: the layout's slot), `inside` keeps the proportions within it (the detail).
  * Never throws on bad input.
  */
-export async function encodePicture(file: File, sizes: { size: Size; fit: "cover" | "inside"; quality: number }[]): Promise<{ ok: true; images: EncodedImage[] } | { ok: false; message: string }> {
+export async function encodePicture(
+  file: File,
+  sizes: { size: Size; fit: "cover" | "inside"; quality: number }[],
+): Promise<{ ok: true; images: EncodedImage[] } | { ok: false; message: string }> {
   if (file.size === 0) return { ok: false, message: PHOTO_TYPE };
   if (file.size > PHOTO_MAX_BYTES) return { ok: false, message: PHOTO_TOO_LARGE };
   const input = new Uint8Array(await file.arrayBuffer());
@@ -76,7 +79,14 @@ export async function storeImages(tx: Executor, images: EncodedImage[]): Promise
   for (const image of images) {
     await tx
       .insert(catalogueImages)
-      .values({ hash: image.hash, contentType: "image/webp", width: image.width, height: image.height, size: image.bytes.byteLength, bytes: image.bytes })
+      .values({
+        hash: image.hash,
+        contentType: "image/webp",
+        width: image.width,
+        height: image.height,
+        size: image.bytes.byteLength,
+        bytes: image.bytes,
+      })
       .onConflictDoNothing();
   }
 }
@@ -99,7 +109,10 @@ export async function dropUnusedImages(tx: Executor, urls: string[]): Promise<vo
 export async function getCatalogueImage(hash: string): Promise<{ bytes: Uint8Array; contentType: string } | null> {
   if (!/^[A-Za-z0-9_-]{32}$/.test(hash)) return null;
   const db = await getDb();
-  const [row] = await db.select({ bytes: catalogueImages.bytes, contentType: catalogueImages.contentType }).from(catalogueImages).where(eq(catalogueImages.hash, hash));
+  const [row] = await db
+    .select({ bytes: catalogueImages.bytes, contentType: catalogueImages.contentType })
+    .from(catalogueImages)
+    .where(eq(catalogueImages.hash, hash));
   return row ?? null;
 }
 
@@ -125,7 +138,10 @@ export async function addProductPhotos(operatorId: number, productId: number, fi
   return catalogueWrite(async (tx) => {
     const [product] = await tx.select({ id: products.id }).from(products).where(eq(products.id, productId)).for("update");
     if (!product) return { ok: false as const, message: "Produk tidak ditemukan." };
-    const [{ next }] = (await tx.select({ next: sql<number>`coalesce(max(${productImages.position}) + 1, 0)::int` }).from(productImages).where(eq(productImages.productId, productId))) as [{ next: number }];
+    const [{ next }] = (await tx
+      .select({ next: sql<number>`coalesce(max(${productImages.position}) + 1, 0)::int` })
+      .from(productImages)
+      .where(eq(productImages.productId, productId))) as [{ next: number }];
     for (const [i, [card, detail]] of encoded.entries()) {
       await storeImages(tx, [card!, detail!]);
       await tx.insert(productImages).values({
@@ -166,7 +182,9 @@ export async function changeProductPhoto(operatorId: number, productId: number, 
       photos.splice(to, 0, photo);
     }
     for (const [position, p] of photos.entries()) await tx.update(productImages).set({ position }).where(eq(productImages.id, p.id));
-    await tx.insert(catalogueAudit).values({ productId, operatorId, action: move === "delete" ? "foto-dihapus" : "foto-diurutkan", detail: move });
+    await tx
+      .insert(catalogueAudit)
+      .values({ productId, operatorId, action: move === "delete" ? "foto-dihapus" : "foto-diurutkan", detail: move });
     return true;
   });
 }

@@ -6,7 +6,18 @@ import { PRODUCT_STATUSES, type ProductStatus } from "../../db/schema";
 // Values arrive as the strings a form or a CSV cell holds; category and city are named by the
 // caller (the form by id, the CSV by name) and checked there.
 
-export type ProductFieldName = "sku" | "title" | "price" | "discount" | "discountType" | "stock" | "condition" | "weightGram" | "minimumPurchase" | "description" | "status";
+export type ProductFieldName =
+  | "sku"
+  | "title"
+  | "price"
+  | "discount"
+  | "discountType"
+  | "stock"
+  | "condition"
+  | "weightGram"
+  | "minimumPurchase"
+  | "description"
+  | "status";
 
 export type ProductFields = {
   /** Null: generate one. */
@@ -55,7 +66,10 @@ export const PRODUCT_MESSAGES = {
 
 /** A whole number as an operator types it: '28500000', '28.500.000' or '28 500 000'; else null. */
 export function wholeNumber(text: string): number | null {
-  const compact = text.trim().replace(/^Rp\s*/i, "").replace(/\s+/g, "");
+  const compact = text
+    .trim()
+    .replace(/^Rp\s*/i, "")
+    .replace(/\s+/g, "");
   const digits = /^\d{1,3}(\.\d{3})+$/.test(compact) ? compact.replaceAll(".", "") : compact;
   if (!/^-?\d{1,16}$/.test(digits)) return null;
   const n = Number(digits);
@@ -63,7 +77,9 @@ export function wholeNumber(text: string): number | null {
 }
 
 /** Reads a product's fields; every error at once, keyed by field. */
-export function readProductFields(raw: Partial<Record<ProductFieldName, string>>): { ok: true; value: ProductFields } | { ok: false; errors: FieldErrors } {
+export function readProductFields(
+  raw: Partial<Record<ProductFieldName, string>>,
+): { ok: true; value: ProductFields } | { ok: false; errors: FieldErrors } {
   const errors: FieldErrors = {};
   const text = (name: ProductFieldName) => (raw[name] ?? "").trim();
   const noFormula = (name: ProductFieldName, value: string) => {
@@ -86,12 +102,14 @@ export function readProductFields(raw: Partial<Record<ProductFieldName, string>>
   else if (price > AMOUNT_MAX) errors.price = PRODUCT_MESSAGES.priceNumber;
 
   const discountTypeText = text("discountType").toLowerCase();
-  const discountType = discountTypeText === "" || discountTypeText === "v" || discountTypeText === "rp" ? "v" : discountTypeText === "%" ? "%" : null;
+  const discountType =
+    discountTypeText === "" || discountTypeText === "v" || discountTypeText === "rp" ? "v" : discountTypeText === "%" ? "%" : null;
   if (!discountType) errors.discountType = PRODUCT_MESSAGES.discountType;
   const discount = text("discount") ? wholeNumber(text("discount")) : 0;
   if (discount === null || discount < 0 || discount > AMOUNT_MAX) errors.discount = PRODUCT_MESSAGES.discountNumber;
   else if (discountType === "%" && discount > 100) errors.discount = PRODUCT_MESSAGES.discountPercent;
-  else if (discountType === "v" && price !== null && price > 0 && discount > 0 && discount >= price) errors.discount = PRODUCT_MESSAGES.discountAbovePrice;
+  else if (discountType === "v" && price !== null && price > 0 && discount > 0 && discount >= price)
+    errors.discount = PRODUCT_MESSAGES.discountAbovePrice;
 
   const count = (name: ProductFieldName, fallback: number, min: number, message: string) => {
     const value = text(name) ? wholeNumber(text(name)) : fallback;
@@ -115,12 +133,25 @@ export function readProductFields(raw: Partial<Record<ProductFieldName, string>>
   if (/^[=@]/.test(description)) errors.description = CSV_FORMULA;
 
   const statusText = text("status").toLowerCase();
-  const status = statusText === "" ? "draf" : (PRODUCT_STATUSES as readonly string[]).includes(statusText) ? (statusText as ProductStatus) : null;
+  const status =
+    statusText === "" ? "draf" : (PRODUCT_STATUSES as readonly string[]).includes(statusText) ? (statusText as ProductStatus) : null;
   if (!status) errors.status = PRODUCT_MESSAGES.status;
 
   if (Object.keys(errors).length) return { ok: false, errors };
   return {
     ok: true,
-    value: { sku: sku || null, title, price: price!, discount: discount!, discountType: discountType!, stock, condition: condition!, weightGram, minimumPurchase, description, status: status! },
+    value: {
+      sku: sku || null,
+      title,
+      price: price!,
+      discount: discount!,
+      discountType: discountType!,
+      stock,
+      condition: condition!,
+      weightGram,
+      minimumPurchase,
+      description,
+      status: status!,
+    },
   };
 }

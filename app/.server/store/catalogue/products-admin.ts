@@ -1,7 +1,17 @@
 import { randomBytes } from "node:crypto";
 import { and, asc, count, desc, eq, ilike, inArray, ne, or, sql, type SQL } from "drizzle-orm";
 import { getDb, type Executor } from "../../db/client";
-import { catalogueAudit, categories, cities, productImages, productPromos, products, promos, users, type ProductStatus } from "../../db/schema";
+import {
+  catalogueAudit,
+  categories,
+  cities,
+  productImages,
+  productPromos,
+  products,
+  promos,
+  users,
+  type ProductStatus,
+} from "../../db/schema";
 import { readProductFields, PRODUCT_MESSAGES, type FieldErrors, type ProductFieldName, type ProductFields } from "./product-input";
 import { catalogueWrite } from "./version";
 
@@ -21,7 +31,16 @@ const isId = (n: unknown): n is number => typeof n === "number" && Number.isSafe
 const idOf = (text: string | null | undefined) => (text && /^[1-9]\d{0,9}$/.test(text.trim()) ? Number(text.trim()) : null);
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-export type OpsProductRow = { id: number; sku: string | null; title: string | null; price: number | null; stock: number; status: ProductStatus; categoryTitle: string | null; imageUrl: string | null };
+export type OpsProductRow = {
+  id: number;
+  sku: string | null;
+  title: string | null;
+  price: number | null;
+  stock: number;
+  status: ProductStatus;
+  categoryTitle: string | null;
+  imageUrl: string | null;
+};
 
 /** The products list, newest first: 'Cari' (title or SKU), category and status filters, 25 a page. */
 export async function listProductsForOps(query: { q?: string; categoryId?: number | null; status?: string | null; page?: number }) {
@@ -36,7 +55,15 @@ export async function listProductsForOps(query: { q?: string; categoryId?: numbe
   const pageCount = Math.max(1, Math.ceil(total / OPS_PAGE_SIZE));
   const page = Math.min(Math.max(1, Math.floor(query.page ?? 1) || 1), pageCount);
   const rows = await db
-    .select({ id: products.id, sku: products.sku, title: products.title, price: products.price, stock: products.stock, status: products.status, categoryTitle: categories.title })
+    .select({
+      id: products.id,
+      sku: products.sku,
+      title: products.title,
+      price: products.price,
+      stock: products.stock,
+      status: products.status,
+      categoryTitle: categories.title,
+    })
     .from(products)
     .leftJoin(categories, eq(categories.id, products.categoryId))
     .where(where)
@@ -47,7 +74,12 @@ export async function listProductsForOps(query: { q?: string; categoryId?: numbe
     ? await db
         .select({ productId: productImages.productId, url: productImages.cardUrl })
         .from(productImages)
-        .where(inArray(productImages.productId, rows.map((r) => r.id)))
+        .where(
+          inArray(
+            productImages.productId,
+            rows.map((r) => r.id),
+          ),
+        )
         .orderBy(asc(productImages.position), asc(productImages.id))
     : [];
   const first = new Map<number, string>();
@@ -117,9 +149,21 @@ export async function getProductForOps(id: number): Promise<OpsProduct | null> {
 export async function productFormChoices() {
   const db = await getDb();
   const [categoryRows, cityRows, promoRows] = await Promise.all([
-    db.select({ id: categories.id, title: categories.title, hidden: categories.hidden }).from(categories).orderBy(asc(categories.position), asc(categories.id)),
+    db
+      .select({ id: categories.id, title: categories.title, hidden: categories.hidden })
+      .from(categories)
+      .orderBy(asc(categories.position), asc(categories.id)),
     db.select({ id: cities.id, name: cities.name }).from(cities).orderBy(asc(cities.position), asc(cities.name)),
-    db.select({ id: promos.id, title: promos.title, discount: promos.discount, discountType: promos.discountType, incentive: promos.incentive }).from(promos).orderBy(asc(promos.id)),
+    db
+      .select({
+        id: promos.id,
+        title: promos.title,
+        discount: promos.discount,
+        discountType: promos.discountType,
+        incentive: promos.incentive,
+      })
+      .from(promos)
+      .orderBy(asc(promos.id)),
   ]);
   return { categories: categoryRows, cities: cityRows, promos: promoRows };
 }
@@ -141,8 +185,24 @@ export type SaveProductInput = {
 export type SaveProductResult = { ok: true; id: number } | { ok: false; errors: ProductFormErrors; conflict?: string };
 
 /** The fields an audit row records, before → after. */
-const AUDITED = ["title", "sku", "price", "discount", "discountType", "stock", "status", "categoryId", "cityId", "condition", "weightGram", "minimumPurchase"] as const;
-type Audited = Pick<ProductFields, "title" | "price" | "discount" | "discountType" | "stock" | "status" | "condition" | "weightGram" | "minimumPurchase"> & {
+const AUDITED = [
+  "title",
+  "sku",
+  "price",
+  "discount",
+  "discountType",
+  "stock",
+  "status",
+  "categoryId",
+  "cityId",
+  "condition",
+  "weightGram",
+  "minimumPurchase",
+] as const;
+type Audited = Pick<
+  ProductFields,
+  "title" | "price" | "discount" | "discountType" | "stock" | "status" | "condition" | "weightGram" | "minimumPurchase"
+> & {
   sku: string | null;
   categoryId: number | null;
   cityId: number | null;
@@ -185,7 +245,8 @@ export async function saveProduct(operatorId: number, input: SaveProductInput): 
   if (input.fields.cityId?.trim() && !cityId) errors.cityId = CITY_UNKNOWN;
   const promoIds = [...new Set(input.promoIds.map(idOf))];
   if (promoIds.some((id) => id === null)) errors.promoIds = PROMO_UNKNOWN;
-  if (input.id !== null && (!isId(input.id) || input.version === null || input.stockRead === null)) return { ok: false, errors, conflict: PRODUCT_CONFLICT };
+  if (input.id !== null && (!isId(input.id) || input.version === null || input.stockRead === null))
+    return { ok: false, errors, conflict: PRODUCT_CONFLICT };
 
   const db = await getDb();
   // The references exist (checked before the write, again by the foreign keys inside it).
@@ -193,7 +254,12 @@ export async function saveProduct(operatorId: number, input: SaveProductInput): 
   if (categoryId && !categoryRow) errors.categoryId = CATEGORY_REQUIRED;
   const [cityRow] = cityId ? await db.select({ id: cities.id }).from(cities).where(eq(cities.id, cityId)) : [];
   if (cityId && !cityRow) errors.cityId = CITY_UNKNOWN;
-  const validPromos = promoIds.length ? await db.select({ id: promos.id }).from(promos).where(inArray(promos.id, promoIds as number[])) : [];
+  const validPromos = promoIds.length
+    ? await db
+        .select({ id: promos.id })
+        .from(promos)
+        .where(inArray(promos.id, promoIds as number[]))
+    : [];
   if (validPromos.length !== promoIds.length) errors.promoIds = PROMO_UNKNOWN;
   if (!read.ok || Object.keys(errors).length) return { ok: false, errors };
   const fields = read.value;
@@ -204,7 +270,10 @@ export async function saveProduct(operatorId: number, input: SaveProductInput): 
     let before: (Audited & { version: number }) | null = null;
     if (input.id === null) {
       if (await skuTaken(tx, values.sku, null)) return { ok: false, errors: { sku: PRODUCT_MESSAGES.skuTaken } };
-      const [row] = (await tx.insert(products).values({ ...values, orderable: 1 }).returning({ id: products.id })) as [{ id: number }];
+      const [row] = (await tx
+        .insert(products)
+        .values({ ...values, orderable: 1 })
+        .returning({ id: products.id })) as [{ id: number }];
       id = row.id;
     } else {
       const [current] = await tx.select(productFieldColumns).from(products).where(eq(products.id, input.id)).for("update");
@@ -229,14 +298,28 @@ export async function saveProduct(operatorId: number, input: SaveProductInput): 
   });
 }
 
-export type HistoryEntry = { id: number; at: Date; operator: string | null; action: string; detail: string; changes: Record<string, { before: unknown; after: unknown }> };
+export type HistoryEntry = {
+  id: number;
+  at: Date;
+  operator: string | null;
+  action: string;
+  detail: string;
+  changes: Record<string, { before: unknown; after: unknown }>;
+};
 
 /** 'Riwayat': the product's audit rows, newest first (at most 100). */
 export async function listProductHistory(productId: number): Promise<HistoryEntry[]> {
   if (!isId(productId)) return [];
   const db = await getDb();
   return db
-    .select({ id: catalogueAudit.id, at: catalogueAudit.createdAt, operator: users.email, action: catalogueAudit.action, detail: catalogueAudit.detail, changes: catalogueAudit.changes })
+    .select({
+      id: catalogueAudit.id,
+      at: catalogueAudit.createdAt,
+      operator: users.email,
+      action: catalogueAudit.action,
+      detail: catalogueAudit.detail,
+      changes: catalogueAudit.changes,
+    })
     .from(catalogueAudit)
     .leftJoin(users, eq(users.id, catalogueAudit.operatorId))
     .where(eq(catalogueAudit.productId, productId))

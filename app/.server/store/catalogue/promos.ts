@@ -47,7 +47,11 @@ export async function listPromosForOps(): Promise<OpsPromo[]> {
   const db = await getDb();
   const rows = await db.select().from(promos).orderBy(asc(promos.id));
   const links = rows.length
-    ? await db.select({ promoId: productPromos.promoId, sku: products.sku }).from(productPromos).innerJoin(products, eq(products.id, productPromos.productId)).orderBy(asc(products.sku))
+    ? await db
+        .select({ promoId: productPromos.promoId, sku: products.sku })
+        .from(productPromos)
+        .innerJoin(products, eq(products.id, productPromos.productId))
+        .orderBy(asc(products.sku))
     : [];
   return rows.map((p) => ({
     id: p.id,
@@ -63,10 +67,21 @@ export async function listPromosForOps(): Promise<OpsPromo[]> {
 }
 
 /** The SKUs a text names: one per line or separated by commas/semicolons. */
-const skusOf = (text: string) => [...new Set(text.split(/[\s,;]+/).map((s) => s.trim()).filter(Boolean))];
+const skusOf = (text: string) => [
+  ...new Set(
+    text
+      .split(/[\s,;]+/)
+      .map((s) => s.trim())
+      .filter(Boolean),
+  ),
+];
 
 /** Adds or changes a promo (id null: a new one) and sets the products it is attached to. */
-export async function savePromo(operatorId: number, id: number | null, fields: Partial<Record<PromoField, string>> & { incentive?: boolean }): Promise<{ ok: true; id: number } | { ok: false; errors: FieldErrors<PromoField> }> {
+export async function savePromo(
+  operatorId: number,
+  id: number | null,
+  fields: Partial<Record<PromoField, string>> & { incentive?: boolean },
+): Promise<{ ok: true; id: number } | { ok: false; errors: FieldErrors<PromoField> }> {
   const errors: FieldErrors<PromoField> = {};
   const title = (fields.title ?? "").trim();
   if (!title) errors.title = "Judul Promo tidak boleh kosong.";
@@ -86,12 +101,22 @@ export async function savePromo(operatorId: number, id: number | null, fields: P
   if (validFrom && validUntil && validUntil <= validFrom) errors.validUntil = "Berlaku Sampai harus setelah Berlaku Dari.";
   const skus = skusOf(fields.skus ?? "");
   const db = await getDb();
-  const found = skus.length ? await db.select({ id: products.id, sku: products.sku }).from(products).where(inArray(products.sku, skus)) : [];
+  const found = skus.length
+    ? await db.select({ id: products.id, sku: products.sku }).from(products).where(inArray(products.sku, skus))
+    : [];
   const missing = skus.filter((s) => !found.some((f) => f.sku === s));
   if (missing.length) errors.skus = `SKU tidak ditemukan: ${missing.slice(0, 10).join(", ")}.`;
   if (Object.keys(errors).length) return { ok: false, errors };
 
-  const values = { title, discountType: discountType!, discount: discount!, description, incentive: fields.incentive ? 1 : 0, validFrom: validFrom ?? null, validUntil: validUntil ?? null };
+  const values = {
+    title,
+    discountType: discountType!,
+    discount: discount!,
+    description,
+    incentive: fields.incentive ? 1 : 0,
+    validFrom: validFrom ?? null,
+    validUntil: validUntil ?? null,
+  };
   return catalogueWrite(async (tx) => {
     let promoId: number;
     if (id === null) {
@@ -104,7 +129,9 @@ export async function savePromo(operatorId: number, id: number | null, fields: P
     }
     await tx.delete(productPromos).where(eq(productPromos.promoId, promoId));
     if (found.length) await tx.insert(productPromos).values(found.map((p) => ({ productId: p.id, promoId })));
-    await tx.insert(catalogueAudit).values({ operatorId, action: id === null ? "promo-dibuat" : "promo-diubah", detail: `${title} (${found.length} produk)` });
+    await tx
+      .insert(catalogueAudit)
+      .values({ operatorId, action: id === null ? "promo-dibuat" : "promo-diubah", detail: `${title} (${found.length} produk)` });
     return { ok: true as const, id: promoId };
   });
 }

@@ -3,7 +3,15 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../db/client";
 import { companies, searchHistory, users } from "../../db/schema";
 import { eq } from "drizzle-orm";
-import { cleanHistory, clearSearchHistory, HISTORY_SIZE, listSearchHistory, mergeSearchHistory, pushKeyword, recordSearch } from "./search-history";
+import {
+  cleanHistory,
+  clearSearchHistory,
+  HISTORY_SIZE,
+  listSearchHistory,
+  mergeSearchHistory,
+  pushKeyword,
+  recordSearch,
+} from "./search-history";
 
 // Works on a shared PostgreSQL too: every test uses users of its own, never assumes empty tables.
 let companyId: number;
@@ -19,7 +27,15 @@ async function freshUser(): Promise<number> {
   const tag = crypto.randomUUID();
   const [user] = await db
     .insert(users)
-    .values({ fullname: "Penguji Riwayat", username: tag, email: `${tag}@example.test`, phoneNo: "081234567890", nip: "1234567890", companyId, passwordHash: "-" })
+    .values({
+      fullname: "Penguji Riwayat",
+      username: tag,
+      email: `${tag}@example.test`,
+      phoneNo: "081234567890",
+      nip: "1234567890",
+      companyId,
+      passwordHash: "-",
+    })
     .returning({ id: users.id });
   return user!.id;
 }

@@ -35,7 +35,10 @@ export async function recordSearch(userId: number, rawKeyword: string): Promise<
     await tx.delete(searchHistory).where(and(eq(searchHistory.userId, userId), eq(lowerKeyword, keyword.toLowerCase())));
     // A concurrent request for the same keyword may insert first: then its row is as good as ours.
     // clock_timestamp(): two searches in the same millisecond still get distinct, ordered times.
-    await tx.insert(searchHistory).values({ userId, keyword, searchedAt: sql`clock_timestamp()` }).onConflictDoNothing();
+    await tx
+      .insert(searchHistory)
+      .values({ userId, keyword, searchedAt: sql`clock_timestamp()` })
+      .onConflictDoNothing();
     // Only the shown entries are worth keeping.
     const latest = tx
       .select({ keyword: lowerKeyword })

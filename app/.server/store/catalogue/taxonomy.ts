@@ -10,15 +10,26 @@ import { catalogueWrite } from "./version";
 export type TaxonomyKind = "kategori" | "kota";
 export type TaxonomyItem = { id: number; name: string; hidden: boolean; products: number };
 
-const table = (kind: TaxonomyKind) => (kind === "kategori" ? { t: categories, name: categories.title, position: categories.position, ref: products.categoryId } : { t: cities, name: cities.name, position: cities.position, ref: products.cityId });
+const table = (kind: TaxonomyKind) =>
+  kind === "kategori"
+    ? { t: categories, name: categories.title, position: categories.position, ref: products.categoryId }
+    : { t: cities, name: cities.name, position: cities.position, ref: products.cityId };
 
 export async function listTaxonomy(kind: TaxonomyKind): Promise<TaxonomyItem[]> {
   const db = await getDb();
   const { t, name, position, ref } = table(kind);
   const rows = await db.select({ id: t.id, name, position }).from(t).orderBy(asc(position), asc(name));
   const used = await db.select({ id: ref, n: count() }).from(products).groupBy(ref);
-  const hidden = kind === "kategori" ? new Map((await db.select({ id: categories.id, hidden: categories.hidden }).from(categories)).map((c) => [c.id, c.hidden])) : new Map<number, boolean>();
-  return rows.map((r) => ({ id: r.id, name: r.name, hidden: hidden.get(r.id) ?? false, products: used.find((u) => u.id === r.id)?.n ?? 0 }));
+  const hidden =
+    kind === "kategori"
+      ? new Map((await db.select({ id: categories.id, hidden: categories.hidden }).from(categories)).map((c) => [c.id, c.hidden]))
+      : new Map<number, boolean>();
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    hidden: hidden.get(r.id) ?? false,
+    products: used.find((u) => u.id === r.id)?.n ?? 0,
+  }));
 }
 
 export const nameMessage = (kind: TaxonomyKind, name: string): string | null => {
@@ -35,7 +46,11 @@ export type TaxonomyChange =
   | { intent: "up" | "down" | "hide" | "show" | "delete"; id: number };
 
 /** One change of the list; a refusal says why (Indonesian). */
-export async function changeTaxonomy(operatorId: number, kind: TaxonomyKind, change: TaxonomyChange): Promise<{ ok: true } | { ok: false; message: string; field?: "name" }> {
+export async function changeTaxonomy(
+  operatorId: number,
+  kind: TaxonomyKind,
+  change: TaxonomyChange,
+): Promise<{ ok: true } | { ok: false; message: string; field?: "name" }> {
   const { t, name: nameColumn, position, ref } = table(kind);
   const label = kind === "kategori" ? "Kategori" : "Kota";
   if (change.intent === "add" || change.intent === "rename") {
@@ -68,14 +83,20 @@ export async function changeTaxonomy(operatorId: number, kind: TaxonomyKind, cha
       case "hide":
       case "show":
         if (kind !== "kategori") return { ok: false as const, message: "Kota tidak dapat disembunyikan." };
-        await tx.update(categories).set({ hidden: change.intent === "hide" }).where(eq(categories.id, item.id));
+        await tx
+          .update(categories)
+          .set({ hidden: change.intent === "hide" })
+          .where(eq(categories.id, item.id));
         break;
       case "delete": {
         const [{ n }] = (await tx.select({ n: count() }).from(products).where(eq(ref, item.id))) as [{ n: number }];
         if (n > 0)
           return {
             ok: false as const,
-            message: kind === "kategori" ? `Kategori ${item.name} masih dipakai ${n} produk dan tidak dapat dihapus. Sembunyikan saja.` : `Kota ${item.name} masih dipakai ${n} produk dan tidak dapat dihapus.`,
+            message:
+              kind === "kategori"
+                ? `Kategori ${item.name} masih dipakai ${n} produk dan tidak dapat dihapus. Sembunyikan saja.`
+                : `Kota ${item.name} masih dipakai ${n} produk dan tidak dapat dihapus.`,
           };
         await tx.delete(t).where(eq(t.id, item.id));
         break;
@@ -91,7 +112,13 @@ export async function changeTaxonomy(operatorId: number, kind: TaxonomyKind, cha
         break;
       }
     }
-    await tx.insert(catalogueAudit).values({ operatorId, action: `${kind}-${change.intent}`, detail: item.name + (change.intent === "rename" ? ` → ${change.name.trim()}` : "") });
+    await tx
+      .insert(catalogueAudit)
+      .values({
+        operatorId,
+        action: `${kind}-${change.intent}`,
+        detail: item.name + (change.intent === "rename" ? ` → ${change.name.trim()}` : ""),
+      });
     return { ok: true as const };
   });
 }

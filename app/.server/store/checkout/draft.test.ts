@@ -3,7 +3,16 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../db/client";
 import type { AddressInput } from "../../db/schema";
 import { processImageUpload } from "../../images";
-import { checkEmployeePromo, clearCheckoutDraft, getCheckoutDraft, getSavedAddress, saveDraftAddress, saveDraftValues, setDraftKtp, startCheckout } from "./draft";
+import {
+  checkEmployeePromo,
+  clearCheckoutDraft,
+  getCheckoutDraft,
+  getSavedAddress,
+  saveDraftAddress,
+  saveDraftValues,
+  setDraftKtp,
+  startCheckout,
+} from "./draft";
 import { createProduct, createVerifiedUser, EMPLOYEE_PROMO, ICP_PROMO, INCENTIVE_PROMO, realAddress } from "../../testing/fixtures";
 import { ownDatabaseForThisFile } from "../../testing/own-database";
 import { listDistricts, listProvinces, listRegencies, listVillages, resolveAddress } from "./locations";
@@ -67,23 +76,40 @@ describe("resolveAddress", () => {
       field: "kelurahanId",
       message: "Kelurahan tidak berada di kecamatan yang dipilih.",
     });
-    expect(await resolveAddress({ ...address, provinsiId: "99" })).toMatchObject({ ok: false, field: "provinsiId", message: "Provinsi tidak ditemukan." });
+    expect(await resolveAddress({ ...address, provinsiId: "99" })).toMatchObject({
+      ok: false,
+      field: "provinsiId",
+      message: "Provinsi tidak ditemukan.",
+    });
     expect(await resolveAddress({ ...address, kelurahanId: "32.73.01.9999" })).toMatchObject({ ok: false, field: "kelurahanId" });
   });
 
   it("requires every field and a 5-digit postal code, also for input that is not text at all", async () => {
     expect(await resolveAddress({ ...address, fullAddress: "  " })).toMatchObject({ ok: false, field: "fullAddress" });
-    expect(await resolveAddress({ ...address, kodePos: "4011" })).toEqual({ ok: false, field: "kodePos", message: "Kode pos harus 5 digit angka." });
+    expect(await resolveAddress({ ...address, kodePos: "4011" })).toEqual({
+      ok: false,
+      field: "kodePos",
+      message: "Kode pos harus 5 digit angka.",
+    });
     expect(await resolveAddress({ ...address, kodePos: "40a11" })).toMatchObject({ ok: false, field: "kodePos" });
-    expect(await resolveAddress({ ...address, kotaId: "" })).toEqual({ ok: false, field: "kotaId", message: "Kota/Kabupaten tidak boleh kosong." });
-    expect(await resolveAddress({ ...address, kecamatanId: ["32.73.01"] } as unknown as AddressInput)).toMatchObject({ ok: false, field: "kecamatanId" });
+    expect(await resolveAddress({ ...address, kotaId: "" })).toEqual({
+      ok: false,
+      field: "kotaId",
+      message: "Kota/Kabupaten tidak boleh kosong.",
+    });
+    expect(await resolveAddress({ ...address, kecamatanId: ["32.73.01"] } as unknown as AddressInput)).toMatchObject({
+      ok: false,
+      field: "kecamatanId",
+    });
     expect(await resolveAddress({} as AddressInput)).toMatchObject({ ok: false, field: "fullAddress" });
   });
 });
 
 /** A KTP photo as the upload check accepts it. */
 async function ktpPhoto() {
-  const png = await sharp({ create: { width: 1000, height: 630, channels: 3, background: { r: 120, g: 160, b: 220 } } }).png().toBuffer();
+  const png = await sharp({ create: { width: 1000, height: 630, channels: 3, background: { r: 120, g: 160, b: 220 } } })
+    .png()
+    .toBuffer();
   const result = await processImageUpload(new File([new Uint8Array(png)], "ktp.png", { type: "image/png" }));
   if (!result.ok) throw new Error(result.message);
   return result.file;
@@ -115,9 +141,18 @@ describe("checkout draft", () => {
     const product = await createProduct(db);
     expect(await startCheckout({ id: unverified.id, verified: false }, product)).toMatchObject({ ok: false });
     expect(await startCheckout({ id: user.id, verified: true }, 2_000_000_000)).toEqual({ ok: false, message: "Produk tidak ditemukan." });
-    expect(await startCheckout({ id: user.id, verified: true }, await createProduct(db, { orderable: false }))).toEqual({ ok: false, message: "Produk ini belum dapat dipesan." });
-    expect(await startCheckout({ id: user.id, verified: true }, await createProduct(db, { price: null }))).toEqual({ ok: false, message: "Produk ini belum dapat dipesan." });
-    expect(await startCheckout({ id: user.id, verified: true }, await createProduct(db, { stock: 0 }))).toEqual({ ok: false, message: "Stok produk habis." });
+    expect(await startCheckout({ id: user.id, verified: true }, await createProduct(db, { orderable: false }))).toEqual({
+      ok: false,
+      message: "Produk ini belum dapat dipesan.",
+    });
+    expect(await startCheckout({ id: user.id, verified: true }, await createProduct(db, { price: null }))).toEqual({
+      ok: false,
+      message: "Produk ini belum dapat dipesan.",
+    });
+    expect(await startCheckout({ id: user.id, verified: true }, await createProduct(db, { stock: 0 }))).toEqual({
+      ok: false,
+      message: "Stok produk habis.",
+    });
     expect(await getCheckoutDraft(user.id)).toBeNull();
     expect(await getCheckoutDraft(unverified.id)).toBeNull();
   });
@@ -125,11 +160,27 @@ describe("checkout draft", () => {
   it("starts prefilled from the profile (phone as digits) with the product, its pricing and promos", async () => {
     const db = await getDb();
     const user = await createVerifiedUser(db, { phoneNo: "0812-3456 7890" });
-    const product = await createProduct(db, { price: 28_500_000, discount: 5, discountType: "%", stock: 7, promos: [EMPLOYEE_PROMO, ICP_PROMO, INCENTIVE_PROMO] });
+    const product = await createProduct(db, {
+      price: 28_500_000,
+      discount: 5,
+      discountType: "%",
+      stock: 7,
+      promos: [EMPLOYEE_PROMO, ICP_PROMO, INCENTIVE_PROMO],
+    });
     expect(await startCheckout({ id: user.id, verified: true }, product)).toEqual({ ok: true });
     const draft = await getCheckoutDraft(user.id);
-    expect(draft?.values).toEqual({ buyerName: user.fullname, buyerPhoneNumber: "081234567890", buyerEmail: user.email, buyerNip: user.nip });
-    expect(draft?.product).toMatchObject({ id: product, stock: 7, hasIncentive: true, pricing: { price: 28_500_000, discount: 5, discountType: "%" } });
+    expect(draft?.values).toEqual({
+      buyerName: user.fullname,
+      buyerPhoneNumber: "081234567890",
+      buyerEmail: user.email,
+      buyerNip: user.nip,
+    });
+    expect(draft?.product).toMatchObject({
+      id: product,
+      stock: 7,
+      hasIncentive: true,
+      pricing: { price: 28_500_000, discount: 5, discountType: "%" },
+    });
     expect(draft?.product.pricing.promos.map((p) => p.kind).sort()).toEqual(["employee", "incentive", "ordinary"]);
     expect([draft?.ktp, draft?.address, draft?.paymentMethodId, draft?.tenor]).toEqual([null, null, null, null]);
   });
@@ -139,11 +190,28 @@ describe("checkout draft", () => {
     const user = await createVerifiedUser(db);
     const other = await createVerifiedUser(db);
     await startCheckout({ id: user.id, verified: true }, await createProduct(db));
-    await saveDraftValues(user.id, { buyerName: "Siti", buyerNik: "3273010101010001", note: "x".repeat(900), insentif: true, buyerDadName: "Ahmad" });
-    await saveDraftValues(user.id, { buyerName: "Siti Rahma", buyerNik: "3273010101010001", note: "Kirim pagi", domisiliValidation: true, extra: "no" } as never);
+    await saveDraftValues(user.id, {
+      buyerName: "Siti",
+      buyerNik: "3273010101010001",
+      note: "x".repeat(900),
+      insentif: true,
+      buyerDadName: "Ahmad",
+    });
+    await saveDraftValues(user.id, {
+      buyerName: "Siti Rahma",
+      buyerNik: "3273010101010001",
+      note: "Kirim pagi",
+      domisiliValidation: true,
+      extra: "no",
+    } as never);
     const restored = await getCheckoutDraft(user.id);
     // The second save replaced the first: the father's name and the incentive tick are gone.
-    expect(restored?.values).toEqual({ buyerName: "Siti Rahma", buyerNik: "3273010101010001", note: "Kirim pagi", domisiliValidation: true });
+    expect(restored?.values).toEqual({
+      buyerName: "Siti Rahma",
+      buyerNik: "3273010101010001",
+      note: "Kirim pagi",
+      domisiliValidation: true,
+    });
     await saveDraftValues(user.id, { note: "y".repeat(900) });
     expect((await getCheckoutDraft(user.id))?.values.note).toHaveLength(500);
     expect(await getCheckoutDraft(other.id)).toBeNull();
@@ -190,7 +258,12 @@ describe("checkout draft", () => {
     const user = await createVerifiedUser(db);
     const withPromo = await createProduct(db, { promos: [EMPLOYEE_PROMO, ICP_PROMO] });
     const withoutPromo = await createProduct(db, { promos: [ICP_PROMO] });
-    expect(await checkEmployeePromo(user.id, withPromo, user.nip)).toMatchObject({ discount: 1_000_000, discountType: "v", kind: "employee", title: EMPLOYEE_PROMO.title });
+    expect(await checkEmployeePromo(user.id, withPromo, user.nip)).toMatchObject({
+      discount: 1_000_000,
+      discountType: "v",
+      kind: "employee",
+      title: EMPLOYEE_PROMO.title,
+    });
     expect(await checkEmployeePromo(user.id, withPromo, ` ${user.nip} `)).not.toBeNull();
     expect(await checkEmployeePromo(user.id, withPromo, "1234567890")).toBeNull();
     expect(await checkEmployeePromo(user.id, withPromo, "")).toBeNull();

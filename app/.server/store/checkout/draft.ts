@@ -1,6 +1,17 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { getDb, type Executor } from "../../db/client";
-import { checkoutDrafts, productImages, productPromos, products, promos, savedAddresses, uploads, users, type AddressInput, type CheckoutDraftValues } from "../../db/schema";
+import {
+  checkoutDrafts,
+  productImages,
+  productPromos,
+  products,
+  promos,
+  savedAddresses,
+  uploads,
+  users,
+  type AddressInput,
+  type CheckoutDraftValues,
+} from "../../db/schema";
 import { promoKind, type CheckoutPricingInput, type CheckoutPromo } from "~/lib/pricing";
 import { resolveAddress, type ResolvedAddress } from "./locations";
 import { uploadUrl } from "../orders";
@@ -11,7 +22,14 @@ import { promoIsValid } from "../catalogue";
 // spec's local-storage dataCheckout/detail_produk/address/methodPayment/tenor. It survives the trip
 // to /address and a visit tomorrow; the order is made from it (store/orders/orders.ts).
 
-export type CheckoutProduct = { id: number; title: string; imageUrl: string | null; stock: number; pricing: CheckoutPricingInput; hasIncentive: boolean };
+export type CheckoutProduct = {
+  id: number;
+  title: string;
+  imageUrl: string | null;
+  stock: number;
+  pricing: CheckoutPricingInput;
+  hasIncentive: boolean;
+};
 export type CheckoutDraft = {
   product: CheckoutProduct;
   values: CheckoutDraftValues;
@@ -30,21 +48,47 @@ export const PRODUCT_NOT_ORDERABLE = "Produk ini belum dapat dipesan.";
 const isId = (n: unknown): n is number => typeof n === "number" && Number.isSafeInteger(n) && n > 0 && n <= 2_147_483_647;
 
 /** The product as the checkout needs it (title, first image, stock, price and promos with their kinds). */
-export async function loadCheckoutProduct(db: Executor, productId: number): Promise<(CheckoutProduct & { orderable: boolean; priced: boolean; published: boolean }) | null> {
+export async function loadCheckoutProduct(
+  db: Executor,
+  productId: number,
+): Promise<(CheckoutProduct & { orderable: boolean; priced: boolean; published: boolean }) | null> {
   if (!isId(productId)) return null;
   const [row] = await db
-    .select({ id: products.id, title: products.title, price: products.price, discount: products.discount, discountType: products.discountType, stock: products.stock, orderable: products.orderable, status: products.status })
+    .select({
+      id: products.id,
+      title: products.title,
+      price: products.price,
+      discount: products.discount,
+      discountType: products.discountType,
+      stock: products.stock,
+      orderable: products.orderable,
+      status: products.status,
+    })
     .from(products)
     .where(eq(products.id, productId));
   if (!row) return null;
-  const [image] = await db.select({ url: productImages.cardUrl }).from(productImages).where(eq(productImages.productId, productId)).orderBy(asc(productImages.position), asc(productImages.id)).limit(1);
+  const [image] = await db
+    .select({ url: productImages.cardUrl })
+    .from(productImages)
+    .where(eq(productImages.productId, productId))
+    .orderBy(asc(productImages.position), asc(productImages.id))
+    .limit(1);
   const promoRows = await db
-    .select({ id: promos.id, title: promos.title, discount: promos.discount, discountType: promos.discountType, incentive: promos.incentive })
+    .select({
+      id: promos.id,
+      title: promos.title,
+      discount: promos.discount,
+      discountType: promos.discountType,
+      incentive: promos.incentive,
+    })
     .from(productPromos)
     .innerJoin(promos, eq(promos.id, productPromos.promoId))
     .where(and(eq(productPromos.productId, productId), promoIsValid()))
     .orderBy(asc(promos.id));
-  const checkoutPromos: CheckoutPromo[] = promoRows.map(({ incentive, ...promo }) => ({ ...promo, kind: promoKind({ ...promo, incentive }) }));
+  const checkoutPromos: CheckoutPromo[] = promoRows.map(({ incentive, ...promo }) => ({
+    ...promo,
+    kind: promoKind({ ...promo, incentive }),
+  }));
   return {
     id: row.id,
     title: row.title ?? "-",
@@ -64,7 +108,10 @@ export async function loadCheckoutProduct(db: Executor, productId: number): Prom
  * the profile: buyerName, buyerPhoneNumber (digits only), buyerEmail, buyerNip. The saved address
  * (if any) is prefilled too; the KTP photo of an earlier draft is not carried over.
  */
-export async function startCheckout(user: { id: number; verified: boolean }, productId: number): Promise<{ ok: true } | { ok: false; message: string }> {
+export async function startCheckout(
+  user: { id: number; verified: boolean },
+  productId: number,
+): Promise<{ ok: true } | { ok: false; message: string }> {
   if (!user.verified) return { ok: false, message: UNVERIFIED };
   // An employee the roster deactivated finishes their open orders but starts no new checkout.
   if ((await employeeStanding(user.id)) === "inactive") return { ok: false, message: NOT_ACTIVE_EMPLOYEE };
@@ -73,7 +120,10 @@ export async function startCheckout(user: { id: number; verified: boolean }, pro
   if (!product?.published) return { ok: false, message: PRODUCT_NOT_FOUND };
   if (!product.orderable || !product.priced) return { ok: false, message: PRODUCT_NOT_ORDERABLE };
   if (product.stock <= 0) return { ok: false, message: OUT_OF_STOCK };
-  const [profile] = await db.select({ fullname: users.fullname, phoneNo: users.phoneNo, email: users.email, nip: users.nip }).from(users).where(eq(users.id, user.id));
+  const [profile] = await db
+    .select({ fullname: users.fullname, phoneNo: users.phoneNo, email: users.email, nip: users.nip })
+    .from(users)
+    .where(eq(users.id, user.id));
   if (!profile) return { ok: false, message: UNVERIFIED };
   const saved = await getSavedAddress(user.id);
   const values: CheckoutDraftValues = {
@@ -82,7 +132,16 @@ export async function startCheckout(user: { id: number; verified: boolean }, pro
     buyerEmail: profile.email,
     buyerNip: profile.nip,
   };
-  const fresh = { productId: product.id, values, ktpUploadId: null, address: saved, paymentMethodId: null, tenor: null, createdAt: new Date(), updatedAt: new Date() };
+  const fresh = {
+    productId: product.id,
+    values,
+    ktpUploadId: null,
+    address: saved,
+    paymentMethodId: null,
+    tenor: null,
+    createdAt: new Date(),
+    updatedAt: new Date(),
+  };
   await db
     .insert(checkoutDrafts)
     .values({ userId: user.id, ...fresh })
@@ -111,7 +170,15 @@ export async function getCheckoutDraft(userId: number): Promise<CheckoutDraft | 
   };
 }
 
-const TEXT_LIMITS = { note: 500, buyerName: 200, buyerPhoneNumber: 30, buyerEmail: 254, buyerNik: 30, buyerNip: 50, buyerDadName: 200 } as const;
+const TEXT_LIMITS = {
+  note: 500,
+  buyerName: 200,
+  buyerPhoneNumber: 30,
+  buyerEmail: 254,
+  buyerNik: 30,
+  buyerNip: 50,
+  buyerDadName: 200,
+} as const;
 const FLAGS = ["insentif", "ajukanInsentifPegawai", "nikValidation", "bbnValidation", "domisiliValidation"] as const;
 
 /** Only the draft's own keys, strings clipped, flags as booleans: the draft holds what was typed, never more. */
@@ -129,14 +196,20 @@ function cleanValues(values: CheckoutDraftValues): CheckoutDraftValues {
 export async function saveDraftValues(userId: number, values: CheckoutDraftValues): Promise<void> {
   if (!isId(userId)) return;
   const db = await getDb();
-  await db.update(checkoutDrafts).set({ values: cleanValues(values), updatedAt: new Date() }).where(eq(checkoutDrafts.userId, userId));
+  await db
+    .update(checkoutDrafts)
+    .set({ values: cleanValues(values), updatedAt: new Date() })
+    .where(eq(checkoutDrafts.userId, userId));
 }
 
 /** Spec §4: a valid checkout submit clears the chosen payment method and tenor; they are chosen again. */
 export async function clearDraftPaymentChoice(userId: number): Promise<void> {
   if (!isId(userId)) return;
   const db = await getDb();
-  await db.update(checkoutDrafts).set({ paymentMethodId: null, tenor: null, updatedAt: new Date() }).where(eq(checkoutDrafts.userId, userId));
+  await db
+    .update(checkoutDrafts)
+    .set({ paymentMethodId: null, tenor: null, updatedAt: new Date() })
+    .where(eq(checkoutDrafts.userId, userId));
 }
 
 /** Puts an accepted KTP photo on the draft; only the user's own upload is taken. */
@@ -146,7 +219,12 @@ export async function setDraftKtp(userId: number, uploadId: string): Promise<voi
   await db
     .update(checkoutDrafts)
     .set({ ktpUploadId: uploadId, updatedAt: new Date() })
-    .where(and(eq(checkoutDrafts.userId, userId), sql`exists (select 1 from ${uploads} where ${uploads.id} = ${uploadId} and ${uploads.ownerId} = ${userId})`));
+    .where(
+      and(
+        eq(checkoutDrafts.userId, userId),
+        sql`exists (select 1 from ${uploads} where ${uploads.id} = ${uploadId} and ${uploads.ownerId} = ${userId})`,
+      ),
+    );
 }
 
 /** Keeps only the address fields, as strings. */

@@ -1,8 +1,30 @@
 // The checkout domain: the checkout draft, addresses, the checkout rules and the order made from them, the payment choice on the draft, the whole checkout in one call (the API).
 // What the doors (pages, the API, the ops CLI, the gateways) and other domains may call; inside the
 // domain, modules import each other directly (DESIGN §3).
-export { checkEmployeePromo, type CheckoutDraft, clearDraftPaymentChoice, getCheckoutDraft, getSavedAddress, saveDraftAddress, saveDraftValues, setDraftKtp, startCheckout } from "./draft";
+export {
+  checkEmployeePromo,
+  type CheckoutDraft,
+  clearDraftPaymentChoice,
+  getCheckoutDraft,
+  getSavedAddress,
+  saveDraftAddress,
+  saveDraftValues,
+  setDraftKtp,
+  startCheckout,
+} from "./draft";
 export { type Area, listDistricts, listProvinces, listRegencies, listVillages, resolveAddress } from "./locations";
-export { checkOrderRules, PRODUCT_WITHDRAWN, checkoutContextOf, type CheckoutSubmission, checkoutSubmissionOf, createOrderFromDraft, EMPLOYEE_PROMO_USED, NIK_ALREADY_USED, NIP_NOT_ACCOUNTS, NO_DRAFT, type RuleFailure } from "./order-creation";
+export {
+  checkOrderRules,
+  PRODUCT_WITHDRAWN,
+  checkoutContextOf,
+  type CheckoutSubmission,
+  checkoutSubmissionOf,
+  createOrderFromDraft,
+  EMPLOYEE_PROMO_USED,
+  NIK_ALREADY_USED,
+  NIP_NOT_ACCOUNTS,
+  NO_DRAFT,
+  type RuleFailure,
+} from "./order-creation";
 export { chooseDraftMethod, chooseDraftTenor, getPaymentFlowSummary, getPaymentSummary, payDraft, paylaterPhone } from "./payment-choice";
 export { productCheckoutAmount, submitCheckout } from "./submit";

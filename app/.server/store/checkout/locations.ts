@@ -75,7 +75,13 @@ const fail = (field: keyof AddressInput, message: string): Failure => ({ ok: fal
 export async function resolveAddress(input: AddressInput, executor?: Executor): Promise<{ ok: true; address: ResolvedAddress } | Failure> {
   const text = (value: unknown) => (typeof value === "string" ? value.trim() : "");
   const fullAddress = text(input?.fullAddress);
-  const [provinsiId, kotaId, kecamatanId, kelurahanId, kodePos] = [input?.provinsiId, input?.kotaId, input?.kecamatanId, input?.kelurahanId, input?.kodePos].map(text) as [string, string, string, string, string];
+  const [provinsiId, kotaId, kecamatanId, kelurahanId, kodePos] = [
+    input?.provinsiId,
+    input?.kotaId,
+    input?.kecamatanId,
+    input?.kelurahanId,
+    input?.kodePos,
+  ].map(text) as [string, string, string, string, string];
 
   if (!fullAddress) return fail("fullAddress", "Alamat lengkap tidak boleh kosong.");
   if (fullAddress.length > FULL_ADDRESS_MAX) return fail("fullAddress", `Alamat lengkap maksimal ${FULL_ADDRESS_MAX} karakter.`);
@@ -90,9 +96,15 @@ export async function resolveAddress(input: AddressInput, executor?: Executor): 
   const one = async <T>(rows: Promise<T[]>) => (await rows)[0];
   const [provinsi, kota, kecamatan, kelurahan] = await Promise.all([
     isCode(provinsiId) ? one(db.select({ name: provinces.name }).from(provinces).where(eq(provinces.code, provinsiId))) : undefined,
-    isCode(kotaId) ? one(db.select({ name: regencies.name, parent: regencies.provinceCode }).from(regencies).where(eq(regencies.code, kotaId))) : undefined,
-    isCode(kecamatanId) ? one(db.select({ name: districts.name, parent: districts.regencyCode }).from(districts).where(eq(districts.code, kecamatanId))) : undefined,
-    isCode(kelurahanId) ? one(db.select({ name: villages.name, parent: villages.districtCode }).from(villages).where(eq(villages.code, kelurahanId))) : undefined,
+    isCode(kotaId)
+      ? one(db.select({ name: regencies.name, parent: regencies.provinceCode }).from(regencies).where(eq(regencies.code, kotaId)))
+      : undefined,
+    isCode(kecamatanId)
+      ? one(db.select({ name: districts.name, parent: districts.regencyCode }).from(districts).where(eq(districts.code, kecamatanId)))
+      : undefined,
+    isCode(kelurahanId)
+      ? one(db.select({ name: villages.name, parent: villages.districtCode }).from(villages).where(eq(villages.code, kelurahanId)))
+      : undefined,
   ]);
   // Top down, so the message names the first level that does not fit its parent.
   if (!provinsi) return fail("provinsiId", "Provinsi tidak ditemukan.");

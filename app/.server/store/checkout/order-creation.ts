@@ -1,7 +1,17 @@
 import { and, eq, notInArray, sql } from "drizzle-orm";
 import { getDb, type Executor } from "../../db/client";
 import { queryRows } from "../../db/query-rows";
-import { checkoutDrafts, orderEvents, orderProducts, orders, products, RELEASED_STATUSES, uploads, users, type AppliedPromo } from "../../db/schema";
+import {
+  checkoutDrafts,
+  orderEvents,
+  orderProducts,
+  orders,
+  products,
+  RELEASED_STATUSES,
+  uploads,
+  users,
+  type AppliedPromo,
+} from "../../db/schema";
 import { KTP_REQUIRED } from "../../images";
 import { checkoutPricing } from "~/lib/pricing";
 import type { output } from "zod/mini";
@@ -26,7 +36,12 @@ export type CheckoutSubmission = {
 };
 /** What the checkout form's rules depend on: a KTP and an address on file, the product's incentive, the employee promo. */
 export function checkoutContextOf(draft: CheckoutDraft, hasEmployeePromo: boolean): CheckoutContext {
-  return { ktpOnFile: draft.ktp !== null, addressOnFile: draft.address !== null, hasIncentive: draft.product.hasIncentive, hasEmployeePromo };
+  return {
+    ktpOnFile: draft.ktp !== null,
+    addressOnFile: draft.address !== null,
+    hasIncentive: draft.product.hasIncentive,
+    hasEmployeePromo,
+  };
 }
 
 /** The order a valid checkout form asks for (the web form and the API's /order/create alike). */
@@ -45,7 +60,11 @@ export function checkoutSubmissionOf(value: output<ReturnType<typeof checkoutSch
   };
 }
 
-export type RuleFailure = { ok: false; message: string; field?: "buyerNik" | "buyerNip" | "ktp" | "address" | "insentif" | "ajukanInsentifPegawai" | "product" };
+export type RuleFailure = {
+  ok: false;
+  message: string;
+  field?: "buyerNik" | "buyerNip" | "ktp" | "address" | "insentif" | "ajukanInsentifPegawai" | "product";
+};
 
 export const NO_DRAFT = "Data checkout tidak ditemukan. Silakan pilih produk kembali.";
 export const NIK_ALREADY_USED = "NIK sudah digunakan untuk pengajuan insentif lain.";
@@ -91,7 +110,10 @@ async function checkRules(db: Executor, userId: number, submission: CheckoutSubm
   const nik = submission.buyerNik.trim();
   let ktpUploadId: string | null = null;
   if (draft.ktpUploadId) {
-    const [own] = await db.select({ id: uploads.id }).from(uploads).where(and(eq(uploads.id, draft.ktpUploadId), eq(uploads.ownerId, userId)));
+    const [own] = await db
+      .select({ id: uploads.id })
+      .from(uploads)
+      .where(and(eq(uploads.id, draft.ktpUploadId), eq(uploads.ownerId, userId)));
     ktpUploadId = own?.id ?? null;
   }
   if (submission.insentif) {
@@ -107,17 +129,34 @@ async function checkRules(db: Executor, userId: number, submission: CheckoutSubm
 
   if (submission.ajukanInsentifPegawai) {
     const [account] = await db.select({ nip: users.nip }).from(users).where(eq(users.id, userId));
-    if (!account || (submission.buyerNip ?? "").trim() !== account.nip.trim()) return { ok: false, field: "buyerNip", message: NIP_NOT_ACCOUNTS };
-    if (!product.pricing.promos.some((p) => p.kind === "employee")) return { ok: false, field: "ajukanInsentifPegawai", message: NO_EMPLOYEE_PROMO };
+    if (!account || (submission.buyerNip ?? "").trim() !== account.nip.trim())
+      return { ok: false, field: "buyerNip", message: NIP_NOT_ACCOUNTS };
+    if (!product.pricing.promos.some((p) => p.kind === "employee"))
+      return { ok: false, field: "ajukanInsentifPegawai", message: NO_EMPLOYEE_PROMO };
     const [used] = await db
       .select({ id: orders.id })
       .from(orders)
-      .where(and(eq(orders.userId, userId), eq(orders.productId, product.id), eq(orders.promoPegawai, true), notInArray(orders.statusId, [...RELEASED_STATUSES])))
+      .where(
+        and(
+          eq(orders.userId, userId),
+          eq(orders.productId, product.id),
+          eq(orders.promoPegawai, true),
+          notInArray(orders.statusId, [...RELEASED_STATUSES]),
+        ),
+      )
       .limit(1);
     if (used) return { ok: false, field: "ajukanInsentifPegawai", message: EMPLOYEE_PROMO_USED };
   }
 
-  return { ok: true, product, address: resolved.address, ktpUploadId, paymentMethodId: draft.paymentMethodId, tenor: draft.tenor, promoPegawai: submission.ajukanInsentifPegawai };
+  return {
+    ok: true,
+    product,
+    address: resolved.address,
+    ktpUploadId,
+    paymentMethodId: draft.paymentMethodId,
+    tenor: draft.tenor,
+    promoPegawai: submission.ajukanInsentifPegawai,
+  };
 }
 
 /** The rules the form schema cannot check (see checkRules); the create runs them again in its transaction. */
@@ -129,18 +168,28 @@ export async function checkOrderRules(userId: number, submission: CheckoutSubmis
 
 /** 'INV/20261123/000123': the day in WIB and the order id, so it is unique without another counter. */
 export function invoiceIdFor(orderId: number, at: Date): string {
-  const day = new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Jakarta", year: "numeric", month: "2-digit", day: "2-digit" }).format(at).replaceAll("-", "");
+  const day = new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Jakarta", year: "numeric", month: "2-digit", day: "2-digit" })
+    .format(at)
+    .replaceAll("-", "");
   return `INV/${day}/${String(orderId).padStart(6, "0")}`;
 }
 
 async function findByKey(db: Executor, userId: number, idempotencyKey: string) {
-  const [row] = await db.select({ id: orders.id }).from(orders).where(and(eq(orders.userId, userId), eq(orders.idempotencyKey, idempotencyKey)));
+  const [row] = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.userId, userId), eq(orders.idempotencyKey, idempotencyKey)));
   return row?.id ?? null;
 }
 
 /** The unique index a PostgreSQL error (23505) names, through Drizzle's wrapper, on both drivers. */
 function violatedConstraint(error: unknown): string | null {
-  for (let e = error as { code?: string; constraint?: string; constraint_name?: string; message?: string; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+  for (
+    let e = error as { code?: string; constraint?: string; constraint_name?: string; message?: string; cause?: unknown } | undefined,
+      depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
     if (e.code === "23505") return e.constraint ?? e.constraint_name ?? e.message ?? "";
   }
   return null;
@@ -191,7 +240,10 @@ export async function createOrderFromDraft(
 
       const pricing = checkoutPricing(product.pricing, { insentif: submission.insentif, promoPegawai: checked.promoPegawai });
       const now = new Date();
-      const [{ id: orderId }] = (await queryRows<{ id: number }>(tx, sql`select nextval(pg_get_serial_sequence('orders', 'id'))::int as id`)) as [{ id: number }];
+      const [{ id: orderId }] = (await queryRows<{ id: number }>(
+        tx,
+        sql`select nextval(pg_get_serial_sequence('orders', 'id'))::int as id`,
+      )) as [{ id: number }];
       await tx.insert(orders).values({
         id: orderId,
         invoiceId: invoiceIdFor(orderId, now),
@@ -231,14 +283,24 @@ export async function createOrderFromDraft(
         updatedAt: now,
       });
       const applied: AppliedPromo[] = product.pricing.promos
-        .filter((p) => p.kind === "ordinary" || (p.kind === "incentive" && pricing.insentifValue > 0) || (p.kind === "employee" && pricing.promoPegawaiValue > 0))
+        .filter(
+          (p) =>
+            p.kind === "ordinary" ||
+            (p.kind === "incentive" && pricing.insentifValue > 0) ||
+            (p.kind === "employee" && pricing.promoPegawaiValue > 0),
+        )
         // The amount of each line as checkoutPricing took it off (ordinary lines in its order).
         .map((p) => ({
           title: p.title,
           value: p.discount,
           discountType: p.discountType,
           kind: p.kind,
-          amount: p.kind === "incentive" ? pricing.insentifValue : p.kind === "employee" ? pricing.promoPegawaiValue : (pricing.promoLines.find((line) => line.title === p.title)?.amount ?? 0),
+          amount:
+            p.kind === "incentive"
+              ? pricing.insentifValue
+              : p.kind === "employee"
+                ? pricing.promoPegawaiValue
+                : (pricing.promoLines.find((line) => line.title === p.title)?.amount ?? 0),
         }));
       await tx.insert(orderProducts).values({
         orderId,
@@ -251,7 +313,9 @@ export async function createOrderFromDraft(
         totalDiscount: pricing.priceOri - pricing.total,
         promo: applied,
       });
-      await tx.insert(orderEvents).values({ orderId, fromStatus: null, toStatus: options.statusId, actor: `buyer:${userId}`, createdAt: now });
+      await tx
+        .insert(orderEvents)
+        .values({ orderId, fromStatus: null, toStatus: options.statusId, actor: `buyer:${userId}`, createdAt: now });
       await tx.delete(checkoutDrafts).where(eq(checkoutDrafts.userId, userId));
       return { ok: true as const, orderId, created: true };
     });
@@ -260,7 +324,8 @@ export async function createOrderFromDraft(
     const constraint = violatedConstraint(error);
     if (constraint === null) throw error;
     if (constraint.includes("orders_live_incentive_nik_key")) return { ok: false, field: "buyerNik", message: NIK_ALREADY_USED };
-    if (constraint.includes("orders_live_employee_promo_key")) return { ok: false, field: "ajukanInsentifPegawai", message: EMPLOYEE_PROMO_USED };
+    if (constraint.includes("orders_live_employee_promo_key"))
+      return { ok: false, field: "ajukanInsentifPegawai", message: EMPLOYEE_PROMO_USED };
     const first = await findByKey(db, userId, key);
     if (first) return { ok: true, orderId: first, created: false };
     throw error;

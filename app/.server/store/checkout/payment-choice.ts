@@ -9,7 +9,19 @@ import type { PaymentFlow } from "~/lib/payment-flow";
 import { checkoutPricing } from "~/lib/pricing";
 import { checkEmployeePromo, getCheckoutDraft } from "./draft";
 import { consumeOtpSecret } from "../payments";
-import { CHECKOUT_INCOMPLETE, INCENTIVE_FROM_CHECKOUT, METHOD_REQUIRED, METHOD_UNKNOWN, OTP_REQUIRED, type PaymentMethodChoice, UNIQUE_CODES_EXHAUSTED, activeMethod, checkPaymentChoice, isId, statusForType } from "../payments";
+import {
+  CHECKOUT_INCOMPLETE,
+  INCENTIVE_FROM_CHECKOUT,
+  METHOD_REQUIRED,
+  METHOD_UNKNOWN,
+  OTP_REQUIRED,
+  type PaymentMethodChoice,
+  UNIQUE_CODES_EXHAUSTED,
+  activeMethod,
+  checkPaymentChoice,
+  isId,
+  statusForType,
+} from "../payments";
 import { openPaymentQuietly, type PayResult } from "../payments";
 import { freeUniqueCode } from "../payments";
 import { type CheckoutSubmission, NO_DRAFT, checkoutContextOf, checkoutSubmissionOf, createOrderFromDraft } from "./order-creation";
@@ -33,7 +45,8 @@ export type PaymentSummary = {
 /** The checkout amount of the draft as the order will be priced (no incentive on this path). */
 async function draftAmount(userId: number, draft: NonNullable<Awaited<ReturnType<typeof getCheckoutDraft>>>) {
   const [account] = await (await getDb()).select({ nip: users.nip }).from(users).where(eq(users.id, userId));
-  const employeePromo = draft.values.ajukanInsentifPegawai === true && account ? await checkEmployeePromo(userId, draft.product.id, account.nip) : null;
+  const employeePromo =
+    draft.values.ajukanInsentifPegawai === true && account ? await checkEmployeePromo(userId, draft.product.id, account.nip) : null;
   return checkoutPricing(draft.product.pricing, { insentif: false, promoPegawai: employeePromo !== null }).total;
 }
 
@@ -51,7 +64,10 @@ export function getPaymentFlowSummary(userId: number, flow: PaymentFlow): Promis
  * saved on it. With `orderId`: the user's order in 200 that has no method yet, with the choice the
  * screen carries (`choice`, from the list and tenor screens). null: nothing to pay (→ /transaction).
  */
-export async function getPaymentSummary(userId: number, options: { orderId?: number; choice?: { paymentMethodId: unknown; tenor?: unknown } } = {}): Promise<PaymentSummary | null> {
+export async function getPaymentSummary(
+  userId: number,
+  options: { orderId?: number; choice?: { paymentMethodId: unknown; tenor?: unknown } } = {},
+): Promise<PaymentSummary | null> {
   if (!isId(userId)) return null;
   let base: Omit<PaymentSummary, "method" | "tenor" | "breakdown" | "totalPayment">;
   let chosen: { paymentMethodId: unknown; tenor?: unknown } | undefined = options.choice;
@@ -65,7 +81,9 @@ export async function getPaymentSummary(userId: number, options: { orderId?: num
     base = { source: "draft", orderId: null, productTitle: draft.product.title, amount: await draftAmount(userId, draft) };
     chosen ??= { paymentMethodId: draft.paymentMethodId, tenor: draft.tenor };
   }
-  const check = chosen?.paymentMethodId ? await checkPaymentChoice(base.amount, chosen.paymentMethodId, chosen.tenor, { requireTenor: false }) : null;
+  const check = chosen?.paymentMethodId
+    ? await checkPaymentChoice(base.amount, chosen.paymentMethodId, chosen.tenor, { requireTenor: false })
+    : null;
   if (!check?.ok) return { ...base, method: null, tenor: null, breakdown: null, totalPayment: base.amount };
   return { ...base, method: check.method, tenor: check.tenor, breakdown: check.method.breakdown, totalPayment: check.method.totalPayment };
 }
@@ -87,8 +105,12 @@ async function payableOrder(userId: number, orderId: unknown) {
  * /paymentmethodlist on the draft: saves the method (the tenor is cleared; BNI-INSTALLMENT then
  * needs /tenorlist: `needsTenor`).
  */
-export async function chooseDraftMethod(userId: number, paymentMethodId: unknown): Promise<{ ok: true; needsTenor: boolean } | { ok: false; field: "paymentMethodId"; message: string }> {
-  if (paymentMethodId === null || paymentMethodId === undefined || paymentMethodId === "") return { ok: false, field: "paymentMethodId", message: METHOD_REQUIRED };
+export async function chooseDraftMethod(
+  userId: number,
+  paymentMethodId: unknown,
+): Promise<{ ok: true; needsTenor: boolean } | { ok: false; field: "paymentMethodId"; message: string }> {
+  if (paymentMethodId === null || paymentMethodId === undefined || paymentMethodId === "")
+    return { ok: false, field: "paymentMethodId", message: METHOD_REQUIRED };
   const method = await activeMethod(paymentMethodId);
   if (!method) return { ok: false, field: "paymentMethodId", message: METHOD_UNKNOWN };
   const db = await getDb();
@@ -102,7 +124,10 @@ export async function chooseDraftMethod(userId: number, paymentMethodId: unknown
 }
 
 /** /tenorlist on the draft: the tenor of the draft's instalment method ('Tenor wajib dipilih'). */
-export async function chooseDraftTenor(userId: number, tenor: unknown): Promise<{ ok: true } | { ok: false; field: "tenor" | "paymentMethodId"; message: string }> {
+export async function chooseDraftTenor(
+  userId: number,
+  tenor: unknown,
+): Promise<{ ok: true } | { ok: false; field: "tenor" | "paymentMethodId"; message: string }> {
   const draft = isId(userId) ? await getCheckoutDraft(userId) : null;
   if (!draft) return { ok: false, field: "paymentMethodId", message: NO_DRAFT };
   const check = await checkPaymentChoice(0, draft.paymentMethodId, tenor);
@@ -119,16 +144,21 @@ export async function paylaterPhone(userId: number, orderId?: number): Promise<s
   if (orderId !== undefined) {
     if (!isId(orderId)) return null;
     const db = await getDb();
-    const [order] = await db.select({ phone: orders.buyerPhoneNumber }).from(orders).where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
+    const [order] = await db
+      .select({ phone: orders.buyerPhoneNumber })
+      .from(orders)
+      .where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
     return order?.phone.replace(/\D/g, "") || null;
   }
   const draft = await getCheckoutDraft(userId);
   return draft?.values.buyerPhoneNumber?.replace(/\D/g, "") || null;
 }
 
-
 /** The draft's values as the checkout form would post them, checked by the checkout form's own schema. */
-async function submissionFromDraft(userId: number, draft: NonNullable<Awaited<ReturnType<typeof getCheckoutDraft>>>): Promise<CheckoutSubmission | null> {
+async function submissionFromDraft(
+  userId: number,
+  draft: NonNullable<Awaited<ReturnType<typeof getCheckoutDraft>>>,
+): Promise<CheckoutSubmission | null> {
   const values = draft.values;
   const [account] = await (await getDb()).select({ nip: users.nip }).from(users).where(eq(users.id, userId));
   const employeePromo = account ? await checkEmployeePromo(userId, draft.product.id, account.nip) : null;
@@ -154,7 +184,10 @@ export async function payDraft(userId: number, idempotencyKey: string, options: 
   const key = typeof idempotencyKey === "string" ? idempotencyKey.trim().slice(0, 100) : "";
   const db = await getDb();
   if (key) {
-    const [earlier] = await db.select({ id: orders.id }).from(orders).where(and(eq(orders.userId, userId), eq(orders.idempotencyKey, key)));
+    const [earlier] = await db
+      .select({ id: orders.id })
+      .from(orders)
+      .where(and(eq(orders.userId, userId), eq(orders.idempotencyKey, key)));
     if (earlier) return { ok: true, orderId: earlier.id, created: false, redirectUrl: await openPaymentQuietly(earlier.id) };
   }
   const draft = await getCheckoutDraft(userId);
@@ -162,7 +195,8 @@ export async function payDraft(userId: number, idempotencyKey: string, options: 
   const amount = await draftAmount(userId, draft);
   const check = await checkPaymentChoice(amount, draft.paymentMethodId, draft.tenor);
   if (!check.ok) return { ok: false, code: check.field === "tenor" ? "TENOR" : "METHOD", message: check.message };
-  if (check.method.type === "bank_transfer" && (await freeUniqueCode()) === null) return { ok: false, code: "METHOD", message: UNIQUE_CODES_EXHAUSTED };
+  if (check.method.type === "bank_transfer" && (await freeUniqueCode()) === null)
+    return { ok: false, code: "METHOD", message: UNIQUE_CODES_EXHAUSTED };
   const submission = await submissionFromDraft(userId, draft);
   if (!submission) return { ok: false, code: "CHECKOUT", message: CHECKOUT_INCOMPLETE };
   if (submission.insentif) return { ok: false, code: "CHECKOUT", message: INCENTIVE_FROM_CHECKOUT };

@@ -5,7 +5,19 @@ import { parseForm } from "~/lib/forms";
 import { checkoutPricing } from "~/lib/pricing";
 import { checkoutSchema } from "~/lib/schemas/checkout";
 import { NOT_ACTIVE_EMPLOYEE } from "../people";
-import { checkEmployeePromo, clearDraftPaymentChoice, getCheckoutDraft, loadCheckoutProduct, OUT_OF_STOCK, PRODUCT_NOT_FOUND, saveDraftAddress, saveDraftValues, setDraftKtp, startCheckout, UNVERIFIED } from "./draft";
+import {
+  checkEmployeePromo,
+  clearDraftPaymentChoice,
+  getCheckoutDraft,
+  loadCheckoutProduct,
+  OUT_OF_STOCK,
+  PRODUCT_NOT_FOUND,
+  saveDraftAddress,
+  saveDraftValues,
+  setDraftKtp,
+  startCheckout,
+  UNVERIFIED,
+} from "./draft";
 import { resolveAddress } from "./locations";
 import { checkOrderRules, checkoutContextOf, checkoutSubmissionOf, createOrderFromDraft } from "./order-creation";
 import { chooseDraftMethod, chooseDraftTenor, payDraft } from "./payment-choice";
@@ -32,7 +44,12 @@ export type CheckoutSubmitResult =
   | { ok: true; orderId: number; created: boolean; redirectUrl: string | null }
   | { ok: false; status: 400 | 403 | 404 | 409; message: string; errors?: Record<string, string[]> };
 
-const fieldError = (status: 400 | 409, field: string, message: string): CheckoutSubmitResult => ({ ok: false, status, message, errors: { [field]: [message] } });
+const fieldError = (status: 400 | 409, field: string, message: string): CheckoutSubmitResult => ({
+  ok: false,
+  status,
+  message,
+  errors: { [field]: [message] },
+});
 
 async function redirectUrlOf(orderId: number): Promise<string | null> {
   try {
@@ -44,14 +61,20 @@ async function redirectUrlOf(orderId: number): Promise<string | null> {
 
 async function isOwnKtp(userId: number, uploadId: string): Promise<boolean> {
   const db = await getDb();
-  const [row] = await db.select({ id: uploads.id }).from(uploads).where(and(eq(uploads.id, uploadId), eq(uploads.ownerId, userId), eq(uploads.purpose, "ktp")));
+  const [row] = await db
+    .select({ id: uploads.id })
+    .from(uploads)
+    .where(and(eq(uploads.id, uploadId), eq(uploads.ownerId, userId), eq(uploads.purpose, "ktp")));
   return row !== undefined;
 }
 
 /** The order an earlier call with this key made, if any. */
 async function orderByKey(userId: number, key: string): Promise<number | null> {
   const db = await getDb();
-  const [row] = await db.select({ id: orders.id }).from(orders).where(and(eq(orders.userId, userId), eq(orders.idempotencyKey, key)));
+  const [row] = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.userId, userId), eq(orders.idempotencyKey, key)));
   return row?.id ?? null;
 }
 
@@ -60,14 +83,19 @@ async function orderByKey(userId: number, key: string): Promise<number | null> {
  * first order, created=false). With the incentive: status 100 (approval first, no method yet).
  * Otherwise the payment method is required and the order is made as the payment summary makes it.
  */
-export async function submitCheckout(user: { id: number; verified: boolean }, idempotencyKey: string, payload: CheckoutPayload): Promise<CheckoutSubmitResult> {
+export async function submitCheckout(
+  user: { id: number; verified: boolean },
+  idempotencyKey: string,
+  payload: CheckoutPayload,
+): Promise<CheckoutSubmitResult> {
   const key = idempotencyKey.trim().slice(0, 100);
   const earlier = await orderByKey(user.id, key);
   if (earlier) return { ok: true, orderId: earlier, created: false, redirectUrl: await redirectUrlOf(earlier) };
 
   const started = await startCheckout(user, payload.productId);
   if (!started.ok) {
-    if (started.message === UNVERIFIED || started.message === NOT_ACTIVE_EMPLOYEE) return { ok: false, status: 403, message: started.message };
+    if (started.message === UNVERIFIED || started.message === NOT_ACTIVE_EMPLOYEE)
+      return { ok: false, status: 403, message: started.message };
     if (started.message === PRODUCT_NOT_FOUND) return { ok: false, status: 404, message: started.message };
     return fieldError(started.message === OUT_OF_STOCK ? 409 : 400, "orderProducts", started.message);
   }
@@ -108,7 +136,8 @@ export async function submitCheckout(user: { id: number; verified: boolean }, id
   const parsed = parseForm(payload.form, checkoutSchema(context));
   if (parsed.status !== "success") {
     const errors: Record<string, string[]> = {};
-    for (const [field, messages] of Object.entries(parsed.error ?? {})) if (messages?.length) errors[field === "ktp" ? "ktpImageUrl" : field] = messages;
+    for (const [field, messages] of Object.entries(parsed.error ?? {}))
+      if (messages?.length) errors[field === "ktp" ? "ktpImageUrl" : field] = messages;
     return { ok: false, status: 400, message: Object.values(errors)[0]?.[0] ?? METHOD_REQUIRED, errors };
   }
   const submission = checkoutSubmissionOf(parsed.value, context);
@@ -123,7 +152,8 @@ export async function submitCheckout(user: { id: number; verified: boolean }, id
     return { ok: true, orderId: created.orderId, created: created.created, redirectUrl: null };
   }
 
-  if (payload.paymentMethodId === undefined || payload.paymentMethodId === null || payload.paymentMethodId === "") return fieldError(400, "paymentMethodId", METHOD_REQUIRED);
+  if (payload.paymentMethodId === undefined || payload.paymentMethodId === null || payload.paymentMethodId === "")
+    return fieldError(400, "paymentMethodId", METHOD_REQUIRED);
   const method = await chooseDraftMethod(user.id, String(payload.paymentMethodId));
   if (!method.ok) return fieldError(400, method.field, method.message);
   if (method.needsTenor) {
@@ -132,7 +162,8 @@ export async function submitCheckout(user: { id: number; verified: boolean }, id
   }
   const paid = await payDraft(user.id, key, { otpSecretId: payload.otpSecretId });
   if (!paid.ok) {
-    const field = paid.code === "TENOR" ? "tenor" : paid.code === "METHOD" ? "paymentMethodId" : paid.code === "OTP" ? "otpSecretId" : "form";
+    const field =
+      paid.code === "TENOR" ? "tenor" : paid.code === "METHOD" ? "paymentMethodId" : paid.code === "OTP" ? "otpSecretId" : "form";
     return fieldError(paid.code === "METHOD" || paid.code === "TENOR" || paid.code === "OTP" ? 400 : 409, field, paid.message);
   }
   return { ok: true, orderId: paid.orderId, created: paid.created, redirectUrl: paid.redirectUrl };

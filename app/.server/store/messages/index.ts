@@ -5,7 +5,13 @@
 export { defineMail, messageIdFor } from "./deliver";
 export { renderEmail, type EmailContent } from "./email-layout";
 export { mayReadOutbox, type OutboxEntry, outboxWarning, readOutbox } from "./mail";
-export { listNotifications, markNotificationsRead, NOTIFICATIONS_PAGE_SIZE, type NotificationItem, unreadNotificationCount } from "./notifications";
+export {
+  listNotifications,
+  markNotificationsRead,
+  NOTIFICATIONS_PAGE_SIZE,
+  type NotificationItem,
+  unreadNotificationCount,
+} from "./notifications";
 export { announceOrderEvent } from "./order-messages";
 export { jobCounts, listUndeliveredMessages, type MessageRow, type MessageStatus, registerMessageMetrics, resendMessage } from "./ops";
 export { awaitFirstTry, enqueueMessage, jobQueue, type MessageQueue, messageState, type ScheduledWork, startMessageWorkers } from "./queue";

@@ -26,7 +26,13 @@ const pageUrl = (query = "") => new URL(`http://toko.example/outbox${query}`);
 
 describe("the demo outbox in production", () => {
   it("is closed to other machines, open to this one and to the key", () => {
-    configure({ NODE_ENV: "production", PAYMENT_GATEWAY: "sandbox", DEMO_DATA: "1", SMTP_URL: undefined, OUTBOX_KEY: "kunci-rahasia-panjang-1" });
+    configure({
+      NODE_ENV: "production",
+      PAYMENT_GATEWAY: "sandbox",
+      DEMO_DATA: "1",
+      SMTP_URL: undefined,
+      OUTBOX_KEY: "kunci-rahasia-panjang-1",
+    });
     expect(mayReadOutbox(pageUrl(), false)).toBe(false);
     expect(mayReadOutbox(pageUrl("?key=tebakan"), false)).toBe(false);
     expect(mayReadOutbox(pageUrl("?key=kunci-rahasia-panjang-2"), false)).toBe(false);

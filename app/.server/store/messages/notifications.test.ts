@@ -31,21 +31,38 @@ describe("notifications of order moves", () => {
     const { items, more } = await listNotifications(user.id, { limit: 10 });
     expect(more).toBe(false);
     expect(items).toHaveLength(1);
-    expect(items[0]).toMatchObject({ title: "Pengajuan Insentif Disetujui", orderId, link: `/transaction-detail/${orderId}`, unread: true });
+    expect(items[0]).toMatchObject({
+      title: "Pengajuan Insentif Disetujui",
+      orderId,
+      link: `/transaction-detail/${orderId}`,
+      unread: true,
+    });
     expect(items[0]!.body).toMatch(/^Pengajuan insentif untuk .+ \(INV\/.+\) disetujui\. Silakan lanjutkan pembayaran/);
 
     // A move that rolls back (its onMoved throws) leaves neither a row nor a job.
     const other = await createOrderInStatus(db, 300);
-    await expect(transitionOrder(other.orderId, 300, 400, "operator:1", undefined, { onMoved: async () => Promise.reject(new Error("gagal")) })).rejects.toThrow("gagal");
+    await expect(
+      transitionOrder(other.orderId, 300, 400, "operator:1", undefined, { onMoved: async () => Promise.reject(new Error("gagal")) }),
+    ).rejects.toThrow("gagal");
     expect((await listNotifications(other.user.id, { limit: 10 })).items.map((n) => n.title)).toEqual(["Pembayaran Diterima"]); // from its way to 300, not the shipment
-    const jobs = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from pgboss.job where name = 'mail' and data->>'kind' = 'order-event' and (data->>'eventId')::int in (select id from order_events where order_id = ${other.orderId} and to_status = 400)`);
+    const jobs = await queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from pgboss.job where name = 'mail' and data->>'kind' = 'order-event' and (data->>'eventId')::int in (select id from order_events where order_id = ${other.orderId} and to_status = 400)`,
+    );
     expect(jobs[0]!.n).toBe(0);
   });
 
   it("counts the unread, pages newest first, and marks read up to what was shown", async () => {
     const db = await getDb();
     const { user } = await createOrderInStatus(db, 300);
-    const rows = Array.from({ length: 12 }, (_, i) => ({ userId: user.id, key: `uji-${user.id}-${i}`, title: `Uji ${i}`, body: "-", orderId: null, link: "/home" }));
+    const rows = Array.from({ length: 12 }, (_, i) => ({
+      userId: user.id,
+      key: `uji-${user.id}-${i}`,
+      title: `Uji ${i}`,
+      body: "-",
+      orderId: null,
+      link: "/home",
+    }));
     await db.insert(notifications).values(rows);
     const total = await unreadNotificationCount(user.id);
     expect(total).toBe(13); // the payment received (300) and the 12 above
@@ -69,7 +86,10 @@ describe("order e-mails", () => {
       contact: { buyerEmail: "victim@example.org", buyerName: "Klik tautan ini: http://phish.example" },
     });
     const db = await getDb();
-    const [order] = await db.select({ buyerEmail: orders.buyerEmail, invoiceId: orders.invoiceId }).from(orders).where(eq(orders.id, orderId));
+    const [order] = await db
+      .select({ buyerEmail: orders.buyerEmail, invoiceId: orders.invoiceId })
+      .from(orders)
+      .where(eq(orders.id, orderId));
     expect(order!.buyerEmail).toBe("victim@example.org"); // kept as the order's contact
     expect(await transitionOrder(orderId, 200, 300, "gateway", "settled")).toEqual({ ok: true });
     await settleMessages();
@@ -94,7 +114,11 @@ describe("order e-mails", () => {
       subject: "Pembayaran Diterima – INV/1",
       greeting: "Halo <Siti>,",
       lines: ["Pembayaran diterima."],
-      order: { invoiceId: "INV/1", items: [{ title: "Motor Listrik & Helm", qty: 1, amount: 28_500_000 }], total: { label: "Total Bayar", amount: 27_645_000 } },
+      order: {
+        invoiceId: "INV/1",
+        items: [{ title: "Motor Listrik & Helm", qty: 1, amount: 28_500_000 }],
+        total: { label: "Total Bayar", amount: 27_645_000 },
+      },
       button: { label: "Lihat Detail Pesanan", link: "https://toko.example/transaction-detail/1" },
       footer: "Otomatis.",
     });
@@ -142,7 +166,9 @@ describe("payment reminders", () => {
     const [note] = (await listNotifications(buyer.id, { limit: 10 })).items;
     expect(note).toMatchObject({ title: "Segera Selesaikan Pembayaran", link: `/payment/${va}` });
     expect(note!.body).toMatch(/^Segera selesaikan pembayaran sebelum \d{2}:\d{2} WIB\. Total Bayar Rp[\d.]+ untuk pesanan INV\//);
-    const mails = (await waitForOutbox((entries) => entries.some((m) => m.to === buyer.email && m.subject.startsWith("Segera Selesaikan Pembayaran")))).filter((m) => m.to === buyer.email);
+    const mails = (
+      await waitForOutbox((entries) => entries.some((m) => m.to === buyer.email && m.subject.startsWith("Segera Selesaikan Pembayaran")))
+    ).filter((m) => m.to === buyer.email);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.text).toContain(`/payment/${va}`);
   });

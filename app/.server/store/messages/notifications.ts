@@ -12,20 +12,43 @@ export type NewNotification = { userId: number; key: string; title: string; body
 
 /** Writes the notification unless its key has one already; true when it was written. */
 export async function addNotification(tx: Executor, notification: NewNotification): Promise<boolean> {
-  const written = await tx.insert(notifications).values(notification).onConflictDoNothing({ target: notifications.key }).returning({ id: notifications.id });
+  const written = await tx
+    .insert(notifications)
+    .values(notification)
+    .onConflictDoNothing({ target: notifications.key })
+    .returning({ id: notifications.id });
   return written.length > 0;
 }
 
-export type NotificationItem = { id: number; title: string; body: string; link: string; orderId: number | null; createdAt: Date; unread: boolean };
+export type NotificationItem = {
+  id: number;
+  title: string;
+  body: string;
+  link: string;
+  orderId: number | null;
+  createdAt: Date;
+  unread: boolean;
+};
 
 /**
  * The buyer's newest notifications: `pages` pages of 10 (the page's 'Muat lebih banyak' asks for
  * one more), `before` an id to continue after (the API's paging). `more`: older ones exist.
  */
-export async function listNotifications(userId: number, options: { limit: number; before?: number }): Promise<{ items: NotificationItem[]; more: boolean }> {
+export async function listNotifications(
+  userId: number,
+  options: { limit: number; before?: number },
+): Promise<{ items: NotificationItem[]; more: boolean }> {
   const db = await getDb();
   const rows = await db
-    .select({ id: notifications.id, title: notifications.title, body: notifications.body, link: notifications.link, orderId: notifications.orderId, createdAt: notifications.createdAt, readAt: notifications.readAt })
+    .select({
+      id: notifications.id,
+      title: notifications.title,
+      body: notifications.body,
+      link: notifications.link,
+      orderId: notifications.orderId,
+      createdAt: notifications.createdAt,
+      readAt: notifications.readAt,
+    })
     .from(notifications)
     .where(and(eq(notifications.userId, userId), options.before ? lt(notifications.id, options.before) : undefined))
     .orderBy(desc(notifications.id))
@@ -37,7 +60,10 @@ export async function listNotifications(userId: number, options: { limit: number
 /** How many of the buyer's notifications are unread (the bell's badge). */
 export async function unreadNotificationCount(userId: number): Promise<number> {
   const db = await getDb();
-  const [row] = await db.select({ n: count() }).from(notifications).where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
+  const [row] = await db
+    .select({ n: count() })
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
   return row?.n ?? 0;
 }
 

@@ -32,11 +32,26 @@ export async function listUndeliveredMessages(filter: MessageStatus | null, limi
   const states = Object.entries(STATUS_OF)
     .filter(([, status]) => !filter || status === filter)
     .map(([state]) => state);
-  const rows = await queryRows<{ id: string; name: MessageQueue; kind: string | null; state: string; retry_count: number; error: string | null; created_on: Date; start_after: Date }>(
+  const rows = await queryRows<{
+    id: string;
+    name: MessageQueue;
+    kind: string | null;
+    state: string;
+    retry_count: number;
+    error: string | null;
+    created_on: Date;
+    start_after: Date;
+  }>(
     await getDb(),
     sql`select id, name, data->>'kind' as kind, state::text as state, retry_count, output->>'message' as error, created_on, start_after
         from ${jobTable}
-        where name in (${sql.join(MESSAGE_QUEUES.map((q) => sql`${q}`), sql`, `)}) and state::text in (${sql.join(states.map((s) => sql`${s}`), sql`, `)})
+        where name in (${sql.join(
+          MESSAGE_QUEUES.map((q) => sql`${q}`),
+          sql`, `,
+        )}) and state::text in (${sql.join(
+          states.map((s) => sql`${s}`),
+          sql`, `,
+        )})
         order by created_on desc limit ${limit}`,
   );
   return rows.map((row) => ({
@@ -59,29 +74,48 @@ export async function listUndeliveredMessages(filter: MessageStatus | null, limi
 export async function resendMessage(queue: MessageQueue, id: string): Promise<boolean> {
   const boss = jobQueue();
   if (!boss || !MESSAGE_QUEUES.includes(queue) || !/^[0-9a-f-]{36}$/i.test(id)) return false;
-  const [job] = await queryRows<{ data: unknown }>(await getDb(), sql`select data from ${jobTable} where name = ${queue} and id = ${id} and state = 'failed'`);
+  const [job] = await queryRows<{ data: unknown }>(
+    await getDb(),
+    sql`select data from ${jobTable} where name = ${queue} and id = ${id} and state = 'failed'`,
+  );
   if (!job) return false;
   // The typings leave CommandResponse empty; it carries the count of jobs changed.
   const result = (await boss.retry(queue, id)) as { affected?: number };
   if (!result.affected) return false;
-  await (await getDb()).execute(sql`delete from ${jobTable} where name = ${deadLetterQueue(queue)} and data = ${JSON.stringify(job.data)}::jsonb`);
+  await (
+    await getDb()
+  ).execute(sql`delete from ${jobTable} where name = ${deadLetterQueue(queue)} and data = ${JSON.stringify(job.data)}::jsonb`);
   return true;
 }
 
 const JOB_STATES = ["created", "retry", "active", "completed", "cancelled", "failed"] as const;
 
 /** Jobs per queue and state (every known pair, 0 when none) and each queue's oldest waiting job's age. */
-export async function jobCounts(): Promise<{ counts: { queue: string; state: string; count: number }[]; oldest: { queue: string; seconds: number }[] }> {
+export async function jobCounts(): Promise<{
+  counts: { queue: string; state: string; count: number }[];
+  oldest: { queue: string; seconds: number }[];
+}> {
   const db = await getDb();
   const queues = [...MESSAGE_QUEUES, ...MESSAGE_QUEUES.map(deadLetterQueue)];
-  const names = sql.join(queues.map((q) => sql`${q}`), sql`, `);
-  const found = await queryRows<{ name: string; state: string; n: number }>(db, sql`select name, state::text as state, count(*)::int as n from ${jobTable} where name in (${names}) group by 1, 2`);
-  const counts = queues.flatMap((queue) => JOB_STATES.map((state) => ({ queue, state, count: found.find((f) => f.name === queue && f.state === state)?.n ?? 0 })));
+  const names = sql.join(
+    queues.map((q) => sql`${q}`),
+    sql`, `,
+  );
+  const found = await queryRows<{ name: string; state: string; n: number }>(
+    db,
+    sql`select name, state::text as state, count(*)::int as n from ${jobTable} where name in (${names}) group by 1, 2`,
+  );
+  const counts = queues.flatMap((queue) =>
+    JOB_STATES.map((state) => ({ queue, state, count: found.find((f) => f.name === queue && f.state === state)?.n ?? 0 })),
+  );
   const waiting = await queryRows<{ name: string; seconds: number | null }>(
     db,
     sql`select name, extract(epoch from now() - min(created_on))::float8 as seconds from ${jobTable} where name in (${names}) and state::text in ('created', 'retry') group by 1`,
   );
-  const oldest = MESSAGE_QUEUES.map((queue) => ({ queue, seconds: Math.max(0, Math.round(waiting.find((w) => w.name === queue)?.seconds ?? 0)) }));
+  const oldest = MESSAGE_QUEUES.map((queue) => ({
+    queue,
+    seconds: Math.max(0, Math.round(waiting.find((w) => w.name === queue)?.seconds ?? 0)),
+  }));
   return { counts, oldest };
 }
 

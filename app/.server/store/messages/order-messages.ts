@@ -50,7 +50,10 @@ export function announcementFor(event: Pick<EventFacts, "from" | "to" | "actor" 
       subject: `Pengajuan Insentif Disetujui – ${order.invoiceId}`,
       title: "Pengajuan Insentif Disetujui",
       body: `Pengajuan insentif untuk ${item} disetujui. Silakan lanjutkan pembayaran${deadline}.`,
-      lines: [`Pengajuan Insentif Pemerintah untuk pesanan ${item} telah disetujui.`, `Silakan lanjutkan pembayaran sebesar ${formatRupiah(order.totalAmount)}${deadline || " sebelum batas waktu pembayaran berakhir"}.`],
+      lines: [
+        `Pengajuan Insentif Pemerintah untuk pesanan ${item} telah disetujui.`,
+        `Silakan lanjutkan pembayaran sebesar ${formatRupiah(order.totalAmount)}${deadline || " sebelum batas waktu pembayaran berakhir"}.`,
+      ],
     };
   }
   if (to === 2 && from === 100) {
@@ -58,7 +61,11 @@ export function announcementFor(event: Pick<EventFacts, "from" | "to" | "actor" 
       subject: `Pengajuan Insentif Ditolak – ${order.invoiceId}`,
       title: "Pengajuan Insentif Ditolak",
       body: `Pengajuan insentif untuk ${item} ditolak.${event.note ? ` Alasan: ${event.note}` : ""}`,
-      lines: [`Mohon maaf, pengajuan Insentif Pemerintah untuk pesanan ${item} tidak dapat kami setujui.`, ...reason, "Pesanan ini tidak dilanjutkan dan Anda tidak perlu melakukan pembayaran."],
+      lines: [
+        `Mohon maaf, pengajuan Insentif Pemerintah untuk pesanan ${item} tidak dapat kami setujui.`,
+        ...reason,
+        "Pesanan ini tidak dilanjutkan dan Anda tidak perlu melakukan pembayaran.",
+      ],
     };
   }
   if (to === 2 && (from === 200 || from === 301) && isAutomatic(event.actor)) {
@@ -66,7 +73,10 @@ export function announcementFor(event: Pick<EventFacts, "from" | "to" | "actor" 
       subject: `Pembayaran Kedaluwarsa – ${order.invoiceId}`,
       title: "Pembayaran Kedaluwarsa",
       body: `Batas waktu pembayaran ${item} telah berakhir. Pesanan dibatalkan.`,
-      lines: [`Batas waktu pembayaran untuk pesanan ${item} telah berakhir, sehingga pesanan ini dibatalkan.`, "Anda dapat memesan kembali dari halaman produk."],
+      lines: [
+        `Batas waktu pembayaran untuk pesanan ${item} telah berakhir, sehingga pesanan ini dibatalkan.`,
+        "Anda dapat memesan kembali dari halaman produk.",
+      ],
     };
   }
   if (to === 2 && from === 301) {
@@ -85,7 +95,9 @@ export function announcementFor(event: Pick<EventFacts, "from" | "to" | "actor" 
       lines: [
         `Mohon maaf, bukti transfer untuk pesanan ${item} tidak dapat kami verifikasi.`,
         ...reason,
-        to === 200 ? `Silakan kirim bukti transfer yang benar dari halaman pembayaran${deadline || " sebelum batas waktu pembayaran berakhir"}.` : "Pesanan ini tidak dilanjutkan.",
+        to === 200
+          ? `Silakan kirim bukti transfer yang benar dari halaman pembayaran${deadline || " sebelum batas waktu pembayaran berakhir"}.`
+          : "Pesanan ini tidak dilanjutkan.",
       ],
     };
   }
@@ -124,13 +136,24 @@ export function announcementFor(event: Pick<EventFacts, "from" | "to" | "actor" 
 
 async function orderFacts(db: Executor, orderId: number): Promise<(OrderFacts & { userId: number }) | null> {
   const [order] = await db
-    .select({ userId: orders.userId, invoiceId: orders.invoiceId, totalAmount: orders.totalAmount, courier: orders.courier, trackingNumber: orders.trackingNumber, paymentDeadline: payments.expiresAt })
+    .select({
+      userId: orders.userId,
+      invoiceId: orders.invoiceId,
+      totalAmount: orders.totalAmount,
+      courier: orders.courier,
+      trackingNumber: orders.trackingNumber,
+      paymentDeadline: payments.expiresAt,
+    })
     .from(orders)
     .leftJoin(payments, eq(payments.orderId, orders.id))
     .where(eq(orders.id, orderId));
   if (!order) return null;
   const [product] = await db.select({ title: orderProducts.title }).from(orderProducts).where(eq(orderProducts.orderId, orderId)).limit(1);
-  const [reward] = await db.select({ amount: balanceEntries.amount }).from(balanceEntries).where(eq(balanceEntries.orderId, orderId)).limit(1);
+  const [reward] = await db
+    .select({ amount: balanceEntries.amount })
+    .from(balanceEntries)
+    .where(eq(balanceEntries.orderId, orderId))
+    .limit(1);
   return { ...order, productTitle: product?.title ?? "Pesanan", reward: reward?.amount ?? null };
 }
 
@@ -144,7 +167,14 @@ export async function announceOrderEvent(tx: Executor, event: EventFacts): Promi
   const announcement = announcementFor(event, order);
   if (!announcement) return;
   const key = `order-event:${event.eventId}`;
-  await addNotification(tx, { userId: order.userId, key, title: announcement.title, body: announcement.body, orderId: event.orderId, link: `/transaction-detail/${event.orderId}` });
+  await addNotification(tx, {
+    userId: order.userId,
+    key,
+    title: announcement.title,
+    body: announcement.body,
+    orderId: event.orderId,
+    link: `/transaction-detail/${event.orderId}`,
+  });
   await enqueueMessage(tx, "mail", { kind: "order-event", eventId: event.eventId }, { key });
 }
 
@@ -170,9 +200,15 @@ async function orderEventEmail(eventId: number): Promise<MailMessage | null> {
 }
 
 /** The order's items and amount for an e-mail: what the payment asks when one is open, else the order's total. */
-export async function orderSummary(orderId: number, order: Pick<OrderFacts, "invoiceId" | "totalAmount">): Promise<NonNullable<EmailContent["order"]>> {
+export async function orderSummary(
+  orderId: number,
+  order: Pick<OrderFacts, "invoiceId" | "totalAmount">,
+): Promise<NonNullable<EmailContent["order"]>> {
   const db = await getDb();
-  const items = await db.select({ title: orderProducts.title, qty: orderProducts.qty, price: orderProducts.price }).from(orderProducts).where(eq(orderProducts.orderId, orderId));
+  const items = await db
+    .select({ title: orderProducts.title, qty: orderProducts.qty, price: orderProducts.price })
+    .from(orderProducts)
+    .where(eq(orderProducts.orderId, orderId));
   const [payment] = await db.select({ total: payments.total }).from(payments).where(eq(payments.orderId, orderId));
   return {
     invoiceId: order.invoiceId,

@@ -19,12 +19,22 @@ defineMail("queue-test", async (data) => {
   const to = String(data.to);
   attempts.set(to, (attempts.get(to) ?? 0) + 1);
   if (attempts.get(to)! <= Number(data.failures ?? 0)) throw new Error(`SMTP 451 try again later (${to})`);
-  return renderEmail({ to, subject: `Uji ${to}`, greeting: "Halo,", lines: ["Pesan uji."], button: { label: "Buka", link: "https://toko.example/" }, footer: "-" });
+  return renderEmail({
+    to,
+    subject: `Uji ${to}`,
+    greeting: "Halo,",
+    lines: ["Pesan uji."],
+    button: { label: "Buka", link: "https://toko.example/" },
+    footer: "-",
+  });
 });
 
 const unique = () => `uji-${crypto.randomUUID().slice(0, 8)}@example.test`;
 const jobsOf = async (to: string) =>
-  queryRows<{ name: string; state: string; retry_count: number }>(await getDb(), sql`select name, state::text as state, retry_count from pgboss.job where data->>'to' = ${to} order by created_on`);
+  queryRows<{ name: string; state: string; retry_count: number }>(
+    await getDb(),
+    sql`select name, state::text as state, retry_count from pgboss.job where data->>'to' = ${to} order by created_on`,
+  );
 
 describe("the message queue", () => {
   it("never runs a job created in a transaction that rolled back, and runs the committed one once", async () => {
@@ -69,7 +79,10 @@ describe("the message queue", () => {
     const waits: number[] = [];
     const deadline = Date.now() + 60_000;
     for (;;) {
-      const [job] = await queryRows<{ state: string; wait: number }>(db, sql`select state::text as state, extract(epoch from start_after - now())::float8 as wait from pgboss.job where name = 'mail' and id = ${id}`);
+      const [job] = await queryRows<{ state: string; wait: number }>(
+        db,
+        sql`select state::text as state, extract(epoch from start_after - now())::float8 as wait from pgboss.job where name = 'mail' and id = ${id}`,
+      );
       if (job!.state === "failed") break;
       if (job!.state === "retry" && waits.length < (attempts.get(to) ?? 0)) {
         waits.push(job!.wait);
@@ -91,7 +104,13 @@ describe("the message queue", () => {
 
     // What ops see (/ops/messages, /metrics), and 'Kirim Ulang': one more try, the dead letter gone.
     const [row] = (await listUndeliveredMessages("failed")).filter((m) => m.id === id);
-    expect(row).toMatchObject({ queue: "mail", kind: "queue-test", status: "failed", attempts: 6, lastError: `SMTP 451 try again later (${to})` });
+    expect(row).toMatchObject({
+      queue: "mail",
+      kind: "queue-test",
+      status: "failed",
+      attempts: 6,
+      lastError: `SMTP 451 try again later (${to})`,
+    });
     const { counts } = await jobCounts();
     expect(counts.find((c) => c.queue === "mail-dead" && c.state === "created")!.count).toBeGreaterThanOrEqual(1);
     expect(counts.find((c) => c.queue === "sms" && c.state === "failed")).toEqual({ queue: "sms", state: "failed", count: 0 });

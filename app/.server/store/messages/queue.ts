@@ -96,7 +96,8 @@ async function startQueue(engine: Engine) {
   const existing = new Set((await created.getQueues()).map((q) => q.name));
   for (const queue of MESSAGE_QUEUES) {
     const { deadLetter, ...options } = queueOptions(queue);
-    if (!existing.has(deadLetter)) await created.createQueue(deadLetter, { retentionSeconds: 30 * 24 * 3600, deleteAfterSeconds: 30 * 24 * 3600 });
+    if (!existing.has(deadLetter))
+      await created.createQueue(deadLetter, { retentionSeconds: 30 * 24 * 3600, deleteAfterSeconds: 30 * 24 * 3600 });
     // A queue made by an earlier start keeps its options unless told: this start's retry policy wins.
     if (existing.has(queue)) await created.updateQueue(queue, { ...options, deadLetter });
     else await created.createQueue(queue, { ...options, deadLetter });
@@ -143,7 +144,9 @@ async function deliverOne(queue: MessageQueue, job: Job<MessageData>): Promise<J
     // Settled the moment it is sent, not with the rest of its batch: a crash can then repeat at most
     // the message being sent (same Message-ID), not the whole batch. Fenced to this attempt; pg-boss's
     // own settling of the batch afterwards finds it done.
-    await boss?.complete(queue, { id: job.id, retryCount: job.retryCount }, outcome).catch((error: unknown) => log.warn({ queue, job: job.id, err: errorField(error) }, "job queue: completion deferred to the batch"));
+    await boss
+      ?.complete(queue, { id: job.id, retryCount: job.retryCount }, outcome)
+      .catch((error: unknown) => log.warn({ queue, job: job.id, err: errorField(error) }, "job queue: completion deferred to the batch"));
     return { id: job.id, status: "completed", output: outcome };
   } catch (error) {
     // pg-boss tries it again later (or, after the last try, moves it to the dead letters).
@@ -187,7 +190,12 @@ export function messageJobId(key: string): string {
  * event's id) makes it once-only: a second job with the same key is not created. Returns the job's
  * id (null when the key had a job already).
  */
-export async function enqueueMessage(tx: Executor, queue: MessageQueue, data: MessageData, options: { key?: string; startAfter?: Date } = {}): Promise<string | null> {
+export async function enqueueMessage(
+  tx: Executor,
+  queue: MessageQueue,
+  data: MessageData,
+  options: { key?: string; startAfter?: Date } = {},
+): Promise<string | null> {
   if (!boss) throw new Error("The job queue is not started: open the database (getDb) before the transaction that creates messages.");
   const { fromDrizzle } = await import("pg-boss");
   const id = options.key ? messageJobId(options.key) : crypto.randomUUID();
@@ -212,7 +220,11 @@ export async function messageState(queue: MessageQueue, id: string): Promise<{ s
  * Waits (polling, at most `timeoutMs`) until the job has had its first try: its outcome when it
  * completed, 'pending' while it is still waiting or being retried (a provider outage).
  */
-export async function awaitFirstTry(queue: MessageQueue, id: string, timeoutMs: number): Promise<{ done: true; output: DeliveryOutcome } | { done: false }> {
+export async function awaitFirstTry(
+  queue: MessageQueue,
+  id: string,
+  timeoutMs: number,
+): Promise<{ done: true; output: DeliveryOutcome } | { done: false }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const now = await messageState(queue, id);

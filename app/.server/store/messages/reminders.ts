@@ -26,7 +26,13 @@ export async function sendPaymentReminders(now = new Date()): Promise<number[]> 
   const db = await getDb();
   // Unpaid (waiting for payment, no proof sent, not closed), deadline within the hour, not reminded.
   const due = await db
-    .select({ orderId: orders.id, userId: orders.userId, invoiceId: orders.invoiceId, total: payments.total, expiresAt: payments.expiresAt })
+    .select({
+      orderId: orders.id,
+      userId: orders.userId,
+      invoiceId: orders.invoiceId,
+      total: payments.total,
+      expiresAt: payments.expiresAt,
+    })
     .from(payments)
     .innerJoin(orders, eq(orders.id, payments.orderId))
     .where(
@@ -64,7 +70,15 @@ export async function sendPaymentReminders(now = new Date()): Promise<number[]> 
 async function reminderEmail(orderId: number) {
   const db = await getDb();
   const [row] = await db
-    .select({ statusId: orders.statusId, invoiceId: orders.invoiceId, totalAmount: orders.totalAmount, expiresAt: payments.expiresAt, closedAt: payments.closedAt, email: users.email, fullname: users.fullname })
+    .select({
+      statusId: orders.statusId,
+      invoiceId: orders.invoiceId,
+      totalAmount: orders.totalAmount,
+      expiresAt: payments.expiresAt,
+      closedAt: payments.closedAt,
+      email: users.email,
+      fullname: users.fullname,
+    })
     .from(orders)
     .innerJoin(payments, eq(payments.orderId, orders.id))
     .innerJoin(users, eq(users.id, orders.userId))
@@ -74,7 +88,10 @@ async function reminderEmail(orderId: number) {
     to: row.email,
     subject: `Segera Selesaikan Pembayaran – ${row.invoiceId}`,
     greeting: `Halo ${row.fullname},`,
-    lines: [`Segera selesaikan pembayaran sebelum ${formatTimeWib(row.expiresAt)} WIB (${formatDateTimeWib(row.expiresAt)}).`, "Setelah batas waktu itu, pesanan dibatalkan otomatis."],
+    lines: [
+      `Segera selesaikan pembayaran sebelum ${formatTimeWib(row.expiresAt)} WIB (${formatDateTimeWib(row.expiresAt)}).`,
+      "Setelah batas waktu itu, pesanan dibatalkan otomatis.",
+    ],
     order: await orderSummary(orderId, row),
     button: { label: "Bayar Sekarang", link: `${env().appUrl}/payment/${orderId}` },
     footer: "E-mail ini dikirim otomatis, mohon tidak dibalas. Abaikan jika Anda sudah membayar.",

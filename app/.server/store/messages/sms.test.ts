@@ -21,7 +21,13 @@ const saved = { ...process.env };
 
 beforeAll(async () => {
   twilio = await startFakeTwilio(settings);
-  Object.assign(process.env, { SMS_PROVIDER: "twilio", TWILIO_ACCOUNT_SID: settings.accountSid, TWILIO_AUTH_TOKEN: settings.authToken, TWILIO_FROM: settings.from, TWILIO_API_URL: twilio.url });
+  Object.assign(process.env, {
+    SMS_PROVIDER: "twilio",
+    TWILIO_ACCOUNT_SID: settings.accountSid,
+    TWILIO_AUTH_TOKEN: settings.authToken,
+    TWILIO_FROM: settings.from,
+    TWILIO_API_URL: twilio.url,
+  });
   resetEnvForTests();
   await getDb();
 });
@@ -45,7 +51,9 @@ describe("the Twilio sender", () => {
     expect(await sender.send("081299990000", "Kode OTP: 1234")).toEqual({ ok: false, code: "NOT_EXIST" });
     twilio.failNext(1);
     await expect(sender.send("081234567890", "Kode OTP: 1234")).rejects.toThrow("Twilio answered HTTP 503");
-    await expect(twilioSmsSender({ ...settings, authToken: "salah-salah-salah-salah", apiUrl: twilio.url }).send("081234567890", "x")).rejects.toThrow("HTTP 401 (error 20003)");
+    await expect(
+      twilioSmsSender({ ...settings, authToken: "salah-salah-salah-salah", apiUrl: twilio.url }).send("081234567890", "x"),
+    ).rejects.toThrow("HTTP 401 (error 20003)");
   });
 });
 

@@ -1,6 +1,17 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../db/client";
-import { creditOrderReward, getBalance, INSUFFICIENT_BALANCE, listBalanceHistory, requestWithdrawal, rewardFor, settleWithdrawal, USER_NOT_FOUND, WITHDRAWAL_NOT_FOUND, WITHDRAWAL_SETTLED } from "./balance";
+import {
+  creditOrderReward,
+  getBalance,
+  INSUFFICIENT_BALANCE,
+  listBalanceHistory,
+  requestWithdrawal,
+  rewardFor,
+  settleWithdrawal,
+  USER_NOT_FOUND,
+  WITHDRAWAL_NOT_FOUND,
+  WITHDRAWAL_SETTLED,
+} from "./balance";
 import { createOrderInStatus } from "../../testing/order-fixtures";
 
 // Opening the file's database (migrations, reference data) is slow: not inside a test's time limit.
@@ -17,7 +28,11 @@ async function userWithReward(orderAmount = 10_000_000) {
 
 describe("reward rule (decision 0030)", () => {
   it("is 1% of the order amount, rounded down, capped at Rp500.000, nothing for tiny or invalid amounts", () => {
-    expect(rewardFor({ amount: 28_500_000 })).toEqual({ title: "Reward Pembelian", description: "Reward 1% dari pembelian senilai Rp28.500.000", amount: 285_000 });
+    expect(rewardFor({ amount: 28_500_000 })).toEqual({
+      title: "Reward Pembelian",
+      description: "Reward 1% dari pembelian senilai Rp28.500.000",
+      amount: 285_000,
+    });
     expect(rewardFor({ amount: 12_345 })?.amount).toBe(123);
     expect(rewardFor({ amount: 900_000_000 })?.amount).toBe(500_000);
     expect(rewardFor({ amount: 99 })).toBeNull();
@@ -35,7 +50,9 @@ describe("creditOrderReward", () => {
       db.transaction((tx) => creditOrderReward(tx, orderId, user.id, 28_500_000)),
       db.transaction((tx) => creditOrderReward(tx, orderId, user.id, 28_500_000)),
     ]);
-    expect(results.filter(Boolean)).toEqual([{ title: "Reward Pembelian", description: "Reward 1% dari pembelian senilai Rp28.500.000", amount: 285_000 }]);
+    expect(results.filter(Boolean)).toEqual([
+      { title: "Reward Pembelian", description: "Reward 1% dari pembelian senilai Rp28.500.000", amount: 285_000 },
+    ]);
     expect(await db.transaction((tx) => creditOrderReward(tx, orderId, user.id, 28_500_000))).toBeNull();
     expect(await getBalance(user.id)).toBe(285_000);
     expect(await listBalanceHistory(user.id)).toMatchObject([{ kind: "credit", amount: 285_000, status: null, title: "Reward Pembelian" }]);

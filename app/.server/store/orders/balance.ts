@@ -71,7 +71,10 @@ const balanceOf = (userId: number) => sql<number>`coalesce((
 ), 0)::int`;
 
 async function balanceIn(db: Executor, userId: number): Promise<number> {
-  const [row] = await db.select({ balance: balanceOf(userId) }).from(users).where(eq(users.id, userId));
+  const [row] = await db
+    .select({ balance: balanceOf(userId) })
+    .from(users)
+    .where(eq(users.id, userId));
   return Number(row?.balance ?? 0);
 }
 
@@ -119,7 +122,14 @@ export async function requestWithdrawal(email: string, amount: number): Promise<
     if (balance < amount) return { ok: false as const, message: `${INSUFFICIENT_BALANCE} Saldo saat ini ${formatRupiah(balance)}.` };
     const [row] = await tx
       .insert(balanceEntries)
-      .values({ userId: user.id, kind: "withdrawal", title: WITHDRAWAL_TITLE, description: "Penarikan saldo ke rekening", amount, status: "Dalam Proses" })
+      .values({
+        userId: user.id,
+        kind: "withdrawal",
+        title: WITHDRAWAL_TITLE,
+        description: "Penarikan saldo ke rekening",
+        amount,
+        status: "Dalam Proses",
+      })
       .returning({ id: balanceEntries.id });
     return { ok: true as const, id: row.id };
   });
@@ -141,4 +151,3 @@ export async function settleWithdrawal(id: number, outcome: "ok" | "cancel"): Pr
     .where(and(eq(balanceEntries.id, id), eq(balanceEntries.kind, "withdrawal")));
   return { ok: false, message: existing ? `${WITHDRAWAL_SETTLED} (${existing.status})` : WITHDRAWAL_NOT_FOUND };
 }
-

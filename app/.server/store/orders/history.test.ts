@@ -8,9 +8,26 @@ import { processImageUpload } from "../../images";
 import { dayWib } from "../../dates";
 import { getBalance, listBalanceHistory, rewardFor } from "./balance";
 import { saveDraftAddress, setDraftKtp, startCheckout } from "../checkout";
-import { createProduct, createVerifiedUser, INCENTIVE_PROMO, productStock, realAddress, submission, type TestUser } from "../../testing/fixtures";
+import {
+  createProduct,
+  createVerifiedUser,
+  INCENTIVE_PROMO,
+  productStock,
+  realAddress,
+  submission,
+  type TestUser,
+} from "../../testing/fixtures";
 import { costLines, getOwnedOrderDetail, hasOrders, listOrderHistoryPages, listOrderStatuses } from "./history";
-import { cancelOrder, confirmDelivery, ORDER_ALREADY_CANCELLED, ORDER_ALREADY_DONE, ORDER_NOT_CANCELLABLE, ORDER_NOT_SHIPPED, PROOF_REQUIRED, transitionOrder } from "./orders";
+import {
+  cancelOrder,
+  confirmDelivery,
+  ORDER_ALREADY_CANCELLED,
+  ORDER_ALREADY_DONE,
+  ORDER_NOT_CANCELLABLE,
+  ORDER_NOT_SHIPPED,
+  PROOF_REQUIRED,
+  transitionOrder,
+} from "./orders";
 import { createOrderFromDraft } from "../checkout";
 import { saveUpload } from "./uploads";
 
@@ -25,7 +42,9 @@ let address: AddressInput;
 let photo: Awaited<ReturnType<typeof makePhoto>>;
 
 async function makePhoto() {
-  const png = await sharp({ create: { width: 400, height: 300, channels: 3, background: { r: 200, g: 120, b: 40 } } }).png().toBuffer();
+  const png = await sharp({ create: { width: 400, height: 300, channels: 3, background: { r: 200, g: 120, b: 40 } } })
+    .png()
+    .toBuffer();
   const result = await processImageUpload(new File([new Uint8Array(png)], "bukti.png", { type: "image/png" }));
   if (!result.ok) throw new Error(result.message);
   return result.file;
@@ -59,7 +78,12 @@ async function orderAt(user: TestUser, statusId: number, productId?: number): Pr
   if (!started.ok) throw new Error(started.message);
   await saveDraftAddress(user.id, address);
   if (incentive) await setDraftKtp(user.id, await saveUpload(user.id, "ktp", photo));
-  const created = await createOrderFromDraft(user.id, randomUUID(), submission(user, { insentif: incentive, buyerDadName: incentive ? "Ahmad" : null }), { statusId: path[0] as 100 | 200 });
+  const created = await createOrderFromDraft(
+    user.id,
+    randomUUID(),
+    submission(user, { insentif: incentive, buyerDadName: incentive ? "Ahmad" : null }),
+    { statusId: path[0] as 100 | 200 },
+  );
   if (!created.ok) throw new Error(created.message);
   for (let i = 1; i < path.length; i++) {
     const moved = await transitionOrder(created.orderId, path[i - 1]!, path[i]!, "test");
@@ -73,7 +97,13 @@ async function statusOf(orderId: number) {
   return row!.statusId;
 }
 
-const eventsTo = async (orderId: number, toStatus: number) => (await db.select().from(orderEvents).where(and(eq(orderEvents.orderId, orderId), eq(orderEvents.toStatus, toStatus)))).length;
+const eventsTo = async (orderId: number, toStatus: number) =>
+  (
+    await db
+      .select()
+      .from(orderEvents)
+      .where(and(eq(orderEvents.orderId, orderId), eq(orderEvents.toStatus, toStatus)))
+  ).length;
 const proofOf = (user: TestUser) => saveUpload(user.id, "delivery-proof", photo);
 
 describe("cancelOrder by status", () => {
@@ -89,7 +119,13 @@ describe("cancelOrder by status", () => {
   });
 
   it("refuses in 300, 400, 500, 1 and 2 with a clear message and changes nothing", async () => {
-    const expected: Record<number, string> = { 300: ORDER_NOT_CANCELLABLE, 400: ORDER_NOT_CANCELLABLE, 500: ORDER_NOT_CANCELLABLE, 1: ORDER_ALREADY_CANCELLED, 2: ORDER_NOT_CANCELLABLE };
+    const expected: Record<number, string> = {
+      300: ORDER_NOT_CANCELLABLE,
+      400: ORDER_NOT_CANCELLABLE,
+      500: ORDER_NOT_CANCELLABLE,
+      1: ORDER_ALREADY_CANCELLED,
+      2: ORDER_NOT_CANCELLABLE,
+    };
     for (const statusId of [300, 400, 500, 1, 2]) {
       const user = await createVerifiedUser(db);
       const { orderId, productId } = await orderAt(user, statusId);
@@ -157,7 +193,10 @@ describe("confirmDelivery", () => {
     const { orderId } = await orderAt(user, 400);
     expect(await confirmDelivery(orderId, user.id, "")).toEqual({ ok: false, message: PROOF_REQUIRED });
     expect(await confirmDelivery(orderId, user.id, await proofOf(other))).toEqual({ ok: false, message: PROOF_REQUIRED });
-    expect(await confirmDelivery(orderId, user.id, await saveUpload(user.id, "ktp", photo))).toEqual({ ok: false, message: PROOF_REQUIRED });
+    expect(await confirmDelivery(orderId, user.id, await saveUpload(user.id, "ktp", photo))).toEqual({
+      ok: false,
+      message: PROOF_REQUIRED,
+    });
     expect(await confirmDelivery(orderId, other.id, await proofOf(other))).toMatchObject({ ok: false, notFound: true });
     expect(await statusOf(orderId)).toBe(400);
     expect(await getBalance(user.id)).toBe(0);
@@ -201,7 +240,13 @@ describe("order history", () => {
     expect(first).toMatchObject({ total: 12, page: 0, isLastPage: false });
     expect(second!.content.map((o) => o.id)).toEqual(ids.slice(0, 2).reverse());
     expect(second).toMatchObject({ page: 1, isLastPage: true });
-    expect(first!.content[0]).toMatchObject({ statusId: 200, statusName: "Menunggu Pembayaran", productTitle: "Motor Listrik Halaman", quantity: 1, paymentMethodId: null });
+    expect(first!.content[0]).toMatchObject({
+      statusId: 200,
+      statusName: "Menunggu Pembayaran",
+      productTitle: "Motor Listrik Halaman",
+      quantity: 1,
+      paymentMethodId: null,
+    });
     // A script appending page 1 gets only that page; a page past the end is the last one.
     expect((await listOrderHistoryPages(user.id, {}, 1, { only: true })).map((p) => p.page)).toEqual([1]);
     expect((await listOrderHistoryPages(user.id, {}, 999, { only: true })).map((p) => p.page)).toEqual([1]);
@@ -216,9 +261,16 @@ describe("order history", () => {
     // 1 Nov 2026 00:30 WIB is still 31 Oct in UTC; 1 Nov 23:30 WIB is 1 Nov 16:30 UTC. Bought a week
     // earlier: the purchase date is not what the card shows, so it is not what the filter selects.
     const bought = new Date("2026-10-24T03:00:00Z");
-    await db.update(orders).set({ createdAt: bought, statusChangedAt: new Date("2026-10-31T17:30:00Z") }).where(eq(orders.id, waiting));
-    await db.update(orders).set({ createdAt: bought, statusChangedAt: new Date("2026-11-01T17:30:00Z") }).where(eq(orders.id, lateEvening)); // 2 Nov 00:30 WIB
-    const ids = async (filters: Parameters<typeof listOrderHistoryPages>[1]) => (await listOrderHistoryPages(user.id, filters, 0))[0]!.content.map((o) => o.id);
+    await db
+      .update(orders)
+      .set({ createdAt: bought, statusChangedAt: new Date("2026-10-31T17:30:00Z") })
+      .where(eq(orders.id, waiting));
+    await db
+      .update(orders)
+      .set({ createdAt: bought, statusChangedAt: new Date("2026-11-01T17:30:00Z") })
+      .where(eq(orders.id, lateEvening)); // 2 Nov 00:30 WIB
+    const ids = async (filters: Parameters<typeof listOrderHistoryPages>[1]) =>
+      (await listOrderHistoryPages(user.id, filters, 0))[0]!.content.map((o) => o.id);
     expect(await ids({ dateFrom: "2026-10-24", dateTo: "2026-10-24" })).toEqual([]);
     const [card] = (await listOrderHistoryPages(user.id, { dateFrom: "2026-11-02", dateTo: "2026-11-02" }, 0))[0]!.content;
     expect(dayWib(card!.statusDate)).toBe("2026-11-02");
@@ -235,7 +287,15 @@ describe("order history", () => {
     const { orderId } = await orderAt(owner, 100);
     expect(await getOwnedOrderDetail(orderId, other.id)).toBeNull();
     const detail = (await getOwnedOrderDetail(orderId, owner.id))!;
-    expect(detail).toMatchObject({ id: orderId, statusId: 100, statusName: "Menunggu Verifikasi Insentif", insentif: true, insentifValue: 7_000_000, kelurahan: expect.any(String), provinsi: expect.any(String) });
+    expect(detail).toMatchObject({
+      id: orderId,
+      statusId: 100,
+      statusName: "Menunggu Verifikasi Insentif",
+      insentif: true,
+      insentifValue: 7_000_000,
+      kelurahan: expect.any(String),
+      provinsi: expect.any(String),
+    });
     const discounts = costLines(detail).reduce((sum, l) => sum + l.amount, 0);
     expect(detail.priceOri + discounts - detail.insentifValue - detail.promoPegawaiValue).toBe(detail.amount);
   });

@@ -1,6 +1,15 @@
 import { and, asc, desc, eq, gte, inArray, isNull, lt, sql, type SQL } from "drizzle-orm";
 import { getDb } from "../../db/client";
-import { orderDeliveryProofs, orderEvents, orderProducts, orders, orderStatuses, paymentMethods, payments, type AppliedPromo } from "../../db/schema";
+import {
+  orderDeliveryProofs,
+  orderEvents,
+  orderProducts,
+  orders,
+  orderStatuses,
+  paymentMethods,
+  payments,
+  type AppliedPromo,
+} from "../../db/schema";
 import { startOfDayWib } from "../../dates";
 import { uploadUrl } from "./uploads";
 import type { TransactionFilters } from "~/lib/transaction-filters";
@@ -82,11 +91,19 @@ function whereOf(userId: number, filters: TransactionFilters): SQL {
  * MAX_RENDERED_ORDER_PAGES, the latest), or only page `through` for a script appending it; a page
  * past the end is the last page.
  */
-export async function listOrderHistoryPages(userId: number, filters: TransactionFilters, through: number, options: { only?: boolean } = {}): Promise<OrderHistoryPage[]> {
+export async function listOrderHistoryPages(
+  userId: number,
+  filters: TransactionFilters,
+  through: number,
+  options: { only?: boolean } = {},
+): Promise<OrderHistoryPage[]> {
   if (!isId(userId)) return [{ content: [], total: 0, page: 0, isLastPage: true }];
   const db = await getDb();
   const where = whereOf(userId, filters);
-  const [{ total } = { total: 0 }] = await db.select({ total: sql<number>`count(*)::int` }).from(orders).where(where);
+  const [{ total } = { total: 0 }] = await db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(orders)
+    .where(where);
   const lastPage = Math.max(0, Math.ceil(total / ORDER_PAGE_SIZE) - 1);
   const wanted = Number.isSafeInteger(through) && through > 0 ? Math.min(through, MAX_PAGE) : 0;
   const last = Math.min(wanted, lastPage);
@@ -117,7 +134,12 @@ export async function listOrderHistoryPages(userId: number, filters: Transaction
     ? await db
         .select({ orderId: orderProducts.orderId, title: orderProducts.title, imageUrl: orderProducts.imageUrl, qty: orderProducts.qty })
         .from(orderProducts)
-        .where(inArray(orderProducts.orderId, rows.map((r) => r.id)))
+        .where(
+          inArray(
+            orderProducts.orderId,
+            rows.map((r) => r.id),
+          ),
+        )
         .orderBy(asc(orderProducts.id))
     : [];
   const redirects = await openRedirectUrls(rows.map((r) => r.id));
@@ -148,7 +170,17 @@ export async function hasOrders(userId: number): Promise<boolean> {
   return row !== undefined;
 }
 
-export type OrderDetailProduct = { id: number; productId: number; qty: number; title: string; imageUrl: string | null; price: number; priceOri: number; totalDiscount: number; promo: AppliedPromo[] };
+export type OrderDetailProduct = {
+  id: number;
+  productId: number;
+  qty: number;
+  title: string;
+  imageUrl: string | null;
+  price: number;
+  priceOri: number;
+  totalDiscount: number;
+  promo: AppliedPromo[];
+};
 
 export type OrderDetail = {
   id: number;
@@ -207,7 +239,11 @@ export async function getOwnedOrderDetail(orderId: number, userId: number): Prom
     .where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
   if (!order) return null;
   const products = await db.select().from(orderProducts).where(eq(orderProducts.orderId, orderId)).orderBy(asc(orderProducts.id));
-  const proofs = await db.select({ uploadId: orderDeliveryProofs.uploadId }).from(orderDeliveryProofs).where(eq(orderDeliveryProofs.orderId, orderId)).orderBy(asc(orderDeliveryProofs.position));
+  const proofs = await db
+    .select({ uploadId: orderDeliveryProofs.uploadId })
+    .from(orderDeliveryProofs)
+    .where(eq(orderDeliveryProofs.orderId, orderId))
+    .orderBy(asc(orderDeliveryProofs.position));
   let proofIds = proofs.map((p) => p.uploadId);
   if (!proofIds.length) {
     // Orders finished before order_delivery_proofs: the one proof is named in the note of the event that finished the order.
@@ -258,7 +294,17 @@ export async function getOwnedOrderDetail(orderId: number, userId: number): Prom
     ktpUrl: o.ktpUploadId ? uploadUrl(o.ktpUploadId) : null,
     deliveryProofUrls: proofIds.map(uploadUrl),
     paidAt: PAID_STATUSES.includes(o.statusId) ? (paid?.at ?? o.statusChangedAt) : null,
-    orderProducts: products.map((p) => ({ id: p.id, productId: p.productId, qty: p.qty, title: p.title, imageUrl: p.imageUrl, price: p.price, priceOri: p.priceOri, totalDiscount: p.totalDiscount, promo: p.promo })),
+    orderProducts: products.map((p) => ({
+      id: p.id,
+      productId: p.productId,
+      qty: p.qty,
+      title: p.title,
+      imageUrl: p.imageUrl,
+      price: p.price,
+      priceOri: p.priceOri,
+      totalDiscount: p.totalDiscount,
+      promo: p.promo,
+    })),
   };
 }
 
@@ -269,10 +315,14 @@ export type CostLine = { label: string; amount: number };
  * product's own discount took, each ordinary promo, the government incentive and the employee
  * promo (each a negative amount), so that they add up to `amount`.
  */
-export function costLines(order: Pick<OrderDetail, "priceOri" | "amount" | "insentifValue" | "promoPegawaiValue" | "orderProducts">): CostLine[] {
+export function costLines(
+  order: Pick<OrderDetail, "priceOri" | "amount" | "insentifValue" | "promoPegawaiValue" | "orderProducts">,
+): CostLine[] {
   const promos = order.orderProducts.flatMap((p) => p.promo);
   const known = promos.every((p) => p.kind !== undefined && p.amount !== undefined);
-  const ordinary = known ? promos.filter((p) => p.kind === "ordinary" && (p.amount ?? 0) > 0).map((p) => ({ label: p.title, amount: -(p.amount ?? 0) })) : [];
+  const ordinary = known
+    ? promos.filter((p) => p.kind === "ordinary" && (p.amount ?? 0) > 0).map((p) => ({ label: p.title, amount: -(p.amount ?? 0) }))
+    : [];
   const discounts = -order.insentifValue - order.promoPegawaiValue + ordinary.reduce((sum, l) => sum + l.amount, 0);
   // Whatever the lines above do not explain is the product's own discount (older orders: all of it).
   const productDiscount = order.amount - order.priceOri - discounts;

@@ -3,6 +3,25 @@
 // domain, modules import each other directly (DESIGN §3).
 export { creditOrderReward, getBalance, listBalanceHistory, requestWithdrawal, rewardFor, settleWithdrawal } from "./balance";
 export { processProofUpload } from "./delivery-proof";
-export { amountToPay, type CostLine, costLines, getOwnedOrderDetail, hasOrders, listOrderHistoryPages, listOrderStatuses, type OrderDetail, type OrderHistoryPage } from "./history";
-export { cancelOrder, confirmDelivery, getOwnedOrderSummary, MAX_DELIVERY_PROOFS, ORDER_CANCELLED, PROOF_REQUIRED, TOO_MANY_PROOFS, transitionOrder } from "./orders";
+export {
+  amountToPay,
+  type CostLine,
+  costLines,
+  getOwnedOrderDetail,
+  hasOrders,
+  listOrderHistoryPages,
+  listOrderStatuses,
+  type OrderDetail,
+  type OrderHistoryPage,
+} from "./history";
+export {
+  cancelOrder,
+  confirmDelivery,
+  getOwnedOrderSummary,
+  MAX_DELIVERY_PROOFS,
+  ORDER_CANCELLED,
+  PROOF_REQUIRED,
+  TOO_MANY_PROOFS,
+  transitionOrder,
+} from "./orders";
 export { getOwnedUpload, saveUpload, type UploadPurpose, uploadUrl } from "./uploads";

@@ -6,7 +6,18 @@ import { getDb, type Db } from "../../db/client";
 import { checkoutDrafts, orderEvents, orderProducts, orders, type AddressInput } from "../../db/schema";
 import { processImageUpload } from "../../images";
 import { getCheckoutDraft, saveDraftAddress, setDraftKtp, startCheckout } from "../checkout";
-import { createProduct, createVerifiedUser, EMPLOYEE_PROMO, ICP_PROMO, INCENTIVE_PROMO, productStock, randomNik, realAddress, submission, type TestUser } from "../../testing/fixtures";
+import {
+  createProduct,
+  createVerifiedUser,
+  EMPLOYEE_PROMO,
+  ICP_PROMO,
+  INCENTIVE_PROMO,
+  productStock,
+  randomNik,
+  realAddress,
+  submission,
+  type TestUser,
+} from "../../testing/fixtures";
 import { ownDatabaseForThisFile } from "../../testing/own-database";
 import { checkOrderRules, createOrderFromDraft, EMPLOYEE_PROMO_USED, NIK_ALREADY_USED, NIP_NOT_ACCOUNTS, NO_DRAFT } from "../checkout";
 import { getOwnedOrderSummary, ORDER_TRANSITIONS, transitionOrder } from "./orders";
@@ -21,7 +32,9 @@ let address: AddressInput;
 let ktpFile: Awaited<ReturnType<typeof makeKtp>>;
 
 async function makeKtp() {
-  const png = await sharp({ create: { width: 900, height: 570, channels: 3, background: { r: 90, g: 140, b: 210 } } }).png().toBuffer();
+  const png = await sharp({ create: { width: 900, height: 570, channels: 3, background: { r: 90, g: 140, b: 210 } } })
+    .png()
+    .toBuffer();
   const result = await processImageUpload(new File([new Uint8Array(png)], "ktp.png", { type: "image/png" }));
   if (!result.ok) throw new Error(result.message);
   return result.file;
@@ -33,7 +46,6 @@ beforeAll(async () => {
   address = await realAddress(db);
   ktpFile = await makeKtp();
 });
-
 
 /** A user with a complete draft for `productId`: address chosen, KTP uploaded unless told otherwise. */
 async function buyerWithDraft(productId: number, options: { user?: TestUser; ktp?: boolean; address?: boolean } = {}) {
@@ -53,15 +65,30 @@ async function statusOf(orderId: number) {
 }
 
 async function eventsOf(orderId: number) {
-  return db.select({ fromStatus: orderEvents.fromStatus, toStatus: orderEvents.toStatus, actor: orderEvents.actor }).from(orderEvents).where(eq(orderEvents.orderId, orderId)).orderBy(asc(orderEvents.id));
+  return db
+    .select({ fromStatus: orderEvents.fromStatus, toStatus: orderEvents.toStatus, actor: orderEvents.actor })
+    .from(orderEvents)
+    .where(eq(orderEvents.orderId, orderId))
+    .orderBy(asc(orderEvents.id));
 }
 
 describe("createOrderFromDraft", () => {
   it("creates an incentive order at 100 with the snapshot, the amounts, one product row and an event; reserves a unit; clears the draft", async () => {
-    const product = await createProduct(db, { price: 28_500_000, discount: 5, discountType: "%", stock: 3, promos: [EMPLOYEE_PROMO, ICP_PROMO, INCENTIVE_PROMO] });
+    const product = await createProduct(db, {
+      price: 28_500_000,
+      discount: 5,
+      discountType: "%",
+      stock: 3,
+      promos: [EMPLOYEE_PROMO, ICP_PROMO, INCENTIVE_PROMO],
+    });
     const user = await buyerWithDraft(product);
     const nik = randomNik();
-    const result = await createOrderFromDraft(user.id, key(), submission(user, { buyerNik: nik, insentif: true, buyerDadName: "Ahmad Yani", ajukanInsentifPegawai: true, note: "Kirim pagi" }), { statusId: 100 });
+    const result = await createOrderFromDraft(
+      user.id,
+      key(),
+      submission(user, { buyerNik: nik, insentif: true, buyerDadName: "Ahmad Yani", ajukanInsentifPegawai: true, note: "Kirim pagi" }),
+      { statusId: 100 },
+    );
     expect(result).toMatchObject({ ok: true, created: true });
     if (!result.ok) return;
     expect(await productStock(db, product)).toBe(2);
@@ -95,7 +122,12 @@ describe("createOrderFromDraft", () => {
     expect(line).toMatchObject({ qty: 1, price: 26_825_000, priceOri: 28_500_000, totalDiscount: 9_675_000 });
     expect(line!.promo.map((p) => p.title).sort()).toEqual([EMPLOYEE_PROMO.title, ICP_PROMO.title, INCENTIVE_PROMO.title].sort());
     expect(await eventsOf(result.orderId)).toEqual([{ fromStatus: null, toStatus: 100, actor: `buyer:${user.id}` }]);
-    expect(await getOwnedOrderSummary(result.orderId, user.id)).toEqual({ id: result.orderId, invoiceId: order!.invoiceId, statusId: 100, statusName: "Menunggu Verifikasi Insentif" });
+    expect(await getOwnedOrderSummary(result.orderId, user.id)).toEqual({
+      id: result.orderId,
+      invoiceId: order!.invoiceId,
+      statusId: 100,
+      statusName: "Menunggu Verifikasi Insentif",
+    });
   });
 
   it("creates an order without incentive at 200 with only the ordinary promos; KTP not needed", async () => {
@@ -105,20 +137,43 @@ describe("createOrderFromDraft", () => {
     expect(result).toMatchObject({ ok: true, created: true });
     if (!result.ok) return;
     const [order] = await db.select().from(orders).where(eq(orders.id, result.orderId));
-    expect(order).toMatchObject({ statusId: 200, insentif: false, insentifValue: 0, promoPegawai: false, promoPegawaiValue: 0, amount: 750_000, buyerDadName: null, ktpUploadId: null });
+    expect(order).toMatchObject({
+      statusId: 200,
+      insentif: false,
+      insentifValue: 0,
+      promoPegawai: false,
+      promoPegawaiValue: 0,
+      amount: 750_000,
+      buyerDadName: null,
+      ktpUploadId: null,
+    });
   });
 
   it("refuses without a draft, without an address, and an incentive without a KTP photo or on a product without incentive", async () => {
     const product = await createProduct(db, { promos: [INCENTIVE_PROMO] });
     const plain = await createProduct(db);
     const nobody = await createVerifiedUser(db);
-    expect(await createOrderFromDraft(nobody.id, key(), submission(nobody), { statusId: 200 })).toEqual({ ok: false, field: "product", message: NO_DRAFT });
+    expect(await createOrderFromDraft(nobody.id, key(), submission(nobody), { statusId: 200 })).toEqual({
+      ok: false,
+      field: "product",
+      message: NO_DRAFT,
+    });
     const noAddress = await buyerWithDraft(product, { address: false });
-    expect(await createOrderFromDraft(noAddress.id, key(), submission(noAddress), { statusId: 200 })).toEqual({ ok: false, field: "address", message: "Alamat tidak boleh kosong." });
+    expect(await createOrderFromDraft(noAddress.id, key(), submission(noAddress), { statusId: 200 })).toEqual({
+      ok: false,
+      field: "address",
+      message: "Alamat tidak boleh kosong.",
+    });
     const noKtp = await buyerWithDraft(product, { ktp: false });
-    expect(await createOrderFromDraft(noKtp.id, key(), submission(noKtp, { insentif: true, buyerDadName: "Ahmad" }), { statusId: 100 })).toEqual({ ok: false, field: "ktp", message: "File KTP tidak boleh kosong." });
+    expect(
+      await createOrderFromDraft(noKtp.id, key(), submission(noKtp, { insentif: true, buyerDadName: "Ahmad" }), { statusId: 100 }),
+    ).toEqual({ ok: false, field: "ktp", message: "File KTP tidak boleh kosong." });
     const noIncentive = await buyerWithDraft(plain);
-    expect(await createOrderFromDraft(noIncentive.id, key(), submission(noIncentive, { insentif: true, buyerDadName: "Ahmad" }), { statusId: 100 })).toMatchObject({ ok: false, field: "insentif" });
+    expect(
+      await createOrderFromDraft(noIncentive.id, key(), submission(noIncentive, { insentif: true, buyerDadName: "Ahmad" }), {
+        statusId: 100,
+      }),
+    ).toMatchObject({ ok: false, field: "insentif" });
     // Nothing was reserved, and the drafts are still there to fix.
     expect(await productStock(db, product)).toBe(10);
     expect(await productStock(db, plain)).toBe(10);
@@ -155,7 +210,9 @@ describe("createOrderFromDraft", () => {
     expect(await db.select({ id: orders.id }).from(orders).where(eq(orders.productId, product))).toHaveLength(10);
     // The refused buyers keep their drafts.
     const refused = buyers.filter((_, i) => !results[i]!.ok);
-    expect(await db.select({ userId: checkoutDrafts.userId }).from(checkoutDrafts).where(eq(checkoutDrafts.productId, product))).toHaveLength(refused.length);
+    expect(
+      await db.select({ userId: checkoutDrafts.userId }).from(checkoutDrafts).where(eq(checkoutDrafts.productId, product)),
+    ).toHaveLength(refused.length);
   });
 });
 
@@ -164,13 +221,22 @@ describe("one NIK, one live incentive", () => {
     const product = await createProduct(db, { stock: 10, promos: [INCENTIVE_PROMO] });
     const nik = randomNik();
     const first = await buyerWithDraft(product);
-    const created = await createOrderFromDraft(first.id, key(), submission(first, { buyerNik: nik, insentif: true, buyerDadName: "Ahmad" }), { statusId: 100 });
+    const created = await createOrderFromDraft(
+      first.id,
+      key(),
+      submission(first, { buyerNik: nik, insentif: true, buyerDadName: "Ahmad" }),
+      { statusId: 100 },
+    );
     expect(created.ok).toBe(true);
 
     const second = await buyerWithDraft(product);
     const sameNik = submission(second, { buyerNik: nik, insentif: true, buyerDadName: "Budi" });
     expect(await checkOrderRules(second.id, sameNik)).toEqual({ ok: false, field: "buyerNik", message: NIK_ALREADY_USED });
-    expect(await createOrderFromDraft(second.id, key(), sameNik, { statusId: 100 })).toEqual({ ok: false, field: "buyerNik", message: NIK_ALREADY_USED });
+    expect(await createOrderFromDraft(second.id, key(), sameNik, { statusId: 100 })).toEqual({
+      ok: false,
+      field: "buyerNik",
+      message: NIK_ALREADY_USED,
+    });
     // The same NIK without the incentive is fine (the rule is about the incentive).
     expect(await checkOrderRules(second.id, { ...sameNik, insentif: false })).toEqual({ ok: true });
 
@@ -182,7 +248,11 @@ describe("one NIK, one live incentive", () => {
     const product = await createProduct(db, { stock: 10, promos: [INCENTIVE_PROMO] });
     const nik = randomNik();
     const buyers = await Promise.all([1, 2, 3, 4].map(() => buyerWithDraft(product)));
-    const results = await Promise.all(buyers.map((u) => createOrderFromDraft(u.id, key(), submission(u, { buyerNik: nik, insentif: true, buyerDadName: "Ahmad" }), { statusId: 100 })));
+    const results = await Promise.all(
+      buyers.map((u) =>
+        createOrderFromDraft(u.id, key(), submission(u, { buyerNik: nik, insentif: true, buyerDadName: "Ahmad" }), { statusId: 100 }),
+      ),
+    );
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     expect(results.filter((r) => !r.ok)).toEqual(Array(3).fill({ ok: false, field: "buyerNik", message: NIK_ALREADY_USED }));
     expect(await productStock(db, product)).toBe(9);
@@ -194,21 +264,35 @@ describe("one employee promo per employee per product", () => {
     const product = await createProduct(db, { stock: 10, promos: [EMPLOYEE_PROMO] });
     const other = await createProduct(db, { stock: 10, promos: [EMPLOYEE_PROMO] });
     const user = await buyerWithDraft(product);
-    expect(await checkOrderRules(user.id, submission(user, { buyerNip: "0000000000", ajukanInsentifPegawai: true }))).toEqual({ ok: false, field: "buyerNip", message: NIP_NOT_ACCOUNTS });
+    expect(await checkOrderRules(user.id, submission(user, { buyerNip: "0000000000", ajukanInsentifPegawai: true }))).toEqual({
+      ok: false,
+      field: "buyerNip",
+      message: NIP_NOT_ACCOUNTS,
+    });
     const first = await createOrderFromDraft(user.id, key(), submission(user, { ajukanInsentifPegawai: true }), { statusId: 200 });
     expect(first).toMatchObject({ ok: true, created: true });
 
     await buyerWithDraft(product, { user });
-    expect(await createOrderFromDraft(user.id, key(), submission(user, { ajukanInsentifPegawai: true }), { statusId: 200 })).toEqual({ ok: false, field: "ajukanInsentifPegawai", message: EMPLOYEE_PROMO_USED });
+    expect(await createOrderFromDraft(user.id, key(), submission(user, { ajukanInsentifPegawai: true }), { statusId: 200 })).toEqual({
+      ok: false,
+      field: "ajukanInsentifPegawai",
+      message: EMPLOYEE_PROMO_USED,
+    });
     // Without the promo the same product can be bought again; another product still has its own promo.
     expect(await createOrderFromDraft(user.id, key(), submission(user), { statusId: 200 })).toMatchObject({ ok: true, created: true });
     await buyerWithDraft(other, { user });
-    expect(await createOrderFromDraft(user.id, key(), submission(user, { ajukanInsentifPegawai: true }), { statusId: 200 })).toMatchObject({ ok: true, created: true });
+    expect(await createOrderFromDraft(user.id, key(), submission(user, { ajukanInsentifPegawai: true }), { statusId: 200 })).toMatchObject({
+      ok: true,
+      created: true,
+    });
 
     // Once the first order is cancelled, the promo may be used again on that product.
     expect(await transitionOrder((first as { orderId: number }).orderId, 200, 1, `buyer:${user.id}`)).toEqual({ ok: true });
     await buyerWithDraft(product, { user });
-    expect(await createOrderFromDraft(user.id, key(), submission(user, { ajukanInsentifPegawai: true }), { statusId: 200 })).toMatchObject({ ok: true, created: true });
+    expect(await createOrderFromDraft(user.id, key(), submission(user, { ajukanInsentifPegawai: true }), { statusId: 200 })).toMatchObject({
+      ok: true,
+      created: true,
+    });
   });
 });
 
@@ -228,7 +312,17 @@ describe("transitionOrder (DESIGN §6)", () => {
   const STATUSES = [100, 200, 301, 302, 300, 400, 500, 1, 2];
 
   it("has exactly the table of DESIGN §6, with 500, 1 and 2 terminal", () => {
-    expect(ORDER_TRANSITIONS).toEqual({ 100: [200, 1, 2], 200: [301, 302, 300, 1, 2], 301: [300, 1, 2], 302: [300, 200, 1, 2], 300: [400], 400: [500], 500: [], 1: [], 2: [] });
+    expect(ORDER_TRANSITIONS).toEqual({
+      100: [200, 1, 2],
+      200: [301, 302, 300, 1, 2],
+      301: [300, 1, 2],
+      302: [300, 200, 1, 2],
+      300: [400],
+      400: [500],
+      500: [],
+      1: [],
+      2: [],
+    });
   });
 
   it("performs every allowed transition and refuses every other, changing nothing when refused", async () => {
@@ -247,7 +341,9 @@ describe("transitionOrder (DESIGN §6)", () => {
         const result = await transitionOrder(created.orderId, from, to, "ops", "uji");
         expect(result.ok, `${from} → ${to}`).toBe(allowed);
         expect(await statusOf(created.orderId)).toBe(allowed ? to : from);
-        expect(await eventsOf(created.orderId)).toEqual(allowed ? [...eventsBefore, { fromStatus: from, toStatus: to, actor: "ops" }] : eventsBefore);
+        expect(await eventsOf(created.orderId)).toEqual(
+          allowed ? [...eventsBefore, { fromStatus: from, toStatus: to, actor: "ops" }] : eventsBefore,
+        );
         // Leaving a live status for 1 or 2 gives the unit back; nothing else touches the stock.
         const returnsUnit = allowed && (to === 1 || to === 2);
         expect(await productStock(db, product), `${from} → ${to} stock`).toBe(stockBefore + (returnsUnit ? 1 : 0));
@@ -262,7 +358,11 @@ describe("transitionOrder (DESIGN §6)", () => {
     if (!created.ok) throw new Error(created.message);
     expect(await productStock(db, product)).toBe(1);
     expect(await transitionOrder(created.orderId, 100, 200, "ops")).toEqual({ ok: false, message: "Status pesanan tidak dapat diubah." });
-    const racing = await Promise.all([transitionOrder(created.orderId, 200, 1, "buyer"), transitionOrder(created.orderId, 200, 2, "system"), transitionOrder(created.orderId, 200, 1, "buyer")]);
+    const racing = await Promise.all([
+      transitionOrder(created.orderId, 200, 1, "buyer"),
+      transitionOrder(created.orderId, 200, 2, "system"),
+      transitionOrder(created.orderId, 200, 1, "buyer"),
+    ]);
     expect(racing.filter((r) => r.ok)).toHaveLength(1);
     expect(await productStock(db, product)).toBe(2);
     expect(await eventsOf(created.orderId)).toHaveLength(2);

@@ -37,7 +37,10 @@ export const ORDER_TRANSITIONS: Record<number, number[]> = {
 const isReleased = (statusId: number) => (RELEASED_STATUSES as readonly number[]).includes(statusId);
 const isId = (n: unknown): n is number => typeof n === "number" && Number.isSafeInteger(n) && n > 0 && n <= 2_147_483_647;
 /** Id, invoice and status of the user's own order; null for anyone else's (the route answers 404). */
-export async function getOwnedOrderSummary(orderId: number, userId: number): Promise<{ id: number; invoiceId: string; statusId: number; statusName: string } | null> {
+export async function getOwnedOrderSummary(
+  orderId: number,
+  userId: number,
+): Promise<{ id: number; invoiceId: string; statusId: number; statusName: string } | null> {
   if (!isId(orderId) || !isId(userId)) return null;
   const db = await getDb();
   const [row] = await db
@@ -78,7 +81,10 @@ export async function transitionOrder(
       .values({ orderId, fromStatus: from, toStatus: to, actor: actor.slice(0, 100), note: note?.slice(0, 1000) ?? null, createdAt: now })
       .returning({ id: orderEvents.id, actor: orderEvents.actor, note: orderEvents.note });
     if (isReleased(to) && !isReleased(from)) {
-      await tx.update(products).set({ stock: sql`${products.stock} + 1` }).where(eq(products.id, moved.productId));
+      await tx
+        .update(products)
+        .set({ stock: sql`${products.stock} + 1` })
+        .where(eq(products.id, moved.productId));
     }
     if (from === 302 && to === 200) {
       // The transfer proof was rejected: the payment forgets it, so the buyer can send another
@@ -92,7 +98,6 @@ export async function transitionOrder(
     return { ok: true as const };
   });
 }
-
 
 // ─── Buyer actions on an order (issue 8, order detail) ────────────────────────────────────────────
 // The buyer's own moves, each through transitionOrder: one conditional update, so a stale page, a
@@ -111,7 +116,10 @@ type ActionResult = { ok: true } | { ok: false; message: string; notFound?: bool
 async function ownedStatus(orderId: number, userId: number): Promise<{ statusId: number; amount: number } | null> {
   if (!isId(orderId) || !isId(userId)) return null;
   const db = await getDb();
-  const [row] = await db.select({ statusId: orders.statusId, amount: orders.amount }).from(orders).where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
+  const [row] = await db
+    .select({ statusId: orders.statusId, amount: orders.amount })
+    .from(orders)
+    .where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
   return row ?? null;
 }
 
@@ -149,11 +157,21 @@ export const TOO_MANY_PROOFS = `Maksimal ${MAX_DELIVERY_PROOFS} file bukti baran
  * the event's note, and the reward credited, all in the SAME transaction (once per order). Returns
  * the reward, null when the order earns none.
  */
-export async function confirmDelivery(orderId: number, userId: number, proofUploadIds: string | readonly string[]): Promise<{ ok: true; reward: Reward | null } | { ok: false; message: string; notFound?: boolean }> {
+export async function confirmDelivery(
+  orderId: number,
+  userId: number,
+  proofUploadIds: string | readonly string[],
+): Promise<{ ok: true; reward: Reward | null } | { ok: false; message: string; notFound?: boolean }> {
   const order = await ownedStatus(orderId, userId);
   if (!order) return { ok: false, notFound: true, message: ORDER_NOT_FOUND };
   if (!canConfirmArrival(order.statusId)) return { ok: false, message: refusalFor(order.statusId, "confirm") };
-  const wanted = [...new Set((typeof proofUploadIds === "string" ? [proofUploadIds] : Array.isArray(proofUploadIds) ? proofUploadIds : []).filter((id): id is string => typeof id === "string" && id !== ""))];
+  const wanted = [
+    ...new Set(
+      (typeof proofUploadIds === "string" ? [proofUploadIds] : Array.isArray(proofUploadIds) ? proofUploadIds : []).filter(
+        (id): id is string => typeof id === "string" && id !== "",
+      ),
+    ),
+  ];
   if (!wanted.length) return { ok: false, message: PROOF_REQUIRED };
   if (wanted.length > MAX_DELIVERY_PROOFS) return { ok: false, message: TOO_MANY_PROOFS };
   const db = await getDb();

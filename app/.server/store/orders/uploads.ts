@@ -22,7 +22,10 @@ export async function saveUpload(ownerId: number, purpose: UploadPurpose, file: 
 }
 
 /** The file, only for its owner: anyone else (and any malformed id) gets null, which the route answers 404. */
-export async function getOwnedUpload(id: string, ownerId: number): Promise<{ contentType: string; bytes: Uint8Array; size: number } | null> {
+export async function getOwnedUpload(
+  id: string,
+  ownerId: number,
+): Promise<{ contentType: string; bytes: Uint8Array; size: number } | null> {
   if (!ID_PATTERN.test(id)) return null;
   const db = await getDb();
   const [row] = await db
@@ -31,7 +34,11 @@ export async function getOwnedUpload(id: string, ownerId: number): Promise<{ con
     .where(and(eq(uploads.id, id), eq(uploads.ownerId, ownerId)));
   if (!row) return null;
   // postgres-js hands a Buffer, PGlite a Uint8Array: give the caller one plain type.
-  return { contentType: row.contentType, size: row.size, bytes: new Uint8Array(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength) };
+  return {
+    contentType: row.contentType,
+    size: row.size,
+    bytes: new Uint8Array(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength),
+  };
 }
 
 export function uploadUrl(id: string): string {

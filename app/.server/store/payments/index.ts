@@ -1,10 +1,38 @@
 // The payments domain: methods and tenors, opening an order's payment, the payment page, 'Saya sudah bayar', settlements and expiry, the paylater code.
 // What the doors (pages, the API, the ops CLI, the gateways) and other domains may call; inside the
 // domain, modules import each other directly (DESIGN §3).
-export { activeMethod, CHECKOUT_INCOMPLETE, checkPaymentChoice, GATEWAY_UNAVAILABLE, INCENTIVE_FROM_CHECKOUT, isId, listPaymentMethods, listTenorOptions, METHOD_REQUIRED, METHOD_UNKNOWN, NOT_MARKABLE, OTP_REQUIRED, type PaymentMethodChoice, PROOF_REQUIRED, statusForType, UNIQUE_CODES_EXHAUSTED } from "./methods";
+export {
+  activeMethod,
+  CHECKOUT_INCOMPLETE,
+  checkPaymentChoice,
+  GATEWAY_UNAVAILABLE,
+  INCENTIVE_FROM_CHECKOUT,
+  isId,
+  listPaymentMethods,
+  listTenorOptions,
+  METHOD_REQUIRED,
+  METHOD_UNKNOWN,
+  NOT_MARKABLE,
+  OTP_REQUIRED,
+  type PaymentMethodChoice,
+  PROOF_REQUIRED,
+  statusForType,
+  UNIQUE_CODES_EXHAUSTED,
+} from "./methods";
 export { freeUniqueCode, openPayment } from "./open";
 export { consumeOtpSecret, getOtpState, OTP_WRONG, PHONE_NOT_REGISTERED, requestOtp, validateOtp } from "./otp";
 export { getPaymentDetail, markPaid, type PaymentDetail } from "./page";
 export { openPaymentQuietly, type PayResult, setOrderPayment } from "./set-payment";
 export { expireOverduePayments, getOpenVaPayment, settleGatewayEvent, type SettlementResult } from "./settlement";
-export { getHowToTexts, getTenorSettings, HOW_TO_CHANNELS, getTransferAccount, listMethodSettings, saveHowToTexts, saveMethodSettings, saveTenorSettings, saveTransferAccount, type TransferAccount } from "./settings";
+export {
+  getHowToTexts,
+  getTenorSettings,
+  HOW_TO_CHANNELS,
+  getTransferAccount,
+  listMethodSettings,
+  saveHowToTexts,
+  saveMethodSettings,
+  saveTenorSettings,
+  saveTransferAccount,
+  type TransferAccount,
+} from "./settings";

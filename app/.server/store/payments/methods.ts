@@ -2,7 +2,16 @@ import { and, asc, eq } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { paymentMethods } from "../../db/schema";
 import { getTenorSettings } from "./settings";
-import { isTenor, listedFee, paymentBreakdown, tenorOptions, VA_BADGE, type PaymentBreakdown, type PaymentMethodType, type TenorOption } from "~/lib/payment-pricing";
+import {
+  isTenor,
+  listedFee,
+  paymentBreakdown,
+  tenorOptions,
+  VA_BADGE,
+  type PaymentBreakdown,
+  type PaymentMethodType,
+  type TenorOption,
+} from "~/lib/payment-pricing";
 // Payments (spec §2–§5 Payment, DESIGN §6 Payments): the method list and tenors with their totals,
 // the choice of a method on the checkout draft or on an approved incentive order (set-payment), the
 // one payment per order opened through the gateway (idempotent; manual transfers get a unique 3-digit
@@ -21,7 +30,8 @@ export const INCENTIVE_FROM_CHECKOUT = "Pesanan dengan Insentif Pemerintah diaju
 export const METHOD_ALREADY_SET = "Metode Pembayaran pesanan ini sudah dipilih.";
 export const NOT_PAYABLE = "Pesanan ini tidak dapat dibayar.";
 export const NOT_MARKABLE = "Pembayaran ini tidak dapat ditandai sudah dibayar.";
-export const GATEWAY_UNAVAILABLE = "Pembayaran belum dapat dibuat karena layanan pembayaran sedang gangguan. Silakan coba lagi beberapa saat lagi.";
+export const GATEWAY_UNAVAILABLE =
+  "Pembayaran belum dapat dibuat karena layanan pembayaran sedang gangguan. Silakan coba lagi beberapa saat lagi.";
 export const UNIQUE_CODES_EXHAUSTED = "Transfer manual sedang penuh. Silakan pilih metode pembayaran lain atau coba lagi nanti.";
 
 /** All 999 unique codes are held by open manual transfers: the buyer chooses another method. */
@@ -44,7 +54,6 @@ export const PAID_STATUSES = [300, 400, 500];
 
 export const isId = (n: unknown): n is number => typeof n === "number" && Number.isSafeInteger(n) && n > 0 && n <= 2_147_483_647;
 export const statusForType = (type: PaymentMethodType): 200 | 301 => (type === "installment" || type === "paylater" ? 301 : 200);
-
 
 // ————————————————————————————————————————————— methods and tenors
 
@@ -89,14 +98,21 @@ export async function activeMethod(paymentMethodId: unknown): Promise<MethodRow 
   const id = typeof paymentMethodId === "string" ? Number(paymentMethodId) : paymentMethodId;
   if (!isId(id)) return null;
   const db = await getDb();
-  const [method] = await db.select().from(paymentMethods).where(and(eq(paymentMethods.id, id), eq(paymentMethods.active, true)));
+  const [method] = await db
+    .select()
+    .from(paymentMethods)
+    .where(and(eq(paymentMethods.id, id), eq(paymentMethods.active, true)));
   return method ?? null;
 }
 
 /** Spec §7 payment/methods: the active methods in their four groups, each with its total for `amount`. */
 export async function listPaymentMethods(amount: number): Promise<PaymentMethodGroup[]> {
   const db = await getDb();
-  const methods = await db.select().from(paymentMethods).where(eq(paymentMethods.active, true)).orderBy(asc(paymentMethods.position), asc(paymentMethods.id));
+  const methods = await db
+    .select()
+    .from(paymentMethods)
+    .where(eq(paymentMethods.active, true))
+    .orderBy(asc(paymentMethods.position), asc(paymentMethods.id));
   return GROUPS.map((name) => ({
     name,
     badge: name === "Virtual Account" ? VA_BADGE : null,
@@ -111,21 +127,29 @@ export async function listTenorOptions(amount: number, paymentMethodId: number):
   return tenorOptions(amount, method.fee, method.applyUrl, await getTenorSettings());
 }
 
-export type ChoiceCheck = { ok: true; method: PaymentMethodChoice; tenor: TenorOption | null } | { ok: false; field: "paymentMethodId" | "tenor"; message: string };
+export type ChoiceCheck =
+  { ok: true; method: PaymentMethodChoice; tenor: TenorOption | null } | { ok: false; field: "paymentMethodId" | "tenor"; message: string };
 
 /**
  * A posted choice checked against the reference data: the method exists and is active; an
  * instalment method has one of its tenors ('Tenor wajib dipilih'); other methods carry no tenor.
  */
-export async function checkPaymentChoice(amount: number, paymentMethodId: unknown, tenor: unknown, options: { requireTenor: boolean } = { requireTenor: true }): Promise<ChoiceCheck> {
-  if (paymentMethodId === null || paymentMethodId === undefined || paymentMethodId === "") return { ok: false, field: "paymentMethodId", message: METHOD_REQUIRED };
+export async function checkPaymentChoice(
+  amount: number,
+  paymentMethodId: unknown,
+  tenor: unknown,
+  options: { requireTenor: boolean } = { requireTenor: true },
+): Promise<ChoiceCheck> {
+  if (paymentMethodId === null || paymentMethodId === undefined || paymentMethodId === "")
+    return { ok: false, field: "paymentMethodId", message: METHOD_REQUIRED };
   const method = await activeMethod(paymentMethodId);
   if (!method) return { ok: false, field: "paymentMethodId", message: METHOD_UNKNOWN };
   const choice = choiceOf(method, amount);
   if (method.type !== "installment") return { ok: true, method: choice, tenor: null };
   const months = typeof tenor === "string" && tenor.trim() !== "" ? Number(tenor) : tenor;
   const tenors = await getTenorSettings();
-  if (!isTenor(months, tenors)) return options.requireTenor ? { ok: false, field: "tenor", message: TENOR_REQUIRED } : { ok: true, method: choice, tenor: null };
+  if (!isTenor(months, tenors))
+    return options.requireTenor ? { ok: false, field: "tenor", message: TENOR_REQUIRED } : { ok: true, method: choice, tenor: null };
   const option = tenorOptions(amount, method.fee, method.applyUrl, tenors).find((o) => o.tenor === months)!;
   return { ok: true, method: choice, tenor: option };
 }

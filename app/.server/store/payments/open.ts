@@ -23,7 +23,17 @@ export async function openPayment(orderId: number): Promise<PaymentRow | null> {
   const [existing] = await db.select().from(payments).where(eq(payments.orderId, orderId));
   if (existing) return existing;
   const [order] = await db
-    .select({ id: orders.id, invoiceId: orders.invoiceId, statusId: orders.statusId, totalAmount: orders.totalAmount, tenor: orders.tenor, buyerName: orders.buyerName, buyerEmail: orders.buyerEmail, buyerPhoneNumber: orders.buyerPhoneNumber, method: paymentMethods })
+    .select({
+      id: orders.id,
+      invoiceId: orders.invoiceId,
+      statusId: orders.statusId,
+      totalAmount: orders.totalAmount,
+      tenor: orders.tenor,
+      buyerName: orders.buyerName,
+      buyerEmail: orders.buyerEmail,
+      buyerPhoneNumber: orders.buyerPhoneNumber,
+      method: paymentMethods,
+    })
     .from(orders)
     .innerJoin(paymentMethods, eq(paymentMethods.id, orders.paymentMethodId))
     .where(eq(orders.id, orderId));

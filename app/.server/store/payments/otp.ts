@@ -52,7 +52,13 @@ export async function getOtpState(userId: number): Promise<OtpState | null> {
   const db = await getDb();
   const [row] = await db.select().from(otpCodes).where(eq(otpCodes.userId, userId));
   if (!row) return null;
-  return { phone: row.phone, sentAt: row.sentAt, expiresAt: row.expiresAt, resendAvailableAt: row.resendAvailableAt, verified: row.verifiedAt !== null };
+  return {
+    phone: row.phone,
+    sentAt: row.sentAt,
+    expiresAt: row.expiresAt,
+    resendAvailableAt: row.resendAvailableAt,
+    verified: row.verifiedAt !== null,
+  };
 }
 
 export type OtpRequestResult =
@@ -71,7 +77,16 @@ export async function requestOtp(userId: number, phone: string, now = new Date()
   const code = String(crypto.randomInt(0, 10 ** OTP_LENGTH)).padStart(OTP_LENGTH, "0");
   const expiresAt = new Date(now.getTime() + OTP_VALIDITY_MS);
   const resendAvailableAt = new Date(now.getTime() + OTP_RESEND_COOLDOWN_MS);
-  const fresh = { phone: digits, codeHash: hashCode(userId, code), expiresAt, sentAt: now, resendAvailableAt, verifiedAt: null, secretHash: null, consumedAt: null };
+  const fresh = {
+    phone: digits,
+    codeHash: hashCode(userId, code),
+    expiresAt,
+    sentAt: now,
+    resendAvailableAt,
+    verifiedAt: null,
+    secretHash: null,
+    consumedAt: null,
+  };
   // The claim and the SMS's job in one transaction (issue 28): a code is never kept without its SMS.
   const jobId = await db.transaction(async (tx) => {
     const claimed = await tx
@@ -80,7 +95,11 @@ export async function requestOtp(userId: number, phone: string, now = new Date()
       .onConflictDoUpdate({ target: otpCodes.userId, set: fresh, setWhere: lte(otpCodes.resendAvailableAt, now) })
       .returning({ userId: otpCodes.userId });
     if (!claimed.length) return null;
-    return enqueueMessage(tx, "sms", { kind: "sms", phone: digits, text: `Kode OTP Toko Pegawai PLN Anda: ${code}. Berlaku 30 menit. Jangan berikan kode ini kepada siapa pun.` });
+    return enqueueMessage(tx, "sms", {
+      kind: "sms",
+      phone: digits,
+      text: `Kode OTP Toko Pegawai PLN Anda: ${code}. Berlaku 30 menit. Jangan berikan kode ini kepada siapa pun.`,
+    });
   });
   if (!jobId) {
     const state = await getOtpState(userId);
@@ -107,7 +126,8 @@ export type OtpValidateResult = { ok: true; secretId: string } | { ok: false; me
 export async function validateOtp(userId: number, code: string, now = new Date()): Promise<OtpValidateResult> {
   if (!isId(userId)) return { ok: false, message: OTP_WRONG };
   const limited = await hitRateLimit(RATE_LIMITS.otp, `user:${userId}`);
-  if (!limited.allowed) return { ok: false, message: otpTooManyTries(Math.ceil(limited.retryAfterSeconds / 60)), retryAfterSeconds: limited.retryAfterSeconds };
+  if (!limited.allowed)
+    return { ok: false, message: otpTooManyTries(Math.ceil(limited.retryAfterSeconds / 60)), retryAfterSeconds: limited.retryAfterSeconds };
   const db = await getDb();
   const [row] = await db.select().from(otpCodes).where(eq(otpCodes.userId, userId));
   if (!row) return { ok: false, message: OTP_NOT_REQUESTED };

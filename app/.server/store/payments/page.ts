@@ -8,7 +8,18 @@ import { sanitizeHtml } from "./sanitize-html";
 import { getHowToTexts } from "./settings";
 import { type PaymentBreakdown, type PaymentMethodType } from "~/lib/payment-pricing";
 import { errorField, log } from "../../log";
-import { GATEWAY_UNAVAILABLE, LIVE_PAYMENT_STATUSES, NOT_MARKABLE, NOT_PAYABLE, PAID_STATUSES, PAYMENT_EXPIRED, PROOF_REQUIRED, UNIQUE_CODES_EXHAUSTED, UniqueCodesExhausted, isId } from "./methods";
+import {
+  GATEWAY_UNAVAILABLE,
+  LIVE_PAYMENT_STATUSES,
+  NOT_MARKABLE,
+  NOT_PAYABLE,
+  PAID_STATUSES,
+  PAYMENT_EXPIRED,
+  PROOF_REQUIRED,
+  UNIQUE_CODES_EXHAUSTED,
+  UniqueCodesExhausted,
+  isId,
+} from "./methods";
 import { openPayment, type PaymentRow } from "./open";
 import { expirePayment } from "./settlement";
 import { transitionOrder } from "../orders";
@@ -60,7 +71,10 @@ export type PaymentDetail = {
 export async function getPaymentDetail(orderId: number, userId: number, now = new Date()): Promise<PaymentDetail | null> {
   if (!isId(orderId) || !isId(userId)) return null;
   const db = await getDb();
-  const owned = await db.select({ id: orders.id }).from(orders).where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
+  const owned = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
   if (!owned.length) return null;
   let payment: PaymentRow | null;
   let notice: string | null = null;
@@ -85,21 +99,48 @@ export async function getPaymentDetail(orderId: number, userId: number, now = ne
     [payment] = await db.select().from(payments).where(eq(payments.orderId, orderId));
   }
   const [order] = await db
-    .select({ id: orders.id, invoiceId: orders.invoiceId, statusId: orders.statusId, statusName: orderStatuses.name, totalAmount: orders.totalAmount, tenor: orders.tenor, methodId: orders.paymentMethodId })
+    .select({
+      id: orders.id,
+      invoiceId: orders.invoiceId,
+      statusId: orders.statusId,
+      statusName: orderStatuses.name,
+      totalAmount: orders.totalAmount,
+      tenor: orders.tenor,
+      methodId: orders.paymentMethodId,
+    })
     .from(orders)
     .innerJoin(orderStatuses, eq(orderStatuses.id, orders.statusId))
     .where(eq(orders.id, orderId));
   if (!order) return null;
   const [method] = order.methodId ? await db.select().from(paymentMethods).where(eq(paymentMethods.id, order.methodId)) : [];
   // The order's last move: 302 → 200 is a rejected proof, its note the operator's reason.
-  const [lastMove] = order.statusId === 200 ? await db.select({ fromStatus: orderEvents.fromStatus, note: orderEvents.note }).from(orderEvents).where(eq(orderEvents.orderId, orderId)).orderBy(desc(orderEvents.id)).limit(1) : [];
+  const [lastMove] =
+    order.statusId === 200
+      ? await db
+          .select({ fromStatus: orderEvents.fromStatus, note: orderEvents.note })
+          .from(orderEvents)
+          .where(eq(orderEvents.orderId, orderId))
+          .orderBy(desc(orderEvents.id))
+          .limit(1)
+      : [];
   const open = !!payment && !payment.closedAt && LIVE_PAYMENT_STATUSES.includes(order.statusId);
-  const expired = !!payment && (payment.closedReason === "expired" || (order.statusId === 2 && !!payment.expiresAt && payment.expiresAt <= now && payment.closedReason !== "paid"));
+  const expired =
+    !!payment &&
+    (payment.closedReason === "expired" ||
+      (order.statusId === 2 && !!payment.expiresAt && payment.expiresAt <= now && payment.closedReason !== "paid"));
   const isVa = payment?.type === "virtual_account";
   const isManual = payment?.type === "bank_transfer";
   // The account the payment showed when it opened (payments before issue 27 stored none: the built-in one).
-  const transferAccount = isManual ? (payment!.transferAccount ?? { bankName: MANUAL_TRANSFER_ACCOUNT.bankName, accountName: MANUAL_TRANSFER_ACCOUNT.bankAccountName, accountNumber: payment!.vaNumber ?? MANUAL_TRANSFER_ACCOUNT.bankAccountNumber }) : null;
-  const breakdown = payment ? { amount: payment.amount, discount: payment.discount, fee: payment.fee, uniqueCode: payment.uniqueCode ?? 0, total: payment.total } : null;
+  const transferAccount = isManual
+    ? (payment!.transferAccount ?? {
+        bankName: MANUAL_TRANSFER_ACCOUNT.bankName,
+        accountName: MANUAL_TRANSFER_ACCOUNT.bankAccountName,
+        accountNumber: payment!.vaNumber ?? MANUAL_TRANSFER_ACCOUNT.bankAccountNumber,
+      })
+    : null;
+  const breakdown = payment
+    ? { amount: payment.amount, discount: payment.discount, fee: payment.fee, uniqueCode: payment.uniqueCode ?? 0, total: payment.total }
+    : null;
   return {
     orderId: order.id,
     invoiceId: order.invoiceId,
@@ -122,7 +163,14 @@ export async function getPaymentDetail(orderId: number, userId: number, now = ne
     notice,
     canSandboxPay: open && isVa && order.statusId === 200 && env().paymentGateway === "sandbox" && payment!.gateway === "sandbox",
     paid: PAID_STATUSES.includes(order.statusId),
-    manualInfoDetail: transferAccount ? { bankImageUrl: bankImageOf(transferAccount.bankName), bankAccountName: transferAccount.accountName, bankName: transferAccount.bankName, bankAccountNumber: transferAccount.accountNumber } : null,
+    manualInfoDetail: transferAccount
+      ? {
+          bankImageUrl: bankImageOf(transferAccount.bankName),
+          bankAccountName: transferAccount.accountName,
+          bankName: transferAccount.bankName,
+          bankAccountNumber: transferAccount.accountNumber,
+        }
+      : null,
     howTo:
       payment && method && (isVa || isManual)
         ? await howToPay(payment, { code: method.code, type: method.type }, transferAccount?.accountName ?? null)
@@ -143,14 +191,22 @@ function bankImageOf(bankName: string): string {
  * How to pay, sanitised, per channel: the admin's text where there is one (/ops/settings; `{nomor}`
  * and `{nama}` stand for the number to pay to and the account's owner), else the gateway's.
  */
-async function howToPay(payment: PaymentRow, method: { code: string; type: PaymentMethodType }, payToName: string | null): Promise<HowToPay[]> {
+async function howToPay(
+  payment: PaymentRow,
+  method: { code: string; type: PaymentMethodType },
+  payToName: string | null,
+): Promise<HowToPay[]> {
   const custom = (await getHowToTexts())[method.code] ?? {};
   const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  return (gatewayNamed(payment.gateway) ?? getGateway(method)).howToPay(method, payment.vaNumber, payment.billerCode, payToName).map((h) => {
-    const text = custom[h.type];
-    const content = text ? text.replaceAll("{nomor}", escape(payment.vaNumber ?? "-")).replaceAll("{nama}", escape(payToName ?? "")) : h.content;
-    return { type: h.type, content: sanitizeHtml(content) };
-  });
+  return (gatewayNamed(payment.gateway) ?? getGateway(method))
+    .howToPay(method, payment.vaNumber, payment.billerCode, payToName)
+    .map((h) => {
+      const text = custom[h.type];
+      const content = text
+        ? text.replaceAll("{nomor}", escape(payment.vaNumber ?? "-")).replaceAll("{nama}", escape(payToName ?? ""))
+        : h.content;
+      return { type: h.type, content: sanitizeHtml(content) };
+    });
 }
 
 /** Forgets the method of an order in 200 whose payment was never opened (set-payment then offers the choice again). */
@@ -159,9 +215,14 @@ export async function releaseUnopenedMethod(orderId: number): Promise<void> {
   await db
     .update(orders)
     .set({ paymentMethodId: null, tenor: null, updatedAt: new Date() })
-    .where(and(eq(orders.id, orderId), eq(orders.statusId, 200), sql`not exists (select 1 from ${payments} where ${payments.orderId} = ${orders.id})`));
+    .where(
+      and(
+        eq(orders.id, orderId),
+        eq(orders.statusId, 200),
+        sql`not exists (select 1 from ${payments} where ${payments.orderId} = ${orders.id})`,
+      ),
+    );
 }
-
 
 // ————————————————————————————————————————————— 'Saya sudah bayar'
 
@@ -170,10 +231,17 @@ export async function releaseUnopenedMethod(orderId: number): Promise<void> {
  * with purpose transfer-proof) → 302 'Verifikasi Bukti Transfer'. Missing proof: 'Bukti Pembayaran
  * tidak boleh kosong.'; an overdue payment expires instead. notFound: not the user's order (404).
  */
-export async function markPaid(orderId: number, userId: number, proofUploadId: string | null | undefined): Promise<{ ok: true } | { ok: false; message: string; notFound?: true }> {
+export async function markPaid(
+  orderId: number,
+  userId: number,
+  proofUploadId: string | null | undefined,
+): Promise<{ ok: true } | { ok: false; message: string; notFound?: true }> {
   if (!isId(orderId) || !isId(userId)) return { ok: false, notFound: true, message: NOT_PAYABLE };
   const db = await getDb();
-  const [order] = await db.select({ statusId: orders.statusId }).from(orders).where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
+  const [order] = await db
+    .select({ statusId: orders.statusId })
+    .from(orders)
+    .where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
   if (!order) return { ok: false, notFound: true, message: NOT_PAYABLE };
   const [payment] = await db.select().from(payments).where(eq(payments.orderId, orderId));
   if (!payment || payment.type !== "bank_transfer") return { ok: false, message: NOT_MARKABLE };

@@ -5,11 +5,27 @@ import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "../../db/client";
 import { checkoutDrafts, orderEvents, orders, payments } from "../../db/schema";
-import { createBuyer, createStockedProduct, methodId, placeOrder, productStock, proofUpload, readyDraft } from "../../testing/payment-fixtures";
+import {
+  createBuyer,
+  createStockedProduct,
+  methodId,
+  placeOrder,
+  productStock,
+  proofUpload,
+  readyDraft,
+} from "../../testing/payment-fixtures";
 import { chooseDraftMethod, chooseDraftTenor, getPaymentSummary, payDraft } from "../checkout";
 import { expireOverduePayments } from "./settlement";
 import { getPaymentDetail, markPaid } from "./page";
-import { listPaymentMethods, listTenorOptions, METHOD_REQUIRED, OTP_REQUIRED, PAYMENT_EXPIRED, PROOF_REQUIRED, TENOR_REQUIRED } from "./methods";
+import {
+  listPaymentMethods,
+  listTenorOptions,
+  METHOD_REQUIRED,
+  OTP_REQUIRED,
+  PAYMENT_EXPIRED,
+  PROOF_REQUIRED,
+  TENOR_REQUIRED,
+} from "./methods";
 import { setOrderPayment } from "./set-payment";
 import { transitionOrder } from "../orders";
 import { requestOtp, validateOtp } from "./otp";
@@ -53,7 +69,11 @@ describe("method list and tenors", () => {
     expect(instalment).toMatchObject({ code: "BNI-INSTALLMENT", fee: 0, needsTenor: true });
     expect(instalment.additionalData.applyUrl).toMatch(/^https:\/\//);
     const tenors = await listTenorOptions(12_000_000, instalment.id);
-    expect(tenors!.map((t) => [t.tenor, t.allMount])).toEqual([[3, 4_000_000], [6, 2_060_000], [12, 1_060_000]]);
+    expect(tenors!.map((t) => [t.tenor, t.allMount])).toEqual([
+      [3, 4_000_000],
+      [6, 2_060_000],
+      [12, 1_060_000],
+    ]);
     expect(await listTenorOptions(12_000_000, bni.id)).toBeNull();
   });
 
@@ -68,7 +88,13 @@ describe("method list and tenors", () => {
     expect(await chooseDraftTenor(buyer.id, "5")).toMatchObject({ ok: false, message: TENOR_REQUIRED });
     expect(await chooseDraftTenor(buyer.id, "6")).toEqual({ ok: true });
     const summary = await getPaymentSummary(buyer.id);
-    expect(summary).toMatchObject({ source: "draft", amount: 12_000_000, totalPayment: 12_000_000, method: { code: "BNI-INSTALLMENT" }, tenor: { tenor: 6, allMount: 2_060_000 } });
+    expect(summary).toMatchObject({
+      source: "draft",
+      amount: 12_000_000,
+      totalPayment: 12_000_000,
+      method: { code: "BNI-INSTALLMENT" },
+      tenor: { tenor: 6, allMount: 2_060_000 },
+    });
 
     // Another method clears the tenor; the summary's total is that method's.
     expect(await chooseDraftMethod(buyer.id, await methodId("BRI-VA"))).toEqual({ ok: true, needsTenor: false });
@@ -107,7 +133,14 @@ describe("continue: creating the order and opening its payment", () => {
     expect(await productStock(product)).toBe(2);
     expect(await db.select().from(checkoutDrafts).where(eq(checkoutDrafts.userId, buyer.id))).toHaveLength(0);
     const payment = (await paymentOf(orderId))!;
-    expect(payment).toMatchObject({ type: "virtual_account", amount: 28_500_000, discount: 855_000, fee: 4_000, total: 27_649_000, uniqueCode: null });
+    expect(payment).toMatchObject({
+      type: "virtual_account",
+      amount: 28_500_000,
+      discount: 855_000,
+      fee: 4_000,
+      total: 27_649_000,
+      uniqueCode: null,
+    });
     expect(payment.vaNumber).toMatch(/^8808\d{12}$/);
     expect(Math.abs(payment.expiresAt!.getTime() - (Date.now() + 24 * HOUR))).toBeLessThan(60_000);
   });
@@ -117,7 +150,13 @@ describe("continue: creating the order and opening its payment", () => {
     const cardBuyer = await createBuyer();
     const instalment = await placeOrder(cardBuyer, product, "BNI-INSTALLMENT", { tenor: 12 });
     expect(await statusOf(instalment)).toBe(301);
-    expect(await paymentOf(instalment)).toMatchObject({ type: "installment", tenor: 12, total: 15_000_000, vaNumber: null, expiresAt: null });
+    expect(await paymentOf(instalment)).toMatchObject({
+      type: "installment",
+      tenor: 12,
+      total: 15_000_000,
+      vaNumber: null,
+      expiresAt: null,
+    });
 
     const paylaterBuyer = await createBuyer();
     await readyDraft(paylaterBuyer, product);
@@ -125,7 +164,9 @@ describe("continue: creating the order and opening its payment", () => {
     expect(await payDraft(paylaterBuyer.id, randomUUID())).toMatchObject({ ok: false, code: "OTP", message: OTP_REQUIRED });
     expect(await requestOtp(paylaterBuyer.id, paylaterBuyer.phoneNo)).toMatchObject({ ok: true });
     // The code goes by the SMS queue (issue 28): wait for it to arrive.
-    const sms = (await waitForOutbox((entries) => entries.some((m) => m.to === paylaterBuyer.phoneNo))).find((m) => m.to === paylaterBuyer.phoneNo)!;
+    const sms = (await waitForOutbox((entries) => entries.some((m) => m.to === paylaterBuyer.phoneNo))).find(
+      (m) => m.to === paylaterBuyer.phoneNo,
+    )!;
     const validated = await validateOtp(paylaterBuyer.id, sms.text.match(/\b(\d{4})\b/)![1]!);
     expect(validated.ok).toBe(true);
     const secretId = (validated as { secretId: string }).secretId;
@@ -143,7 +184,10 @@ describe("continue: creating the order and opening its payment", () => {
     const buyer = await createBuyer();
     await readyDraft(buyer, await createStockedProduct());
     const db = await getDb();
-    await db.update(checkoutDrafts).set({ values: { buyerName: buyer.fullname } }).where(eq(checkoutDrafts.userId, buyer.id));
+    await db
+      .update(checkoutDrafts)
+      .set({ values: { buyerName: buyer.fullname } })
+      .where(eq(checkoutDrafts.userId, buyer.id));
     await chooseDraftMethod(buyer.id, await methodId("BNI-VA"));
     expect(await payDraft(buyer.id, randomUUID())).toMatchObject({ ok: false, code: "CHECKOUT" });
     expect(await db.select().from(orders).where(eq(orders.userId, buyer.id))).toHaveLength(0);
@@ -165,9 +209,16 @@ describe("continue: creating the order and opening its payment", () => {
       totalPayment: 9_704_000,
     });
     const instalment = await methodId("BNI-INSTALLMENT");
-    expect(await setOrderPayment(buyer.id, orderId, { paymentMethodId: instalment })).toMatchObject({ ok: false, code: "TENOR", message: TENOR_REQUIRED });
+    expect(await setOrderPayment(buyer.id, orderId, { paymentMethodId: instalment })).toMatchObject({
+      ok: false,
+      code: "TENOR",
+      message: TENOR_REQUIRED,
+    });
     const stranger = await createBuyer();
-    expect(await setOrderPayment(stranger.id, orderId, { paymentMethodId: instalment, tenor: 3 })).toMatchObject({ ok: false, code: "NOT_PAYABLE" });
+    expect(await setOrderPayment(stranger.id, orderId, { paymentMethodId: instalment, tenor: 3 })).toMatchObject({
+      ok: false,
+      code: "NOT_PAYABLE",
+    });
     const [a, b] = await Promise.all([
       setOrderPayment(buyer.id, orderId, { paymentMethodId: instalment, tenor: "3" }),
       setOrderPayment(buyer.id, orderId, { paymentMethodId: instalment, tenor: "3" }),
@@ -175,8 +226,16 @@ describe("continue: creating the order and opening its payment", () => {
     expect(a).toMatchObject({ ok: true, orderId });
     expect(b).toMatchObject({ ok: true, orderId });
     expect(await statusOf(orderId)).toBe(301);
-    expect(await db.select().from(orderEvents).where(and(eq(orderEvents.orderId, orderId), eq(orderEvents.toStatus, 301)))).toHaveLength(1);
-    expect(await setOrderPayment(buyer.id, orderId, { paymentMethodId: await methodId("BNI-VA") })).toMatchObject({ ok: false, code: "NOT_PAYABLE" });
+    expect(
+      await db
+        .select()
+        .from(orderEvents)
+        .where(and(eq(orderEvents.orderId, orderId), eq(orderEvents.toStatus, 301))),
+    ).toHaveLength(1);
+    expect(await setOrderPayment(buyer.id, orderId, { paymentMethodId: await methodId("BNI-VA") })).toMatchObject({
+      ok: false,
+      code: "NOT_PAYABLE",
+    });
   });
 });
 
@@ -199,7 +258,13 @@ describe("manual transfer", () => {
     }
     // Opening again (the payment page) keeps the code.
     const detail = await getPaymentDetail(rows[0]!.orderId, buyers[0]!.id);
-    expect(detail).toMatchObject({ uniqueCode: codes[0], totalAmount: 8_750_000 + codes[0]!, canMarkPaid: true, canSandboxPay: false, marker: false });
+    expect(detail).toMatchObject({
+      uniqueCode: codes[0],
+      totalAmount: 8_750_000 + codes[0]!,
+      canMarkPaid: true,
+      canSandboxPay: false,
+      marker: false,
+    });
     expect(detail!.manualInfoDetail).toMatchObject({ bankAccountName: "PT Toko Pegawai PLN", bankAccountNumber: detail!.vaNo });
   });
 
@@ -219,7 +284,12 @@ describe("manual transfer", () => {
     expect(b).toEqual({ ok: true });
     expect(await statusOf(orderId)).toBe(302);
     const db = await getDb();
-    expect(await db.select().from(orderEvents).where(and(eq(orderEvents.orderId, orderId), eq(orderEvents.toStatus, 302)))).toHaveLength(1);
+    expect(
+      await db
+        .select()
+        .from(orderEvents)
+        .where(and(eq(orderEvents.orderId, orderId), eq(orderEvents.toStatus, 302))),
+    ).toHaveLength(1);
     expect(await getPaymentDetail(orderId, buyer.id)).toMatchObject({ marker: true, canMarkPaid: false, expired: false });
     // Proof sent: the 24 hours no longer apply.
     expect(await getPaymentDetail(orderId, buyer.id, later(25 * HOUR))).toMatchObject({ statusId: 302, expired: false });
@@ -234,7 +304,12 @@ describe("a rejected transfer proof (issue 16)", () => {
     expect(await markPaid(orderId, buyer.id, first)).toEqual({ ok: true });
     expect(await transitionOrder(orderId, 302, 200, "ops", "Nominal transfer tidak sesuai")).toEqual({ ok: true });
     expect(await paymentOf(orderId)).toMatchObject({ markedPaidAt: null, proofUploadId: null, closedAt: null });
-    expect(await getPaymentDetail(orderId, buyer.id)).toMatchObject({ statusId: 200, marker: false, canMarkPaid: true, proofRejected: { reason: "Nominal transfer tidak sesuai" } });
+    expect(await getPaymentDetail(orderId, buyer.id)).toMatchObject({
+      statusId: 200,
+      marker: false,
+      canMarkPaid: true,
+      proofRejected: { reason: "Nominal transfer tidak sesuai" },
+    });
 
     const second = await proofUpload(buyer);
     expect(await markPaid(orderId, buyer.id, second)).toEqual({ ok: true });
@@ -242,7 +317,11 @@ describe("a rejected transfer proof (issue 16)", () => {
     expect(await paymentOf(orderId)).toMatchObject({ proofUploadId: second });
     expect(await getPaymentDetail(orderId, buyer.id)).toMatchObject({ canMarkPaid: false, proofRejected: null });
     const db = await getDb();
-    const sent = await db.select({ note: orderEvents.note }).from(orderEvents).where(and(eq(orderEvents.orderId, orderId), eq(orderEvents.toStatus, 302))).orderBy(orderEvents.id);
+    const sent = await db
+      .select({ note: orderEvents.note })
+      .from(orderEvents)
+      .where(and(eq(orderEvents.orderId, orderId), eq(orderEvents.toStatus, 302)))
+      .orderBy(orderEvents.id);
     expect(sent.map((e) => e.note)).toEqual([`Bukti transfer dikirim (bukti:${first})`, `Bukti transfer dikirim (bukti:${second})`]);
   });
 
@@ -250,7 +329,10 @@ describe("a rejected transfer proof (issue 16)", () => {
     const buyer = await createBuyer();
     const orderId = await placeOrder(buyer, await createStockedProduct(), "MANUAL-BNI");
     const db = await getDb();
-    await db.update(payments).set({ markedPaidAt: new Date(), proofUploadId: await proofUpload(buyer) }).where(eq(payments.orderId, orderId));
+    await db
+      .update(payments)
+      .set({ markedPaidAt: new Date(), proofUploadId: await proofUpload(buyer) })
+      .where(eq(payments.orderId, orderId));
     const proof = await proofUpload(buyer);
     expect(await markPaid(orderId, buyer.id, proof)).toEqual({ ok: true });
     expect(await statusOf(orderId)).toBe(302);
@@ -303,7 +385,10 @@ describe("the payment page", () => {
 
     const other = await placeOrder(buyer, product, "MANUAL-BNI");
     const db = await getDb();
-    await db.update(payments).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(payments.orderId, other));
+    await db
+      .update(payments)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(payments.orderId, other));
     expect(await markPaid(other, buyer.id, await proofUpload(buyer))).toEqual({ ok: false, message: PAYMENT_EXPIRED });
     expect(await statusOf(other)).toBe(2);
   });
@@ -316,7 +401,10 @@ describe("the payment page", () => {
     const cancelled = await placeOrder(buyer, product, "MANUAL-BNI");
     expect(await productStock(product)).toBe(2);
     const db = await getDb();
-    await db.update(payments).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(payments.orderId, overdue));
+    await db
+      .update(payments)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(payments.orderId, overdue));
     expect((await transitionOrder(cancelled, 200, 1, `buyer:${buyer.id}`)).ok).toBe(true);
 
     expect(await expireOverduePayments()).toContain(overdue);
@@ -328,7 +416,12 @@ describe("the payment page", () => {
     expect((await paymentOf(cancelled))!.closedAt).not.toBeNull();
     await expireOverduePayments();
     expect(await productStock(product)).toBe(4);
-    expect(await db.select().from(orderEvents).where(and(eq(orderEvents.orderId, overdue), eq(orderEvents.toStatus, 2)))).toHaveLength(1);
+    expect(
+      await db
+        .select()
+        .from(orderEvents)
+        .where(and(eq(orderEvents.orderId, overdue), eq(orderEvents.toStatus, 2))),
+    ).toHaveLength(1);
   });
 });
 
@@ -343,7 +436,10 @@ describe("one amount everywhere (issue 25)", () => {
     const search = await searchOrders({ invoice: detail.invoiceId }, 1);
     let csv = "";
     for await (const chunk of exportOrdersCsv({ invoice: detail.invoiceId })) csv += chunk;
-    const [header, row] = csv.trim().split("\n").map((line) => line.split(","));
+    const [header, row] = csv
+      .trim()
+      .split("\n")
+      .map((line) => line.split(","));
     return {
       invoice: detail.totalAmount,
       // The invoice's lines take 'Total Belanja' to 'Total Bayar'.
@@ -364,7 +460,15 @@ describe("one amount everywhere (issue 25)", () => {
       if (code === "BNI-VA") expect(payment.total).toBe(710_280 - 21_308 + 4_000);
       if (code === "MANUAL-BNI") expect(payment.total).toBe(710_280 + payment.uniqueCode!);
       const shown = await amountsShown(orderId, buyer.id);
-      expect(shown, code).toEqual({ invoice: payment.total, invoiceLines: payment.total, list: payment.total, cli: payment.total, backOfficeList: payment.total, backOfficeOrder: payment.total, csv: payment.total });
+      expect(shown, code).toEqual({
+        invoice: payment.total,
+        invoiceLines: payment.total,
+        list: payment.total,
+        cli: payment.total,
+        backOfficeList: payment.total,
+        backOfficeOrder: payment.total,
+        csv: payment.total,
+      });
     }
   });
 
@@ -374,7 +478,10 @@ describe("one amount everywhere (issue 25)", () => {
     const db = await getDb();
     await db.update(orders).set({ paymentTotal: null }).where(eq(orders.id, orderId));
     const migration = fs.readFileSync(path.resolve("app/.server/db/migrations/0013_ready_for_deployment.sql"), "utf8");
-    const fill = migration.split("--> statement-breakpoint").map((s) => s.trim()).find((s) => s.includes('SET "payment_total"'))!;
+    const fill = migration
+      .split("--> statement-breakpoint")
+      .map((s) => s.trim())
+      .find((s) => s.includes('SET "payment_total"'))!;
     await db.execute(sql.raw(fill.replace(/^--.*$/gm, "")));
     expect((await amountsShown(orderId, buyer.id)).csv).toBe(710_280 - 21_308 + 4_000);
   });

@@ -14,7 +14,21 @@ const OPTIONS: sanitize.IOptions = {
   allowProtocolRelative: false,
   disallowedTagsMode: "discard",
   // Elements whose content is not text for a reader: dropped with their content.
-  nonTextTags: ["script", "style", "template", "iframe", "object", "embed", "noscript", "textarea", "title", "svg", "math", "select", "option"],
+  nonTextTags: [
+    "script",
+    "style",
+    "template",
+    "iframe",
+    "object",
+    "embed",
+    "noscript",
+    "textarea",
+    "title",
+    "svg",
+    "math",
+    "select",
+    "option",
+  ],
   selfClosing: ["br"],
   // Quotes in text escaped too, as everywhere else the store writes HTML.
   textFilter: (text) => text.replace(/"/g, "&quot;").replace(/'/g, "&#39;"),

@@ -3,7 +3,16 @@ import { getDb } from "../../db/client";
 import { orders, payments } from "../../db/schema";
 import { consumeOtpSecret } from "./otp";
 import { errorField, log } from "../../log";
-import { LIVE_PAYMENT_STATUSES, METHOD_ALREADY_SET, NOT_PAYABLE, OTP_REQUIRED, UNIQUE_CODES_EXHAUSTED, checkPaymentChoice, isId, statusForType } from "./methods";
+import {
+  LIVE_PAYMENT_STATUSES,
+  METHOD_ALREADY_SET,
+  NOT_PAYABLE,
+  OTP_REQUIRED,
+  UNIQUE_CODES_EXHAUSTED,
+  checkPaymentChoice,
+  isId,
+  statusForType,
+} from "./methods";
 import { freeUniqueCode, openPayment } from "./open";
 import { transitionOrder } from "../orders";
 // ————————————————————————————————————————————— continue: create the order / set its payment
@@ -11,7 +20,6 @@ import { transitionOrder } from "../orders";
 export type PayResult =
   | { ok: true; orderId: number; created: boolean; redirectUrl: string | null }
   | { ok: false; message: string; code: "NO_DRAFT" | "METHOD" | "TENOR" | "OTP" | "CHECKOUT" | "RULE" | "NOT_PAYABLE" };
-
 
 /**
  * Spec §7 set-payment: 'continue' for the user's order in 200 without a method (an incentive order
@@ -26,7 +34,14 @@ export async function setOrderPayment(
   if (!isId(userId) || !isId(orderId)) return { ok: false, code: "NOT_PAYABLE", message: NOT_PAYABLE };
   const db = await getDb();
   const [order] = await db
-    .select({ id: orders.id, statusId: orders.statusId, paymentMethodId: orders.paymentMethodId, tenor: orders.tenor, totalAmount: orders.totalAmount, phone: orders.buyerPhoneNumber })
+    .select({
+      id: orders.id,
+      statusId: orders.statusId,
+      paymentMethodId: orders.paymentMethodId,
+      tenor: orders.tenor,
+      totalAmount: orders.totalAmount,
+      phone: orders.buyerPhoneNumber,
+    })
     .from(orders)
     .where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
   if (!order) return { ok: false, code: "NOT_PAYABLE", message: NOT_PAYABLE };
@@ -41,7 +56,8 @@ export async function setOrderPayment(
     return { ok: false, code: "NOT_PAYABLE", message: METHOD_ALREADY_SET };
   }
   if (order.statusId !== 200) return { ok: false, code: "NOT_PAYABLE", message: NOT_PAYABLE };
-  if (check.method.type === "bank_transfer" && (await freeUniqueCode()) === null) return { ok: false, code: "METHOD", message: UNIQUE_CODES_EXHAUSTED };
+  if (check.method.type === "bank_transfer" && (await freeUniqueCode()) === null)
+    return { ok: false, code: "METHOD", message: UNIQUE_CODES_EXHAUSTED };
   if (check.method.type === "paylater" && !(await consumeOtpSecret(userId, choice.otpSecretId ?? "", order.phone))) {
     return { ok: false, code: "OTP", message: OTP_REQUIRED };
   }

@@ -11,7 +11,15 @@ import { ownDatabaseForThisFile } from "../../testing/own-database";
 import { addCompany, getHelpContacts, listAllCompanies, listCompanies, registerUser, saveHelpContacts, updateCompany } from "../people";
 import { getPaymentDetail } from "./page";
 import { listPaymentMethods, listTenorOptions } from "./methods";
-import { getTenorSettings, getTransferAccount, saveHowToTexts, saveMethodSettings, saveTenorSettings, saveTransferAccount, listMethodSettings } from "./settings";
+import {
+  getTenorSettings,
+  getTransferAccount,
+  saveHowToTexts,
+  saveMethodSettings,
+  saveTenorSettings,
+  saveTransferAccount,
+  listMethodSettings,
+} from "./settings";
 
 // The store's settings (issue 27): seeded with the values the code had; an admin's change applies
 // to payments opened afterwards; bad input is refused per field; every save is audited.
@@ -26,25 +34,49 @@ beforeAll(async () => {
 
 describe("the manual-transfer account", () => {
   it("starts as the built-in account; a new account shows on new payments only, an open payment keeps its own", async () => {
-    expect(await getTransferAccount()).toEqual({ bankName: MANUAL_TRANSFER_ACCOUNT.bankName, accountName: MANUAL_TRANSFER_ACCOUNT.bankAccountName, accountNumber: MANUAL_TRANSFER_ACCOUNT.bankAccountNumber });
+    expect(await getTransferAccount()).toEqual({
+      bankName: MANUAL_TRANSFER_ACCOUNT.bankName,
+      accountName: MANUAL_TRANSFER_ACCOUNT.bankAccountName,
+      accountNumber: MANUAL_TRANSFER_ACCOUNT.bankAccountNumber,
+    });
     const before = await createBuyer();
     const oldOrder = await placeOrder(before, await createStockedProduct(), "MANUAL-BNI");
-    expect((await getPaymentDetail(oldOrder, before.id))!.manualInfoDetail).toMatchObject({ bankAccountNumber: MANUAL_TRANSFER_ACCOUNT.bankAccountNumber });
+    expect((await getPaymentDetail(oldOrder, before.id))!.manualInfoDetail).toMatchObject({
+      bankAccountNumber: MANUAL_TRANSFER_ACCOUNT.bankAccountNumber,
+    });
 
     expect(await saveTransferAccount(adminId, { bankName: "", accountName: "=cmd", accountNumber: "12ab" })).toEqual({
       ok: false,
-      errors: { bankName: "Nama bank tidak boleh kosong.", accountName: "Nama Pemilik Rekening tidak valid.", accountNumber: "Nomor Rekening harus 6–20 angka." },
+      errors: {
+        bankName: "Nama bank tidak boleh kosong.",
+        accountName: "Nama Pemilik Rekening tidak valid.",
+        accountNumber: "Nomor Rekening harus 6–20 angka.",
+      },
     });
-    expect(await saveTransferAccount(adminId, { bankName: "Bank Mandiri", accountName: "PT Koperasi Pegawai PLN", accountNumber: "123-456 7890" })).toEqual({ ok: true });
+    expect(
+      await saveTransferAccount(adminId, {
+        bankName: "Bank Mandiri",
+        accountName: "PT Koperasi Pegawai PLN",
+        accountNumber: "123-456 7890",
+      }),
+    ).toEqual({ ok: true });
 
     const after = await createBuyer();
     const newOrder = await placeOrder(after, await createStockedProduct(), "MANUAL-BNI");
     const fresh = (await getPaymentDetail(newOrder, after.id))!;
-    expect(fresh.manualInfoDetail).toEqual({ bankName: "Bank Mandiri", bankImageUrl: "/images/payment/mandiri.svg", bankAccountName: "PT Koperasi Pegawai PLN", bankAccountNumber: "1234567890" });
+    expect(fresh.manualInfoDetail).toEqual({
+      bankName: "Bank Mandiri",
+      bankImageUrl: "/images/payment/mandiri.svg",
+      bankAccountName: "PT Koperasi Pegawai PLN",
+      bankAccountNumber: "1234567890",
+    });
     expect(fresh.vaNo).toBe("1234567890");
     expect(fresh.howTo[0]!.content).toContain("PT Koperasi Pegawai PLN");
     // The payment opened before the change still shows the account it showed.
-    expect((await getPaymentDetail(oldOrder, before.id))!.manualInfoDetail).toMatchObject({ bankName: MANUAL_TRANSFER_ACCOUNT.bankName, bankAccountNumber: MANUAL_TRANSFER_ACCOUNT.bankAccountNumber });
+    expect((await getPaymentDetail(oldOrder, before.id))!.manualInfoDetail).toMatchObject({
+      bankName: MANUAL_TRANSFER_ACCOUNT.bankName,
+      bankAccountNumber: MANUAL_TRANSFER_ACCOUNT.bankAccountNumber,
+    });
     const audit = await db.select({ detail: operatorAudit.detail }).from(operatorAudit).where(eq(operatorAudit.operatorId, adminId));
     expect(audit.map((a) => a.detail)).toContain("rekening transfer: Bank Mandiri 1234567890 a.n. PT Koperasi Pegawai PLN");
   });
@@ -54,9 +86,18 @@ describe("methods, fees and tenors", () => {
   it("a method switched off leaves the list, a fee applies to new totals; never all off; bad fees refused", async () => {
     const methods = await listMethodSettings();
     const bri = await methodId("BRI-VA");
-    const all = (override: Record<number, { active?: boolean; fee?: string }>) => methods.map((m) => ({ id: m.id, active: override[m.id]?.active ?? m.active, fee: override[m.id]?.fee ?? String(m.fee) }));
-    expect(await saveMethodSettings(adminId, all({ [bri]: { fee: "-5" } }))).toEqual({ ok: false, errors: { [`fee-${bri}`]: "Biaya harus angka 0 sampai 1.000.000." } });
-    expect(await saveMethodSettings(adminId, methods.map((m) => ({ id: m.id, active: false, fee: "0" })))).toEqual({ ok: false, errors: { form: "Minimal satu metode pembayaran harus aktif." } });
+    const all = (override: Record<number, { active?: boolean; fee?: string }>) =>
+      methods.map((m) => ({ id: m.id, active: override[m.id]?.active ?? m.active, fee: override[m.id]?.fee ?? String(m.fee) }));
+    expect(await saveMethodSettings(adminId, all({ [bri]: { fee: "-5" } }))).toEqual({
+      ok: false,
+      errors: { [`fee-${bri}`]: "Biaya harus angka 0 sampai 1.000.000." },
+    });
+    expect(
+      await saveMethodSettings(
+        adminId,
+        methods.map((m) => ({ id: m.id, active: false, fee: "0" })),
+      ),
+    ).toEqual({ ok: false, errors: { form: "Minimal satu metode pembayaran harus aktif." } });
     const bni = await methodId("BNI-VA");
     expect(await saveMethodSettings(adminId, all({ [bri]: { active: false }, [bni]: { fee: "6.500" } }))).toEqual({ ok: true });
     const listed = (await listPaymentMethods(1_000_000)).flatMap((g) => g.methods);
@@ -67,7 +108,10 @@ describe("methods, fees and tenors", () => {
 
   it("tenors as 'bulan,bunga' lines: the instalment options follow; wrong lines refused with their number", async () => {
     expect(await getTenorSettings()).toEqual(TENORS);
-    expect(await saveTenorSettings(adminId, "3,0\n6;x")).toEqual({ ok: false, errors: { tenors: "Baris 2: tulis tenor (1–60 bulan) dan bunga (0–100%), misalnya 6,3." } });
+    expect(await saveTenorSettings(adminId, "3,0\n6;x")).toEqual({
+      ok: false,
+      errors: { tenors: "Baris 2: tulis tenor (1–60 bulan) dan bunga (0–100%), misalnya 6,3." },
+    });
     expect(await saveTenorSettings(adminId, "3,0\n3,1")).toEqual({ ok: false, errors: { tenors: "Baris 2: tenor 3 bulan sudah ada." } });
     expect(await saveTenorSettings(adminId, "  \n")).toEqual({ ok: false, errors: { tenors: "Minimal satu tenor." } });
     expect(await saveTenorSettings(adminId, "24,10\n6,2,5")).toEqual({ ok: true });
@@ -77,7 +121,13 @@ describe("methods, fees and tenors", () => {
   });
 
   it("how-to texts are sanitised, per channel, with {nomor} and {nama} filled in; empty keeps the built-in text", async () => {
-    expect(await saveHowToTexts(adminId, { "BNI-VA|ATM": '<p onclick="x()">Bayar ke <b>{nomor}</b></p><script>alert(1)</script>', "NOPE|ATM": "x", "BNI-VA|Mobile Banking": "  " })).toEqual({ ok: true });
+    expect(
+      await saveHowToTexts(adminId, {
+        "BNI-VA|ATM": '<p onclick="x()">Bayar ke <b>{nomor}</b></p><script>alert(1)</script>',
+        "NOPE|ATM": "x",
+        "BNI-VA|Mobile Banking": "  ",
+      }),
+    ).toEqual({ ok: true });
     const buyer = await createBuyer();
     const orderId = await placeOrder(buyer, await createStockedProduct(), "BNI-VA");
     const detail = (await getPaymentDetail(orderId, buyer.id))!;
@@ -97,13 +147,28 @@ describe("companies and the help contacts", () => {
     const company = (await listAllCompanies()).find((c) => c.name === name)!;
     expect(await updateCompany(adminId, company.id, { name: `${name} Tbk`, hidden: true })).toEqual({ ok: true });
     expect((await listCompanies()).map((c) => c.id)).not.toContain(company.id);
-    expect(await registerUser({ fullname: "A", phoneNo: "081234567890", nip: "1", companyId: company.id, email: `x-${randomUUID().slice(0, 6)}@example.test`, password: "rahasia123" })).toEqual({ ok: false, field: "companyId", message: "Perusahaan tidak boleh kosong." });
+    expect(
+      await registerUser({
+        fullname: "A",
+        phoneNo: "081234567890",
+        nip: "1",
+        companyId: company.id,
+        email: `x-${randomUUID().slice(0, 6)}@example.test`,
+        password: "rahasia123",
+      }),
+    ).toEqual({ ok: false, field: "companyId", message: "Perusahaan tidak boleh kosong." });
     expect((await listAllCompanies()).find((c) => c.id === company.id)).toEqual({ id: company.id, name: `${name} Tbk`, hidden: true });
   });
 
   it("the help contacts start as ADMIN_PHONE; bad numbers refused per field", async () => {
     expect(await getHelpContacts()).toEqual({ phone: "+62 811-1000-123", whatsapp: "+62 811-1000-123" });
-    expect(await saveHelpContacts(adminId, { phone: "abc", whatsapp: "" })).toEqual({ ok: false, errors: { phone: "Nomor telepon harus 8–20 angka (boleh diawali +).", whatsapp: "Nomor WhatsApp harus 8–20 angka (boleh diawali +)." } });
+    expect(await saveHelpContacts(adminId, { phone: "abc", whatsapp: "" })).toEqual({
+      ok: false,
+      errors: {
+        phone: "Nomor telepon harus 8–20 angka (boleh diawali +).",
+        whatsapp: "Nomor WhatsApp harus 8–20 angka (boleh diawali +).",
+      },
+    });
     expect(await saveHelpContacts(adminId, { phone: "021-7251234", whatsapp: "+62 812 3456 7890" })).toEqual({ ok: true });
     expect(await getHelpContacts()).toEqual({ phone: "021-7251234", whatsapp: "+62 812 3456 7890" });
   });

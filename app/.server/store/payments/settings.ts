@@ -32,7 +32,14 @@ export async function getHowToTexts(db?: Executor): Promise<HowToTexts> {
 export async function listMethodSettings() {
   const db = await getDb();
   return db
-    .select({ id: paymentMethods.id, code: paymentMethods.code, name: paymentMethods.name, type: paymentMethods.type, fee: paymentMethods.fee, active: paymentMethods.active })
+    .select({
+      id: paymentMethods.id,
+      code: paymentMethods.code,
+      name: paymentMethods.name,
+      type: paymentMethods.type,
+      fee: paymentMethods.fee,
+      active: paymentMethods.active,
+    })
     .from(paymentMethods)
     .orderBy(asc(paymentMethods.position), asc(paymentMethods.id));
 }
@@ -41,7 +48,11 @@ const hasFormula = (value: string) => /^[=+\-@]/.test(value);
 
 /** 'Simpan Rekening': bank, 'Nama Pemilik Rekening', 'Nomor Rekening' (digits, 6–20). */
 export async function saveTransferAccount(operatorId: number, input: TransferAccount): Promise<Saved> {
-  const value = { bankName: input.bankName.trim(), accountName: input.accountName.trim(), accountNumber: input.accountNumber.replace(/[\s.-]/g, "") };
+  const value = {
+    bankName: input.bankName.trim(),
+    accountName: input.accountName.trim(),
+    accountNumber: input.accountNumber.replace(/[\s.-]/g, ""),
+  };
   const errors: FieldErrors = {};
   if (!value.bankName) errors.bankName = "Nama bank tidak boleh kosong.";
   else if (value.bankName.length > 100 || hasFormula(value.bankName)) errors.bankName = "Nama bank tidak valid.";
@@ -53,7 +64,9 @@ export async function saveTransferAccount(operatorId: number, input: TransferAcc
   const db = await getDb();
   await db.transaction(async (tx) => {
     await writeSetting(tx, "transfer-account", value, `operator:${operatorId}`);
-    await recordAudit(tx, operatorId, "settings", { detail: `rekening transfer: ${value.bankName} ${value.accountNumber} a.n. ${value.accountName}` });
+    await recordAudit(tx, operatorId, "settings", {
+      detail: `rekening transfer: ${value.bankName} ${value.accountNumber} a.n. ${value.accountName}`,
+    });
   });
   return { ok: true };
 }
@@ -73,11 +86,15 @@ export async function saveMethodSettings(operatorId: number, input: { id: number
     if (!/^\d{1,7}$/.test(fee) || Number(fee) > MAX_FEE) errors[`fee-${method.id}`] = "Biaya harus angka 0 sampai 1.000.000.";
     else changes.push({ id: method.id, active: posted.active, fee: Number(fee) });
   }
-  if (!Object.keys(errors).length && changes.length === known.length && changes.every((c) => !c.active)) errors.form = "Minimal satu metode pembayaran harus aktif.";
+  if (!Object.keys(errors).length && changes.length === known.length && changes.every((c) => !c.active))
+    errors.form = "Minimal satu metode pembayaran harus aktif.";
   if (Object.keys(errors).length) return { ok: false, errors };
   await db.transaction(async (tx) => {
-    for (const change of changes) await tx.update(paymentMethods).set({ active: change.active, fee: change.fee }).where(eq(paymentMethods.id, change.id));
-    await recordAudit(tx, operatorId, "settings", { detail: `metode: ${changes.map((c) => `${c.id}=${c.active ? "aktif" : "nonaktif"}/${c.fee}`).join(", ")}` });
+    for (const change of changes)
+      await tx.update(paymentMethods).set({ active: change.active, fee: change.fee }).where(eq(paymentMethods.id, change.id));
+    await recordAudit(tx, operatorId, "settings", {
+      detail: `metode: ${changes.map((c) => `${c.id}=${c.active ? "aktif" : "nonaktif"}/${c.fee}`).join(", ")}`,
+    });
   });
   return { ok: true };
 }
@@ -96,7 +113,8 @@ export async function saveTenorSettings(operatorId: number, text: string): Promi
     const match = /^(\d{1,2})\s*[,;]\s*(\d{1,3}(?:[.,]\d{1,2})?)$/.exec(line);
     const tenor = match ? Number(match[1]) : NaN;
     const interest = match ? Number(match[2]!.replace(",", ".")) : NaN;
-    if (!match || tenor < 1 || tenor > 60 || interest > 100) return { ok: false, errors: { tenors: `Baris ${i + 1}: tulis tenor (1–60 bulan) dan bunga (0–100%), misalnya 6,3.` } };
+    if (!match || tenor < 1 || tenor > 60 || interest > 100)
+      return { ok: false, errors: { tenors: `Baris ${i + 1}: tulis tenor (1–60 bulan) dan bunga (0–100%), misalnya 6,3.` } };
     if (tenors.some((t) => t.tenor === tenor)) return { ok: false, errors: { tenors: `Baris ${i + 1}: tenor ${tenor} bulan sudah ada.` } };
     tenors.push({ tenor, interestPercentage: interest });
   }
@@ -105,7 +123,9 @@ export async function saveTenorSettings(operatorId: number, text: string): Promi
   const db = await getDb();
   await db.transaction(async (tx) => {
     await writeSetting(tx, "tenors", tenors, `operator:${operatorId}`);
-    await recordAudit(tx, operatorId, "settings", { detail: `tenor: ${tenors.map((t) => `${t.tenor}x ${t.interestPercentage}%`).join(", ")}` });
+    await recordAudit(tx, operatorId, "settings", {
+      detail: `tenor: ${tenors.map((t) => `${t.tenor}x ${t.interestPercentage}%`).join(", ")}`,
+    });
   });
   return { ok: true };
 }

@@ -39,7 +39,11 @@ export async function settleGatewayEvent(event: GatewayEvent, now = new Date()):
   const [payment] = await db
     .select({ orderId: payments.orderId, total: payments.total, expiresAt: payments.expiresAt, closedAt: payments.closedAt })
     .from(payments)
-    .where(event.gatewayRef ? eq(payments.gatewayRef, event.gatewayRef) : and(eq(payments.vaNumber, event.vaNumber ?? ""), eq(payments.type, "virtual_account")));
+    .where(
+      event.gatewayRef
+        ? eq(payments.gatewayRef, event.gatewayRef)
+        : and(eq(payments.vaNumber, event.vaNumber ?? ""), eq(payments.type, "virtual_account")),
+    );
   if (!payment) return { status: 404, error: "unknown-va" };
   const orderId = payment.orderId;
   const settles = event.type === "payment.paid";
@@ -47,7 +51,17 @@ export async function settleGatewayEvent(event: GatewayEvent, now = new Date()):
 
   const record = async (outcome: SettlementOutcome, overwrite = false): Promise<SettlementResult> => {
     const amount = Number.isSafeInteger(event.amount) ? event.amount : payment.total;
-    const values = { id: event.id, type: event.type, vaNumber: event.vaNumber, gatewayRef: event.gatewayRef ?? null, amount, paidAt: event.paidAt, orderId, outcome, receivedAt: now };
+    const values = {
+      id: event.id,
+      type: event.type,
+      vaNumber: event.vaNumber,
+      gatewayRef: event.gatewayRef ?? null,
+      amount,
+      paidAt: event.paidAt,
+      orderId,
+      outcome,
+      receivedAt: now,
+    };
     const query = db.insert(webhookEvents).values(values);
     // The delivery that settled overwrites what a concurrent duplicate may have written first.
     const inserted = overwrite
@@ -62,7 +76,11 @@ export async function settleGatewayEvent(event: GatewayEvent, now = new Date()):
   if (event.type === "payment.expired") {
     // The gateway closed it (expire, cancel, deny, failure): the order expires as the store's own expiry does.
     if (statusId !== 200 && statusId !== 301) return record(statusId === 1 || statusId === 2 ? "order-closed" : "ignored");
-    const expired = await expirePayment(orderId, { from: statusId, gatewayClosed: true, note: `Pembayaran ditutup oleh gateway (${eventNote(event.id)})` });
+    const expired = await expirePayment(orderId, {
+      from: statusId,
+      gatewayClosed: true,
+      note: `Pembayaran ditutup oleh gateway (${eventNote(event.id)})`,
+    });
     return record(expired ? "expired" : "ignored");
   }
   if (!settles) return record("ignored");
@@ -77,7 +95,10 @@ export async function settleGatewayEvent(event: GatewayEvent, now = new Date()):
     }
     const moved = await transitionOrder(orderId, from, 300, "gateway", eventNote(event.id));
     if (moved.ok) {
-      await db.update(payments).set({ paidAt: event.paidAt ?? now, closedAt: now, closedReason: "paid" }).where(eq(payments.orderId, orderId));
+      await db
+        .update(payments)
+        .set({ paidAt: event.paidAt ?? now, closedAt: now, closedReason: "paid" })
+        .where(eq(payments.orderId, orderId));
       const settled = await record("settled", true);
       return { ...settled, replay: false } as SettlementResult;
     }
@@ -98,14 +119,25 @@ export async function settleGatewayEvent(event: GatewayEvent, now = new Date()):
 }
 
 /** For 'Bayar (Sandbox)': the user's own open virtual-account payment awaiting payment, or null. */
-export async function getOpenVaPayment(orderId: number, userId: number): Promise<{ orderId: number; vaNumber: string; total: number } | null> {
+export async function getOpenVaPayment(
+  orderId: number,
+  userId: number,
+): Promise<{ orderId: number; vaNumber: string; total: number } | null> {
   if (!isId(orderId) || !isId(userId)) return null;
   const db = await getDb();
   const [row] = await db
     .select({ orderId: payments.orderId, vaNumber: payments.vaNumber, total: payments.total })
     .from(payments)
     .innerJoin(orders, eq(orders.id, payments.orderId))
-    .where(and(eq(payments.orderId, orderId), eq(orders.userId, userId), eq(orders.statusId, 200), eq(payments.type, "virtual_account"), isNull(payments.closedAt)));
+    .where(
+      and(
+        eq(payments.orderId, orderId),
+        eq(orders.userId, userId),
+        eq(orders.statusId, 200),
+        eq(payments.type, "virtual_account"),
+        isNull(payments.closedAt),
+      ),
+    );
   return row?.vaNumber ? { orderId: row.orderId, vaNumber: row.vaNumber, total: row.total } : null;
 }
 
@@ -116,7 +148,10 @@ export async function getOpenVaPayment(orderId: number, userId: number): Promise
  * the payment closes. Only the caller whose transition happened closes it, so a settlement racing
  * with the expiry leaves exactly one of the two.
  */
-export async function expirePayment(orderId: number, options: { from?: 200 | 301; gatewayClosed?: boolean; note?: string } = {}): Promise<boolean> {
+export async function expirePayment(
+  orderId: number,
+  options: { from?: 200 | 301; gatewayClosed?: boolean; note?: string } = {},
+): Promise<boolean> {
   if (!options.gatewayClosed) {
     // A real gateway stops the payment first; one it reports paid meanwhile is settled instead.
     const closing = await closeAtGateway(orderId);
@@ -126,10 +161,19 @@ export async function expirePayment(orderId: number, options: { from?: 200 | 301
     }
     if (closing.kind === "unreachable") return false;
   }
-  const moved = await transitionOrder(orderId, options.from ?? 200, 2, options.gatewayClosed ? "gateway" : "system", options.note ?? "Pembayaran kedaluwarsa");
+  const moved = await transitionOrder(
+    orderId,
+    options.from ?? 200,
+    2,
+    options.gatewayClosed ? "gateway" : "system",
+    options.note ?? "Pembayaran kedaluwarsa",
+  );
   if (!moved.ok) return false;
   const db = await getDb();
-  await db.update(payments).set({ closedAt: new Date(), closedReason: "expired" }).where(and(eq(payments.orderId, orderId), isNull(payments.closedAt)));
+  await db
+    .update(payments)
+    .set({ closedAt: new Date(), closedReason: "expired" })
+    .where(and(eq(payments.orderId, orderId), isNull(payments.closedAt)));
   return true;
 }
 
@@ -143,13 +187,21 @@ const GATEWAY_CLOSE_GRACE_MS = 60 * 60 * 1000;
  */
 export async function closeAtGateway(orderId: number, now = new Date()): Promise<GatewayClosing> {
   const db = await getDb();
-  const [payment] = await db.select({ gateway: payments.gateway, gatewayRef: payments.gatewayRef, closedAt: payments.closedAt, expiresAt: payments.expiresAt }).from(payments).where(eq(payments.orderId, orderId));
+  const [payment] = await db
+    .select({ gateway: payments.gateway, gatewayRef: payments.gatewayRef, closedAt: payments.closedAt, expiresAt: payments.expiresAt })
+    .from(payments)
+    .where(eq(payments.orderId, orderId));
   const gateway = payment && !payment.closedAt && payment.gatewayRef ? gatewayNamed(payment.gateway) : null;
   if (!payment || !gateway?.closePayment) return { kind: "closed" };
   const closing = await gateway.closePayment(payment.gatewayRef!);
   if (closing.kind !== "unreachable") return closing;
   const overdueBy = payment.expiresAt ? now.getTime() - payment.expiresAt.getTime() : 0;
-  log.warn({ orderId, gateway: gateway.name, reason: closing.reason }, overdueBy > GATEWAY_CLOSE_GRACE_MS ? "payments: the gateway could not close the payment; expiring it anyway" : "payments: the gateway could not close the payment; trying again later");
+  log.warn(
+    { orderId, gateway: gateway.name, reason: closing.reason },
+    overdueBy > GATEWAY_CLOSE_GRACE_MS
+      ? "payments: the gateway could not close the payment; expiring it anyway"
+      : "payments: the gateway could not close the payment; trying again later",
+  );
   return overdueBy > GATEWAY_CLOSE_GRACE_MS ? { kind: "closed" } : closing;
 }
 

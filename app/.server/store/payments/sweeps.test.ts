@@ -14,13 +14,19 @@ it("two sweeps at once expire each overdue order once", async () => {
   const overdue = [await placeOrder(buyer, product, "BNI-VA"), await placeOrder(buyer, product, "BRI-VA")];
   expect(await productStock(product)).toBe(2);
   const db = await getDb();
-  await db.update(payments).set({ expiresAt: new Date(Date.now() - 1000) }).where(inArray(payments.orderId, overdue));
+  await db
+    .update(payments)
+    .set({ expiresAt: new Date(Date.now() - 1000) })
+    .where(inArray(payments.orderId, overdue));
 
   const [a, b] = await Promise.all([expireOverduePayments(), expireOverduePayments()]);
   const mine = [...a, ...b].filter((id) => overdue.includes(id));
   expect(mine.sort()).toEqual([...overdue].sort());
   expect(await productStock(product)).toBe(4);
-  const events = await db.select().from(orderEvents).where(and(inArray(orderEvents.orderId, overdue), eq(orderEvents.toStatus, 2)));
+  const events = await db
+    .select()
+    .from(orderEvents)
+    .where(and(inArray(orderEvents.orderId, overdue), eq(orderEvents.toStatus, 2)));
   expect(events).toHaveLength(2);
   const statuses = await db.select({ statusId: orders.statusId }).from(orders).where(inArray(orders.id, overdue));
   expect(statuses.map((s) => s.statusId)).toEqual([2, 2]);

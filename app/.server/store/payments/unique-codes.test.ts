@@ -22,7 +22,14 @@ async function holdEveryFreeCode(templateOrderId: number): Promise<void> {
   const db = await getDb();
   const [template] = await db.select().from(orders).where(eq(orders.id, templateOrderId));
   const [templatePayment] = await db.select().from(payments).where(eq(payments.orderId, templateOrderId));
-  const held = new Set((await db.select({ code: payments.uniqueCode }).from(payments).where(and(isNotNull(payments.uniqueCode), isNull(payments.closedAt)))).map((p) => p.code));
+  const held = new Set(
+    (
+      await db
+        .select({ code: payments.uniqueCode })
+        .from(payments)
+        .where(and(isNotNull(payments.uniqueCode), isNull(payments.closedAt)))
+    ).map((p) => p.code),
+  );
   const free: number[] = [];
   for (let code = UNIQUE_CODE_MIN; code <= UNIQUE_CODE_MAX; code++) if (!held.has(code)) free.push(code);
   const { id: _id, ...order } = template!;
@@ -30,7 +37,17 @@ async function holdEveryFreeCode(templateOrderId: number): Promise<void> {
     .insert(orders)
     .values(free.map((code) => ({ ...order, invoiceId: `INV/HELD/${code}-${randomUUID().slice(0, 8)}`, idempotencyKey: randomUUID() })))
     .returning({ id: orders.id });
-  await db.insert(payments).values(copies.map(({ id }, i) => ({ ...templatePayment!, orderId: id, gatewayRef: templatePayment!.gatewayRef && `${templatePayment!.gatewayRef}-${i}`, uniqueCode: free[i]!, total: templatePayment!.amount + free[i]! })));
+  await db
+    .insert(payments)
+    .values(
+      copies.map(({ id }, i) => ({
+        ...templatePayment!,
+        orderId: id,
+        gatewayRef: templatePayment!.gatewayRef && `${templatePayment!.gatewayRef}-${i}`,
+        uniqueCode: free[i]!,
+        total: templatePayment!.amount + free[i]!,
+      })),
+    );
 }
 
 describe.skipIf(Boolean(process.env.DATABASE_URL))("all manual-transfer codes in use", () => {
@@ -54,7 +71,11 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("all manual-transfer codes in
     const db = await getDb();
     // An order whose payment was never opened, made just before the last code went: one held code
     // is let go for its making, then held again.
-    const [held] = await db.select({ orderId: payments.orderId }).from(payments).where(and(isNotNull(payments.uniqueCode), isNull(payments.closedAt))).limit(1);
+    const [held] = await db
+      .select({ orderId: payments.orderId })
+      .from(payments)
+      .where(and(isNotNull(payments.uniqueCode), isNull(payments.closedAt)))
+      .limit(1);
     await db.update(payments).set({ closedAt: new Date() }).where(eq(payments.orderId, held!.orderId));
     const orderId = await placeOrder(buyer, await createStockedProduct(), "MANUAL-BNI");
     await db.delete(payments).where(eq(payments.orderId, orderId));
@@ -62,7 +83,11 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("all manual-transfer codes in
 
     const detail = await getPaymentDetail(orderId, buyer.id);
     expect(detail).toMatchObject({ statusId: 200, method: null, notice: UNIQUE_CODES_EXHAUSTED, canMarkPaid: false });
-    expect(await setOrderPayment(buyer.id, orderId, { paymentMethodId: await methodId("MANUAL-BNI") })).toEqual({ ok: false, code: "METHOD", message: UNIQUE_CODES_EXHAUSTED });
+    expect(await setOrderPayment(buyer.id, orderId, { paymentMethodId: await methodId("MANUAL-BNI") })).toEqual({
+      ok: false,
+      code: "METHOD",
+      message: UNIQUE_CODES_EXHAUSTED,
+    });
     expect(await setOrderPayment(buyer.id, orderId, { paymentMethodId: await methodId("BNI-VA") })).toMatchObject({ ok: true, orderId });
     expect(await getPaymentDetail(orderId, buyer.id)).toMatchObject({ method: { code: "BNI-VA" }, notice: null, canSandboxPay: true });
   });

@@ -7,7 +7,20 @@ import { getDb } from "../../db/client";
 import { accountTokens, users } from "../../db/schema";
 import { settleMessages } from "../../testing/messages";
 import type { OutboxEntry } from "../messages";
-import { authenticate, checkResetSecret, getProfile, listCompanies, type RegisterInput, registerUser, requestPasswordReset, resendVerification, resetPassword, updateProfile, usernameFromEmail, verifyAccount } from "./accounts";
+import {
+  authenticate,
+  checkResetSecret,
+  getProfile,
+  listCompanies,
+  type RegisterInput,
+  registerUser,
+  requestPasswordReset,
+  resendVerification,
+  resetPassword,
+  updateProfile,
+  usernameFromEmail,
+  verifyAccount,
+} from "./accounts";
 import { createSession, getSessionUser } from "./sessions";
 
 // Runs on this file's PGlite, or on a shared PostgreSQL (DATABASE_URL): every account is new.
@@ -20,7 +33,15 @@ beforeAll(async () => {
 });
 
 function registration(overrides: Partial<RegisterInput> = {}): RegisterInput {
-  return { fullname: "Siti Rahma", phoneNo: "081234567890", nip: "9012345678", companyId, email: uniqueEmail(), password: "rahasia123", ...overrides };
+  return {
+    fullname: "Siti Rahma",
+    phoneNo: "081234567890",
+    nip: "9012345678",
+    companyId,
+    email: uniqueEmail(),
+    password: "rahasia123",
+    ...overrides,
+  };
 }
 
 async function register(overrides: Partial<RegisterInput> = {}) {
@@ -36,7 +57,10 @@ async function register(overrides: Partial<RegisterInput> = {}) {
 async function mailsTo(email: string): Promise<OutboxEntry[]> {
   await settleMessages();
   const dir = path.join(process.env.DATA_DIR!, "outbox");
-  const files = (await fs.readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith(".json")).sort().reverse();
+  const files = (await fs.readdir(dir).catch(() => [] as string[]))
+    .filter((f) => f.endsWith(".json"))
+    .sort()
+    .reverse();
   const entries = await Promise.all(files.map(async (f) => JSON.parse(await fs.readFile(path.join(dir, f), "utf8")) as OutboxEntry));
   return entries.filter((m) => m.to === email.toLowerCase());
 }
@@ -52,7 +76,10 @@ async function linkSentTo(email: string, parameter: "verificationCode" | "secret
 
 async function expireTokensOf(userId: number) {
   const db = await getDb();
-  await db.update(accountTokens).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(accountTokens.userId, userId));
+  await db
+    .update(accountTokens)
+    .set({ expiresAt: sql`now() - interval '1 second'` })
+    .where(eq(accountTokens.userId, userId));
 }
 
 describe("registration", () => {
@@ -72,10 +99,16 @@ describe("registration", () => {
 
   it("creates nothing for an e-mail that is already registered (whatever its case), answers as for a new one and tells its owner by e-mail", async () => {
     const { email, userId } = await register();
-    expect(await registerUser(registration({ email: email.toUpperCase(), fullname: "Penyusup", password: "sandi-lain-1" }))).toEqual({ ok: true, value: { userId: null } });
+    expect(await registerUser(registration({ email: email.toUpperCase(), fullname: "Penyusup", password: "sandi-lain-1" }))).toEqual({
+      ok: true,
+      value: { userId: null },
+    });
     await settleMessages();
     const db = await getDb();
-    const rows = await db.select({ id: users.id, fullname: users.fullname }).from(users).where(eq(sql`lower(${users.email})`, email.toLowerCase()));
+    const rows = await db
+      .select({ id: users.id, fullname: users.fullname })
+      .from(users)
+      .where(eq(sql`lower(${users.email})`, email.toLowerCase()));
     expect(rows).toEqual([{ id: userId, fullname: "Siti Rahma" }]);
     expect(await authenticate(email, "sandi-lain-1")).toBeNull();
     const [mail] = await mailsTo(email);
@@ -85,7 +118,11 @@ describe("registration", () => {
   });
 
   it("refuses a company that does not exist", async () => {
-    expect(await registerUser(registration({ companyId: 987654321 }))).toEqual({ ok: false, field: "companyId", message: "Perusahaan tidak boleh kosong." });
+    expect(await registerUser(registration({ companyId: 987654321 }))).toEqual({
+      ok: false,
+      field: "companyId",
+      message: "Perusahaan tidak boleh kosong.",
+    });
   });
 });
 
@@ -126,7 +163,10 @@ describe("account verification", () => {
     expect(await mailsTo(email)).toHaveLength(2);
 
     const db = await getDb();
-    await db.update(users).set({ resendAvailableAt: sql`now() - interval '1 second'` }).where(eq(users.id, userId));
+    await db
+      .update(users)
+      .set({ resendAvailableAt: sql`now() - interval '1 second'` })
+      .where(eq(users.id, userId));
     const resent = await resendVerification(userId);
     expect(resent.ok).toBe(true);
     expect(await mailsTo(email)).toHaveLength(3);
@@ -181,7 +221,10 @@ describe("password reset", () => {
 
     // One use only.
     expect(await checkResetSecret(code)).toBeNull();
-    expect(await resetPassword(code, "lagi-rahasia-2")).toEqual({ ok: false, message: "Mohon maaf, link reset password anda tidak valid." });
+    expect(await resetPassword(code, "lagi-rahasia-2")).toEqual({
+      ok: false,
+      message: "Mohon maaf, link reset password anda tidak valid.",
+    });
     expect(await authenticate(email, "baru-rahasia-1")).toEqual({ id: userId });
   });
 
@@ -207,7 +250,13 @@ describe("profile", () => {
   it("reads name, phone, e-mail, NIP and company name, and updates name and phone", async () => {
     const { email, userId } = await register({ fullname: "Siti Rahma", nip: "1234567890" });
     const companies = await listCompanies();
-    expect(await getProfile(userId)).toEqual({ fullname: "Siti Rahma", phoneNo: "081234567890", email, nip: "1234567890", companyName: companies[0]!.name });
+    expect(await getProfile(userId)).toEqual({
+      fullname: "Siti Rahma",
+      phoneNo: "081234567890",
+      email,
+      nip: "1234567890",
+      companyName: companies[0]!.name,
+    });
 
     await updateProfile(userId, { fullname: "  Siti R. Lestari ", phoneNo: "0899887766554" });
     expect(await getProfile(userId)).toMatchObject({ fullname: "Siti R. Lestari", phoneNo: "0899887766554", nip: "1234567890" });

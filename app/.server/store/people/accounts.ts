@@ -18,7 +18,8 @@ const hashPassword = (password: string) => hash(password);
 // Checked when the e-mail is unknown, so both answers take the same time.
 let dummyHash: Promise<string> | undefined;
 
-export type Result<T = undefined> = ({ ok: true } & (T extends undefined ? unknown : { value: T })) | { ok: false; message: string; field?: string };
+export type Result<T = undefined> =
+  ({ ok: true } & (T extends undefined ? unknown : { value: T })) | { ok: false; message: string; field?: string };
 
 /** The companies offered at registration (hidden ones are not). */
 export async function listCompanies() {
@@ -45,7 +46,11 @@ export type RegisterInput = { fullname: string; phoneNo: string; nip: string; co
  */
 export async function registerUser(input: RegisterInput): Promise<Result<{ userId: number | null }>> {
   const db = await getDb();
-  const company = await db.select({ id: companies.id }).from(companies).where(and(eq(companies.id, input.companyId), eq(companies.hidden, false))).limit(1);
+  const company = await db
+    .select({ id: companies.id })
+    .from(companies)
+    .where(and(eq(companies.id, input.companyId), eq(companies.hidden, false)))
+    .limit(1);
   if (!company.length) return { ok: false, field: "companyId", message: "Perusahaan tidak boleh kosong." };
   const email = normaliseEmail(input.email);
   const fullname = input.fullname.trim();
@@ -58,7 +63,14 @@ export async function registerUser(input: RegisterInput): Promise<Result<{ userI
     .transaction(async (tx) => {
       const inserted = await tx
         .insert(users)
-        .values({ fullname, username: usernameFromEmail(email), email, phoneNo: input.phoneNo, nip, companyId: input.companyId, passwordHash,
+        .values({
+          fullname,
+          username: usernameFromEmail(email),
+          email,
+          phoneNo: input.phoneNo,
+          nip,
+          companyId: input.companyId,
+          passwordHash,
           // No wait yet: spec §4 starts the hour after a resend, so 'Kirim Ulang' is offered at once.
           resendAvailableAt: null,
         })
@@ -83,25 +95,31 @@ export async function registerUser(input: RegisterInput): Promise<Result<{ userI
 
 defineMail("already-registered", async (data) => {
   const db = await getDb();
-  const [user] = await db.select({ email: users.email, fullname: users.fullname }).from(users).where(eq(sql`lower(${users.email})`, String(data.email))).limit(1);
+  const [user] = await db
+    .select({ email: users.email, fullname: users.fullname })
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, String(data.email)))
+    .limit(1);
   if (!user) return null;
   return renderEmail({
-      to: user.email,
-      subject: "Email Anda Sudah Terdaftar di Toko Pegawai PLN",
-      greeting: `Halo ${user.fullname},`,
-      lines: [
-        "Seseorang (mungkin Anda) mencoba mendaftar di Toko Pegawai PLN dengan email ini, padahal email ini sudah memiliki akun.",
-        "Silakan login dengan akun Anda. Jika lupa kata sandi, pilih 'Lupa Kata Sandi?' di halaman login.",
-      ],
-      button: { label: "Login", link: `${env().appUrl}/login` },
-      footer: "Jika bukan Anda yang mencoba mendaftar, abaikan e-mail ini: akun Anda tidak berubah.",
+    to: user.email,
+    subject: "Email Anda Sudah Terdaftar di Toko Pegawai PLN",
+    greeting: `Halo ${user.fullname},`,
+    lines: [
+      "Seseorang (mungkin Anda) mencoba mendaftar di Toko Pegawai PLN dengan email ini, padahal email ini sudah memiliki akun.",
+      "Silakan login dengan akun Anda. Jika lupa kata sandi, pilih 'Lupa Kata Sandi?' di halaman login.",
+    ],
+    button: { label: "Login", link: `${env().appUrl}/login` },
+    footer: "Jika bukan Anda yang mencoba mendaftar, abaikan e-mail ini: akun Anda tidak berubah.",
   });
 });
 
 async function issueToken(userId: number, purpose: "verify" | "reset", hours: number) {
   const db = await getDb();
   const raw = randomToken();
-  await db.insert(accountTokens).values({ userId, purpose, tokenHash: hashToken(raw), expiresAt: new Date(Date.now() + hours * 3600 * 1000) });
+  await db
+    .insert(accountTokens)
+    .values({ userId, purpose, tokenHash: hashToken(raw), expiresAt: new Date(Date.now() + hours * 3600 * 1000) });
   return raw;
 }
 
@@ -110,7 +128,10 @@ async function issueToken(userId: number, purpose: "verify" | "reset", hours: nu
 defineMail("verification", async (data) => {
   const userId = Number(data.userId);
   const db = await getDb();
-  const [user] = await db.select({ email: users.email, fullname: users.fullname }).from(users).where(and(eq(users.id, userId), isNull(users.verifiedAt)));
+  const [user] = await db
+    .select({ email: users.email, fullname: users.fullname })
+    .from(users)
+    .where(and(eq(users.id, userId), isNull(users.verifiedAt)));
   if (!user) return null;
   const code = await issueToken(userId, "verify", VERIFY_LINK_HOURS);
   return renderEmail({
@@ -130,7 +151,14 @@ async function consumeToken(raw: string, purpose: "verify" | "reset") {
   const rows = await db
     .update(accountTokens)
     .set({ usedAt: new Date() })
-    .where(and(eq(accountTokens.tokenHash, hashToken(raw)), eq(accountTokens.purpose, purpose), isNull(accountTokens.usedAt), gt(accountTokens.expiresAt, new Date())))
+    .where(
+      and(
+        eq(accountTokens.tokenHash, hashToken(raw)),
+        eq(accountTokens.purpose, purpose),
+        isNull(accountTokens.usedAt),
+        gt(accountTokens.expiresAt, new Date()),
+      ),
+    )
     .returning({ userId: accountTokens.userId });
   return rows[0]?.userId ?? null;
 }
@@ -149,7 +177,10 @@ export async function verifyAccount(code: string): Promise<Result<{ alreadyActiv
   }
   const [before] = await db.select({ verifiedAt: users.verifiedAt }).from(users).where(eq(users.id, userId));
   if (before?.verifiedAt) return { ok: true, value: { alreadyActive: true } };
-  await db.update(users).set({ verifiedAt: sql`coalesce(${users.verifiedAt}, now())`, updatedAt: new Date() }).where(eq(users.id, userId));
+  await db
+    .update(users)
+    .set({ verifiedAt: sql`coalesce(${users.verifiedAt}, now())`, updatedAt: new Date() })
+    .where(eq(users.id, userId));
   return { ok: true, value: { alreadyActive: false } };
 }
 
@@ -173,7 +204,9 @@ export async function resendVerification(userId: number): Promise<Result<{ avail
   const rows = await db
     .update(users)
     .set({ resendAvailableAt: availableAt })
-    .where(and(eq(users.id, userId), isNull(users.verifiedAt), sql`(${users.resendAvailableAt} is null or ${users.resendAvailableAt} <= now())`))
+    .where(
+      and(eq(users.id, userId), isNull(users.verifiedAt), sql`(${users.resendAvailableAt} is null or ${users.resendAvailableAt} <= now())`),
+    )
     .returning({ email: users.email, fullname: users.fullname });
   const user = rows[0];
   if (!user) {
@@ -188,7 +221,11 @@ export async function resendVerification(userId: number): Promise<Result<{ avail
 /** The user for a correct e-mail and password, else null (same answer and time for both failures). */
 export async function authenticate(email: string, password: string): Promise<{ id: number } | null> {
   const db = await getDb();
-  const [user] = await db.select({ id: users.id, passwordHash: users.passwordHash }).from(users).where(eq(sql`lower(${users.email})`, normaliseEmail(email))).limit(1);
+  const [user] = await db
+    .select({ id: users.id, passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, normaliseEmail(email)))
+    .limit(1);
   if (!user) {
     dummyHash ??= hashPassword(randomToken());
     await verify(await dummyHash, password).catch(() => false);
@@ -209,7 +246,11 @@ export async function requestPasswordReset(email: string): Promise<void> {
 
 defineMail("password-reset", async (data) => {
   const db = await getDb();
-  const [user] = await db.select({ id: users.id, email: users.email, fullname: users.fullname }).from(users).where(eq(sql`lower(${users.email})`, String(data.email))).limit(1);
+  const [user] = await db
+    .select({ id: users.id, email: users.email, fullname: users.fullname })
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, String(data.email)))
+    .limit(1);
   if (!user) return null;
   const secret = await issueToken(user.id, "reset", RESET_LINK_HOURS);
   return renderEmail({
@@ -230,7 +271,14 @@ export async function checkResetSecret(secret: string): Promise<{ email: string 
     .select({ email: users.email })
     .from(accountTokens)
     .innerJoin(users, eq(users.id, accountTokens.userId))
-    .where(and(eq(accountTokens.tokenHash, hashToken(secret)), eq(accountTokens.purpose, "reset"), isNull(accountTokens.usedAt), gt(accountTokens.expiresAt, new Date())))
+    .where(
+      and(
+        eq(accountTokens.tokenHash, hashToken(secret)),
+        eq(accountTokens.purpose, "reset"),
+        isNull(accountTokens.usedAt),
+        gt(accountTokens.expiresAt, new Date()),
+      ),
+    )
     .limit(1);
   return row ?? null;
 }
@@ -240,7 +288,11 @@ export async function resetPassword(secret: string, password: string): Promise<R
   const userId = await consumeToken(secret, "reset");
   if (!userId) return { ok: false, message: "Mohon maaf, link reset password anda tidak valid." };
   const db = await getDb();
-  const [user] = await db.update(users).set({ passwordHash: await hashPassword(password), updatedAt: new Date() }).where(eq(users.id, userId)).returning({ email: users.email });
+  const [user] = await db
+    .update(users)
+    .set({ passwordHash: await hashPassword(password), updatedAt: new Date() })
+    .where(eq(users.id, userId))
+    .returning({ email: users.email });
   await revokeAllSessions(userId);
   return { ok: true, value: { email: user!.email } };
 }
@@ -257,20 +309,36 @@ export async function getProfile(userId: number) {
 
 export async function updateProfile(userId: number, input: { fullname: string; phoneNo: string }) {
   const db = await getDb();
-  await db.update(users).set({ fullname: input.fullname.trim(), phoneNo: input.phoneNo, updatedAt: new Date() }).where(eq(users.id, userId));
+  await db
+    .update(users)
+    .set({ fullname: input.fullname.trim(), phoneNo: input.phoneNo, updatedAt: new Date() })
+    .where(eq(users.id, userId));
 }
 
 /** Operator command: mark an account verified without the e-mail link. */
 export async function markVerified(email: string): Promise<boolean> {
   const db = await getDb();
-  const rows = await db.update(users).set({ verifiedAt: sql`coalesce(${users.verifiedAt}, now())` }).where(eq(sql`lower(${users.email})`, normaliseEmail(email))).returning({ id: users.id });
+  const rows = await db
+    .update(users)
+    .set({ verifiedAt: sql`coalesce(${users.verifiedAt}, now())` })
+    .where(eq(sql`lower(${users.email})`, normaliseEmail(email)))
+    .returning({ id: users.id });
   return rows.length > 0;
 }
 
 export async function listUsers() {
   const db = await getDb();
   return db
-    .select({ id: users.id, email: users.email, fullname: users.fullname, nip: users.nip, companyName: companies.name, roles: sql<string>`coalesce((select string_agg(r.role, ',' order by r.role) from staff_roles r where r.user_id = ${users.id}), '')`, verifiedAt: users.verifiedAt, createdAt: users.createdAt })
+    .select({
+      id: users.id,
+      email: users.email,
+      fullname: users.fullname,
+      nip: users.nip,
+      companyName: companies.name,
+      roles: sql<string>`coalesce((select string_agg(r.role, ',' order by r.role) from staff_roles r where r.user_id = ${users.id}), '')`,
+      verifiedAt: users.verifiedAt,
+      createdAt: users.createdAt,
+    })
     .from(users)
     .innerJoin(companies, eq(companies.id, users.companyId))
     .orderBy(asc(users.id));

@@ -8,7 +8,15 @@ import { ownDatabaseForThisFile } from "../../testing/own-database";
 import { confirmEnrolment, getFactorState, RECOVERY_CODE_COUNT, unusedRecoveryCodes, verifySecondFactor, WRONG_CODE } from "./operators";
 import { grantRolesByEmail, listStaff, revokeRolesByEmail, rolesOf, setOperatorRole, setStaffRoles } from "./staff";
 import { createOrderInStatus } from "../../testing/order-fixtures";
-import { applyOpsDecision, getBuyerOpsFacts, REASON_REQUIRED, REASON_TOO_LONG, TRACKING_REQUIRED, COURIER_REQUIRED, COURIER_NAME_REQUIRED } from "../back-office";
+import {
+  applyOpsDecision,
+  getBuyerOpsFacts,
+  REASON_REQUIRED,
+  REASON_TOO_LONG,
+  TRACKING_REQUIRED,
+  COURIER_REQUIRED,
+  COURIER_NAME_REQUIRED,
+} from "../back-office";
 import { createSession, getSessionUser, hashToken, markSecondFactorPassed } from "./sessions";
 
 // Operators (issue 17): the role, the TOTP enrolment and sign-in step, recovery codes, the idle
@@ -20,7 +28,8 @@ beforeAll(async () => {
   db = await getDb();
 }, 300_000);
 
-const codeAt = (secret: string, timestamp: number) => new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: "SHA1" }).generate({ timestamp });
+const codeAt = (secret: string, timestamp: number) =>
+  new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: "SHA1" }).generate({ timestamp });
 
 async function newOperator() {
   const user = await createVerifiedUser(db);
@@ -72,16 +81,28 @@ describe("the operator role", () => {
     const operator = await newOperator();
     const sid = await createSession(operator.id);
     expect(await getSessionUser(sid)).not.toBeNull();
-    await db.update(sessions).set({ lastSeenAt: new Date(Date.now() - 29 * 60_000) }).where(eq(sessions.idHash, hashToken(sid)));
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(Date.now() - 29 * 60_000) })
+      .where(eq(sessions.idHash, hashToken(sid)));
     expect(await getSessionUser(sid)).not.toBeNull();
-    await db.update(sessions).set({ lastSeenAt: new Date(Date.now() - 31 * 60_000) }).where(eq(sessions.idHash, hashToken(sid)));
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(Date.now() - 31 * 60_000) })
+      .where(eq(sessions.idHash, hashToken(sid)));
     expect(await getSessionUser(sid)).toBeNull();
-    const [row] = await db.select({ revokedAt: sessions.revokedAt }).from(sessions).where(eq(sessions.idHash, hashToken(sid)));
+    const [row] = await db
+      .select({ revokedAt: sessions.revokedAt })
+      .from(sessions)
+      .where(eq(sessions.idHash, hashToken(sid)));
     expect(row!.revokedAt).not.toBeNull();
 
     const buyer = await createVerifiedUser(db);
     const buyerSid = await createSession(buyer.id);
-    await db.update(sessions).set({ lastSeenAt: new Date(Date.now() - 3 * 3600_000) }).where(eq(sessions.idHash, hashToken(buyerSid)));
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(Date.now() - 3 * 3600_000) })
+      .where(eq(sessions.idHash, hashToken(buyerSid)));
     expect(await getSessionUser(buyerSid)).not.toBeNull();
   });
 });
@@ -100,7 +121,10 @@ describe("TOTP enrolment, sign-in and recovery codes", () => {
     const now = Date.now();
     expect(await verifySecondFactor(operator.id, operator.email, codeAt(first.secret, now))).toEqual({ ok: false, message: WRONG_CODE });
     expect(await confirmEnrolment(operator.id, operator.email, "000000")).toEqual({ ok: false, message: WRONG_CODE });
-    expect(await confirmEnrolment(operator.id, operator.email, codeAt(first.secret, now - 5 * 60_000))).toEqual({ ok: false, message: WRONG_CODE });
+    expect(await confirmEnrolment(operator.id, operator.email, codeAt(first.secret, now - 5 * 60_000))).toEqual({
+      ok: false,
+      message: WRONG_CODE,
+    });
     const enrolled = await confirmEnrolment(operator.id, operator.email, codeAt(first.secret, now));
     if (!enrolled.ok) throw new Error(enrolled.message);
     expect(enrolled.recoveryCodes).toHaveLength(RECOVERY_CODE_COUNT);
@@ -113,12 +137,18 @@ describe("TOTP enrolment, sign-in and recovery codes", () => {
 
     // The same code again (the same 30 s step) is a replay; the next step's code passes once.
     expect(await verifySecondFactor(operator.id, operator.email, codeAt(first.secret, now))).toEqual({ ok: false, message: WRONG_CODE });
-    expect(await verifySecondFactor(operator.id, operator.email, codeAt(first.secret, now + 30_000))).toEqual({ ok: true, usedRecoveryCode: false });
+    expect(await verifySecondFactor(operator.id, operator.email, codeAt(first.secret, now + 30_000))).toEqual({
+      ok: true,
+      usedRecoveryCode: false,
+    });
     expect(await verifySecondFactor(operator.id, operator.email, codeAt(first.secret, now + 30_000))).toMatchObject({ ok: false });
 
     // A recovery code works once (typed in capitals, without its dash too).
     const recovery = enrolled.recoveryCodes[3]!;
-    expect(await verifySecondFactor(operator.id, operator.email, recovery.replace("-", "").toUpperCase())).toEqual({ ok: true, usedRecoveryCode: true });
+    expect(await verifySecondFactor(operator.id, operator.email, recovery.replace("-", "").toUpperCase())).toEqual({
+      ok: true,
+      usedRecoveryCode: true,
+    });
     expect(await verifySecondFactor(operator.id, operator.email, recovery)).toEqual({ ok: false, message: WRONG_CODE });
     expect(await unusedRecoveryCodes(operator.id)).toBe(9);
     // Another operator's recovery code is not this one's.
@@ -132,10 +162,22 @@ describe("TOTP enrolment, sign-in and recovery codes", () => {
 describe("decisions: the operator as actor, reasons, courier and tracking number", () => {
   it("every rejection needs a reason of at most 300 characters, which the buyer sees", async () => {
     const operator = await newOperator();
-    for (const [status, decision] of [[100, "reject-incentive"], [301, "reject-installment"], [302, "reject-transfer"]] as const) {
+    for (const [status, decision] of [
+      [100, "reject-incentive"],
+      [301, "reject-installment"],
+      [302, "reject-transfer"],
+    ] as const) {
       const { orderId } = await createOrderInStatus(db, status);
-      for (const [reason, message] of [["", REASON_REQUIRED], ["   ", REASON_REQUIRED], ["x".repeat(301), REASON_TOO_LONG]] as const) {
-        expect(await applyOpsDecision(orderId, decision, { operatorId: operator.id }, { reason })).toMatchObject({ ok: false, kind: "invalid", errors: { reason: message } });
+      for (const [reason, message] of [
+        ["", REASON_REQUIRED],
+        ["   ", REASON_REQUIRED],
+        ["x".repeat(301), REASON_TOO_LONG],
+      ] as const) {
+        expect(await applyOpsDecision(orderId, decision, { operatorId: operator.id }, { reason })).toMatchObject({
+          ok: false,
+          kind: "invalid",
+          errors: { reason: message },
+        });
       }
       const [unchanged] = await db.select({ statusId: orders.statusId }).from(orders).where(eq(orders.id, orderId));
       expect(unchanged!.statusId).toBe(status);
@@ -153,15 +195,37 @@ describe("decisions: the operator as actor, reasons, courier and tracking number
     const operator = await newOperator();
     const { orderId } = await createOrderInStatus(db, 300);
     const as = { operatorId: operator.id };
-    expect(await applyOpsDecision(orderId, "ship", as, {})).toMatchObject({ ok: false, errors: { courier: COURIER_REQUIRED, trackingNumber: TRACKING_REQUIRED } });
-    expect(await applyOpsDecision(orderId, "ship", as, { courier: "Kilat Kencana", trackingNumber: "1" })).toMatchObject({ ok: false, errors: { courier: COURIER_REQUIRED } });
-    expect(await applyOpsDecision(orderId, "ship", as, { courier: "Lainnya", trackingNumber: "1" })).toMatchObject({ ok: false, errors: { courierOther: COURIER_NAME_REQUIRED } });
-    expect(await applyOpsDecision(orderId, "ship", as, { courier: "JNE", trackingNumber: "  " })).toMatchObject({ ok: false, errors: { trackingNumber: TRACKING_REQUIRED } });
+    expect(await applyOpsDecision(orderId, "ship", as, {})).toMatchObject({
+      ok: false,
+      errors: { courier: COURIER_REQUIRED, trackingNumber: TRACKING_REQUIRED },
+    });
+    expect(await applyOpsDecision(orderId, "ship", as, { courier: "Kilat Kencana", trackingNumber: "1" })).toMatchObject({
+      ok: false,
+      errors: { courier: COURIER_REQUIRED },
+    });
+    expect(await applyOpsDecision(orderId, "ship", as, { courier: "Lainnya", trackingNumber: "1" })).toMatchObject({
+      ok: false,
+      errors: { courierOther: COURIER_NAME_REQUIRED },
+    });
+    expect(await applyOpsDecision(orderId, "ship", as, { courier: "JNE", trackingNumber: "  " })).toMatchObject({
+      ok: false,
+      errors: { trackingNumber: TRACKING_REQUIRED },
+    });
     expect((await getBuyerOpsFacts(orderId)).trackingNumber).toBeNull();
-    expect(await applyOpsDecision(orderId, "ship", as, { courier: "Lainnya", courierOther: "Kurir Dealer Bandung", trackingNumber: " BDG-778 " })).toEqual({ ok: true, from: 300, to: 400 });
+    expect(
+      await applyOpsDecision(orderId, "ship", as, {
+        courier: "Lainnya",
+        courierOther: "Kurir Dealer Bandung",
+        trackingNumber: " BDG-778 ",
+      }),
+    ).toEqual({ ok: true, from: 300, to: 400 });
     expect(await getBuyerOpsFacts(orderId)).toMatchObject({ courier: "Kurir Dealer Bandung", trackingNumber: "BDG-778", rejection: null });
     // A second 'Kirim' is refused with the order's status; the tracking number stays.
-    expect(await applyOpsDecision(orderId, "ship", as, { courier: "JNE", trackingNumber: "OTHER" })).toMatchObject({ ok: false, kind: "refused", current: { statusId: 400 } });
+    expect(await applyOpsDecision(orderId, "ship", as, { courier: "JNE", trackingNumber: "OTHER" })).toMatchObject({
+      ok: false,
+      kind: "refused",
+      current: { statusId: 400 },
+    });
     expect((await getBuyerOpsFacts(orderId)).trackingNumber).toBe("BDG-778");
   });
 });

@@ -62,13 +62,23 @@ function newRecoveryCode(): string {
   return `${chars.slice(0, 5)}-${chars.slice(5)}`;
 }
 
-const recoveryHash = (code: string) => hashToken(code.trim().toLowerCase().replace(/[^a-z0-9]/g, ""));
+const recoveryHash = (code: string) =>
+  hashToken(
+    code
+      .trim()
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, ""),
+  );
 
 /**
  * Confirms the enrolment with the first code from the app: the factor becomes active and ten new
  * recovery codes are made (returned once, in plain text, for the page to show; only hashes stay).
  */
-export async function confirmEnrolment(userId: number, email: string, code: string): Promise<{ ok: true; recoveryCodes: string[] } | { ok: false; message: string }> {
+export async function confirmEnrolment(
+  userId: number,
+  email: string,
+  code: string,
+): Promise<{ ok: true; recoveryCodes: string[] } | { ok: false; message: string }> {
   const db = await getDb();
   return db.transaction(async (tx) => {
     if (!(await acceptTotp(tx, userId, email, code.trim(), false))) return { ok: false as const, message: WRONG_CODE };
@@ -81,18 +91,31 @@ export async function confirmEnrolment(userId: number, email: string, code: stri
 }
 
 /** The sign-in's second step: a code from the app, or one unused recovery code (then spent). */
-export async function verifySecondFactor(userId: number, email: string, input: string): Promise<{ ok: true; usedRecoveryCode: boolean } | { ok: false; message: string }> {
+export async function verifySecondFactor(
+  userId: number,
+  email: string,
+  input: string,
+): Promise<{ ok: true; usedRecoveryCode: boolean } | { ok: false; message: string }> {
   const code = input.trim();
   const db = await getDb();
   return db.transaction(async (tx) => {
     if (await acceptTotp(tx, userId, email, code, true)) return { ok: true as const, usedRecoveryCode: false };
     if (code.length >= 10 && code.length <= 20) {
-      const [factor] = await tx.select({ confirmedAt: operatorFactors.confirmedAt }).from(operatorFactors).where(eq(operatorFactors.userId, userId));
+      const [factor] = await tx
+        .select({ confirmedAt: operatorFactors.confirmedAt })
+        .from(operatorFactors)
+        .where(eq(operatorFactors.userId, userId));
       if (factor?.confirmedAt) {
         const spent = await tx
           .update(operatorRecoveryCodes)
           .set({ usedAt: new Date() })
-          .where(and(eq(operatorRecoveryCodes.userId, userId), eq(operatorRecoveryCodes.codeHash, recoveryHash(code)), isNull(operatorRecoveryCodes.usedAt)))
+          .where(
+            and(
+              eq(operatorRecoveryCodes.userId, userId),
+              eq(operatorRecoveryCodes.codeHash, recoveryHash(code)),
+              isNull(operatorRecoveryCodes.usedAt),
+            ),
+          )
           .returning({ id: operatorRecoveryCodes.id });
         if (spent.length) return { ok: true as const, usedRecoveryCode: true };
       }
@@ -116,7 +139,10 @@ export function limitAddress(address: string): string {
   const left = head ? head.split(":") : [];
   const right = tail === undefined ? [] : tail ? tail.split(":") : [];
   const groups = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right];
-  return `${groups.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, "")).join(":")}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toLowerCase().replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
 }
 
 /** Known addresses are remembered this long (a passed second factor from there). */

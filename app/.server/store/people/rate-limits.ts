@@ -30,12 +30,15 @@ export async function hitRateLimit(rule: RateLimitRule, subject: string): Promis
   const db = await getDb();
   const key = `${rule.name}:${subject.toLowerCase().slice(0, 200)}`;
   const window = `${rule.windowSeconds} seconds`;
-  const [row] = await queryRows<{ count: number; retry_after: number }>(db, sql`
+  const [row] = await queryRows<{ count: number; retry_after: number }>(
+    db,
+    sql`
     insert into rate_limits (key, window_start, count) values (${key}, now(), 1)
     on conflict (key) do update set
       count = case when rate_limits.window_start < now() - ${window}::interval then 1 else rate_limits.count + 1 end,
       window_start = case when rate_limits.window_start < now() - ${window}::interval then now() else rate_limits.window_start end
-    returning count, extract(epoch from (window_start + ${window}::interval - now()))::int as retry_after`);
+    returning count, extract(epoch from (window_start + ${window}::interval - now()))::int as retry_after`,
+  );
   const allowed = Number(row.count) <= rule.limit;
   if (!allowed) countRateLimited(rule.name);
   return { allowed, retryAfterSeconds: Math.max(1, Number(row.retry_after)) };
@@ -46,9 +49,12 @@ export async function checkRateLimit(rule: RateLimitRule, subject: string): Prom
   const db = await getDb();
   const key = `${rule.name}:${subject.toLowerCase().slice(0, 200)}`;
   const window = `${rule.windowSeconds} seconds`;
-  const [row] = await queryRows<{ count: number; retry_after: number }>(db, sql`
+  const [row] = await queryRows<{ count: number; retry_after: number }>(
+    db,
+    sql`
     select count, extract(epoch from (window_start + ${window}::interval - now()))::int as retry_after
-    from rate_limits where key = ${key} and window_start >= now() - ${window}::interval`);
+    from rate_limits where key = ${key} and window_start >= now() - ${window}::interval`,
+  );
   if (!row) return { allowed: true, retryAfterSeconds: 0 };
   const allowed = Number(row.count) < rule.limit;
   if (!allowed) countRateLimited(rule.name);

@@ -67,9 +67,23 @@ const registration = (companyId: number, nip: string, overrides: Partial<Registe
 describe("the roster import", () => {
   it("previews the counts without changing anything, applies in one go, and a second apply changes nothing", async () => {
     const company = await newCompany();
-    const file = csv(["nip,nama,perusahaan,status", `1001,Andi,${company.name},aktif`, `1002,Budi,${company.name},aktif`, `1003,Citra,${company.name},nonaktif`]);
+    const file = csv([
+      "nip,nama,perusahaan,status",
+      `1001,Andi,${company.name},aktif`,
+      `1002,Budi,${company.name},aktif`,
+      `1003,Citra,${company.name},nonaktif`,
+    ]);
     const preview = await previewRosterImport(file, NO_DEACTIVATION);
-    expect(preview).toEqual({ ok: true, rows: 3, toAdd: 3, toUpdate: 0, toDeactivate: 0, companies: [company.name], problems: [], problemCount: 0 });
+    expect(preview).toEqual({
+      ok: true,
+      rows: 3,
+      toAdd: 3,
+      toUpdate: 0,
+      toDeactivate: 0,
+      companies: [company.name],
+      problems: [],
+      problemCount: 0,
+    });
     expect(await db.select().from(rosterEntries).where(eq(rosterEntries.companyId, company.id))).toEqual([]);
 
     expect(await applied(file)).toMatchObject({ toAdd: 3, toUpdate: 0, toDeactivate: 0 });
@@ -89,8 +103,21 @@ describe("the roster import", () => {
   it("semicolons, any column order and case; a change is 'akan diubah'; 'Nonaktifkan yang tidak ada di file' deactivates only that company's missing entries", async () => {
     const company = await newCompany();
     const other = await newCompany();
-    await applied(csv(["nip,nama,perusahaan,status", `1,Andi,${company.name},aktif`, `2,Budi,${company.name},aktif`, `3,Citra,${company.name},aktif`, `9,Lain,${other.name},aktif`]));
-    const next = csv(["Status;NIP;Perusahaan;Nama", `AKTIF;1;${company.name.toUpperCase()};Andi Wijaya`, `aktif;2;${company.name};Budi`, `aktif;4;${company.name};Dodi`]);
+    await applied(
+      csv([
+        "nip,nama,perusahaan,status",
+        `1,Andi,${company.name},aktif`,
+        `2,Budi,${company.name},aktif`,
+        `3,Citra,${company.name},aktif`,
+        `9,Lain,${other.name},aktif`,
+      ]),
+    );
+    const next = csv([
+      "Status;NIP;Perusahaan;Nama",
+      `AKTIF;1;${company.name.toUpperCase()};Andi Wijaya`,
+      `aktif;2;${company.name};Budi`,
+      `aktif;4;${company.name};Dodi`,
+    ]);
     expect(await previewRosterImport(next, NO_DEACTIVATION)).toMatchObject({ rows: 3, toAdd: 1, toUpdate: 1, toDeactivate: 0 });
     expect(await previewRosterImport(next, { deactivateMissing: true })).toMatchObject({ rows: 3, toAdd: 1, toUpdate: 1, toDeactivate: 1 });
     expect(await applied(next, { deactivateMissing: true })).toMatchObject({ toAdd: 1, toUpdate: 1, toDeactivate: 1 });
@@ -128,13 +155,33 @@ describe("the roster import", () => {
     expect(await applyRosterImport(bad, { deactivateMissing: true }, operatorId)).toEqual({ ok: false, message: ROSTER_FIX_ROWS_FIRST });
     expect(await db.select().from(rosterEntries).where(eq(rosterEntries.companyId, company.id))).toEqual([]);
 
-    expect(await previewRosterImport(csv(["nip,nama,perusahaan,status", `1,"Andi,${company.name},aktif`, `2,Budi,${company.name},aktif`]), NO_DEACTIVATION)).toMatchObject({ ok: false, message: expect.stringMatching(/^Baris \d+: format CSV rusak/) });
-    expect(await previewRosterImport(csv(["nip,nama,perusahaan", `1,Andi,${company.name}`]), NO_DEACTIVATION)).toEqual({ ok: false, message: "Kolom wajib tidak ada: status." });
-    expect(await previewRosterImport(csv(["nip,nama,perusahaan,status,gaji", `1,Andi,${company.name},aktif,1`]), NO_DEACTIVATION)).toEqual({ ok: false, message: "Kolom tidak dikenal: gaji." });
-    expect(await previewRosterImport("nip,nama,perusahaan,status\n\u0000\u0001", NO_DEACTIVATION)).toEqual({ ok: false, message: "File harus berupa CSV (teks UTF-8), bukan file lain." });
-    expect(await previewRosterImport("nip,nama,perusahaan,status\n", NO_DEACTIVATION)).toEqual({ ok: false, message: "File CSV tidak berisi data pegawai." });
+    expect(
+      await previewRosterImport(
+        csv(["nip,nama,perusahaan,status", `1,"Andi,${company.name},aktif`, `2,Budi,${company.name},aktif`]),
+        NO_DEACTIVATION,
+      ),
+    ).toMatchObject({ ok: false, message: expect.stringMatching(/^Baris \d+: format CSV rusak/) });
+    expect(await previewRosterImport(csv(["nip,nama,perusahaan", `1,Andi,${company.name}`]), NO_DEACTIVATION)).toEqual({
+      ok: false,
+      message: "Kolom wajib tidak ada: status.",
+    });
+    expect(await previewRosterImport(csv(["nip,nama,perusahaan,status,gaji", `1,Andi,${company.name},aktif,1`]), NO_DEACTIVATION)).toEqual({
+      ok: false,
+      message: "Kolom tidak dikenal: gaji.",
+    });
+    expect(await previewRosterImport("nip,nama,perusahaan,status\n\u0000\u0001", NO_DEACTIVATION)).toEqual({
+      ok: false,
+      message: "File harus berupa CSV (teks UTF-8), bukan file lain.",
+    });
+    expect(await previewRosterImport("nip,nama,perusahaan,status\n", NO_DEACTIVATION)).toEqual({
+      ok: false,
+      message: "File CSV tidak berisi data pegawai.",
+    });
     expect(await previewRosterImport("", NO_DEACTIVATION)).toEqual({ ok: false, message: "File CSV kosong." });
-    expect(await previewRosterImport("x".repeat(ROSTER_MAX_BYTES + 1), NO_DEACTIVATION)).toEqual({ ok: false, message: csvTooLarge(ROSTER_MAX_BYTES) });
+    expect(await previewRosterImport("x".repeat(ROSTER_MAX_BYTES + 1), NO_DEACTIVATION)).toEqual({
+      ok: false,
+      message: csvTooLarge(ROSTER_MAX_BYTES),
+    });
   });
 
   it("links an entry to the account registered earlier with its company and NIP; a single edit and 'Nonaktifkan' are audited", async () => {
@@ -147,12 +194,19 @@ describe("the roster import", () => {
     expect(entry).toMatchObject({ nip: "7007", accountEmail: expect.stringContaining("@example.test") });
     expect(await employeeStanding(early.value.userId)).toBe("active");
 
-    expect(await updateRosterEntry(operatorId, entry!.id, { name: "  " })).toEqual({ ok: false, field: "name", message: "Nama tidak boleh kosong." });
+    expect(await updateRosterEntry(operatorId, entry!.id, { name: "  " })).toEqual({
+      ok: false,
+      field: "name",
+      message: "Nama tidak boleh kosong.",
+    });
     expect(await updateRosterEntry(operatorId, entry!.id, { name: "Gita Savitri", status: "aktif" })).toEqual({ ok: true });
     expect(await updateRosterEntry(operatorId, entry!.id, { status: "nonaktif" })).toEqual({ ok: true });
     expect(await employeeStanding(early.value.userId)).toBe("inactive");
     expect((await listRoster(company.id, "savitri", 1)).rows).toMatchObject([{ name: "Gita Savitri", status: "nonaktif" }]);
-    expect(await updateRosterEntry(operatorId, 2_000_000_000, { status: "nonaktif" })).toEqual({ ok: false, message: "Data pegawai tidak ditemukan." });
+    expect(await updateRosterEntry(operatorId, 2_000_000_000, { status: "nonaktif" })).toEqual({
+      ok: false,
+      message: "Data pegawai tidak ditemukan.",
+    });
     const audit = await db.select({ detail: operatorAudit.detail }).from(operatorAudit).where(eq(operatorAudit.action, "roster-edit"));
     expect(audit.some((a) => a.detail?.includes("NIP 7007") && a.detail.includes("nonaktif"))).toBe(true);
   });
@@ -182,7 +236,9 @@ describe("registration against the roster", () => {
     const results = await Promise.all(Array.from({ length: 30 }, () => registerUser(registration(company.id, "3001"))));
     const created = results.filter((r) => r.ok);
     expect(created).toHaveLength(1);
-    expect(results.filter((r) => !r.ok)).toEqual(Array.from({ length: 29 }, () => ({ ok: false, field: "nip", message: NIP_ALREADY_LINKED })));
+    expect(results.filter((r) => !r.ok)).toEqual(
+      Array.from({ length: 29 }, () => ({ ok: false, field: "nip", message: NIP_ALREADY_LINKED })),
+    );
     const accounts = await db.select({ id: users.id }).from(users).where(eq(users.companyId, company.id));
     expect(accounts).toHaveLength(1);
     const [entry] = await db.select({ userId: rosterEntries.userId }).from(rosterEntries).where(eq(rosterEntries.companyId, company.id));
@@ -199,7 +255,10 @@ describe("eligibility follows the roster", () => {
     if (!registered.ok || !registered.value.userId) throw new Error("registration failed");
     const userId = registered.value.userId;
     await db.update(users).set({ verifiedAt: new Date() }).where(eq(users.id, userId));
-    const [user] = await db.select({ id: users.id, email: users.email, nip: users.nip, fullname: users.fullname, phoneNo: users.phoneNo }).from(users).where(eq(users.id, userId));
+    const [user] = await db
+      .select({ id: users.id, email: users.email, nip: users.nip, fullname: users.fullname, phoneNo: users.phoneNo })
+      .from(users)
+      .where(eq(users.id, userId));
     const product = { id: await createProduct(db, { promos: [EMPLOYEE_PROMO] }) };
 
     expect(await employeeStanding(userId)).toBe("active");
@@ -225,7 +284,15 @@ describe("eligibility follows the roster", () => {
     if (!before.ok || !before.value.userId) throw new Error("registration failed");
     await applied(csv(["nip,nama,perusahaan,status", `5001,Lina,${company.name},aktif`]));
     expect(await employeeStanding(before.value.userId)).toBe("inactive");
-    expect((await findAccountsForOps(before.value.userId ? (await db.select({ email: users.email }).from(users).where(eq(users.id, before.value.userId)))[0]!.email : ""))[0]).toMatchObject({ standing: "unlisted" });
+    expect(
+      (
+        await findAccountsForOps(
+          before.value.userId
+            ? (await db.select({ email: users.email }).from(users).where(eq(users.id, before.value.userId)))[0]!.email
+            : "",
+        )
+      )[0],
+    ).toMatchObject({ standing: "unlisted" });
     const open = await createVerifiedUser(db);
     expect(await employeeStanding(open.id)).toBe("no-roster");
     expect(await employeeStanding(2_000_000_000)).toBe("inactive");
@@ -235,16 +302,35 @@ describe("eligibility follows the roster", () => {
 describe("the admin's change of an account's NIP or company", () => {
   it("is checked against the new company's roster, moves the link, and is audited", async () => {
     const company = await newCompany();
-    await applied(csv(["nip,nama,perusahaan,status", `6001,Maya,${company.name},aktif`, `6002,Nina,${company.name},aktif`, `6003,Oki,${company.name},nonaktif`]));
+    await applied(
+      csv([
+        "nip,nama,perusahaan,status",
+        `6001,Maya,${company.name},aktif`,
+        `6002,Nina,${company.name},aktif`,
+        `6003,Oki,${company.name},nonaktif`,
+      ]),
+    );
     const registered = await registerUser(registration(company.id, "6001"));
     if (!registered.ok || !registered.value.userId) throw new Error("registration failed");
     const userId = registered.value.userId;
     const taken = await registerUser(registration(company.id, "6002"));
     expect(taken.ok).toBe(true);
 
-    expect(await changeAccountEmployment(operatorId, userId, { companyId: company.id, nip: "6002" })).toEqual({ ok: false, field: "nip", message: NIP_ALREADY_LINKED });
-    expect(await changeAccountEmployment(operatorId, userId, { companyId: company.id, nip: "6003" })).toEqual({ ok: false, field: "nip", message: NIP_NOT_ON_ROSTER });
-    expect(await changeAccountEmployment(operatorId, userId, { companyId: company.id, nip: "" })).toEqual({ ok: false, field: "nip", message: "NIP tidak boleh kosong." });
+    expect(await changeAccountEmployment(operatorId, userId, { companyId: company.id, nip: "6002" })).toEqual({
+      ok: false,
+      field: "nip",
+      message: NIP_ALREADY_LINKED,
+    });
+    expect(await changeAccountEmployment(operatorId, userId, { companyId: company.id, nip: "6003" })).toEqual({
+      ok: false,
+      field: "nip",
+      message: NIP_NOT_ON_ROSTER,
+    });
+    expect(await changeAccountEmployment(operatorId, userId, { companyId: company.id, nip: "" })).toEqual({
+      ok: false,
+      field: "nip",
+      message: "NIP tidak boleh kosong.",
+    });
     // Nothing moved on a refusal.
     expect((await db.select({ nip: users.nip }).from(users).where(eq(users.id, userId)))[0]!.nip).toBe("6001");
 
@@ -252,11 +338,16 @@ describe("the admin's change of an account's NIP or company", () => {
     expect(await changeAccountEmployment(operatorId, userId, { companyId: open.id, nip: "X-1" })).toEqual({ ok: true });
     expect(await employeeStanding(userId)).toBe("no-roster");
     // The old entry is free again, for its rightful owner.
-    expect((await db.select({ userId: rosterEntries.userId }).from(rosterEntries).where(eq(rosterEntries.nip, "6001")))[0]!.userId).toBeNull();
+    expect(
+      (await db.select({ userId: rosterEntries.userId }).from(rosterEntries).where(eq(rosterEntries.nip, "6001")))[0]!.userId,
+    ).toBeNull();
     await db.update(rosterEntries).set({ status: "aktif" }).where(eq(rosterEntries.nip, "6003"));
     expect(await changeAccountEmployment(operatorId, userId, { companyId: company.id, nip: "6003" })).toEqual({ ok: true });
     expect(await employeeStanding(userId)).toBe("active");
-    const audit = await db.select({ detail: operatorAudit.detail }).from(operatorAudit).where(eq(operatorAudit.action, "account-employment"));
+    const audit = await db
+      .select({ detail: operatorAudit.detail })
+      .from(operatorAudit)
+      .where(eq(operatorAudit.action, "account-employment"));
     expect(audit.map((a) => a.detail)).toContain(`akun ${userId}: perusahaan ${open.id} → ${company.id}, NIP X-1 → 6003`);
   });
 });

@@ -97,7 +97,8 @@ const STAGE_BATCH = 5_000;
 
 export type RosterImportOptions = { deactivateMissing: boolean };
 export type RosterImportCounts = { rows: number; toAdd: number; toUpdate: number; toDeactivate: number; companies: string[] };
-export type RosterImportPreview = ({ ok: true } & RosterImportCounts & { problems: string[]; problemCount: number }) | { ok: false; message: string };
+export type RosterImportPreview =
+  ({ ok: true } & RosterImportCounts & { problems: string[]; problemCount: number }) | { ok: false; message: string };
 
 const STATUS_VALUES = new Set(["aktif", "nonaktif"]);
 
@@ -108,15 +109,18 @@ function rowProblem(values: Record<(typeof ROSTER_COLUMNS)[number], string>, com
   if (!values.nama) return "Nama tidak boleh kosong.";
   if (values.nama.length > 200) return "Nama maksimal 200 karakter.";
   if (!values.perusahaan) return "Perusahaan tidak boleh kosong.";
-  if (!companyIds.has(values.perusahaan.toLowerCase())) return `Perusahaan "${values.perusahaan.slice(0, 100)}" tidak ada di daftar perusahaan.`;
+  if (!companyIds.has(values.perusahaan.toLowerCase()))
+    return `Perusahaan "${values.perusahaan.slice(0, 100)}" tidak ada di daftar perusahaan.`;
   if (!STATUS_VALUES.has(values.status.toLowerCase())) return "Status harus aktif atau nonaktif.";
   return null;
 }
 
 /** A PostgreSQL array literal sent as one parameter (both drivers accept it for ::text[] / ::int[]). */
-const pgArray = (values: (string | number)[]) => `{${values.map((v) => (typeof v === "number" ? String(v) : `"${v.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`)).join(",")}}`;
+const pgArray = (values: (string | number)[]) =>
+  `{${values.map((v) => (typeof v === "number" ? String(v) : `"${v.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`)).join(",")}}`;
 
-type Staged = { ok: true; rows: number; problems: { line: number; message: string }[]; problemCount: number } | { ok: false; message: string };
+type Staged =
+  { ok: true; rows: number; problems: { line: number; message: string }[]; problemCount: number } | { ok: false; message: string };
 
 /**
  * Reads the file into a temporary table of the transaction (dropped at its end), batch by batch: the
@@ -128,7 +132,9 @@ async function stageRosterFile(tx: Executor, content: string): Promise<Staged> {
   const file = openCsv(content, { columns: ROSTER_COLUMNS, maxBytes: ROSTER_MAX_BYTES, maxRows: ROSTER_MAX_ROWS });
   if (!file.ok) return file;
 
-  await tx.execute(sql`create temp table roster_import (line int not null, company_id int not null, nip text not null, name text not null, status text not null) on commit drop`);
+  await tx.execute(
+    sql`create temp table roster_import (line int not null, company_id int not null, nip text not null, name text not null, status text not null) on commit drop`,
+  );
   const problems: { line: number; message: string }[] = [];
   let problemCount = 0;
   let rows = 0;
@@ -148,7 +154,13 @@ async function stageRosterFile(tx: Executor, content: string): Promise<Staged> {
         if (++problemCount <= PROBLEMS_SHOWN) problems.push({ line, message: problem });
         continue;
       }
-      batch.push({ line, companyId: companyIds.get(values.perusahaan.toLowerCase())!, nip: values.nip, name: values.nama, status: values.status.toLowerCase() });
+      batch.push({
+        line,
+        companyId: companyIds.get(values.perusahaan.toLowerCase())!,
+        nip: values.nip,
+        name: values.nama,
+        status: values.status.toLowerCase(),
+      });
       if (batch.length >= STAGE_BATCH) await flush();
     }
   } catch (error) {
@@ -183,7 +195,10 @@ async function countChanges(tx: Executor, options: RosterImportOptions): Promise
             where e.status = 'aktif' and e.company_id in (select distinct company_id from roster_import)
               and not exists (select 1 from roster_import s where s.company_id = e.company_id and s.nip = e.nip)) else 0 end)::int as to_deactivate`,
   );
-  const names = await queryRows<{ name: string }>(tx, sql`select c.name from companies c where c.id in (select distinct company_id from roster_import) order by c.name`);
+  const names = await queryRows<{ name: string }>(
+    tx,
+    sql`select c.name from companies c where c.id in (select distinct company_id from roster_import) order by c.name`,
+  );
   return { toAdd: counts!.to_add, toUpdate: counts!.to_update, toDeactivate: counts!.to_deactivate, companies: names.map((n) => n.name) };
 }
 
@@ -194,7 +209,13 @@ export async function previewRosterImport(content: string, options: RosterImport
     const staged = await stageRosterFile(tx, content);
     if (!staged.ok) return staged;
     const counts = await countChanges(tx, options);
-    return { ok: true, rows: staged.rows, ...counts, problems: staged.problems.map((p) => rowMessage(p.line, p.message)), problemCount: staged.problemCount };
+    return {
+      ok: true,
+      rows: staged.rows,
+      ...counts,
+      problems: staged.problems.map((p) => rowMessage(p.line, p.message)),
+      problemCount: staged.problemCount,
+    };
   });
 }
 
@@ -207,7 +228,11 @@ export const ROSTER_FIX_ROWS_FIRST = "File masih memiliki baris yang salah. Perb
  * earlier with that company and NIP. Applying the same file again changes nothing. A file with an
  * invalid row is refused whole (with 'Nonaktifkan…', a skipped row would deactivate its employee).
  */
-export async function applyRosterImport(content: string, options: RosterImportOptions, operatorId: number): Promise<{ ok: true; counts: RosterImportCounts; summary: string } | { ok: false; message: string }> {
+export async function applyRosterImport(
+  content: string,
+  options: RosterImportOptions,
+  operatorId: number,
+): Promise<{ ok: true; counts: RosterImportCounts; summary: string } | { ok: false; message: string }> {
   const db = await getDb();
   return db.transaction(async (tx) => {
     const staged = await stageRosterFile(tx, content);
@@ -260,11 +285,26 @@ export async function listCompanyRosters(): Promise<CompanyRoster[]> {
 /** One page of a company's roster, by NIP; `q` finds a NIP by its start or a name by any part. */
 export async function listRoster(companyId: number, q: string, page: number): Promise<{ rows: RosterRow[]; total: number }> {
   const db = await getDb();
-  const term = q.trim().slice(0, 100).replace(/[\\%_]/g, (c) => `\\${c}`);
-  const where = and(eq(rosterEntries.companyId, companyId), term ? or(ilike(rosterEntries.nip, `${term}%`), ilike(rosterEntries.name, `%${term}%`)) : undefined);
-  const [{ total } = { total: 0 }] = await db.select({ total: sql<number>`count(*)::int` }).from(rosterEntries).where(where);
+  const term = q
+    .trim()
+    .slice(0, 100)
+    .replace(/[\\%_]/g, (c) => `\\${c}`);
+  const where = and(
+    eq(rosterEntries.companyId, companyId),
+    term ? or(ilike(rosterEntries.nip, `${term}%`), ilike(rosterEntries.name, `%${term}%`)) : undefined,
+  );
+  const [{ total } = { total: 0 }] = await db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(rosterEntries)
+    .where(where);
   const rows = await db
-    .select({ id: rosterEntries.id, nip: rosterEntries.nip, name: rosterEntries.name, status: rosterEntries.status, accountEmail: users.email })
+    .select({
+      id: rosterEntries.id,
+      nip: rosterEntries.nip,
+      name: rosterEntries.name,
+      status: rosterEntries.status,
+      accountEmail: users.email,
+    })
     .from(rosterEntries)
     .leftJoin(users, eq(users.id, rosterEntries.userId))
     .where(where)
@@ -277,9 +317,14 @@ export async function listRoster(companyId: number, q: string, page: number): Pr
 export const ROSTER_ENTRY_NOT_FOUND = "Data pegawai tidak ditemukan.";
 
 /** 'Simpan' on one entry (name, status) or its 'Nonaktifkan'; audited. */
-export async function updateRosterEntry(operatorId: number, entryId: number, change: { name?: string; status?: "aktif" | "nonaktif" }): Promise<{ ok: true } | { ok: false; field?: "name"; message: string }> {
+export async function updateRosterEntry(
+  operatorId: number,
+  entryId: number,
+  change: { name?: string; status?: "aktif" | "nonaktif" },
+): Promise<{ ok: true } | { ok: false; field?: "name"; message: string }> {
   const name = change.name?.trim();
-  if (name !== undefined && (name.length === 0 || name.length > 200)) return { ok: false, field: "name", message: name ? "Nama maksimal 200 karakter." : "Nama tidak boleh kosong." };
+  if (name !== undefined && (name.length === 0 || name.length > 200))
+    return { ok: false, field: "name", message: name ? "Nama maksimal 200 karakter." : "Nama tidak boleh kosong." };
   if (name !== undefined && looksLikeFormula(name)) return { ok: false, field: "name", message: CSV_FORMULA };
   const db = await getDb();
   return db.transaction(async (tx) => {
@@ -290,18 +335,31 @@ export async function updateRosterEntry(operatorId: number, entryId: number, cha
       .returning({ nip: rosterEntries.nip, companyId: rosterEntries.companyId, status: rosterEntries.status });
     const row = rows[0];
     if (!row) return { ok: false as const, message: ROSTER_ENTRY_NOT_FOUND };
-    await recordAudit(tx, operatorId, "roster-edit", { detail: `perusahaan ${row.companyId}, NIP ${row.nip}: ${name !== undefined ? `nama "${name}", ` : ""}status ${row.status}` });
+    await recordAudit(tx, operatorId, "roster-edit", {
+      detail: `perusahaan ${row.companyId}, NIP ${row.nip}: ${name !== undefined ? `nama "${name}", ` : ""}status ${row.status}`,
+    });
     return { ok: true as const };
   });
 }
 
 // ————————————————————————————————————————————— buyer accounts in the back office
 
-export type AccountForOps = { id: number; email: string; fullname: string; nip: string; companyId: number; companyName: string; standing: EmployeeStanding | "unlisted" };
+export type AccountForOps = {
+  id: number;
+  email: string;
+  fullname: string;
+  nip: string;
+  companyId: number;
+  companyName: string;
+  standing: EmployeeStanding | "unlisted";
+};
 
 /** Accounts whose e-mail or NIP starts with `q` (at most 20), with where each stands with its roster. */
 export async function findAccountsForOps(q: string): Promise<AccountForOps[]> {
-  const term = q.trim().slice(0, 100).replace(/[\\%_]/g, (c) => `\\${c}`);
+  const term = q
+    .trim()
+    .slice(0, 100)
+    .replace(/[\\%_]/g, (c) => `\\${c}`);
   if (!term) return [];
   return queryRows<AccountForOps>(
     await getDb(),
@@ -321,31 +379,46 @@ export async function findAccountsForOps(q: string): Promise<AccountForOps[]> {
  * against the new company's roster like a registration, the old entry unlinked and the new one
  * linked in one transaction, audited with the before and after.
  */
-export async function changeAccountEmployment(operatorId: number, userId: number, change: { companyId: number; nip: string }): Promise<{ ok: true } | { ok: false; field?: "nip" | "companyId"; message: string }> {
+export async function changeAccountEmployment(
+  operatorId: number,
+  userId: number,
+  change: { companyId: number; nip: string },
+): Promise<{ ok: true } | { ok: false; field?: "nip" | "companyId"; message: string }> {
   const nip = change.nip.trim();
   if (!nip) return { ok: false, field: "nip", message: "NIP tidak boleh kosong." };
   if (nip.length > 30) return { ok: false, field: "nip", message: "NIP maksimal 30 karakter." };
   const db = await getDb();
-  return db.transaction(async (tx) => {
-    const [company] = await tx.select({ id: companies.id }).from(companies).where(eq(companies.id, change.companyId));
-    if (!company) return { ok: false as const, field: "companyId" as const, message: "Perusahaan tidak boleh kosong." };
-    const [before] = await tx.select({ nip: users.nip, companyId: users.companyId }).from(users).where(eq(users.id, userId)).for("update");
-    if (!before) return { ok: false as const, message: "Akun tidak ditemukan." };
-    const check = await checkRosterForRegistration(tx, change.companyId, nip, userId);
-    if (!check.ok) return check;
-    await tx.update(rosterEntries).set({ userId: null, updatedAt: new Date() }).where(and(eq(rosterEntries.userId, userId), check.entryId ? sql`${rosterEntries.id} <> ${check.entryId}` : undefined));
-    await tx.update(users).set({ nip, companyId: change.companyId, updatedAt: new Date() }).where(eq(users.id, userId));
-    if (check.entryId !== null) {
-      const [held] = await tx.select({ userId: rosterEntries.userId }).from(rosterEntries).where(eq(rosterEntries.id, check.entryId));
-      // Taken since the check by a registration: undo the unlink and the change above.
-      if (held?.userId !== userId && !(await linkRosterEntry(tx, check.entryId, userId))) throw new EntryTaken();
-    }
-    await recordAudit(tx, operatorId, "account-employment", { detail: `akun ${userId}: perusahaan ${before.companyId} → ${change.companyId}, NIP ${before.nip} → ${nip}` });
-    return { ok: true as const };
-  }).catch((error: unknown) => {
-    if (error instanceof EntryTaken) return { ok: false as const, field: "nip" as const, message: NIP_ALREADY_LINKED };
-    throw error;
-  });
+  return db
+    .transaction(async (tx) => {
+      const [company] = await tx.select({ id: companies.id }).from(companies).where(eq(companies.id, change.companyId));
+      if (!company) return { ok: false as const, field: "companyId" as const, message: "Perusahaan tidak boleh kosong." };
+      const [before] = await tx
+        .select({ nip: users.nip, companyId: users.companyId })
+        .from(users)
+        .where(eq(users.id, userId))
+        .for("update");
+      if (!before) return { ok: false as const, message: "Akun tidak ditemukan." };
+      const check = await checkRosterForRegistration(tx, change.companyId, nip, userId);
+      if (!check.ok) return check;
+      await tx
+        .update(rosterEntries)
+        .set({ userId: null, updatedAt: new Date() })
+        .where(and(eq(rosterEntries.userId, userId), check.entryId ? sql`${rosterEntries.id} <> ${check.entryId}` : undefined));
+      await tx.update(users).set({ nip, companyId: change.companyId, updatedAt: new Date() }).where(eq(users.id, userId));
+      if (check.entryId !== null) {
+        const [held] = await tx.select({ userId: rosterEntries.userId }).from(rosterEntries).where(eq(rosterEntries.id, check.entryId));
+        // Taken since the check by a registration: undo the unlink and the change above.
+        if (held?.userId !== userId && !(await linkRosterEntry(tx, check.entryId, userId))) throw new EntryTaken();
+      }
+      await recordAudit(tx, operatorId, "account-employment", {
+        detail: `akun ${userId}: perusahaan ${before.companyId} → ${change.companyId}, NIP ${before.nip} → ${nip}`,
+      });
+      return { ok: true as const };
+    })
+    .catch((error: unknown) => {
+      if (error instanceof EntryTaken) return { ok: false as const, field: "nip" as const, message: NIP_ALREADY_LINKED };
+      throw error;
+    });
 }
 
 /** Thrown inside a transaction to roll it back when another account took the roster entry first. */

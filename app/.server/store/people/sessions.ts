@@ -83,7 +83,9 @@ export async function getSessionUser(raw: string, kind: SessionKind = "web"): Pr
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .innerJoin(companies, eq(companies.id, users.companyId))
-    .where(and(eq(sessions.idHash, hashToken(raw)), eq(sessions.kind, kind), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())))
+    .where(
+      and(eq(sessions.idHash, hashToken(raw)), eq(sessions.kind, kind), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())),
+    )
     .limit(1);
   const row = rows[0];
   if (!row) return null;
@@ -97,7 +99,10 @@ export async function getSessionUser(raw: string, kind: SessionKind = "web"): Pr
       return null;
     }
     if (now - lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS) {
-      await db.update(sessions).set({ lastSeenAt: new Date(now) }).where(eq(sessions.idHash, hashToken(raw)));
+      await db
+        .update(sessions)
+        .set({ lastSeenAt: new Date(now) })
+        .where(eq(sessions.idHash, hashToken(raw)));
     }
   }
   return { ...rest, verified: verifiedAt !== null, secondFactorPassed: staff && secondFactorAt !== null };
@@ -106,12 +111,18 @@ export async function getSessionUser(raw: string, kind: SessionKind = "web"): Pr
 /** Marks this session as having passed the operator's second factor. */
 export async function markSecondFactorPassed(raw: string) {
   const db = await getDb();
-  await db.update(sessions).set({ secondFactorAt: new Date(), lastSeenAt: new Date() }).where(and(eq(sessions.idHash, hashToken(raw)), isNull(sessions.revokedAt)));
+  await db
+    .update(sessions)
+    .set({ secondFactorAt: new Date(), lastSeenAt: new Date() })
+    .where(and(eq(sessions.idHash, hashToken(raw)), isNull(sessions.revokedAt)));
 }
 
 export async function revokeSession(raw: string) {
   const db = await getDb();
-  await db.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.idHash, hashToken(raw)), isNull(sessions.revokedAt)));
+  await db
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(sessions.idHash, hashToken(raw)), isNull(sessions.revokedAt)));
 }
 
 /**
@@ -122,5 +133,8 @@ export async function revokeAllSessions(userId: number, exceptRaw?: string, tx?:
   const db = tx ?? (await getDb());
   const conditions = [eq(sessions.userId, userId), isNull(sessions.revokedAt)];
   if (exceptRaw) conditions.push(ne(sessions.idHash, hashToken(exceptRaw)));
-  await db.update(sessions).set({ revokedAt: new Date() }).where(and(...conditions));
+  await db
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(and(...conditions));
 }

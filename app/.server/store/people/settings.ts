@@ -47,7 +47,10 @@ function companyNameProblem(name: string): string | null {
 
 async function nameTaken(name: string, exceptId?: number): Promise<boolean> {
   const db = await getDb();
-  const [row] = await db.select({ id: companies.id }).from(companies).where(eq(sql`lower(${companies.name})`, name.toLowerCase()));
+  const [row] = await db
+    .select({ id: companies.id })
+    .from(companies)
+    .where(eq(sql`lower(${companies.name})`, name.toLowerCase()));
   return !!row && row.id !== exceptId;
 }
 
@@ -74,7 +77,9 @@ export async function updateCompany(operatorId: number, id: number, input: { nam
     const [before] = await tx.select({ name: companies.name, hidden: companies.hidden }).from(companies).where(eq(companies.id, id));
     if (!before) return false;
     await tx.update(companies).set({ name, hidden: input.hidden }).where(eq(companies.id, id));
-    await recordAudit(tx, operatorId, "settings", { detail: `perusahaan ${id}: "${before.name}" → "${name}"${input.hidden ? ", disembunyikan" : ""}` });
+    await recordAudit(tx, operatorId, "settings", {
+      detail: `perusahaan ${id}: "${before.name}" → "${name}"${input.hidden ? ", disembunyikan" : ""}`,
+    });
     return true;
   });
   return done ? { ok: true } : { ok: false, errors: { form: "Perusahaan tidak ditemukan." } };

@@ -18,7 +18,10 @@ const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
 async function userIdByEmail(email: string): Promise<number | null> {
   const db = await getDb();
-  const [row] = await db.select({ id: users.id }).from(users).where(eq(sql`lower(${users.email})`, normaliseEmail(email)));
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, normaliseEmail(email)));
   return row?.id ?? null;
 }
 
@@ -41,12 +44,18 @@ export async function setStaffRoles(userId: number, roles: readonly StaffRole[],
 
 async function applyRoles(tx: Executor, userId: number, roles: readonly StaffRole[], actor: StaffActor): Promise<boolean> {
   const wanted = STAFF_ROLES.filter((role) => roles.includes(role));
-  const current = (await tx.select({ role: staffRoles.role }).from(staffRoles).where(eq(staffRoles.userId, userId)).for("update")).map((r) => r.role);
+  const current = (await tx.select({ role: staffRoles.role }).from(staffRoles).where(eq(staffRoles.userId, userId)).for("update")).map(
+    (r) => r.role,
+  );
   const removed = current.filter((role) => !wanted.includes(role));
   const added = wanted.filter((role) => !current.includes(role));
   if (removed.length === 0 && added.length === 0) return false;
   if (removed.length) await tx.delete(staffRoles).where(and(eq(staffRoles.userId, userId), inArray(staffRoles.role, removed)));
-  if (added.length) await tx.insert(staffRoles).values(added.map((role) => ({ userId, role, grantedBy: actor.slice(0, 100) }))).onConflictDoNothing();
+  if (added.length)
+    await tx
+      .insert(staffRoles)
+      .values(added.map((role) => ({ userId, role, grantedBy: actor.slice(0, 100) })))
+      .onConflictDoNothing();
   await revokeAllSessions(userId, undefined, tx);
   log.info({ userId, added, removed, actor }, "staff: roles changed, sessions ended");
   return true;
@@ -59,16 +68,24 @@ export const LAST_ADMIN = "Admin terakhir tidak dapat dicabut perannya. Jadikan 
  * leaving the store without an admin. The admin rows are locked first, so two admins removing each
  * other at once cannot both succeed.
  */
-export async function setStaffRolesFromOps(operatorId: number, userId: number, roles: readonly StaffRole[]): Promise<{ ok: true; changed: boolean } | { ok: false; message: string }> {
+export async function setStaffRolesFromOps(
+  operatorId: number,
+  userId: number,
+  roles: readonly StaffRole[],
+): Promise<{ ok: true; changed: boolean } | { ok: false; message: string }> {
   const db = await getDb();
   return db.transaction(async (tx) => {
-    const admins = (await tx.select({ userId: staffRoles.userId }).from(staffRoles).where(eq(staffRoles.role, "admin")).for("update")).map((r) => r.userId);
+    const admins = (await tx.select({ userId: staffRoles.userId }).from(staffRoles).where(eq(staffRoles.role, "admin")).for("update")).map(
+      (r) => r.userId,
+    );
     if (admins.includes(userId) && !roles.includes("admin") && admins.length <= 1) return { ok: false as const, message: LAST_ADMIN };
     const held = (await tx.select({ role: staffRoles.role }).from(staffRoles).where(eq(staffRoles.userId, userId))).map((r) => r.role);
     const before = STAFF_ROLES.filter((r) => held.includes(r));
     const changed = await applyRoles(tx, userId, roles, `operator:${operatorId}`);
     if (changed) {
-      await recordAudit(tx, operatorId, "staff-roles", { detail: `akun ${userId}: ${before.join(",") || "-"} → ${STAFF_ROLES.filter((r) => roles.includes(r)).join(",") || "-"}` });
+      await recordAudit(tx, operatorId, "staff-roles", {
+        detail: `akun ${userId}: ${before.join(",") || "-"} → ${STAFF_ROLES.filter((r) => roles.includes(r)).join(",") || "-"}`,
+      });
     }
     return { ok: true as const, changed };
   });
@@ -92,7 +109,11 @@ export async function grantRolesByEmail(email: string, roles: readonly StaffRole
 export async function revokeRolesByEmail(email: string, roles: readonly StaffRole[], actor: StaffActor): Promise<boolean> {
   const userId = await userIdByEmail(email);
   if (userId === null) return false;
-  await setStaffRoles(userId, (await rolesOf(userId)).filter((role) => !roles.includes(role)), actor);
+  await setStaffRoles(
+    userId,
+    (await rolesOf(userId)).filter((role) => !roles.includes(role)),
+    actor,
+  );
   return true;
 }
 
@@ -127,6 +148,9 @@ export async function listStaff(): Promise<StaffMember[]> {
 /** How many people hold 'admin' (the back office never removes the last one; the CLI may). */
 export async function countAdmins(): Promise<number> {
   const db = await getDb();
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(staffRoles).where(eq(staffRoles.role, "admin"));
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(staffRoles)
+    .where(eq(staffRoles.role, "admin"));
   return row?.n ?? 0;
 }

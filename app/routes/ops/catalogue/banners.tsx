@@ -23,8 +23,15 @@ export async function loader({ context }: Route.LoaderArgs) {
   return {
     banners: banners.map((b) => ({
       ...b,
-      target: b.target ? ("sku" in b.target ? `Produk ${b.target.sku}` : `Cari "${b.target.keyword}"${b.target.category ? ` di ${b.target.category}` : ""}`) : "Tanpa tautan",
-      window: b.activeFrom || b.activeUntil ? `${b.activeFrom ? formatWhen(b.activeFrom) : "…"} – ${b.activeUntil ? formatWhen(b.activeUntil) : "…"}` : "Selalu",
+      target: b.target
+        ? "sku" in b.target
+          ? `Produk ${b.target.sku}`
+          : `Cari "${b.target.keyword}"${b.target.category ? ` di ${b.target.category}` : ""}`
+        : "Tanpa tautan",
+      window:
+        b.activeFrom || b.activeUntil
+          ? `${b.activeFrom ? formatWhen(b.activeFrom) : "…"} – ${b.activeUntil ? formatWhen(b.activeUntil) : "…"}`
+          : "Selalu",
       active: (!b.activeFrom || b.activeFrom.getTime() <= now) && (!b.activeUntil || b.activeUntil.getTime() > now),
     })),
     categories: choices.categories.map((c) => c.title),
@@ -38,7 +45,13 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (intent === "up" || intent === "down" || intent === "delete") {
     const id = String(form.get("bannerId") ?? "");
     const changed = /^[1-9]\d{0,9}$/.test(id) && (await changeBanner(operator.id, Number(id), intent));
-    flash(context, "toast", changed ? { type: "success", message: intent === "delete" ? "Banner dihapus." : "Urutan banner disimpan." } : { type: "danger", message: "Banner tidak ditemukan." });
+    flash(
+      context,
+      "toast",
+      changed
+        ? { type: "success", message: intent === "delete" ? "Banner dihapus." : "Urutan banner disimpan." }
+        : { type: "danger", message: "Banner tidak ditemukan." },
+    );
     throw redirect("/ops/catalogue/banners");
   }
   const values = formValues(form, FIELDS) as Partial<Record<BannerField, string>>;
@@ -82,13 +95,52 @@ export default function Banners({ loaderData, actionData }: Route.ComponentProps
         <ErrorSummary errors={errors} />
         <Form method="post" encType="multipart/form-data" className="ops-form" key={JSON.stringify(values)}>
           <input type="hidden" name="intent" value="add" />
-          <InputField name="title" label="Judul" defaultValue={values.title} error={errors.title} maxLength={120} hint="Juga teks alternatif gambar." />
-          <InputField name="image" label="Gambar" type="file" accept="image/jpeg,image/png,image/webp" error={errors.image} hint="JPG, PNG atau WebP, maksimal 5 MB; dipotong ke 640 × 300." />
-          <InputField name="sku" label="Produk (SKU)" defaultValue={values.sku} error={errors.sku} hint="Tujuan banner: satu produk, atau isi Kata Kunci." />
+          <InputField
+            name="title"
+            label="Judul"
+            defaultValue={values.title}
+            error={errors.title}
+            maxLength={120}
+            hint="Juga teks alternatif gambar."
+          />
+          <InputField
+            name="image"
+            label="Gambar"
+            type="file"
+            accept="image/jpeg,image/png,image/webp"
+            error={errors.image}
+            hint="JPG, PNG atau WebP, maksimal 5 MB; dipotong ke 640 × 300."
+          />
+          <InputField
+            name="sku"
+            label="Produk (SKU)"
+            defaultValue={values.sku}
+            error={errors.sku}
+            hint="Tujuan banner: satu produk, atau isi Kata Kunci."
+          />
           <InputField name="keyword" label="Kata Kunci" defaultValue={values.keyword} error={errors.keyword} />
-          <SelectField name="category" label="Kategori" placeholder="Semua kategori" defaultValue={values.category} error={errors.category} options={categories.map((c) => ({ value: c, label: c }))} />
-          <InputField name="activeFrom" label="Aktif Dari (WIB)" type="datetime-local" defaultValue={values.activeFrom} error={errors.activeFrom} />
-          <InputField name="activeUntil" label="Aktif Sampai (WIB)" type="datetime-local" defaultValue={values.activeUntil} error={errors.activeUntil} />
+          <SelectField
+            name="category"
+            label="Kategori"
+            placeholder="Semua kategori"
+            defaultValue={values.category}
+            error={errors.category}
+            options={categories.map((c) => ({ value: c, label: c }))}
+          />
+          <InputField
+            name="activeFrom"
+            label="Aktif Dari (WIB)"
+            type="datetime-local"
+            defaultValue={values.activeFrom}
+            error={errors.activeFrom}
+          />
+          <InputField
+            name="activeUntil"
+            label="Aktif Sampai (WIB)"
+            type="datetime-local"
+            defaultValue={values.activeUntil}
+            error={errors.activeUntil}
+          />
           <div>
             <button type="submit" className="ops-btn">
               Tambah Banner

@@ -35,7 +35,11 @@ export async function action({ context, request }: Route.ActionArgs) {
   else if (["up", "down", "hide", "show", "delete"].includes(intent) && id) change = { intent: intent as "up", id };
   if (!kind || !change) return data<Reply>({ kind: kind ?? "kategori", id, message: "Permintaan tidak valid.", name }, { status: 400 });
   const result = await changeTaxonomy(operator.id, kind, change);
-  if (!result.ok) return data<Reply>({ kind, id: intent === "add" ? null : id, message: result.message, name }, { status: intent === "delete" ? 409 : 400 });
+  if (!result.ok)
+    return data<Reply>(
+      { kind, id: intent === "add" ? null : id, message: result.message, name },
+      { status: intent === "delete" ? 409 : 400 },
+    );
   flash(context, "toast", { type: "success", message: "Perubahan disimpan." });
   throw redirect("/ops/catalogue/categories");
 }

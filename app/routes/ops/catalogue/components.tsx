@@ -44,7 +44,12 @@ export function MoveButtons({ name, index, count }: { name: string; index: numbe
 }
 
 /** The form's answer: the values typed (kept on error) and a message per field. */
-export type FormReply<F extends string = string> = { values: Partial<Record<F, string>>; errors: Partial<Record<F, string>>; conflict?: string; error?: string };
+export type FormReply<F extends string = string> = {
+  values: Partial<Record<F, string>>;
+  errors: Partial<Record<F, string>>;
+  conflict?: string;
+  error?: string;
+};
 
 /** The strings of a submitted form, by name (files left out). */
 export function formValues(form: FormData, names: readonly string[]): Record<string, string> {

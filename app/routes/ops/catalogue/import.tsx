@@ -25,7 +25,11 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   if (!id) return { staged: null, columns: CATALOGUE_COLUMNS.join(",") };
   const staged = await getStagedCsvImport(id, "katalog", operator.id);
   if (!staged) return { staged: null, columns: CATALOGUE_COLUMNS.join(","), error: STAGED_GONE };
-  if (staged.appliedAt) return { staged: { id: staged.id, fileName: staged.fileName, appliedAt: formatWhen(staged.appliedAt), summary: staged.summary, plan: null }, columns: CATALOGUE_COLUMNS.join(",") };
+  if (staged.appliedAt)
+    return {
+      staged: { id: staged.id, fileName: staged.fileName, appliedAt: formatWhen(staged.appliedAt), summary: staged.summary, plan: null },
+      columns: CATALOGUE_COLUMNS.join(","),
+    };
   const preview = await previewCatalogueCsv(staged.content);
   return {
     staged: { id: staged.id, fileName: staged.fileName, appliedAt: null, summary: null, plan: preview.ok ? preview.plan : null },
@@ -121,8 +125,8 @@ export default function Import({ loaderData, actionData }: Route.ComponentProps)
       <section className="ops-card ops-narrow" aria-labelledby="upload-heading">
         <h2 id="upload-heading">Unggah CSV</h2>
         <p className="ops-muted">
-          UTF-8, dipisah koma atau titik koma, maksimal 5 MB. Baris pertama berisi nama kolom: <code>{columns}</code>. Status: draf, tayang atau arsip; tipe_diskon: v (Rp) atau %. Kategori atau kota baru dibuat otomatis.
-          Foto tidak termasuk CSV.
+          UTF-8, dipisah koma atau titik koma, maksimal 5 MB. Baris pertama berisi nama kolom: <code>{columns}</code>. Status: draf, tayang
+          atau arsip; tipe_diskon: v (Rp) atau %. Kategori atau kota baru dibuat otomatis. Foto tidak termasuk CSV.
         </p>
         <CsvUploadForm inputId="file" />
       </section>

@@ -20,6 +20,10 @@ export async function action({ context, params, request }: Route.ActionArgs) {
   const form = await readForm(request);
   const files = form.getAll("photos").filter((f): f is File => typeof f !== "string");
   const result = await addProductPhotos(operator.id, Number(params.id), files);
-  flash(context, "toast", result.ok ? { type: "success", message: `${result.added} foto ditambahkan.` } : { type: "danger", message: result.message });
+  flash(
+    context,
+    "toast",
+    result.ok ? { type: "success", message: `${result.added} foto ditambahkan.` } : { type: "danger", message: result.message },
+  );
   throw redirect(`/ops/catalogue/products/${params.id}#foto`);
 }

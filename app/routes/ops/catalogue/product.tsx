@@ -27,7 +27,21 @@ import { CatalogueNav, ErrorSummary, formValues, MoveButtons, type FormReply } f
 
 export const handle: RouteHandle = { title: "Produk — Katalog" };
 
-const FIELDS = ["title", "sku", "categoryId", "price", "discount", "discountType", "stock", "cityId", "condition", "weightGram", "minimumPurchase", "description", "status"] as const;
+const FIELDS = [
+  "title",
+  "sku",
+  "categoryId",
+  "price",
+  "discount",
+  "discountType",
+  "stock",
+  "cityId",
+  "condition",
+  "weightGram",
+  "minimumPurchase",
+  "description",
+  "status",
+] as const;
 type Field = (typeof FIELDS)[number] | "promoIds";
 
 const idParam = (text: string | undefined) => (text && /^[1-9]\d{0,9}$/.test(text) ? Number(text) : null);
@@ -37,7 +51,11 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const isNew = params.id === "new";
   const id = idParam(params.id);
   if (!isNew && !id) throw opsNotFound();
-  const [product, choices, history] = await Promise.all([id ? getProductForOps(id) : null, productFormChoices(), id ? listProductHistory(id) : []]);
+  const [product, choices, history] = await Promise.all([
+    id ? getProductForOps(id) : null,
+    productFormChoices(),
+    id ? listProductHistory(id) : [],
+  ]);
   if (!isNew && !product) throw opsNotFound();
   return {
     product,
@@ -60,14 +78,24 @@ export async function action({ context, params, request }: Route.ActionArgs) {
   if (intent === "photo" && id) {
     const move = form.get("move");
     const photoId = idParam(String(form.get("photoId") ?? ""));
-    if (!photoId || !(["first", "up", "down", "delete"] as const).includes(move as PhotoMove)) return data<Reply>({ values: {}, errors: {}, error: "Permintaan tidak valid." }, { status: 400 });
+    if (!photoId || !(["first", "up", "down", "delete"] as const).includes(move as PhotoMove))
+      return data<Reply>({ values: {}, errors: {}, error: "Permintaan tidak valid." }, { status: 400 });
     const changed = await changeProductPhoto(operator.id, id, photoId, move as PhotoMove);
-    flash(context, "toast", changed ? { type: "success", message: move === "delete" ? "Foto dihapus." : "Urutan foto disimpan." } : { type: "danger", message: "Foto tidak ditemukan." });
+    flash(
+      context,
+      "toast",
+      changed
+        ? { type: "success", message: move === "delete" ? "Foto dihapus." : "Urutan foto disimpan." }
+        : { type: "danger", message: "Foto tidak ditemukan." },
+    );
     throw redirect(`/ops/catalogue/products/${id}#foto`);
   }
 
   const values = formValues(form, FIELDS) as Partial<Record<Field, string>>;
-  const promoIds = form.getAll("promoIds").filter((v): v is string => typeof v === "string").slice(0, 100);
+  const promoIds = form
+    .getAll("promoIds")
+    .filter((v): v is string => typeof v === "string")
+    .slice(0, 100);
   const version = idParam(String(form.get("version") ?? ""));
   const stockText = String(form.get("stockRead") ?? "");
   const stockRead = /^\d{1,9}$/.test(stockText) ? Number(stockText) : null;
@@ -75,7 +103,14 @@ export async function action({ context, params, request }: Route.ActionArgs) {
   if (!result.ok) {
     // A conflict keeps what was typed AND the version it was typed against: 'Simpan' again is refused
     // again until the page is reloaded (the operator sees the other change first).
-    const reply: Reply = { values, promoIds, errors: result.errors as Reply["errors"], conflict: result.conflict, version: String(form.get("version") ?? ""), stockRead: stockText };
+    const reply: Reply = {
+      values,
+      promoIds,
+      errors: result.errors as Reply["errors"],
+      conflict: result.conflict,
+      version: String(form.get("version") ?? ""),
+      stockRead: stockText,
+    };
     return data(reply, { status: result.conflict ? 409 : 400 });
   }
   flash(context, "toast", { type: "success", message: "Produk disimpan." });
@@ -171,7 +206,14 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
           </>
         ) : null}
         <InputField name="title" label="Nama Produk" defaultValue={value("title")} error={errors.title} maxLength={200} required />
-        <InputField name="sku" label="SKU" defaultValue={value("sku")} error={errors.sku} maxLength={64} hint="Unik. Dibuat otomatis bila dikosongkan." />
+        <InputField
+          name="sku"
+          label="SKU"
+          defaultValue={value("sku")}
+          error={errors.sku}
+          maxLength={64}
+          hint="Unik. Dibuat otomatis bila dikosongkan."
+        />
         <SelectField
           name="categoryId"
           label="Kategori"
@@ -180,7 +222,14 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
           error={errors.categoryId}
           options={choices.categories.map((c) => ({ value: String(c.id), label: c.hidden ? `${c.title} (tersembunyi)` : c.title }))}
         />
-        <InputField name="price" label="Harga" defaultValue={value("price")} error={errors.price} inputMode="numeric" hint="Rupiah, tanpa desimal." />
+        <InputField
+          name="price"
+          label="Harga"
+          defaultValue={value("price")}
+          error={errors.price}
+          inputMode="numeric"
+          hint="Rupiah, tanpa desimal."
+        />
         <div className="ops-field-row">
           <InputField name="discount" label="Diskon" defaultValue={value("discount")} error={errors.discount} inputMode="numeric" />
           <fieldset className="ops-field ops-choices">
@@ -196,8 +245,22 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
             {errors.discountType ? <p className="ops-error">{errors.discountType}</p> : null}
           </fieldset>
         </div>
-        <InputField name="stock" label="Stok" defaultValue={value("stock")} error={errors.stock} inputMode="numeric" hint={product ? "Pesanan yang masuk sementara Anda mengubah stok tetap terhitung." : undefined} />
-        <SelectField name="cityId" label="Kota" placeholder="Tanpa kota" defaultValue={value("cityId")} error={errors.cityId} options={choices.cities.map((c) => ({ value: String(c.id), label: c.name }))} />
+        <InputField
+          name="stock"
+          label="Stok"
+          defaultValue={value("stock")}
+          error={errors.stock}
+          inputMode="numeric"
+          hint={product ? "Pesanan yang masuk sementara Anda mengubah stok tetap terhitung." : undefined}
+        />
+        <SelectField
+          name="cityId"
+          label="Kota"
+          placeholder="Tanpa kota"
+          defaultValue={value("cityId")}
+          error={errors.cityId}
+          options={choices.cities.map((c) => ({ value: String(c.id), label: c.name }))}
+        />
         <fieldset className="ops-field ops-choices">
           <legend>Kondisi</legend>
           {["Baru", "Bekas"].map((c) => (
@@ -208,10 +271,29 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
           {errors.condition ? <p className="ops-error">{errors.condition}</p> : null}
         </fieldset>
         <div className="ops-field-row">
-          <InputField name="weightGram" label="Berat (gram)" defaultValue={value("weightGram")} error={errors.weightGram} inputMode="numeric" />
-          <InputField name="minimumPurchase" label="Minimal Pembelian" defaultValue={value("minimumPurchase")} error={errors.minimumPurchase} inputMode="numeric" />
+          <InputField
+            name="weightGram"
+            label="Berat (gram)"
+            defaultValue={value("weightGram")}
+            error={errors.weightGram}
+            inputMode="numeric"
+          />
+          <InputField
+            name="minimumPurchase"
+            label="Minimal Pembelian"
+            defaultValue={value("minimumPurchase")}
+            error={errors.minimumPurchase}
+            inputMode="numeric"
+          />
         </div>
-        <TextAreaField name="description" label="Deskripsi" defaultValue={value("description")} error={errors.description} rows={6} maxLength={5000} />
+        <TextAreaField
+          name="description"
+          label="Deskripsi"
+          defaultValue={value("description")}
+          error={errors.description}
+          rows={6}
+          maxLength={5000}
+        />
         <fieldset className="ops-field ops-choices">
           <legend>Promo</legend>
           {choices.promos.length === 0 ? <p className="ops-muted">Belum ada promo.</p> : null}
@@ -233,7 +315,9 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
               <input type="radio" name="status" value={s} defaultChecked={value("status") === s} /> {STATUS_LABELS[s]}
             </label>
           ))}
-          <p className="ops-muted ops-hint">Draf: tidak tampil untuk pembeli. Tayang: dijual. Arsip: ditarik; pesanan yang ada tetap menampilkannya.</p>
+          <p className="ops-muted ops-hint">
+            Draf: tidak tampil untuk pembeli. Tayang: dijual. Arsip: ditarik; pesanan yang ada tetap menampilkannya.
+          </p>
           {errors.status ? <p className="ops-error">{errors.status}</p> : null}
         </fieldset>
         <div>

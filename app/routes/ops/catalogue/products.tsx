@@ -71,7 +71,11 @@ export default function Products({ loaderData }: Route.ComponentProps) {
         </button>
       </form>
       {items.length === 0 ? (
-        <p className="ops-card">{total === 0 && !q && !categoryId && !status ? "Katalog masih kosong. Tambah produk atau impor CSV." : "Tidak ada produk yang cocok."}</p>
+        <p className="ops-card">
+          {total === 0 && !q && !categoryId && !status
+            ? "Katalog masih kosong. Tambah produk atau impor CSV."
+            : "Tidak ada produk yang cocok."}
+        </p>
       ) : (
         <div className="ops-table-wrap">
           <table className="ops-table">
@@ -87,7 +91,13 @@ export default function Products({ loaderData }: Route.ComponentProps) {
             <tbody>
               {items.map((p) => (
                 <tr key={p.id} data-testid="ops-product-row">
-                  <td>{p.imageUrl ? <img src={p.imageUrl} alt="" width={48} height={48} className="ops-thumb" loading="lazy" /> : <span className="ops-thumb ops-thumb-empty" aria-hidden="true" />}</td>
+                  <td>
+                    {p.imageUrl ? (
+                      <img src={p.imageUrl} alt="" width={48} height={48} className="ops-thumb" loading="lazy" />
+                    ) : (
+                      <span className="ops-thumb ops-thumb-empty" aria-hidden="true" />
+                    )}
+                  </td>
                   <td>
                     <a href={`/ops/catalogue/products/${p.id}`}>{p.title ?? "-"}</a>
                     <br />

@@ -22,7 +22,11 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const promos = await listPromosForOps();
   const editing = promos.find((p) => String(p.id) === url.searchParams.get("promo")) ?? null;
   return {
-    promos: promos.map((p) => ({ ...p, validFromText: p.validFrom ? formatWhen(p.validFrom) : null, validUntilText: p.validUntil ? formatWhen(p.validUntil) : null })),
+    promos: promos.map((p) => ({
+      ...p,
+      validFromText: p.validFrom ? formatWhen(p.validFrom) : null,
+      validUntilText: p.validUntil ? formatWhen(p.validUntil) : null,
+    })),
     editing: editing && {
       id: editing.id,
       values: {
@@ -49,7 +53,8 @@ export async function action({ context, request }: Route.ActionArgs) {
   const values = formValues(form, FIELDS) as Partial<Record<PromoField, string>>;
   const incentive = form.get("incentive") === "1";
   const result = await savePromo(operator.id, id, { ...values, incentive });
-  if (!result.ok) return data<Reply>({ id, values: { ...values, incentive: incentive ? "1" : "" }, errors: result.errors }, { status: 400 });
+  if (!result.ok)
+    return data<Reply>({ id, values: { ...values, incentive: incentive ? "1" : "" }, errors: result.errors }, { status: 400 });
   flash(context, "toast", { type: "success", message: "Promo disimpan." });
   throw redirect("/ops/catalogue/promos");
 }
@@ -82,7 +87,9 @@ export default function Promos({ loaderData, actionData }: Route.ComponentProps)
                   <a href={`/ops/catalogue/promos?promo=${p.id}#promo-form`}>{p.title}</a>
                 </td>
                 <td className="num">{p.discountType === "%" ? `${p.discount}%` : formatRupiah(p.discount)}</td>
-                <td>{p.incentive ? "Insentif Pemerintah" : p.discountType === "v" && p.discount === 1_000_000 ? "Promo Pegawai" : "Promo"}</td>
+                <td>
+                  {p.incentive ? "Insentif Pemerintah" : p.discountType === "v" && p.discount === 1_000_000 ? "Promo Pegawai" : "Promo"}
+                </td>
                 <td>{p.validFromText || p.validUntilText ? `${p.validFromText ?? "…"} – ${p.validUntilText ?? "…"}` : "Selalu"}</td>
                 <td>{p.skus.length}</td>
               </tr>
@@ -107,14 +114,41 @@ export default function Promos({ loaderData, actionData }: Route.ComponentProps)
               { value: "%", label: "%" },
             ]}
           />
-          <InputField name="discount" label="Diskon" defaultValue={values.discount} error={errors.discount} inputMode="numeric" hint="Promo Pegawai: Rp 1.000.000 (tetap). Insentif ICP: Rp 250.000." />
+          <InputField
+            name="discount"
+            label="Diskon"
+            defaultValue={values.discount}
+            error={errors.discount}
+            inputMode="numeric"
+            hint="Promo Pegawai: Rp 1.000.000 (tetap). Insentif ICP: Rp 250.000."
+          />
           <TextAreaField name="description" label="Deskripsi" defaultValue={values.description} error={errors.description} rows={3} />
           <label className="ops-check">
-            <input type="checkbox" name="incentive" value="1" defaultChecked={values.incentive === "1"} /> Insentif Pemerintah (pembeli wajib mengunggah KTP)
+            <input type="checkbox" name="incentive" value="1" defaultChecked={values.incentive === "1"} /> Insentif Pemerintah (pembeli
+            wajib mengunggah KTP)
           </label>
-          <InputField name="validFrom" label="Berlaku Dari (WIB)" type="datetime-local" defaultValue={values.validFrom} error={errors.validFrom} />
-          <InputField name="validUntil" label="Berlaku Sampai (WIB)" type="datetime-local" defaultValue={values.validUntil} error={errors.validUntil} />
-          <TextAreaField name="skus" label="Produk (SKU)" defaultValue={values.skus} error={errors.skus} rows={3} hint="Satu SKU per baris. Produk juga dapat dipilih dari halaman produk." />
+          <InputField
+            name="validFrom"
+            label="Berlaku Dari (WIB)"
+            type="datetime-local"
+            defaultValue={values.validFrom}
+            error={errors.validFrom}
+          />
+          <InputField
+            name="validUntil"
+            label="Berlaku Sampai (WIB)"
+            type="datetime-local"
+            defaultValue={values.validUntil}
+            error={errors.validUntil}
+          />
+          <TextAreaField
+            name="skus"
+            label="Produk (SKU)"
+            defaultValue={values.skus}
+            error={errors.skus}
+            rows={3}
+            hint="Satu SKU per baris. Produk juga dapat dipilih dari halaman produk."
+          />
           <div>
             <button type="submit" className="ops-btn">
               Simpan

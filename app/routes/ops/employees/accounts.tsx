@@ -35,9 +35,14 @@ export async function action({ context, request }: Route.ActionArgs) {
   const userId = Number(form.get("userId"));
   const nip = String(form.get("nip") ?? "");
   const companyId = String(form.get("companyId") ?? "");
-  if (!Number.isSafeInteger(userId) || userId <= 0) return data<ActionData>({ userId: 0, errors: { form: "Permintaan tidak valid." }, nip, companyId }, { status: 400 });
+  if (!Number.isSafeInteger(userId) || userId <= 0)
+    return data<ActionData>({ userId: 0, errors: { form: "Permintaan tidak valid." }, nip, companyId }, { status: 400 });
   const result = await changeAccountEmployment(admin.id, userId, { companyId: Number(companyId) || 0, nip });
-  if (!result.ok) return data<ActionData>({ userId, errors: result.field ? { [result.field]: result.message } : { form: result.message }, nip, companyId }, { status: 400 });
+  if (!result.ok)
+    return data<ActionData>(
+      { userId, errors: result.field ? { [result.field]: result.message } : { form: result.message }, nip, companyId },
+      { status: 400 },
+    );
   flash(context, "toast", { type: "success", message: "NIP dan perusahaan akun disimpan." });
   throw redirect(`/ops/accounts${new URL(request.url).search}`);
 }
@@ -79,7 +84,14 @@ export default function Accounts({ loaderData, actionData }: Route.ComponentProp
               <Form method="post" className="ops-form" style={{ marginTop: 12, maxWidth: 420 }}>
                 <input type="hidden" name="userId" value={a.id} />
                 <OpsMessage error={failed?.errors.form} />
-                <InputField name="nip" id={`nip-${a.id}`} label="NIP" defaultValue={failed?.nip ?? a.nip} error={failed?.errors.nip} maxLength={30} />
+                <InputField
+                  name="nip"
+                  id={`nip-${a.id}`}
+                  label="NIP"
+                  defaultValue={failed?.nip ?? a.nip}
+                  error={failed?.errors.nip}
+                  maxLength={30}
+                />
                 <label htmlFor={`company-${a.id}`}>Perusahaan</label>
                 <select id={`company-${a.id}`} name="companyId" defaultValue={failed?.companyId ?? String(a.companyId)}>
                   {companies.map((c) => (

@@ -4,7 +4,17 @@ import { requireStaff } from "~/.server/http/ops-access";
 import { readForm } from "~/.server/http/request";
 import { flash } from "~/.server/http/session";
 import { getStagedCsvImport, markCsvImportApplied, pageParam, stageCsvImport } from "~/.server/store/back-office";
-import { applyRosterImport, listCompanyRosters, listRoster, previewRosterImport, ROSTER_COLUMNS, ROSTER_MAX_BYTES, ROSTER_PAGE_SIZE, type RosterImportPreview, updateRosterEntry } from "~/.server/store/people";
+import {
+  applyRosterImport,
+  listCompanyRosters,
+  listRoster,
+  previewRosterImport,
+  ROSTER_COLUMNS,
+  ROSTER_MAX_BYTES,
+  ROSTER_PAGE_SIZE,
+  type RosterImportPreview,
+  updateRosterEntry,
+} from "~/.server/store/people";
 import type { RouteHandle } from "~/lib/route-handle";
 import { CsvUploadForm, InputField, OpsMessage, Pager } from "../components";
 
@@ -20,7 +30,8 @@ const idParam = (value: unknown) => (typeof value === "string" && /^[1-9]\d{0,9}
 export async function loader({ context, url }: Route.LoaderArgs) {
   requireStaff(context, "pegawai");
   const companies = await listCompanyRosters();
-  const companyId = idParam(url.searchParams.get("company")) ?? companies.find((c) => c.active + c.inactive > 0)?.id ?? companies[0]?.id ?? null;
+  const companyId =
+    idParam(url.searchParams.get("company")) ?? companies.find((c) => c.active + c.inactive > 0)?.id ?? companies[0]?.id ?? null;
   const q = (url.searchParams.get("q") ?? "").slice(0, 100);
   const page = pageParam(url);
   const roster = companyId ? await listRoster(companyId, q, page) : { rows: [], total: 0 };
@@ -37,7 +48,14 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   };
 }
 
-type ActionData = { error?: string; preview?: RosterImportPreview & { ok: true }; importId?: string; fileName?: string; deactivateMissing?: boolean; edit?: { id: number; error: string; name: string } };
+type ActionData = {
+  error?: string;
+  preview?: RosterImportPreview & { ok: true };
+  importId?: string;
+  fileName?: string;
+  deactivateMissing?: boolean;
+  edit?: { id: number; error: string; name: string };
+};
 
 export async function action({ context, request }: Route.ActionArgs) {
   const operator = requireStaff(context, "pegawai");
@@ -49,7 +67,11 @@ export async function action({ context, request }: Route.ActionArgs) {
     const file = form.get("file");
     const deactivateMissing = form.get("deactivateMissing") === "on";
     if (!(file instanceof File) || file.size === 0) return data<ActionData>({ error: "Pilih file CSV terlebih dahulu." }, { status: 400 });
-    if (file.size > ROSTER_MAX_BYTES) return data<ActionData>({ error: `File CSV terlalu besar (maksimal ${Math.round(ROSTER_MAX_BYTES / 1024 / 1024)} MB).` }, { status: 400 });
+    if (file.size > ROSTER_MAX_BYTES)
+      return data<ActionData>(
+        { error: `File CSV terlalu besar (maksimal ${Math.round(ROSTER_MAX_BYTES / 1024 / 1024)} MB).` },
+        { status: 400 },
+      );
     const bytes = Buffer.from(await file.arrayBuffer());
     let content: string;
     try {
@@ -78,9 +100,11 @@ export async function action({ context, request }: Route.ActionArgs) {
     const id = idParam(form.get("entryId"));
     if (!id) return data<ActionData>({ error: "Permintaan tidak valid." }, { status: 400 });
     const name = String(form.get("name") ?? "");
-    const status = intent === "deactivate" ? "nonaktif" : intent === "activate" ? "aktif" : form.get("status") === "nonaktif" ? "nonaktif" : "aktif";
+    const status =
+      intent === "deactivate" ? "nonaktif" : intent === "activate" ? "aktif" : form.get("status") === "nonaktif" ? "nonaktif" : "aktif";
     const result = await updateRosterEntry(operator.id, id, intent === "edit" ? { name, status } : { status });
-    if (!result.ok) return data<ActionData>(result.field ? { edit: { id, error: result.message, name } } : { error: result.message }, { status: 400 });
+    if (!result.ok)
+      return data<ActionData>(result.field ? { edit: { id, error: result.message, name } } : { error: result.message }, { status: 400 });
     flash(context, "toast", { type: "success", message: intent === "deactivate" ? "Pegawai dinonaktifkan." : "Data pegawai disimpan." });
     const params = new URLSearchParams(back);
     params.delete("edit");
@@ -118,7 +142,9 @@ export default function Roster({ loaderData, actionData }: Route.ComponentProps)
             <>
               <p className="ops-alert" role="alert">
                 {actionData.preview.problemCount.toLocaleString("id-ID")} baris salah. Perbaiki file lalu unggah ulang.
-                {actionData.preview.problemCount > actionData.preview.problems.length ? ` (${actionData.preview.problems.length} pertama ditampilkan)` : ""}
+                {actionData.preview.problemCount > actionData.preview.problems.length
+                  ? ` (${actionData.preview.problems.length} pertama ditampilkan)`
+                  : ""}
               </p>
               <ul className="ops-problems" data-testid="roster-problems">
                 {actionData.preview.problems.map((p) => (
@@ -142,7 +168,8 @@ export default function Roster({ loaderData, actionData }: Route.ComponentProps)
       <section className="ops-card" aria-labelledby="upload-title">
         <h2 id="upload-title">Unggah CSV</h2>
         <p className="ops-muted">
-          Kolom: <code>{columns}</code> (koma atau titik koma). <code>perusahaan</code> sesuai nama di daftar perusahaan; <code>status</code> aktif atau nonaktif.
+          Kolom: <code>{columns}</code> (koma atau titik koma). <code>perusahaan</code> sesuai nama di daftar perusahaan;{" "}
+          <code>status</code> aktif atau nonaktif.
         </p>
         <CsvUploadForm inputId="roster-file">
           <label className="ops-check">
@@ -175,7 +202,9 @@ export default function Roster({ loaderData, actionData }: Route.ComponentProps)
         <p className="ops-muted" data-testid="roster-total">
           {company ? `${company.name}: ` : ""}
           {total.toLocaleString("id-ID")} pegawai{q ? ` cocok dengan "${q}"` : ""}
-          {company && company.active + company.inactive === 0 ? " — perusahaan ini belum memuat daftar pegawai (akunnya: Belum terverifikasi HR)." : ""}
+          {company && company.active + company.inactive === 0
+            ? " — perusahaan ini belum memuat daftar pegawai (akunnya: Belum terverifikasi HR)."
+            : ""}
         </p>
         {rows.length ? (
           <div className="ops-table-wrap">
@@ -198,7 +227,14 @@ export default function Roster({ loaderData, actionData }: Route.ComponentProps)
                         <Form method="post" className="ops-inline-form" id={`edit-${r.id}`}>
                           <input type="hidden" name="intent" value="edit" />
                           <input type="hidden" name="entryId" value={r.id} />
-                          <InputField name="name" id={`name-${r.id}`} label="Nama" defaultValue={actionData?.edit?.name ?? r.name} error={actionData?.edit?.error} maxLength={200} />
+                          <InputField
+                            name="name"
+                            id={`name-${r.id}`}
+                            label="Nama"
+                            defaultValue={actionData?.edit?.name ?? r.name}
+                            error={actionData?.edit?.error}
+                            maxLength={200}
+                          />
                           <label htmlFor={`status-${r.id}`}>Status</label>
                           <select id={`status-${r.id}`} name="status" defaultValue={r.status}>
                             <option value="aktif">Aktif</option>
