@@ -8,13 +8,13 @@ import { setLockRole } from "./.server/db/data-dir-lock";
 
 // The build writes the prepared first-start database and demo images with these (react-router.config.ts).
 export { writeDatabaseTemplate } from "./.server/db/client";
-export { writePreparedDemoMedia } from "./.server/db/demo-catalogue";
+export { writePreparedDemoMedia } from "./.server/demo/demo-catalogue";
 import { env } from "./.server/env";
 import { webhookSecret } from "./.server/gateway/signature";
 import { sendPaymentReminders, smsUsesOutbox, startMessageWorkers } from "./.server/store/messages";
 import { holdScriptsUntilLoad } from "./.server/http/scripts-after-load";
 import { gatewayFormActionOrigins } from "./.server/gateway";
-import { runPaymentSweep, sweepSummary } from "./.server/gateway/sweep";
+import { runPaymentSweep, sweepSummary } from "./.server/store/payments/sweep";
 import { contentSecurityPolicy, SECURITY_HEADERS } from "./.server/http/request";
 import { outboxWarning } from "./.server/store/messages";
 import { PERSONAL_CACHE_CONTROL } from "./.server/http/request-guards";

@@ -203,7 +203,7 @@ export async function openDatabase(options: {
   const prepare = async (db: Db) => {
     await seedReferenceData(db);
     if (options.demoData) {
-      const { seedDemoData } = await import("./demo-data");
+      const { seedDemoData } = await import("../demo/demo-data");
       await seedDemoData(db);
     }
   };
@@ -218,7 +218,7 @@ export async function openDatabase(options: {
     handle = await openPglite(options.dataDir);
   }
   if (options.demoData) {
-    const { seedDemoData } = await import("./demo-data");
+    const { seedDemoData } = await import("../demo/demo-data");
     await seedDemoData(handle.db);
   }
   return handle;

@@ -3,8 +3,8 @@ import { requestWithdrawal, settleWithdrawal } from "../store/orders";
 import { applyOpsDecision, listOrdersForOps, OPS_LIST_LIMIT, type DecisionInput, type OpsDecision } from "../store/back-office";
 import { grantRolesByEmail, revokeRolesByEmail, setOperatorRole } from "../store/people";
 import { isStaffRole, STAFF_ROLES, type StaffRole } from "~/lib/staff-roles";
-import { runPaymentSweep, sweepSummary } from "../gateway/sweep";
-import { listPaymentIncidents, resolvePaymentIncident } from "../gateway/gateway-payments";
+import { runPaymentSweep, sweepSummary } from "../store/payments/sweep";
+import { listPaymentIncidents, resolvePaymentIncident } from "../store/payments/gateway-payments";
 import { backupCommand, restoreCommand } from "./backup";
 import type { OpsIO } from "./io";
 

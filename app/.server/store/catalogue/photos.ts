@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import { getDb, type Executor } from "../../db/client";
-import { BANNER_SIZE, CARD_SIZE, DETAIL_SIZE } from "../../db/demo-artwork";
+import { BANNER_SIZE, CARD_SIZE, DETAIL_SIZE } from "../../demo/demo-artwork";
 import { banners, catalogueAudit, catalogueImages, productImages, products } from "../../db/schema";
 import { MAX_INPUT_PIXELS } from "../../images";
 import { loadSharp } from "../../sharp";

@@ -3,10 +3,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { and, eq, inArray, isNull, like, not, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import type { Db } from "./types";
+import type { Db } from "../db/types";
 import { env } from "../env";
 import { BANNER_SIZE, CARD_SIZE, DETAIL_SIZE, bannerSvg, productSvg, webpOf, type ArtworkKind, type BannerArtwork } from "./demo-artwork";
-import { banners, categories, cities, orders, productImages, productPromos, products, promos, type BannerTarget } from "./schema";
+import { banners, categories, cities, orders, productImages, productPromos, products, promos, type BannerTarget } from "../db/schema";
 // The cache module itself, not the catalogue's index: the seeding runs inside db/client.ts's opening,
 // below the store, and the cache imports nothing.
 import { invalidateCatalogueCache } from "../store/catalogue/cache";

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
-import { getDb } from "../db/client";
-import { gatewayCharges, orders, paymentIncidents, payments } from "../db/schema";
+import { getDb } from "../../db/client";
+import { gatewayCharges, orders, paymentIncidents, payments } from "../../db/schema";
 
 // The bookkeeping a real gateway needs beside the payments store (decision 0021): the charge
 // attempts made at the gateway (so one order never has two open charges there), which payments the
