@@ -1,6 +1,6 @@
 import { settleGatewayEvent, type SettlementResult } from "../store/payments";
 import { jsonObjectOf } from "./webhook-body";
-import { hasValidSignature } from "../gateway/signature";
+import { hasValidSignature } from "../gateway";
 
 // POST /webhooks/payment (issue 7, DESIGN §6, §9): the gateway's settlements. The raw body is signed
 // (X-Signature: lowercase hex HMAC-SHA512 with PAYMENT_WEBHOOK_SECRET, compared in constant time);

@@ -7,8 +7,7 @@ import {
   recordPaymentIncident,
 } from "./gateway-payments";
 import { settleGatewayEvent } from "./settlement";
-import type { MidtransTransaction } from "../../gateway/midtrans-client";
-import { MIDTRANS, midtransClient, midtransGateway, midtransVerdict, statusEvent } from "../../gateway/midtrans";
+import { MIDTRANS, midtransClient, midtransGateway, midtransVerdict, statusEvent, type MidtransTransaction } from "../../gateway";
 import { log } from "../../log";
 
 // What Midtrans says about a payment, applied once (issue 18 items 5 and 6): a notification and the
