@@ -3,24 +3,27 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { type EntryContext, isRouteErrorResponse, type RouterContextProvider, ServerRouter } from "react-router";
-import { closeDb, getDb } from "./.server/db/client";
+import { closeDb, getDb, registerDemoSeeder } from "./.server/db/client";
 import { setLockRole } from "./.server/db/data-dir-lock";
 
 // The build writes the prepared first-start database and demo images with these (react-router.config.ts).
 export { writeDatabaseTemplate } from "./.server/db/client";
-export { writePreparedDemoMedia } from "./.server/db/demo-catalogue";
+export { writePreparedDemoMedia } from "./.server/demo/demo-catalogue";
 import { env } from "./.server/env";
-import { webhookSecret } from "./.server/gateway/signature";
 import { sendPaymentReminders, smsUsesOutbox, startMessageWorkers } from "./.server/store/messages";
 import { holdScriptsUntilLoad } from "./.server/http/scripts-after-load";
-import { gatewayFormActionOrigins } from "./.server/gateway";
-import { runPaymentSweep, sweepSummary } from "./.server/gateway/sweep";
+import { gatewayFormActionOrigins, webhookSecret } from "./.server/gateway";
+import { runPaymentSweep, sweepSummary } from "./.server/store/payments";
 import { contentSecurityPolicy, SECURITY_HEADERS } from "./.server/http/request";
 import { outboxWarning } from "./.server/store/messages";
 import { PERSONAL_CACHE_CONTROL } from "./.server/http/request-guards";
 import { startOpsChannel } from "./.server/ops/channel";
 import { NonceContext } from "./lib/nonce";
 import { errorField, log } from "./.server/log";
+import { seedDemoData } from "./.server/demo/demo-data";
+
+// Demo data (DEMO_DATA=1) lies above the database layer, which therefore cannot import it: the server adds it here.
+registerDemoSeeder(seedDemoData);
 
 export const streamTimeout = 5_000;
 
@@ -148,7 +151,7 @@ export async function startServer() {
   return { port: e.port, appUrl: e.appUrl, shutdownDrainMs: e.shutdownDrainMs };
 }
 
-/** The expiry sweep and the Midtrans reconciliation (gateway/sweep.ts), once a minute; they also run on read. */
+/** The expiry sweep and the Midtrans reconciliation (store/payments/sweep.ts), once a minute; they also run on read. */
 async function paymentSweep() {
   const result = await runPaymentSweep();
   const summary = sweepSummary(result);

@@ -99,8 +99,10 @@ async function send(requests: Planned[]) {
     });
     const answer = (await response.json().catch(() => ({}))) as { replay?: boolean };
     (byKind[request.kind] ??= {})[response.status] = ((byKind[request.kind] ??= {})[response.status] ?? 0) + 1;
-    if (response.status === 200) answer.replay ? counts.replays++ : counts.accepted++;
-    else if (response.status === 401) counts.badSignature++;
+    if (response.status === 200) {
+      if (answer.replay) counts.replays++;
+      else counts.accepted++;
+    } else if (response.status === 401) counts.badSignature++;
     else if (response.status === 422) counts.wrongAmount++;
     else counts.other++;
   });

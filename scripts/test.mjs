@@ -2,7 +2,7 @@
 // `npm test`: everything a fresh machine with only Node and npm needs, in order, stopping at the
 // first failure with its exit code (on a Node older than 24 it runs on the project's Node 24 first:
 // scripts/node-runtime.mjs):
-//   install (npm ci when needed) → Chromium → typecheck → unit tests (vitest) → production build →
+//   install (npm ci when needed) → Chromium → typecheck → lint (ESLint, Prettier) → unit tests (vitest) → production build →
 //   end-to-end tests (Playwright, projects js and nojs, against the production server) → the same
 //   with PAYMENT_GATEWAY=midtrans against a fake Midtrans (playwright.midtrans.config.ts).
 // Environment: BUILD_DIR (default build), PORT for the e2e server (default 3456), PLAYWRIGHT_CHROMIUM.
@@ -79,6 +79,9 @@ step("find Chromium", () => {
 });
 
 step("typecheck", () => run(bin("react-router"), ["typegen"]) || run(bin("tsc"), []));
+
+// ESLint (with the code's boundaries) and Prettier's check, as `npm run lint` (issue 34).
+step("lint (eslint, prettier)", () => run(bin("eslint"), ["--max-warnings=0", "."]) || run(bin("prettier"), ["--check", "."]));
 
 step("unit tests (vitest)", () => run(bin("vitest"), ["run"]));
 

@@ -62,7 +62,7 @@ describe("the logger", () => {
     } finally {
       process.stdout.write = write;
     }
-    expect(lines.join("")).toMatch(/^\d{2}:\d{2}:\d{2} INFO  \[r1\] request status=200\n$/);
+    expect(lines.join("")).toMatch(/^\d{2}:\d{2}:\d{2} INFO {2}\[r1\] request status=200\n$/);
   });
 });
 

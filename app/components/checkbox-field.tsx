@@ -2,7 +2,7 @@ import { type FieldMetadata, getInputProps } from "@conform-to/react";
 import { FieldError } from "./field";
 
 type CheckboxFieldProps = {
-  meta: FieldMetadata<any, any, string[]>;
+  meta: FieldMetadata<unknown, Record<string, unknown>, string[]>;
   /** The statement the user ticks (the whole row is the tap target). */
   children: React.ReactNode;
 } & Omit<React.InputHTMLAttributes<HTMLInputElement>, "type" | "children">;

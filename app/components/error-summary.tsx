@@ -1,8 +1,8 @@
-import type { FormMetadata } from "@conform-to/react";
 import { invalidFields } from "~/lib/forms";
 
 type ErrorSummaryProps = {
-  form: FormMetadata<any, string[]>;
+  /** What it reads of any form's Conform metadata (FormMetadata of whatever schema). */
+  form: { id: string; status?: "success" | "error"; allErrors: Record<string, string[]> };
   /** The forms' field labels by field name, in the order the fields appear. */
   labels: Record<string, string>;
 };

@@ -2,7 +2,7 @@ import { type FieldMetadata, getInputProps, getSelectProps } from "@conform-to/r
 import type { MarkedField } from "~/lib/forms";
 
 type FieldProps = {
-  meta: MarkedField<FieldMetadata<any, any, string[]>>;
+  meta: MarkedField<FieldMetadata<unknown, Record<string, unknown>, string[]>>;
   label: string;
   type?: "text" | "email" | "password" | "tel" | "number";
   hint?: React.ReactNode;
@@ -28,7 +28,7 @@ export function Field({ meta, label, type = "text", hint, ...rest }: FieldProps)
 }
 
 type SelectFieldProps = {
-  meta: MarkedField<FieldMetadata<any, any, string[]>>;
+  meta: MarkedField<FieldMetadata<unknown, Record<string, unknown>, string[]>>;
   label: string;
   placeholder: string;
   options: { value: string; label: string }[];

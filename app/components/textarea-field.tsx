@@ -2,7 +2,7 @@ import { type FieldMetadata, getTextareaProps } from "@conform-to/react";
 import { FieldError } from "./field";
 
 type TextareaFieldProps = {
-  meta: FieldMetadata<any, any, string[]>;
+  meta: FieldMetadata<unknown, Record<string, unknown>, string[]>;
   label: string;
   hint?: React.ReactNode;
 } & React.TextareaHTMLAttributes<HTMLTextAreaElement>;

@@ -19,7 +19,8 @@ export function parseForm<Schema extends ZodMiniType>(
       const error: Record<string, string[]> = {};
       for (const issue of result.error.issues) {
         const name = issue.path.map(String).join(".");
-        (error[name] ??= []).includes(issue.message) || error[name]!.push(issue.message);
+        const messages = (error[name] ??= []);
+        if (!messages.includes(issue.message)) messages.push(issue.message);
       }
       return { error };
     },

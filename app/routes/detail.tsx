@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { data, Form, Link, redirect, useLocation } from "react-router";
+import { data, Form, redirect, useLocation } from "react-router";
 import type { Route } from "./+types/detail";
 import { readForm } from "~/.server/http/request";
 import { getProductDetail } from "~/.server/store/catalogue";

@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { Route } from "./+types/media";
-import { mediaDir } from "~/.server/db/demo-catalogue";
+import { mediaDir } from "~/.server/demo/demo-catalogue";
 
 // Catalogue images (product pictures, banners) from DATA_DIR/media. Their names carry a version, so
 // they are cached for a year. Only plain names are served: no path separators, no dot files, one

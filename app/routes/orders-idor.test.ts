@@ -19,7 +19,7 @@ import { createOrderFromDraft } from "~/.server/store/checkout";
 import { transitionOrder } from "~/.server/store/orders";
 import { saveUpload } from "~/.server/store/orders";
 import { processImageUpload } from "~/.server/images";
-import { TestBrowser, type Outcome } from "./test-browser";
+import { TestBrowser, type Outcome } from "../.server/testing/test-browser";
 
 // The IDOR matrix (issue 8): two buyers, every order route and action of this branch, each tried on
 // the other's order through the real session middleware and route modules. A foreign order must

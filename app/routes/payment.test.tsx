@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import * as paymentRoute from "./payment";
 import * as summaryRoute from "./paymentmethod";
 import * as otpRoute from "./otp";
-import { TestBrowser } from "./test-browser";
+import { TestBrowser } from "../.server/testing/test-browser";
 import { getDb } from "~/.server/db/client";
 import { orders, payments } from "~/.server/db/schema";
 import { runOpsCommand } from "~/.server/ops/commands";

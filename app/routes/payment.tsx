@@ -3,8 +3,7 @@ import { data, Form, Link, redirect, useNavigation, useRevalidator } from "react
 import type { Route } from "./+types/payment";
 import { requireUser } from "~/.server/http/auth";
 import { formatDateTimeWib } from "~/.server/dates";
-import { refreshOwnedGatewayPayment } from "~/.server/gateway/midtrans-settle";
-import { sandboxPay } from "~/.server/gateway/sandbox-pay";
+import { refreshOwnedGatewayPayment, sandboxPay } from "~/.server/store/payments";
 import { readForm } from "~/.server/http/request";
 import { flash } from "~/.server/http/session";
 import { getOwnedOrderSummary } from "~/.server/store/orders";

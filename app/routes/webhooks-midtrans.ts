@@ -1,5 +1,5 @@
 import type { Route } from "./+types/webhooks-midtrans";
-import { handleMidtransNotification } from "~/.server/gateway/midtrans-webhook";
+import { handleMidtransNotification } from "~/.server/http/midtrans-webhook";
 import { errorField, log } from "~/.server/log";
 import { countPaymentNotification } from "~/.server/metrics";
 import { jsonAnswer, readCapped } from "~/.server/http/webhook-body";

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/webhooks-payment";
-import { handlePaymentWebhook } from "~/.server/gateway/webhook";
+import { handlePaymentWebhook } from "~/.server/http/payment-webhook";
 import { errorField, log } from "~/.server/log";
 import { countPaymentNotification } from "~/.server/metrics";
 import { MAX_WEBHOOK_BODY_BYTES, readCapped } from "~/.server/http/webhook-body";

@@ -16,10 +16,10 @@ import { startStore, stopStore, type StoreServer } from "./helpers/store-server"
 test.describe.configure({ timeout: 300_000 });
 test.use({ extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` } });
 
-const picture = (r: number, g: number, b: number, format: "jpeg" | "png") =>
-  sharp({ create: { width: 1200, height: 900, channels: 3, background: { r, g, b } } })
-    [format]()
-    .toBuffer();
+const picture = (r: number, g: number, b: number, format: "jpeg" | "png") => {
+  const image = sharp({ create: { width: 1200, height: 900, channels: 3, background: { r, g, b } } });
+  return (format === "jpeg" ? image.jpeg() : image.png()).toBuffer();
+};
 
 test("an operator fills the catalogue from the browser; a buyer finds, sees and buys; the price and status change; a CSV import; a banner", async ({
   browser,

@@ -65,13 +65,11 @@ test("an admin loads a company's roster; only its active employees register and 
   const nip = `77${randomInt(1e7, 9e7)}`;
   await admin.goto("/ops/employees");
   const upload = async (lines: string[]) => {
-    await admin
-      .getByLabel("File CSV", { exact: true })
-      .setInputFiles({
-        name: "pegawai.csv",
-        mimeType: "text/csv",
-        buffer: Buffer.from(["nip;nama;perusahaan;status", ...lines].join("\n")),
-      });
+    await admin.getByLabel("File CSV", { exact: true }).setInputFiles({
+      name: "pegawai.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from(["nip;nama;perusahaan;status", ...lines].join("\n")),
+    });
     await admin.getByRole("button", { name: "Unggah CSV" }).click();
   };
   await upload([`${nip};Rina Wulandari;${company};aktif`, `${nip}1;Dimas Pratama;${company};aktif`, `=1+1;Orang Jahat;${company};aktif`]);

@@ -192,20 +192,32 @@ async function openPostgres(url: string, prepare: (db: Db) => Promise<void>): Pr
   };
 }
 
+/**
+ * How demo data (DEMO_DATA=1) is seeded. Its module (app/.server/demo/) lies above the store (it
+ * uses the catalogue's sizes and cache), so this layer does not import it: the server's entry
+ * registers it (entry.server.tsx). A process that registers none (the ops CLI, a bench) opens
+ * without adding demo data; the server adds it at its next start (the seeding runs at every start
+ * and is idempotent).
+ */
+type DemoSeeder = (db: Db) => Promise<void>;
+let demoSeeder: DemoSeeder | null = null;
+
+export function registerDemoSeeder(seed: DemoSeeder): void {
+  demoSeeder = seed;
+}
+
 /** Opens a database, applies migrations and loads the reference data (idempotent). */
 export async function openDatabase(options: {
   url?: string;
   dataDir?: string | null;
+  /** Seed demo data with the registered seeder (registerDemoSeeder), if any. */
   demoData?: boolean;
   /** Reopen a database PGlite has just created: returns the ~600 MB initdb keeps (long-lived servers). */
   releaseInitdbMemory?: boolean;
 }): Promise<Handle> {
   const prepare = async (db: Db) => {
     await seedReferenceData(db);
-    if (options.demoData) {
-      const { seedDemoData } = await import("./demo-data");
-      await seedDemoData(db);
-    }
+    if (options.demoData && demoSeeder) await demoSeeder(db);
   };
   // PostgreSQL: under the start-up lock (several instances may start together). PGlite needs none:
   // one process holds its data directory (data-dir-lock.ts).
@@ -217,10 +229,7 @@ export async function openDatabase(options: {
     await opened.close();
     handle = await openPglite(options.dataDir);
   }
-  if (options.demoData) {
-    const { seedDemoData } = await import("./demo-data");
-    await seedDemoData(handle.db);
-  }
+  if (options.demoData && demoSeeder) await demoSeeder(handle.db);
   return handle;
 }
 

@@ -1,8 +1,7 @@
 import { eq } from "drizzle-orm";
 import { env } from "../env";
-import { MANUAL_TRANSFER_ACCOUNT } from "../gateway/sandbox";
 import { TENORS, type TenorSetting } from "~/lib/payment-pricing";
-import type { PaymentChannel } from "../gateway/types";
+import { MANUAL_TRANSFER_ACCOUNT, type PaymentChannel } from "~/lib/payment-channels";
 import { storeSettings } from "./schema";
 import type { Executor } from "./types";
 

@@ -9,6 +9,11 @@ import type { PaymentGateway, PaymentMethodType } from "./types";
 // /webhooks/midtrans, midtrans-webhook.ts). PAYMENT_GATEWAY picks the implementation; the built-in
 // sandbox is the default. The shared types live in types.ts, which the gateways import instead of this.
 
+// What the rest of the server may use of the adapters: the signatures a webhook checks, and the Midtrans
+// client and verdicts its settlement (store/payments/midtrans-settle.ts) works with.
+export { hasValidSignature, signWebhookBody, webhookSecret } from "./signature";
+export { hasValidMidtransSignature, MIDTRANS, midtransClient, midtransGateway, midtransVerdict, statusEvent } from "./midtrans";
+export type { MidtransTransaction } from "./midtrans-client";
 export type { GatewayClosing, GatewayEvent, HowToPay, OpenedPayment, OpenPaymentRequest, PaymentChannel, PaymentGateway } from "./types";
 
 /**

@@ -7,7 +7,7 @@ import { getDb } from "../db/client";
 import { gatewayCharges, orderEvents, orders, payments } from "../db/schema";
 import { resetEnvForTests } from "../env";
 import { runOpsCommand } from "../ops/commands";
-import { listPaymentIncidents } from "./gateway-payments";
+import { listPaymentIncidents } from "../store/payments/gateway-payments";
 import { cancelOrder } from "../store/orders";
 import { requestOtp, validateOtp } from "../store/payments";
 import {
@@ -24,8 +24,8 @@ import { expireOverduePayments, GATEWAY_UNAVAILABLE, getPaymentDetail, markPaid 
 import { action } from "~/routes/webhooks-midtrans";
 import { hasValidMidtransSignature, midtransOrderId, midtransSignature, midtransVerdict } from "./midtrans";
 import { MidtransClient, MidtransError } from "./midtrans-client";
-import { applyMidtransStatus, reconcileMidtransPayments, RECONCILE_SILENCE_MS } from "./midtrans-settle";
-import { runPaymentSweep, sweepSummary } from "./sweep";
+import { applyMidtransStatus, reconcileMidtransPayments, RECONCILE_SILENCE_MS } from "../store/payments/midtrans-settle";
+import { runPaymentSweep, sweepSummary } from "../store/payments/sweep";
 import { serveAction } from "../testing/action-server";
 import { waitForOutbox } from "../testing/messages";
 import { log } from "../log";

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { env, type MidtransSettings } from "../env";
-import { beginChargeAttempt, setChargeState } from "./gateway-payments";
+import { beginChargeAttempt, setChargeState } from "./charge-attempts";
 import { jakartaTime, MidtransClient, MidtransError, midtransTime, wholeRupiah, type MidtransTransaction } from "./midtrans-client";
 import { sandboxGateway } from "./sandbox";
 import type { GatewayClosing, GatewayEvent, HowToPay, OpenedPayment, OpenPaymentRequest, PaymentGateway } from "./types";

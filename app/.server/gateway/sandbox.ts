@@ -1,3 +1,4 @@
+import { MANUAL_TRANSFER_ACCOUNT } from "~/lib/payment-channels";
 import type { HowToPay, OpenedPayment, OpenPaymentRequest, PaymentGateway } from "./types";
 
 // The built-in sandbox gateway (PAYMENT_GATEWAY=sandbox, the default): issues virtual-account numbers
@@ -10,14 +11,6 @@ export const SANDBOX_VA_PREFIX: Record<string, string> = {
   "BRI-VA": "26215",
   "MANDIRI-VA": "89608",
 };
-
-/** The store's account that manual transfers go to (demo data: not a real account). */
-export const MANUAL_TRANSFER_ACCOUNT = {
-  bankName: "Bank Negara Indonesia (BNI)",
-  bankAccountName: "PT Toko Pegawai PLN",
-  bankAccountNumber: "0987654321",
-  bankImageUrl: "/images/payment/bni.svg",
-} as const;
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

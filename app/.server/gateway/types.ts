@@ -1,7 +1,9 @@
 // The gateway interface (DESIGN §6 Payments), shared by every gateway and by the index that picks
 // one. Neither gateway imports gateway/index.ts, so choosing a gateway never loops back into one.
 
-export type PaymentChannel = "ATM" | "Mobile Banking" | "Internet Banking";
+import type { PaymentChannel } from "~/lib/payment-channels";
+
+export type { PaymentChannel };
 export type HowToPay = { type: PaymentChannel; content: string };
 export type PaymentMethodType = "virtual_account" | "bank_transfer" | "installment" | "paylater";
 

@@ -61,7 +61,10 @@ describe.skipIf(!adminUrl)("backup and restore on PostgreSQL", () => {
     let purchasing = true;
     const purchases = (async () => {
       let made = 0;
-      while (purchasing && made < 30) (await placeOrder(buyer, product, "BRI-VA"), made++);
+      while (purchasing && made < 30) {
+        await placeOrder(buyer, product, "BRI-VA");
+        made++;
+      }
       return made;
     })();
     const backup = await backupDatabase(file);

@@ -148,7 +148,7 @@ describe("order commands", () => {
     for (const name of ["orders:list", "orders:approve-incentive", "orders:expire", "balance:withdraw", "balance:settle"])
       expect(help.out).toContain(name);
     // Aligned columns (issue 25): every description starts in the same column, two spaces after the longest usage.
-    const rows = help.out.split("\n").filter((line) => /^  \S/.test(line));
+    const rows = help.out.split("\n").filter((line) => /^ {2}\S/.test(line));
     const column = rows[0]!.search(/\S\s{2,}\S/) + rows[0]!.match(/\S\s{2,}/)![0].length;
     for (const row of rows) {
       expect(row.slice(column - 2, column), row).toBe("  ");

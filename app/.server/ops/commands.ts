@@ -3,8 +3,7 @@ import { requestWithdrawal, settleWithdrawal } from "../store/orders";
 import { applyOpsDecision, listOrdersForOps, OPS_LIST_LIMIT, type DecisionInput, type OpsDecision } from "../store/back-office";
 import { grantRolesByEmail, revokeRolesByEmail, setOperatorRole } from "../store/people";
 import { isStaffRole, STAFF_ROLES, type StaffRole } from "~/lib/staff-roles";
-import { runPaymentSweep, sweepSummary } from "../gateway/sweep";
-import { listPaymentIncidents, resolvePaymentIncident } from "../gateway/gateway-payments";
+import { listPaymentIncidents, resolvePaymentIncident, runPaymentSweep, sweepSummary } from "../store/payments";
 import { backupCommand, restoreCommand } from "./backup";
 import type { OpsIO } from "./io";
 

@@ -10,7 +10,7 @@ import { createProduct, createVerifiedUser, EMPLOYEE_PROMO, INCENTIVE_PROMO, ran
 import { transitionOrder } from "~/.server/store/orders";
 import { createSession } from "~/.server/store/people";
 import { methodId } from "~/.server/testing/payment-fixtures";
-import { callApi } from "./test-client";
+import { callApi } from "../../.server/testing/api-client";
 import { RouterContextProvider } from "react-router";
 import { sessionMiddleware } from "~/.server/http/session";
 import * as uploadsRoute from "../uploads";

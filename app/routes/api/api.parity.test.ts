@@ -21,8 +21,8 @@ import {
 } from "~/.server/testing/fixtures";
 import { methodId } from "~/.server/testing/payment-fixtures";
 import { createSession } from "~/.server/store/people";
-import { callApi } from "./test-client";
-import { TestBrowser } from "../test-browser";
+import { callApi } from "../../.server/testing/api-client";
+import { TestBrowser } from "../../.server/testing/test-browser";
 
 // Issue 19: two doors, one store. The same purchase made through the web's own forms (detail →
 // checkout form with the KTP photo → address → payment screens) and through POST /order/create

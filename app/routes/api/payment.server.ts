@@ -1,6 +1,6 @@
 import { ApiError, defineArea, idOf, invalid, notFound, ok, readJson, requireId, type JsonBody } from "~/.server/http/api";
 import { METHOD, TENOR, list, object } from "~/.server/http/api-shapes";
-import { sandboxPay } from "~/.server/gateway/sandbox-pay";
+import { sandboxPay } from "~/.server/store/payments";
 import { productCheckoutAmount } from "~/.server/store/checkout";
 import { getOwnedOrderSummary } from "~/.server/store/orders";
 import { checkPaymentChoice, listPaymentMethods, listTenorOptions, METHOD_UNKNOWN } from "~/.server/store/payments";

@@ -3,8 +3,8 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import * as detailRoute from "../detail";
 import * as registerRoute from "../register";
-import { TestBrowser } from "../test-browser";
-import { callApi } from "./test-client";
+import { TestBrowser } from "../../.server/testing/test-browser";
+import { callApi } from "../../.server/testing/api-client";
 import { getDb, type Db } from "~/.server/db/client";
 import { companies, rosterEntries, users } from "~/.server/db/schema";
 import {

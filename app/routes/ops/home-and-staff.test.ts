@@ -8,7 +8,7 @@ import * as layoutRoute from "./layout";
 import * as queuesRoute from "./queues";
 import * as secondFactorRoute from "./second-factor";
 import * as staffRoute from "./staff";
-import { TestBrowser, type RouteMiddleware } from "../test-browser";
+import { TestBrowser, type RouteMiddleware } from "../../.server/testing/test-browser";
 import { getDb, type Db } from "~/.server/db/client";
 import { operatorAudit, products, sessions } from "~/.server/db/schema";
 import { transitionOrder } from "~/.server/store/orders";

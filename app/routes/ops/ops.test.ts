@@ -20,7 +20,7 @@ import * as catalogueProductPhotosRoute from "./catalogue/product-photos";
 import * as catalogueProductsRoute from "./catalogue/products";
 import * as cataloguePromosRoute from "./catalogue/promos";
 import * as uploadsRoute from "../uploads";
-import { TestBrowser, type Outcome, type RouteMiddleware } from "../test-browser";
+import { TestBrowser, type Outcome, type RouteMiddleware } from "../../.server/testing/test-browser";
 import { getDb, type Db } from "~/.server/db/client";
 import * as rosterRoute from "./employees/roster";
 import * as accountsRoute from "./employees/accounts";

@@ -257,17 +257,15 @@ export async function applyCatalogueCsv(
         .values(batch.map((row) => ({ ...valuesOf(row), orderable: 1 })))
         .returning({ id: products.id, sku: products.sku });
       const bySku = new Map(inserted.map((r) => [r.sku, r.id]));
-      await tx
-        .insert(catalogueAudit)
-        .values(
-          batch.map((row) => ({
-            productId: bySku.get(row.fields.sku)!,
-            operatorId,
-            action: "impor-csv",
-            detail: `${fileName} baris ${row.line}`,
-            changes: createdWith(row),
-          })),
-        );
+      await tx.insert(catalogueAudit).values(
+        batch.map((row) => ({
+          productId: bySku.get(row.fields.sku)!,
+          operatorId,
+          action: "impor-csv",
+          detail: `${fileName} baris ${row.line}`,
+          changes: createdWith(row),
+        })),
+      );
     }
     const audits: (typeof catalogueAudit.$inferInsert)[] = [];
     for (const [current, row] of plan.toChange) {

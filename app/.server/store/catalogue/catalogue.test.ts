@@ -3,7 +3,7 @@ import path from "node:path";
 import { count, eq, inArray, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../db/client";
-import { DEMO_PRODUCTS, demoProductId, mediaDir, seedDemoCatalogue } from "../../db/demo-catalogue";
+import { DEMO_PRODUCTS, demoProductId, mediaDir, seedDemoCatalogue } from "../../demo/demo-catalogue";
 import { banners, categories, cities, productImages, products } from "../../db/schema";
 import { applyDiscount } from "~/lib/pricing";
 import { loader as mediaLoader } from "~/routes/media";

@@ -33,13 +33,17 @@ export {
 } from "./products-admin";
 export {
   addProductPhotos,
+  BANNER_SIZE,
+  CARD_SIZE,
   changeProductPhoto,
+  DETAIL_SIZE,
   getCatalogueImage,
   IMAGE_PATH,
   PHOTO_MAX_BYTES,
   PHOTOS_PER_UPLOAD,
   type PhotoMove,
 } from "./photos";
+export { invalidateCatalogueCache } from "./cache";
 export { listPromosForOps, savePromo, toWibInput, type OpsPromo, type PromoField } from "./promos";
 export { addBanner, changeBanner, listBannersForOps, type BannerField, type OpsBanner } from "./banners";
 export { changeTaxonomy, listTaxonomy, type TaxonomyChange, type TaxonomyItem, type TaxonomyKind } from "./taxonomy";

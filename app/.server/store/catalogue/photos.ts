@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import { getDb, type Executor } from "../../db/client";
-import { BANNER_SIZE, CARD_SIZE, DETAIL_SIZE } from "../../db/demo-artwork";
 import { banners, catalogueAudit, catalogueImages, productImages, products } from "../../db/schema";
 import { MAX_INPUT_PIXELS } from "../../images";
 import { loadSharp } from "../../sharp";
@@ -115,6 +114,13 @@ export async function getCatalogueImage(hash: string): Promise<{ bytes: Uint8Arr
     .where(eq(catalogueImages.hash, hash));
   return row ?? null;
 }
+
+/** Sizes (spec: images sized for 360-412 px phones; 2× for the detail slider and banners). */
+export const CARD_SIZE = { width: 360, height: 360 } as const;
+export const DETAIL_SIZE = { width: 780, height: 585 } as const;
+// Banners are shown 150 px high on slides 300 px (phone) to 70% of 570 px wide (2:1 to 2.5:1) and
+// cropped to fit (object-fit: cover): the artwork keeps its text inside a central safe area.
+export const BANNER_SIZE = { width: 640, height: 300 } as const;
 
 const PHOTO_SIZES = [
   { size: CARD_SIZE, fit: "cover" as const, quality: 72 },

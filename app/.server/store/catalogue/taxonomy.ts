@@ -112,13 +112,11 @@ export async function changeTaxonomy(
         break;
       }
     }
-    await tx
-      .insert(catalogueAudit)
-      .values({
-        operatorId,
-        action: `${kind}-${change.intent}`,
-        detail: item.name + (change.intent === "rename" ? ` → ${change.name.trim()}` : ""),
-      });
+    await tx.insert(catalogueAudit).values({
+      operatorId,
+      action: `${kind}-${change.intent}`,
+      detail: item.name + (change.intent === "rename" ? ` → ${change.name.trim()}` : ""),
+    });
     return { ok: true as const };
   });
 }

@@ -1,5 +1,6 @@
 // The payments domain: methods and tenors, opening an order's payment, the payment page, 'Saya sudah bayar', settlements and expiry, the paylater code.
-// What the doors (pages, the API, the ops CLI, the gateways) and other domains may call; inside the
+// The settlement side of the gateways too (their notifications, the sweep, the ledger and incidents).
+// What the doors (pages, the API, the ops CLI, the gateways' webhooks) and other domains may call; inside the
 // domain, modules import each other directly (DESIGN §3).
 export {
   activeMethod,
@@ -24,6 +25,10 @@ export { consumeOtpSecret, getOtpState, OTP_WRONG, PHONE_NOT_REGISTERED, request
 export { getPaymentDetail, markPaid, type PaymentDetail } from "./page";
 export { openPaymentQuietly, type PayResult, setOrderPayment } from "./set-payment";
 export { expireOverduePayments, getOpenVaPayment, settleGatewayEvent, type SettlementResult } from "./settlement";
+export { applyMidtransStatus, midtransOutcome, refreshOwnedGatewayPayment, type MidtransDecision } from "./midtrans-settle";
+export { SANDBOX_NOT_PAYABLE, sandboxPay, type SandboxPayResult } from "./sandbox-pay";
+export { runPaymentSweep, sweepSummary } from "./sweep";
+export { listPaymentIncidents, resolvePaymentIncident, type PaymentIncident } from "./gateway-payments";
 export {
   getHowToTexts,
   getTenorSettings,

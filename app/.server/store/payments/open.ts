@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { queryRows } from "../../db/query-rows";
 import { orders, paymentMethods, payments } from "../../db/schema";

@@ -3,7 +3,7 @@ import { getDb } from "../../db/client";
 import { orderEvents, orders, orderStatuses, paymentMethods, payments, uploads } from "../../db/schema";
 import { env } from "../../env";
 import { gatewayNamed, getGateway, type HowToPay } from "../../gateway";
-import { MANUAL_TRANSFER_ACCOUNT } from "../../gateway/sandbox";
+import { MANUAL_TRANSFER_ACCOUNT } from "~/lib/payment-channels";
 import { sanitizeHtml } from "./sanitize-html";
 import { getHowToTexts } from "./settings";
 import { type PaymentBreakdown, type PaymentMethodType } from "~/lib/payment-pricing";

@@ -1,6 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { getDb } from "../../db/client";
-import { orders, payments } from "../../db/schema";
+import { orders } from "../../db/schema";
 import { consumeOtpSecret } from "./otp";
 import { errorField, log } from "../../log";
 import {

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, type Db } from "../../db/client";
 import { operatorAudit } from "../../db/schema";
-import { MANUAL_TRANSFER_ACCOUNT } from "../../gateway/sandbox";
+import { MANUAL_TRANSFER_ACCOUNT } from "~/lib/payment-channels";
 import { TENORS } from "~/lib/payment-pricing";
 import { createVerifiedUser } from "../../testing/fixtures";
 import { createBuyer, createStockedProduct, methodId, placeOrder } from "../../testing/payment-fixtures";

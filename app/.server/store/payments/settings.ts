@@ -2,7 +2,7 @@ import { asc, eq } from "drizzle-orm";
 import { getDb, type Executor } from "../../db/client";
 import { paymentMethods } from "../../db/schema";
 import { readSetting, writeSetting, type HowToTexts, type TransferAccount } from "../../db/settings";
-import type { PaymentChannel } from "../../gateway/types";
+import type { PaymentChannel } from "../../gateway";
 import type { TenorSetting } from "~/lib/payment-pricing";
 import { recordAudit } from "../people";
 import { sanitizeHtml } from "./sanitize-html";

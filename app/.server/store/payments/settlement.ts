@@ -222,7 +222,11 @@ export async function expireOverduePayments(now = new Date()): Promise<number[]>
       .limit(200);
     if (!due.length) break;
     let progress = 0;
-    for (const { orderId } of due) if (await expirePayment(orderId)) (expired.push(orderId), progress++);
+    for (const { orderId } of due) {
+      if (!(await expirePayment(orderId))) continue;
+      expired.push(orderId);
+      progress++;
+    }
     if (progress === 0) break;
   }
   await closeStalePayments();

@@ -37,17 +37,15 @@ async function holdEveryFreeCode(templateOrderId: number): Promise<void> {
     .insert(orders)
     .values(free.map((code) => ({ ...order, invoiceId: `INV/HELD/${code}-${randomUUID().slice(0, 8)}`, idempotencyKey: randomUUID() })))
     .returning({ id: orders.id });
-  await db
-    .insert(payments)
-    .values(
-      copies.map(({ id }, i) => ({
-        ...templatePayment!,
-        orderId: id,
-        gatewayRef: templatePayment!.gatewayRef && `${templatePayment!.gatewayRef}-${i}`,
-        uniqueCode: free[i]!,
-        total: templatePayment!.amount + free[i]!,
-      })),
-    );
+  await db.insert(payments).values(
+    copies.map(({ id }, i) => ({
+      ...templatePayment!,
+      orderId: id,
+      gatewayRef: templatePayment!.gatewayRef && `${templatePayment!.gatewayRef}-${i}`,
+      uniqueCode: free[i]!,
+      total: templatePayment!.amount + free[i]!,
+    })),
+  );
 }
 
 describe.skipIf(Boolean(process.env.DATABASE_URL))("all manual-transfer codes in use", () => {

@@ -1,5 +1,5 @@
-import { env } from "../env";
-import { expireOverduePayments } from "../store/payments";
+import { env } from "../../env";
+import { expireOverduePayments } from "./settlement";
 import { closeMidtransPaymentsOfClosedOrders, reconcileMidtransPayments, type MidtransDecision } from "./midtrans-settle";
 
 // The payment sweep the server runs every minute (entry.server.tsx) and ops on demand

@@ -3,19 +3,19 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { and, eq, inArray, isNull, like, not, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import type { Db } from "./types";
+import type { Db } from "../db/types";
 import { env } from "../env";
 import { BANNER_SIZE, CARD_SIZE, DETAIL_SIZE, bannerSvg, productSvg, webpOf, type ArtworkKind, type BannerArtwork } from "./demo-artwork";
-import { banners, categories, cities, orders, productImages, productPromos, products, promos, type BannerTarget } from "./schema";
-// The cache module itself, not the catalogue's index: the seeding runs inside db/client.ts's opening,
-// below the store, and the cache imports nothing.
-import { invalidateCatalogueCache } from "../store/catalogue/cache";
+import { banners, categories, cities, orders, productImages, productPromos, products, promos, type BannerTarget } from "../db/schema";
+// Demo data lies above the store (db/client.ts runs it through registerDemoSeeder): the catalogue's index.
+import { invalidateCatalogueCache } from "../store/catalogue";
 
 // The demo catalogue (DEMO_DATA=1, DESIGN §6): categories, cities, promos, ~45 products and 5
 // banners, with images in DATA_DIR/media served by /media/:file: copied from the ones the build
 // drew (preparedMediaFolder), or drawn at seed time where there are none (dev server, tests).
 // Idempotent: every row has a stable key (title, name, code or sku) and is inserted only when
 // absent, so seeding runs at every start and against a shared database that already has rows.
+// Long module: most of it is the demo's data (the product, promo and banner lists), read as one table.
 
 /** Bump when the artwork changes: the file names change with it (they are cached for a year). */
 const ARTWORK_VERSION = 2;

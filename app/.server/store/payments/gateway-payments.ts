@@ -1,55 +1,12 @@
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
-import { getDb } from "../db/client";
-import { gatewayCharges, orders, paymentIncidents, payments } from "../db/schema";
+import { getDb } from "../../db/client";
+import { orders, paymentIncidents, payments } from "../../db/schema";
 
-// The bookkeeping a real gateway needs beside the payments store (decision 0021): the charge
-// attempts made at the gateway (so one order never has two open charges there), which payments the
+// The bookkeeping a real gateway needs beside the payments store (decision 0021): which payments the
 // reconciliation sweep should ask about, and the incidents an operator must look at (money received
 // for an order the store had already closed, an amount that does not match). Order and payment
-// status changes stay in store/payments/ (settleGatewayEvent); nothing here moves an order.
-
-export const GATEWAY_BUSY = "Pembayaran sedang dibuat. Silakan coba lagi sebentar lagi.";
-
-/** An attempt younger than this may still be waiting for the gateway's answer in another request. */
-const ATTEMPT_IN_FLIGHT_MS = 30_000;
-
-export type ChargeState = "opening" | "unknown" | "opened" | "failed" | "closed";
-export type ChargeAttempt = { ref: string; attempt: number; earlier: { ref: string; state: ChargeState }[] };
-
-/**
- * Reserves the next attempt of an order at a gateway, BEFORE the request is sent. `earlier` lists
- * the previous attempts whose outcome is unknown (a timeout, or a request that died): the caller looks them up at the gateway
- * first. Throws GATEWAY_BUSY when another request is opening this order's payment right now.
- */
-export async function beginChargeAttempt(
-  gateway: string,
-  orderId: number,
-  refFor: (attempt: number) => string,
-  now = new Date(),
-): Promise<ChargeAttempt> {
-  const db = await getDb();
-  const previous = await db.select().from(gatewayCharges).where(eq(gatewayCharges.orderId, orderId)).orderBy(asc(gatewayCharges.attempt));
-  if (previous.some((p) => p.state === "opening" && now.getTime() - p.createdAt.getTime() < ATTEMPT_IN_FLIGHT_MS))
-    throw new Error(GATEWAY_BUSY);
-  const attempt = (previous.at(-1)?.attempt ?? 0) + 1;
-  const ref = refFor(attempt);
-  const inserted = await db
-    .insert(gatewayCharges)
-    .values({ ref, gateway, orderId, attempt, state: "opening", createdAt: now })
-    .onConflictDoNothing()
-    .returning({ ref: gatewayCharges.ref });
-  if (!inserted.length) throw new Error(GATEWAY_BUSY); // a concurrent request took this attempt
-  return {
-    ref,
-    attempt,
-    earlier: previous.filter((p) => p.state === "opening" || p.state === "unknown").map((p) => ({ ref: p.ref, state: p.state })),
-  };
-}
-
-export async function setChargeState(ref: string, state: Exclude<ChargeState, "opening">): Promise<void> {
-  const db = await getDb();
-  await db.update(gatewayCharges).set({ state }).where(eq(gatewayCharges.ref, ref));
-}
+// status changes stay in settlement.ts (settleGatewayEvent); nothing here moves an order. The charge
+// attempts made at the gateway are the gateway adapter's own (gateway/charge-attempts.ts).
 
 export type GatewayPayment = {
   orderId: number;

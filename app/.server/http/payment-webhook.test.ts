@@ -6,9 +6,9 @@ import { orderEvents, orders, payments, webhookEvents } from "../db/schema";
 import { resetEnvForTests } from "../env";
 import { createBuyer, createStockedProduct, placeOrder, productStock } from "../testing/payment-fixtures";
 import { action } from "~/routes/webhooks-payment";
-import { sandboxEvent, sandboxPay } from "./sandbox-pay";
-import { hasValidSignature, signWebhookBody } from "./signature";
-import { handlePaymentWebhook } from "./webhook";
+import { sandboxEvent, sandboxPay } from "../store/payments/sandbox-pay";
+import { hasValidSignature, signWebhookBody } from "../gateway/signature";
+import { handlePaymentWebhook } from "./payment-webhook";
 import { serveAction } from "../testing/action-server";
 
 // The settlement webhook: the signature, the VA and amount checks, replays, and events for orders

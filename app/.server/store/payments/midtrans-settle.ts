@@ -6,10 +6,9 @@ import {
   markGatewayHeard,
   recordPaymentIncident,
 } from "./gateway-payments";
-import { settleGatewayEvent } from "../store/payments";
-import type { MidtransTransaction } from "./midtrans-client";
-import { MIDTRANS, midtransClient, midtransGateway, midtransVerdict, statusEvent } from "./midtrans";
-import { log } from "../log";
+import { settleGatewayEvent } from "./settlement";
+import { MIDTRANS, midtransClient, midtransGateway, midtransVerdict, statusEvent, type MidtransTransaction } from "../../gateway";
+import { log } from "../../log";
 
 // What Midtrans says about a payment, applied once (issue 18 items 5 and 6): a notification and the
 // reconciliation sweep both end here. The status API's answer — never a notification's body — becomes

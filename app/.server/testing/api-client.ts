@@ -1,5 +1,5 @@
 import { API_PREFIX, runApi } from "~/.server/http/api";
-import { API_AREAS } from "./openapi.server";
+import { API_AREAS } from "../../routes/api/openapi.server";
 
 // For the API's tests: one call through the same dispatcher the resource routes use (area lookup,
 // token check, envelope), with a real Request. Not a route module (routes.ts does not name it).

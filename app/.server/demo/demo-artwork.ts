@@ -1,4 +1,5 @@
 import { loadSharp } from "../sharp";
+import { BANNER_SIZE } from "../store/catalogue";
 
 // Demo images, drawn as SVG and encoded to WebP with sharp at seed time (no binary files in the
 // repository): a coloured background, a simple drawing of the product kind, and its title.
@@ -6,12 +7,8 @@ import { loadSharp } from "../sharp";
 export type ArtworkKind =
   "motor" | "car" | "bike" | "stove" | "charger" | "solar" | "battery" | "helmet" | "cookware" | "tricycle" | "appliance";
 
-/** Sizes (spec: images sized for 360-412 px phones; 2× for the detail slider and banners). */
-export const CARD_SIZE = { width: 360, height: 360 } as const;
-export const DETAIL_SIZE = { width: 780, height: 585 } as const;
-// Banners are shown 150 px high on slides 300 px (phone) to 70% of 570 px wide (2:1 to 2.5:1) and
-// cropped to fit (object-fit: cover): the artwork keeps its text inside a central safe area.
-export const BANNER_SIZE = { width: 640, height: 300 } as const;
+// The sizes are the catalogue's own (store/catalogue/photos.ts): the demo draws at the sizes the store serves.
+export { BANNER_SIZE, CARD_SIZE, DETAIL_SIZE } from "../store/catalogue";
 
 const escapeXml = (text: string) =>
   text.replace(/[<>&"']/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&apos;" })[c]!);

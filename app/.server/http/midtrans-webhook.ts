@@ -1,7 +1,7 @@
 import { env } from "../env";
-import { jsonObjectOf } from "../http/webhook-body";
-import { hasValidMidtransSignature } from "./midtrans";
-import { applyMidtransStatus, midtransOutcome, type MidtransDecision } from "./midtrans-settle";
+import { jsonObjectOf } from "./webhook-body";
+import { hasValidMidtransSignature } from "../gateway";
+import { applyMidtransStatus, midtransOutcome, type MidtransDecision } from "../store/payments";
 
 // POST /webhooks/midtrans (issue 18): Midtrans's HTTP notification. The body is only a hint: its
 // signature_key must be right (SHA-512 of order_id + status_code + gross_amount + server key,

@@ -1,7 +1,7 @@
 import { hash } from "@node-rs/argon2";
 import { eq } from "drizzle-orm";
-import type { Db } from "./types";
-import { companies, users } from "./schema";
+import type { Db } from "../db/types";
+import { companies, users } from "../db/schema";
 
 /** The verified demo account named in the README. */
 export const DEMO_ACCOUNT = {

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
-import { env } from "../env";
-import { getOpenVaPayment } from "../store/payments";
-import { signWebhookBody } from "./signature";
+import { env } from "../../env";
+import { getOpenVaPayment } from "./settlement";
+import { signWebhookBody } from "../../gateway";
 
 // 'Bayar (Sandbox)' (issue 7): with the sandbox gateway, a tester or the demo "pays" a virtual
 // account. The sandbox does what a real gateway does: it POSTs the signed settlement webhook over

@@ -1,13 +1,13 @@
 import { settleGatewayEvent, type SettlementResult } from "../store/payments";
-import { jsonObjectOf } from "../http/webhook-body";
-import { hasValidSignature } from "./signature";
+import { jsonObjectOf } from "./webhook-body";
+import { hasValidSignature } from "../gateway";
 
 // POST /webhooks/payment (issue 7, DESIGN §6, §9): the gateway's settlements. The raw body is signed
 // (X-Signature: lowercase hex HMAC-SHA512 with PAYMENT_WEBHOOK_SECRET, compared in constant time);
 // the body is {"id", "type", "vaNumber", "amount", "paidAt"}. Every answer is JSON, and the route
 // writes one log line per request.
 
-export { MAX_WEBHOOK_BODY_BYTES } from "../http/webhook-body";
+export { MAX_WEBHOOK_BODY_BYTES } from "./webhook-body";
 
 export type WebhookAnswer = { status: number; body: Record<string, unknown>; log: string };
 
