@@ -1,6 +1,7 @@
 import { memo, useCallback, useEffect, useState } from "react";
 import { data, Form, Link, redirect, useNavigation, useRevalidator } from "react-router";
 import type { Route } from "./+types/payment";
+import { notFound, orderIdOf } from "~/.server/http/route-params";
 import { requireUser } from "~/.server/http/auth";
 import { formatDateTimeWib } from "~/.server/dates";
 import { refreshOwnedGatewayPayment } from "~/.server/gateway/midtrans-settle";
@@ -25,7 +26,6 @@ import paymentStylesUrl from "~/styles/payments.css?url";
 export const handle: RouteHandle = { title: "Pembayaran", back: "/transaction" };
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: paymentStylesUrl }];
 
-const ORDER_ID = /^[1-9]\d{0,9}$/;
 const PROOF_SHEET = "bukti";
 const PROOF_SENT = "Bukti Pembayaran berhasil dikirim. Kami akan memverifikasinya.";
 const SANDBOX_PAID = "Pembayaran (Sandbox) berhasil dikirim.";
@@ -35,14 +35,6 @@ const copiedToClipboard = (text: string) => `Berhasil Tersalin ke Papan Klip: ${
 const TOTAL_COPIED = "Total Pembayaran berhasil di salin.";
 const COMPANY_CODE_COPIED = "Kode Perusahaan berhasil di salin.";
 const BILL_KEY_COPIED = "Kode Bayar berhasil di salin.";
-
-function notFound(): never {
-  throw data("Not Found", { status: 404 });
-}
-
-function orderIdOf(raw: string | undefined): number {
-  return raw && ORDER_ID.test(raw) && Number(raw) <= 2_147_483_647 ? Number(raw) : notFound();
-}
 
 /** Spec §2 Payment: the owner's order only (anyone else and unknown ids: 404). */
 export async function loader({ context, params, url }: Route.LoaderArgs) {
