@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useState } from "react";
+import { memo, useCallback, useState } from "react";
 import { data, Form, Link, redirect, useNavigation, useRevalidator } from "react-router";
 import type { Route } from "./+types/payment";
 import { notFound, orderIdOf } from "~/.server/http/route-params";
@@ -13,14 +13,12 @@ import { getPaymentDetail, markPaid, NOT_MARKABLE, PROOF_REQUIRED } from "~/.ser
 import { saveUpload } from "~/.server/store/orders";
 import { isEmptyFile, processImageUpload } from "~/.server/images";
 import { Countdown } from "~/components/countdown";
-import { Sheet } from "~/components/sheet";
-import { useHydrated } from "~/components/use-hydrated";
+import { CopyField, CopyToast } from "~/components/copy-field";
+import { ExactAmount, ProofSheet } from "~/components/payment-proof";
 import { formatRupiah } from "~/lib/money";
 import { formatHms } from "~/lib/payment-flow";
-import { splitLastThreeDigits } from "~/lib/payment-pricing";
 import type { RouteHandle } from "~/lib/route-handle";
-import { KTP_ACCEPT } from "~/lib/photo-files";
-import { type Toast, TOAST_HIDE_MS } from "~/lib/toast";
+import type { Toast } from "~/lib/toast";
 import paymentStylesUrl from "~/styles/payments.css?url";
 
 export const handle: RouteHandle = { title: "Pembayaran", back: "/transaction" };
@@ -340,135 +338,3 @@ const PaymentOpen = memo(function PaymentOpen({
     </div>
   );
 });
-
-/** The copy buttons' toast (spec §8), at the bottom like the app's other toasts, hidden after 30 s. */
-function CopyToast({ toast, onClose }: { toast: Toast | null; onClose: () => void }) {
-  useEffect(() => {
-    if (!toast) return;
-    const timer = setTimeout(onClose, TOAST_HIDE_MS);
-    return () => clearTimeout(timer);
-  }, [toast, onClose]);
-  return (
-    <div className="toast-region" role="status" aria-live="polite">
-      {toast ? (
-        <div className={`toast toast-${toast.type}`} data-testid="copy-toast">
-          <span>{toast.message}</span>
-          <button type="button" className="toast-close" aria-label="Tutup" onClick={onClose}>
-            ×
-          </button>
-        </div>
-      ) : null}
-    </div>
-  );
-}
-
-/** Manual transfer: the unique code is the last 3 digits, highlighted, and must be transferred exactly. */
-function ExactAmount({ total }: { total: number }) {
-  const { head, tail } = splitLastThreeDigits(total);
-  return (
-    <div className="pay-exact" data-testid="exact-amount">
-      <p>
-        Transfer tepat{" "}
-        <strong className="pay-exact-amount">
-          {head}
-          <mark>{tail}</mark>
-        </strong>
-      </p>
-      <p className="warning-banner" role="note">
-        Pastikan jumlah transfer sama persis hingga 3 digit terakhir agar pembayaran Anda dapat diverifikasi.
-      </p>
-    </div>
-  );
-}
-
-/** A read-only, selectable field (works without JavaScript) with a copy button once JavaScript runs. */
-function CopyField({
-  id,
-  label,
-  value,
-  copyText,
-  copied,
-  onToast,
-}: {
-  id: string;
-  label: string;
-  value: string;
-  copyText: string;
-  copied: string;
-  onToast: (toast: Toast) => void;
-}) {
-  // Here, not in the page: only the fields draw again when the scripts start.
-  const hydrated = useHydrated();
-  const copy = async () => {
-    try {
-      await copyToClipboard(copyText);
-      onToast({ type: "success", message: copied });
-    } catch (error) {
-      onToast({ type: "danger", message: `Gagal menyalin: ${error instanceof Error ? error.message : String(error)}` });
-    }
-  };
-  return (
-    <div className="field copy-field">
-      <label htmlFor={id}>{label}</label>
-      <div className="copy-field-row">
-        <input id={id} value={value} readOnly onFocus={(event) => event.currentTarget.select()} />
-        {hydrated ? (
-          <button type="button" className="btn btn-outline btn-small" onClick={copy} aria-label={`Salin ${label}`}>
-            Salin
-          </button>
-        ) : null}
-      </div>
-    </div>
-  );
-}
-
-/** The Clipboard API where the page may use it (HTTPS, localhost), else the older copy command. */
-async function copyToClipboard(text: string) {
-  if (navigator.clipboard && window.isSecureContext) {
-    await navigator.clipboard.writeText(text);
-    return;
-  }
-  const area = document.createElement("textarea");
-  area.value = text;
-  area.setAttribute("readonly", "");
-  area.style.position = "fixed";
-  area.style.opacity = "0";
-  document.body.appendChild(area);
-  area.select();
-  const ok = document.execCommand("copy");
-  area.remove();
-  if (!ok) throw new Error("browser menolak menyalin");
-}
-
-/** 'Saya sudah bayar': the proof upload, a sheet rendered by the server without JavaScript. */
-function ProofSheet({ closeHref, error, busy, onClose }: { closeHref: string; error: string | null; busy: boolean; onClose?: () => void }) {
-  return (
-    <Sheet title="Upload Bukti Pembayaran" closeHref={closeHref} onClose={onClose} height="auto">
-      <Form method="post" action={closeHref} encType="multipart/form-data" className="confirm-form" data-testid="proof-sheet" replace>
-        <input type="hidden" name="intent" value="mark-paid" />
-        <div className="field">
-          <label htmlFor="bukti">Bukti Pembayaran</label>
-          <input
-            id="bukti"
-            name="bukti"
-            type="file"
-            accept={KTP_ACCEPT}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? "bukti-error" : "bukti-hint"}
-          />
-          <p className="field-hint" id="bukti-hint">
-            Foto atau tangkapan layar bukti transfer, format .jpg, .jpeg atau .png, maksimal 2 MB.
-          </p>
-          {error ? (
-            <p className="field-error" id="bukti-error" role="alert">
-              {error}
-            </p>
-          ) : null}
-        </div>
-        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-          Kirim Bukti Pembayaran
-        </button>
-      </Form>
-    </Sheet>
-  );
-}
