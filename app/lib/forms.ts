@@ -28,6 +28,20 @@ export function parseForm<Schema extends ZodMiniType>(
 }
 
 /**
+ * The reply of a form another module judged (the store's checkout workflow): the form re-renders
+ * with what was posted (clipped as parseForm clips it) and those messages, `formErrors` above it.
+ */
+export function replyWithErrors(
+  formData: FormData | URLSearchParams,
+  errors: { formErrors?: string[]; fieldErrors: Record<string, string[] | undefined> },
+): SubmissionResult<string[]> {
+  const fieldErrors: Record<string, string[]> = {};
+  for (const [name, messages] of Object.entries(errors.fieldErrors)) if (messages?.length) fieldErrors[name] = messages;
+  const submission = parse(clipLongValues(formData), { resolve: () => ({ error: fieldErrors }) });
+  return errors.formErrors?.length ? submission.reply({ formErrors: errors.formErrors }) : submission.reply();
+}
+
+/**
  * Conform's form state for one schema, set up the same way on every form of the store: the server's
  * reply (`lastResult`) shows its messages, and in the browser the same schema checks a field when it
  * loses focus, then again on each keystroke once it has shown a message.

@@ -1,6 +1,7 @@
-import { memo, useCallback, useEffect, useState } from "react";
+import { memo, useCallback, useState } from "react";
 import { data, Form, Link, redirect, useNavigation, useRevalidator } from "react-router";
 import type { Route } from "./+types/payment";
+import { notFound, orderIdOf } from "~/.server/http/route-params";
 import { requireUser } from "~/.server/http/auth";
 import { formatDateTimeWib } from "~/.server/dates";
 import { refreshOwnedGatewayPayment, sandboxPay } from "~/.server/store/payments";
@@ -11,20 +12,17 @@ import { getPaymentDetail, markPaid, NOT_MARKABLE, PROOF_REQUIRED } from "~/.ser
 import { saveUpload } from "~/.server/store/orders";
 import { isEmptyFile, processImageUpload } from "~/.server/images";
 import { Countdown } from "~/components/countdown";
-import { Sheet } from "~/components/sheet";
-import { useHydrated } from "~/components/use-hydrated";
+import { CopyField, CopyToast } from "~/components/copy-field";
+import { ExactAmount, ProofSheet } from "~/components/payment-proof";
 import { formatRupiah } from "~/lib/money";
 import { formatHms } from "~/lib/payment-flow";
-import { splitLastThreeDigits } from "~/lib/payment-pricing";
 import type { RouteHandle } from "~/lib/route-handle";
-import { KTP_ACCEPT } from "~/lib/photo-files";
-import { type Toast, TOAST_HIDE_MS } from "~/lib/toast";
+import type { Toast } from "~/lib/toast";
 import paymentStylesUrl from "~/styles/payments.css?url";
 
 export const handle: RouteHandle = { title: "Pembayaran", back: "/transaction" };
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: paymentStylesUrl }];
 
-const ORDER_ID = /^[1-9]\d{0,9}$/;
 const PROOF_SHEET = "bukti";
 const PROOF_SENT = "Bukti Pembayaran berhasil dikirim. Kami akan memverifikasinya.";
 const SANDBOX_PAID = "Pembayaran (Sandbox) berhasil dikirim.";
@@ -34,14 +32,6 @@ const copiedToClipboard = (text: string) => `Berhasil Tersalin ke Papan Klip: ${
 const TOTAL_COPIED = "Total Pembayaran berhasil di salin.";
 const COMPANY_CODE_COPIED = "Kode Perusahaan berhasil di salin.";
 const BILL_KEY_COPIED = "Kode Bayar berhasil di salin.";
-
-function notFound(): never {
-  throw data("Not Found", { status: 404 });
-}
-
-function orderIdOf(raw: string | undefined): number {
-  return raw && ORDER_ID.test(raw) && Number(raw) <= 2_147_483_647 ? Number(raw) : notFound();
-}
 
 /** Spec §2 Payment: the owner's order only (anyone else and unknown ids: 404). */
 export async function loader({ context, params, url }: Route.LoaderArgs) {
@@ -347,135 +337,3 @@ const PaymentOpen = memo(function PaymentOpen({
     </div>
   );
 });
-
-/** The copy buttons' toast (spec §8), at the bottom like the app's other toasts, hidden after 30 s. */
-function CopyToast({ toast, onClose }: { toast: Toast | null; onClose: () => void }) {
-  useEffect(() => {
-    if (!toast) return;
-    const timer = setTimeout(onClose, TOAST_HIDE_MS);
-    return () => clearTimeout(timer);
-  }, [toast, onClose]);
-  return (
-    <div className="toast-region" role="status" aria-live="polite">
-      {toast ? (
-        <div className={`toast toast-${toast.type}`} data-testid="copy-toast">
-          <span>{toast.message}</span>
-          <button type="button" className="toast-close" aria-label="Tutup" onClick={onClose}>
-            ×
-          </button>
-        </div>
-      ) : null}
-    </div>
-  );
-}
-
-/** Manual transfer: the unique code is the last 3 digits, highlighted, and must be transferred exactly. */
-function ExactAmount({ total }: { total: number }) {
-  const { head, tail } = splitLastThreeDigits(total);
-  return (
-    <div className="pay-exact" data-testid="exact-amount">
-      <p>
-        Transfer tepat{" "}
-        <strong className="pay-exact-amount">
-          {head}
-          <mark>{tail}</mark>
-        </strong>
-      </p>
-      <p className="warning-banner" role="note">
-        Pastikan jumlah transfer sama persis hingga 3 digit terakhir agar pembayaran Anda dapat diverifikasi.
-      </p>
-    </div>
-  );
-}
-
-/** A read-only, selectable field (works without JavaScript) with a copy button once JavaScript runs. */
-function CopyField({
-  id,
-  label,
-  value,
-  copyText,
-  copied,
-  onToast,
-}: {
-  id: string;
-  label: string;
-  value: string;
-  copyText: string;
-  copied: string;
-  onToast: (toast: Toast) => void;
-}) {
-  // Here, not in the page: only the fields draw again when the scripts start.
-  const hydrated = useHydrated();
-  const copy = async () => {
-    try {
-      await copyToClipboard(copyText);
-      onToast({ type: "success", message: copied });
-    } catch (error) {
-      onToast({ type: "danger", message: `Gagal menyalin: ${error instanceof Error ? error.message : String(error)}` });
-    }
-  };
-  return (
-    <div className="field copy-field">
-      <label htmlFor={id}>{label}</label>
-      <div className="copy-field-row">
-        <input id={id} value={value} readOnly onFocus={(event) => event.currentTarget.select()} />
-        {hydrated ? (
-          <button type="button" className="btn btn-outline btn-small" onClick={copy} aria-label={`Salin ${label}`}>
-            Salin
-          </button>
-        ) : null}
-      </div>
-    </div>
-  );
-}
-
-/** The Clipboard API where the page may use it (HTTPS, localhost), else the older copy command. */
-async function copyToClipboard(text: string) {
-  if (navigator.clipboard && window.isSecureContext) {
-    await navigator.clipboard.writeText(text);
-    return;
-  }
-  const area = document.createElement("textarea");
-  area.value = text;
-  area.setAttribute("readonly", "");
-  area.style.position = "fixed";
-  area.style.opacity = "0";
-  document.body.appendChild(area);
-  area.select();
-  const ok = document.execCommand("copy");
-  area.remove();
-  if (!ok) throw new Error("browser menolak menyalin");
-}
-
-/** 'Saya sudah bayar': the proof upload, a sheet rendered by the server without JavaScript. */
-function ProofSheet({ closeHref, error, busy, onClose }: { closeHref: string; error: string | null; busy: boolean; onClose?: () => void }) {
-  return (
-    <Sheet title="Upload Bukti Pembayaran" closeHref={closeHref} onClose={onClose} height="auto">
-      <Form method="post" action={closeHref} encType="multipart/form-data" className="confirm-form" data-testid="proof-sheet" replace>
-        <input type="hidden" name="intent" value="mark-paid" />
-        <div className="field">
-          <label htmlFor="bukti">Bukti Pembayaran</label>
-          <input
-            id="bukti"
-            name="bukti"
-            type="file"
-            accept={KTP_ACCEPT}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? "bukti-error" : "bukti-hint"}
-          />
-          <p className="field-hint" id="bukti-hint">
-            Foto atau tangkapan layar bukti transfer, format .jpg, .jpeg atau .png, maksimal 2 MB.
-          </p>
-          {error ? (
-            <p className="field-error" id="bukti-error" role="alert">
-              {error}
-            </p>
-          ) : null}
-        </div>
-        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-          Kirim Bukti Pembayaran
-        </button>
-      </Form>
-    </Sheet>
-  );
-}

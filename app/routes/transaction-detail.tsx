@@ -1,5 +1,6 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/transaction-detail";
+import { notFound, orderIdOf } from "~/.server/http/route-params";
 import { requireUser } from "~/.server/http/auth";
 import { formatDateWib } from "~/.server/dates";
 import { readForm } from "~/.server/http/request";
@@ -17,6 +18,7 @@ import {
 } from "~/.server/store/orders";
 import { saveUpload } from "~/.server/store/orders";
 import { isEmptyFile } from "~/.server/images";
+import { PriceLines } from "~/components/price-lines";
 import { Sheet } from "~/components/sheet";
 import { displayTitle, ORDER_TITLE_LENGTH } from "~/lib/display";
 import { formatRupiah } from "~/lib/money";
@@ -25,20 +27,11 @@ import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle: RouteHandle = { title: "Detail Transaksi" };
 
-const ORDER_ID = /^[1-9]\d{0,9}$/;
 const SHEETS = ["cancel", "confirm"] as const;
 /** Spec §5 delivery confirmation: JPG, JPEG, PNG or PDF (the server checks the bytes). */
 const PROOF_ACCEPT = ".jpg,.jpeg,.png,.pdf,image/jpeg,image/png,application/pdf";
 /** Spec §7 confirm takes a list (`buktiImageUrls`); the store's MAX_DELIVERY_PROOFS, not imported into the browser. */
 const MAX_PROOFS = 5;
-
-function notFound(): never {
-  throw data("Not Found", { status: 404 });
-}
-
-function orderIdOf(raw: string | undefined): number {
-  return raw && ORDER_ID.test(raw) && Number(raw) <= 2_147_483_647 ? Number(raw) : notFound();
-}
 
 /** Spec §2 Order detail: the owner's order (anyone else, and unknown ids, get the 404 page). */
 export async function loader({ context, params, url }: Route.LoaderArgs) {
@@ -230,44 +223,21 @@ export default function TransactionDetail({ loaderData, actionData }: Route.Comp
 
       <section className="card" aria-labelledby="cost-heading">
         <h2 id="cost-heading">Rincian Pembayaran</h2>
-        <dl className="price-list" data-testid="cost-lines">
-          <div>
-            <dt>Metode Pembayaran</dt>
-            <dd>{order.paymentMethodName ?? "-"}</dd>
-          </div>
-          <div>
-            <dt>Harga</dt>
-            <dd>{formatRupiah(order.priceOri)}</dd>
-          </div>
-          {lines.map((line) => (
-            <div key={line.label}>
-              <dt>{line.label}</dt>
-              <dd>{formatRupiah(line.amount)}</dd>
-            </div>
-          ))}
-          {order.insentif ? (
-            <div>
-              <dt>Insentif Pemerintah</dt>
-              <dd>{formatRupiah(-order.insentifValue)}</dd>
-            </div>
-          ) : null}
-          {order.promoPegawaiValue > 0 ? (
-            <div>
-              <dt>Promo Pegawai</dt>
-              <dd>{formatRupiah(-order.promoPegawaiValue)}</dd>
-            </div>
-          ) : null}
-          <div className="price-total">
-            <dt>Total Belanja</dt>
-            <dd data-testid="total-belanja">{formatRupiah(order.amount)}</dd>
-          </div>
-          {order.totalAmount !== order.amount ? (
-            <div className="price-total">
-              <dt>Jumlah Transfer</dt>
-              <dd data-testid="jumlah-transfer">{formatRupiah(order.totalAmount)}</dd>
-            </div>
-          ) : null}
-        </dl>
+        <PriceLines
+          className="price-list"
+          testId="cost-lines"
+          lines={[
+            { label: "Metode Pembayaran", amount: order.paymentMethodName ?? "-" },
+            { label: "Harga", amount: order.priceOri },
+            ...lines,
+            ...(order.insentif ? [{ label: "Insentif Pemerintah", amount: -order.insentifValue }] : []),
+            ...(order.promoPegawaiValue > 0 ? [{ label: "Promo Pegawai", amount: -order.promoPegawaiValue }] : []),
+            { label: "Total Belanja", amount: order.amount, total: true, testId: "total-belanja" },
+            ...(order.totalAmount !== order.amount
+              ? [{ label: "Jumlah Transfer", amount: order.totalAmount, total: true, testId: "jumlah-transfer" }]
+              : []),
+          ]}
+        />
         {order.deliveryProofUrls.length ? (
           <ul className="delivery-proofs" aria-label="Bukti Barang Sampai">
             {order.deliveryProofUrls.map((url, i) => (

@@ -1,8 +1,9 @@
-import { data } from "react-router";
 import type { Route } from "./+types/transaction-invoice";
+import { notFound, orderIdOf } from "~/.server/http/route-params";
 import { requireUser } from "~/.server/http/auth";
 import { formatDateTimeWib } from "~/.server/dates";
 import { costLines, getOwnedOrderDetail } from "~/.server/store/orders";
+import { PriceLines } from "~/components/price-lines";
 import { displayTitle, ORDER_TITLE_LENGTH } from "~/lib/display";
 import { formatRupiah } from "~/lib/money";
 import type { RouteHandle } from "~/lib/route-handle";
@@ -12,9 +13,8 @@ export const handle: RouteHandle = { title: "Invoice" };
 /** Spec §2 Invoice: the owner's order as an invoice, 'LUNAS' with the date once paid (300, 400, 500); prints on one A4 page. */
 export async function loader({ context, params }: Route.LoaderArgs) {
   const user = requireUser(context);
-  const raw = params.id ?? "";
-  const order = /^[1-9]\d{0,9}$/.test(raw) ? await getOwnedOrderDetail(Number(raw), user.id) : null;
-  if (!order) throw data("Not Found", { status: 404 });
+  const order = await getOwnedOrderDetail(orderIdOf(params.id), user.id);
+  if (!order) notFound();
   return {
     order: { ...order, orderProducts: order.orderProducts.map((p) => ({ ...p, title: displayTitle(p.title, ORDER_TITLE_LENGTH) })) },
     lines: costLines(order),
@@ -91,51 +91,23 @@ export default function Invoice({ loaderData }: Route.ComponentProps) {
         </tbody>
       </table>
 
-      <dl className="price-list invoice-sums" data-testid="invoice-sums">
-        <div>
-          <dt>Subtotal</dt>
-          <dd>{formatRupiah(subtotal)}</dd>
-        </div>
-        <div>
-          <dt>Insentif Pemerintah</dt>
-          <dd>{order.insentif ? formatRupiah(-order.insentifValue) : "-"}</dd>
-        </div>
-        {lines.map((line) => (
-          <div key={line.label}>
-            <dt>{line.label}</dt>
-            <dd>{formatRupiah(line.amount)}</dd>
-          </div>
-        ))}
-        {order.promoPegawaiValue > 0 ? (
-          <div>
-            <dt>Promo Pegawai</dt>
-            <dd>{formatRupiah(-order.promoPegawaiValue)}</dd>
-          </div>
-        ) : null}
-        {/* The payment's own lines (issue 25): they take 'Total Belanja' to what was paid. */}
-        {order.payment && order.payment.discount > 0 ? (
-          <div>
-            <dt>Diskon Pembelian Tunai (3%)</dt>
-            <dd>{formatRupiah(-order.payment.discount)}</dd>
-          </div>
-        ) : null}
-        {order.payment && order.payment.fee > 0 ? (
-          <div>
-            <dt>Biaya layanan</dt>
-            <dd>{formatRupiah(order.payment.fee)}</dd>
-          </div>
-        ) : null}
-        {order.payment?.uniqueCode ? (
-          <div>
-            <dt>Kode Unik</dt>
-            <dd>{formatRupiah(order.payment.uniqueCode)}</dd>
-          </div>
-        ) : null}
-        <div className="price-total">
-          <dt>Total Bayar</dt>
-          <dd data-testid="invoice-total">{formatRupiah(order.totalAmount)}</dd>
-        </div>
-      </dl>
+      <PriceLines
+        className="price-list invoice-sums"
+        testId="invoice-sums"
+        lines={[
+          { label: "Subtotal", amount: subtotal },
+          { label: "Insentif Pemerintah", amount: order.insentif ? -order.insentifValue : "-" },
+          ...lines,
+          ...(order.promoPegawaiValue > 0 ? [{ label: "Promo Pegawai", amount: -order.promoPegawaiValue }] : []),
+          // The payment's own lines (issue 25): they take 'Total Belanja' to what was paid.
+          ...(order.payment && order.payment.discount > 0
+            ? [{ label: "Diskon Pembelian Tunai (3%)", amount: -order.payment.discount }]
+            : []),
+          ...(order.payment && order.payment.fee > 0 ? [{ label: "Biaya layanan", amount: order.payment.fee }] : []),
+          ...(order.payment?.uniqueCode ? [{ label: "Kode Unik", amount: order.payment.uniqueCode }] : []),
+          { label: "Total Bayar", amount: order.totalAmount, total: true, testId: "invoice-total" },
+        ]}
+      />
       <p className="muted small">Metode Pembayaran: {order.paymentMethodName ?? "-"}</p>
     </article>
   );

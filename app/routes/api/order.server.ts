@@ -1,7 +1,7 @@
 import { ApiError, asForm, defineArea, idOf, invalid, notFound, ok, readJson, requireId } from "~/.server/http/api";
 import { CREATED_ORDER, ORDER_DETAIL, ORDER_ITEM, PAYMENT_DETAIL, PROMO, list, object, page } from "~/.server/http/api-shapes";
 import { dayWib } from "~/.server/dates";
-import { checkEmployeePromo } from "~/.server/store/checkout";
+import { checkEmployeePromo, type CheckoutResult } from "~/.server/store/checkout";
 import { submitCheckout } from "~/.server/store/checkout";
 import { getOwnedOrderDetail, listOrderHistoryPages, listOrderStatuses, type OrderDetail } from "~/.server/store/orders";
 import {
@@ -12,7 +12,7 @@ import {
   PROOF_REQUIRED as DELIVERY_PROOF_REQUIRED,
   TOO_MANY_PROOFS,
 } from "~/.server/store/orders";
-import { getPaymentDetail, markPaid, PROOF_REQUIRED, setOrderPayment, type PaymentDetail } from "~/.server/store/payments";
+import { getPaymentDetail, markPaid, METHOD_REQUIRED, PROOF_REQUIRED, setOrderPayment, type PaymentDetail } from "~/.server/store/payments";
 import { checkoutSchema } from "~/lib/schemas/checkout";
 import { readTransactionFilters } from "~/lib/transaction-filters";
 
@@ -83,6 +83,15 @@ function paymentOf(detail: PaymentDetail) {
 
 const orderIdOf = (url: URL) => requireId(url.searchParams.get("orderId") ?? url.searchParams.get("id"), "orderId", ORDER_NOT_FOUND);
 const bodyOrderId = (body: Record<string, unknown>) => requireId(body.orderId ?? body.id, "orderId", ORDER_NOT_FOUND);
+
+/** A refused checkout's messages under the body's names (the photo is `ktpImageUrl`); a 403 or 404
+ * says only its message. */
+function apiCheckoutErrors(result: Extract<CheckoutResult, { ok: false }>): Record<string, string[]> | undefined {
+  if (result.status === 403 || result.status === 404) return undefined;
+  const errors: Record<string, string[]> = {};
+  for (const [field, messages] of Object.entries(result.errors)) if (messages) errors[field === "ktp" ? "ktpImageUrl" : field] = messages;
+  return errors;
+}
 
 /** The checkout form's fields of a create-order body (spec §7 names; `nip` is the form's buyerNip). */
 const CHECKOUT_FIELDS = [
@@ -333,25 +342,33 @@ const area = defineArea("order", {
       };
       const ktpUploadId = uploadIdOf(body.ktpImageUrl);
       const address = body.address && typeof body.address === "object" ? (body.address as Record<string, string>) : null;
-      const result = await submitCheckout(user, key, {
-        productId,
+      const result = await submitCheckout({
+        buyer: user,
+        idempotencyKey: key,
         form: asForm(fields, CHECKOUT_FIELDS),
-        ktpUploadId,
-        address: address && {
-          fullAddress: address.fullAddress ?? "",
-          provinsiId: address.provinsiId ?? "",
-          kotaId: address.kotaId ?? "",
-          kecamatanId: address.kecamatanId ?? "",
-          kelurahanId: address.kelurahanId ?? "",
-          kodePos: address.kodePos ?? "",
+        ktp: ktpUploadId ? { uploadId: ktpUploadId } : null,
+        start: {
+          productId,
+          address: address && {
+            fullAddress: address.fullAddress ?? "",
+            provinsiId: address.provinsiId ?? "",
+            kotaId: address.kotaId ?? "",
+            kecamatanId: address.kecamatanId ?? "",
+            kelurahanId: address.kelurahanId ?? "",
+            kodePos: address.kodePos ?? "",
+          },
         },
-        paymentMethodId: body.paymentMethodId,
-        tenor: body.tenor,
-        otpSecretId: typeof body.otpSecretId === "string" ? body.otpSecretId : undefined,
+        payment: {
+          methodId: body.paymentMethodId,
+          tenor: body.tenor,
+          otpSecretId: typeof body.otpSecretId === "string" ? body.otpSecretId : undefined,
+        },
       });
-      if (!result.ok) throw new ApiError(result.status, result.message, result.errors);
+      if (!result.ok) throw new ApiError(result.status, result.message, apiCheckoutErrors(result));
+      // The API always chooses the payment in the call, so a valid checkout ends with its order.
+      if (result.next !== "done") throw new ApiError(400, METHOD_REQUIRED, { paymentMethodId: [METHOD_REQUIRED] });
       return ok(
-        { orderId: result.orderId, redirectUrl: result.redirectUrl, created: result.created },
+        { orderId: result.orderId, redirectUrl: result.paymentUrl, created: result.created },
         result.created ? "Pesanan berhasil dibuat." : "Pesanan sudah dibuat sebelumnya.",
         result.created ? 201 : 200,
       );

@@ -1,5 +1,6 @@
 import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/order";
+import { orderIdOf } from "~/.server/http/route-params";
 import { readForm } from "~/.server/http/request";
 import { requireStaff } from "~/.server/http/ops-access";
 import { formatWhen } from "~/.server/store/back-office";
@@ -19,13 +20,6 @@ import { StatusBadge } from "./components";
 // store function as the CLI; a decision that lost a race is answered with the order's new status.
 
 export const handle: RouteHandle = { title: "Detail Pesanan · Back Office" };
-
-const ORDER_ID = /^[1-9]\d{0,9}$/;
-
-function orderIdOf(raw: string | undefined): number {
-  if (!raw || !ORDER_ID.test(raw) || Number(raw) > 2_147_483_647) throw data("Not Found", { status: 404 });
-  return Number(raw);
-}
 
 /** The decisions offered in each status: [approve, reject] or shipping. */
 const DECISIONS_BY_STATUS: Record<number, { approve?: { intent: OpsDecision; label: string }; reject?: OpsDecision; ship?: true }> = {

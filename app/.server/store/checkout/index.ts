@@ -27,4 +27,13 @@ export {
   type RuleFailure,
 } from "./order-creation";
 export { chooseDraftMethod, chooseDraftTenor, getPaymentFlowSummary, getPaymentSummary, payDraft, paylaterPhone } from "./payment-choice";
-export { productCheckoutAmount, submitCheckout } from "./submit";
+export {
+  type CheckoutBuyer,
+  type CheckoutField,
+  type CheckoutInput,
+  type CheckoutResult,
+  type KtpInput,
+  productCheckoutAmount,
+  saveCheckoutForm,
+  submitCheckout,
+} from "./submit";

@@ -1,12 +1,15 @@
 import { and, eq } from "drizzle-orm";
 import { getDb } from "../../db/client";
-import { orders, uploads, users, type AddressInput } from "../../db/schema";
+import { orders, uploads, type AddressInput } from "../../db/schema";
+import { isEmptyFile, processImageUpload } from "../../images";
 import { parseForm } from "~/lib/forms";
 import { checkoutPricing } from "~/lib/pricing";
-import { checkoutSchema } from "~/lib/schemas/checkout";
+import { type CheckoutContext, checkoutSchema } from "~/lib/schemas/checkout";
 import { NOT_ACTIVE_EMPLOYEE } from "../people";
+import { saveUpload } from "../orders";
 import {
   checkEmployeePromo,
+  type CheckoutDraft,
   clearDraftPaymentChoice,
   getCheckoutDraft,
   loadCheckoutProduct,
@@ -19,44 +22,105 @@ import {
   UNVERIFIED,
 } from "./draft";
 import { resolveAddress } from "./locations";
-import { checkOrderRules, checkoutContextOf, checkoutSubmissionOf, createOrderFromDraft } from "./order-creation";
+import { checkOrderRules, checkoutContextOf, checkoutSubmissionOf, createOrderFromDraft, NO_DRAFT } from "./order-creation";
 import { chooseDraftMethod, chooseDraftTenor, payDraft } from "./payment-choice";
 import { METHOD_REQUIRED, openPayment } from "../payments";
 
-// A whole checkout in one call (spec §7 POST /order/create): the same steps the web takes over
-// three screens — 'Beli Sekarang' (startCheckout), the checkout form (draft values, KTP, the form's
-// schema, the order rules), /address, and the payment summary (method, tenor, payDraft) — through
-// the same store functions, so both doors make the same order. The user's one checkout draft is
-// used on the way (as the web does) and is gone once the order exists.
+// The checkout workflow, once for both doors (issue 34): the checkout form's submit (app/routes/
+// checkout.tsx) and the API's whole checkout in one call (spec §7 POST /order/create) both call
+// `submitCheckout`. The steps are the web's: the form's values kept in the draft as typed, a KTP
+// photo, the form's schema (spec §5, its words), the order rules, then the incentive order made at
+// once (status 100) or the payment chosen next. The API adds what the web does on other screens:
+// 'Beli Sekarang' (startCheckout) and /address before, the payment summary (method, tenor,
+// payDraft) after, through the same store functions, so both doors make the same order.
 
-export type CheckoutPayload = {
-  productId: number;
-  /** The checkout form's fields as a form posts them (ticked boxes "on"). */
+/** Who checks out (the signed-in buyer of either door). */
+export type CheckoutBuyer = { id: number; verified: boolean; nip: string };
+
+/** A KTP photo for the draft: a file just picked on the form (judged by its bytes and re-encoded),
+ * or the id of the buyer's own earlier upload (the API's ktpImageUrl). */
+export type KtpInput = { file: File } | { uploadId: string };
+
+export type CheckoutInput = {
+  buyer: CheckoutBuyer;
+  /** A key per purchase: a repeat (a double submit, a retried call) answers the first order. */
+  idempotencyKey: string;
+  /** The checkout form's fields as a form posts them (ticked boxes "on"); a `ktp` entry is ignored. */
   form: FormData;
-  ktpUploadId: string | null;
-  address: AddressInput | null;
-  paymentMethodId?: unknown;
-  tenor?: unknown;
-  otpSecretId?: string;
+  ktp: KtpInput | null;
+  /** The API's door: a fresh checkout of this product with this address first (the web's product page
+   * and /address did it on their screens). */
+  start?: { productId: number; address: AddressInput | null };
+  /** The API's door: the payment chosen in the same call (the web chooses it on /paymentmethod next).
+   * Without it a checkout without the incentive ends at `next: "payment"`. */
+  payment?: { methodId: unknown; tenor: unknown; otpSecretId?: string };
 };
 
-export type CheckoutSubmitResult =
-  | { ok: true; orderId: number; created: boolean; redirectUrl: string | null }
-  | { ok: false; status: 400 | 403 | 404 | 409; message: string; errors?: Record<string, string[]> };
+/** A field of the checkout a refusal is about: the form's fields (and `address.<part>`), the API's
+ * payment fields, or `product` for the order as a whole (the web shows it above the form). */
+export type CheckoutField =
+  | "note"
+  | "buyerName"
+  | "buyerPhoneNumber"
+  | "buyerEmail"
+  | "buyerNik"
+  | "buyerNip"
+  | "ktp"
+  | "buyerDadName"
+  | "insentif"
+  | "nikValidation"
+  | "ajukanInsentifPegawai"
+  | "address"
+  | `address.${string}`
+  | "bbnValidation"
+  | "domisiliValidation"
+  | "product"
+  | "orderProducts"
+  | "paymentMethodId"
+  | "tenor"
+  | "otpSecretId";
 
-const fieldError = (status: 400 | 409, field: string, message: string): CheckoutSubmitResult => ({
+export type CheckoutResult =
+  /** The order exists (made now, or by an earlier call with the same key); `paymentUrl` is the
+   * gateway's page when the payment was chosen in the call. */
+  | { ok: true; next: "done"; orderId: number; created: boolean; paymentUrl: string | null }
+  /** Valid, without the incentive and without a payment: the payment method is chosen next. */
+  | { ok: true; next: "payment" }
+  /** Refused: the spec's words by field (`message` is the first of them). 404: no checkout draft
+   * (or, for the API, no such product); 403: the account may not order. */
+  | { ok: false; status: 400 | 403 | 404 | 409; message: string; errors: Partial<Record<CheckoutField, string[]>> };
+
+const refusal = (status: 400 | 403 | 404 | 409, field: CheckoutField, message: string): CheckoutResult => ({
   ok: false,
   status,
   message,
   errors: { [field]: [message] },
 });
 
-async function redirectUrlOf(orderId: number): Promise<string | null> {
-  try {
-    return (await openPayment(orderId))?.redirectUrl ?? null;
-  } catch {
-    return null;
-  }
+/** What the form holds, kept in the draft as typed (no validation): the trip to /address and a
+ * failed submit lose nothing. Boxes the product does not offer are never kept ticked. */
+function draftValuesOf(form: FormData, checkout: CheckoutContext): CheckoutDraft["values"] {
+  const text = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value : "";
+  };
+  const ticked = (name: string) => form.get(name) !== null;
+  const insentif = checkout.hasIncentive && ticked("insentif");
+  return {
+    note: text("note"),
+    buyerName: text("buyerName"),
+    buyerPhoneNumber: text("buyerPhoneNumber"),
+    buyerEmail: text("buyerEmail"),
+    buyerNik: text("buyerNik"),
+    buyerNip: text("buyerNip"),
+    // Unticking the incentive clears the father's name (spec §4).
+    buyerDadName: insentif ? text("buyerDadName") : "",
+    insentif,
+    nikValidation: insentif && ticked("nikValidation"),
+    ajukanInsentifPegawai: checkout.hasEmployeePromo && ticked("ajukanInsentifPegawai"),
+    bbnValidation: ticked("bbnValidation"),
+    domisiliValidation: ticked("domisiliValidation"),
+  };
 }
 
 async function isOwnKtp(userId: number, uploadId: string): Promise<boolean> {
@@ -66,6 +130,49 @@ async function isOwnKtp(userId: number, uploadId: string): Promise<boolean> {
     .from(uploads)
     .where(and(eq(uploads.id, uploadId), eq(uploads.ownerId, userId), eq(uploads.purpose, "ktp")));
   return row !== undefined;
+}
+
+export type SavedCheckoutForm = { context: CheckoutContext; ktpError: string | null };
+
+/**
+ * Keeps what the checkout form holds in the buyer's draft (spec §4 "any change is saved to a
+ * draft"), then a KTP photo: a picked file is checked by its bytes and re-encoded (once accepted it
+ * stays in the draft and is never asked for again); an upload id counts only for the buyer's own
+ * KTP upload. Nothing is validated. Null when the buyer has no checkout draft.
+ */
+export async function saveCheckoutForm(
+  buyer: CheckoutBuyer,
+  form: FormData,
+  ktp: KtpInput | null = null,
+): Promise<SavedCheckoutForm | null> {
+  const draft = await getCheckoutDraft(buyer.id);
+  if (!draft) return null;
+  // Spec §4: the employee-discount check runs with the account's NIP.
+  const employeePromo = await checkEmployeePromo(buyer.id, draft.product.id, buyer.nip);
+  const context = checkoutContextOf(draft, employeePromo !== null);
+  await saveDraftValues(buyer.id, draftValuesOf(form, context));
+  let ktpError: string | null = null;
+  if (ktp && "file" in ktp && !isEmptyFile(ktp.file)) {
+    const processed = await processImageUpload(ktp.file);
+    if (processed.ok) {
+      await setDraftKtp(buyer.id, await saveUpload(buyer.id, "ktp", processed.file));
+      context.ktpOnFile = true;
+    } else {
+      ktpError = processed.message;
+    }
+  } else if (ktp && "uploadId" in ktp && (await isOwnKtp(buyer.id, ktp.uploadId))) {
+    await setDraftKtp(buyer.id, ktp.uploadId);
+    context.ktpOnFile = true;
+  }
+  return { context, ktpError };
+}
+
+async function paymentUrlOf(orderId: number): Promise<string | null> {
+  try {
+    return (await openPayment(orderId))?.redirectUrl ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** The order an earlier call with this key made, if any. */
@@ -78,95 +185,80 @@ async function orderByKey(userId: number, key: string): Promise<number | null> {
   return row?.id ?? null;
 }
 
+/** The form's fields without the file input (the photo comes as `ktp`: the schema would judge a file by its name). */
+function withoutFile(form: FormData): FormData {
+  const fields = new FormData();
+  for (const [name, value] of form.entries()) if (name !== "ktp") fields.append(name, value);
+  return fields;
+}
+
 /**
- * Creates the order of `payload` for `user`, idempotent on `idempotencyKey` (a repeat answers the
- * first order, created=false). With the incentive: status 100 (approval first, no method yet).
- * Otherwise the payment method is required and the order is made as the payment summary makes it.
+ * The checkout's submit, for both doors: idempotent on `idempotencyKey` (a repeat answers the first
+ * order, created=false). With the incentive the order is made now (status 100, approval first, no
+ * method yet). Otherwise the payment is next: chosen in the call (`payment`, the API) or on the
+ * payment summary (the web). Either way a method and tenor chosen before this submit are forgotten.
  */
-export async function submitCheckout(
-  user: { id: number; verified: boolean },
-  idempotencyKey: string,
-  payload: CheckoutPayload,
-): Promise<CheckoutSubmitResult> {
-  const key = idempotencyKey.trim().slice(0, 100);
-  const earlier = await orderByKey(user.id, key);
-  if (earlier) return { ok: true, orderId: earlier, created: false, redirectUrl: await redirectUrlOf(earlier) };
+export async function submitCheckout(input: CheckoutInput): Promise<CheckoutResult> {
+  const { buyer, payment } = input;
+  const key = input.idempotencyKey.trim().slice(0, 100);
+  const earlier = await orderByKey(buyer.id, key);
+  if (earlier)
+    return { ok: true, next: "done", orderId: earlier, created: false, paymentUrl: payment ? await paymentUrlOf(earlier) : null };
 
-  const started = await startCheckout(user, payload.productId);
-  if (!started.ok) {
-    if (started.message === UNVERIFIED || started.message === NOT_ACTIVE_EMPLOYEE)
-      return { ok: false, status: 403, message: started.message };
-    if (started.message === PRODUCT_NOT_FOUND) return { ok: false, status: 404, message: started.message };
-    return fieldError(started.message === OUT_OF_STOCK ? 409 : 400, "orderProducts", started.message);
+  if (input.start) {
+    const started = await startCheckout(buyer, input.start.productId);
+    if (!started.ok) {
+      if (started.message === UNVERIFIED || started.message === NOT_ACTIVE_EMPLOYEE) return refusal(403, "product", started.message);
+      if (started.message === PRODUCT_NOT_FOUND) return refusal(404, "product", started.message);
+      return refusal(started.message === OUT_OF_STOCK ? 409 : 400, "orderProducts", started.message);
+    }
+  }
+  const saved = await saveCheckoutForm(buyer, input.form, input.ktp);
+  if (!saved) return refusal(404, "product", NO_DRAFT);
+  const { context, ktpError } = saved;
+  if (input.start?.address) {
+    const resolved = await resolveAddress(input.start.address);
+    if (!resolved.ok) return refusal(400, `address.${resolved.field}`, resolved.message);
+    await saveDraftAddress(buyer.id, input.start.address);
+    context.addressOnFile = true;
   }
 
-  const text = (name: string) => {
-    const value = payload.form.get(name);
-    return typeof value === "string" ? value : "";
-  };
-  const ticked = (name: string) => payload.form.get(name) !== null;
-  await saveDraftValues(user.id, {
-    note: text("note"),
-    buyerName: text("buyerName"),
-    buyerPhoneNumber: text("buyerPhoneNumber"),
-    buyerEmail: text("buyerEmail"),
-    buyerNik: text("buyerNik"),
-    buyerNip: text("buyerNip"),
-    buyerDadName: ticked("insentif") ? text("buyerDadName") : "",
-    insentif: ticked("insentif"),
-    nikValidation: ticked("nikValidation"),
-    ajukanInsentifPegawai: ticked("ajukanInsentifPegawai"),
-    bbnValidation: ticked("bbnValidation"),
-    domisiliValidation: ticked("domisiliValidation"),
-  });
-  // Only a KTP photo of the buyer's own (an upload of purpose "ktp", as the checkout form stores).
-  if (payload.ktpUploadId && (await isOwnKtp(user.id, payload.ktpUploadId))) await setDraftKtp(user.id, payload.ktpUploadId);
-  if (payload.address) {
-    const resolved = await resolveAddress(payload.address);
-    if (!resolved.ok) return fieldError(400, `address.${resolved.field}`, resolved.message);
-    await saveDraftAddress(user.id, payload.address);
-  }
-
-  const draft = await getCheckoutDraft(user.id);
-  if (!draft) return { ok: false, status: 404, message: PRODUCT_NOT_FOUND };
-  const db = await getDb();
-  const [account] = await db.select({ nip: users.nip }).from(users).where(eq(users.id, user.id));
-  const employeePromo = account ? await checkEmployeePromo(user.id, draft.product.id, account.nip) : null;
-  const context = checkoutContextOf(draft, employeePromo !== null);
-  const parsed = parseForm(payload.form, checkoutSchema(context));
-  if (parsed.status !== "success") {
-    const errors: Record<string, string[]> = {};
-    for (const [field, messages] of Object.entries(parsed.error ?? {}))
-      if (messages?.length) errors[field === "ktp" ? "ktpImageUrl" : field] = messages;
+  const parsed = parseForm(withoutFile(input.form), checkoutSchema(context));
+  if (parsed.status !== "success" || ktpError) {
+    const errors: Partial<Record<CheckoutField, string[]>> = {};
+    const schemaErrors: Record<string, string[] | null> = parsed.status === "success" ? {} : (parsed.error ?? {});
+    for (const [field, messages] of Object.entries(schemaErrors)) if (messages?.length) errors[field as CheckoutField] = messages;
+    // The photo's own verdict (its bytes) replaces the schema's.
+    if (ktpError) errors.ktp = [ktpError];
     return { ok: false, status: 400, message: Object.values(errors)[0]?.[0] ?? METHOD_REQUIRED, errors };
   }
   const submission = checkoutSubmissionOf(parsed.value, context);
-  const insentif = submission.insentif;
-  const rules = await checkOrderRules(user.id, submission);
-  if (!rules.ok) return fieldError(409, rules.field === "ktp" ? "ktpImageUrl" : (rules.field ?? "form"), rules.message);
-  await clearDraftPaymentChoice(user.id);
+  const rules = await checkOrderRules(buyer.id, submission);
+  if (!rules.ok) return refusal(409, rules.field ?? "product", rules.message);
+  await clearDraftPaymentChoice(buyer.id);
 
-  if (insentif) {
-    const created = await createOrderFromDraft(user.id, key, submission, { statusId: 100 });
-    if (!created.ok) return fieldError(409, created.field ?? "form", created.message);
-    return { ok: true, orderId: created.orderId, created: created.created, redirectUrl: null };
+  if (submission.insentif) {
+    const created = await createOrderFromDraft(buyer.id, key, submission, { statusId: 100 });
+    if (!created.ok) return refusal(409, created.field ?? "product", created.message);
+    return { ok: true, next: "done", orderId: created.orderId, created: created.created, paymentUrl: null };
   }
+  if (!payment) return { ok: true, next: "payment" };
 
-  if (payload.paymentMethodId === undefined || payload.paymentMethodId === null || payload.paymentMethodId === "")
-    return fieldError(400, "paymentMethodId", METHOD_REQUIRED);
-  const method = await chooseDraftMethod(user.id, String(payload.paymentMethodId));
-  if (!method.ok) return fieldError(400, method.field, method.message);
+  if (payment.methodId === undefined || payment.methodId === null || payment.methodId === "")
+    return refusal(400, "paymentMethodId", METHOD_REQUIRED);
+  const method = await chooseDraftMethod(buyer.id, String(payment.methodId));
+  if (!method.ok) return refusal(400, method.field, method.message);
   if (method.needsTenor) {
-    const tenor = await chooseDraftTenor(user.id, payload.tenor === undefined || payload.tenor === null ? "" : String(payload.tenor));
-    if (!tenor.ok) return fieldError(400, tenor.field, tenor.message);
+    const tenor = await chooseDraftTenor(buyer.id, payment.tenor === undefined || payment.tenor === null ? "" : String(payment.tenor));
+    if (!tenor.ok) return refusal(400, tenor.field, tenor.message);
   }
-  const paid = await payDraft(user.id, key, { otpSecretId: payload.otpSecretId });
+  const paid = await payDraft(buyer.id, key, { otpSecretId: payment.otpSecretId });
   if (!paid.ok) {
     const field =
-      paid.code === "TENOR" ? "tenor" : paid.code === "METHOD" ? "paymentMethodId" : paid.code === "OTP" ? "otpSecretId" : "form";
-    return fieldError(paid.code === "METHOD" || paid.code === "TENOR" || paid.code === "OTP" ? 400 : 409, field, paid.message);
+      paid.code === "TENOR" ? "tenor" : paid.code === "METHOD" ? "paymentMethodId" : paid.code === "OTP" ? "otpSecretId" : "product";
+    return refusal(paid.code === "METHOD" || paid.code === "TENOR" || paid.code === "OTP" ? 400 : 409, field, paid.message);
   }
-  return { ok: true, orderId: paid.orderId, created: paid.created, redirectUrl: paid.redirectUrl };
+  return { ok: true, next: "done", orderId: paid.orderId, created: paid.created, paymentUrl: paid.redirectUrl };
 }
 
 /**
