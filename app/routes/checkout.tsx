@@ -33,6 +33,7 @@ import { TextareaField } from "~/components/textarea-field";
 import { displayTitle, ORDER_TITLE_LENGTH } from "~/lib/display";
 import { invalidFields, parseForm } from "~/lib/forms";
 import { formatRupiah } from "~/lib/money";
+import { ORDER_STATUS } from "~/lib/order-status";
 import { checkoutPricing } from "~/lib/pricing";
 import type { RouteHandle } from "~/lib/route-handle";
 import { keepDigitsOnly } from "~/lib/schemas/account";
@@ -144,7 +145,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     // The second press of a double submit arrives after the first made the order and cleared the
     // draft: the same key finds that order (created=false) and shows its success sheet again.
     if (form.get("intent") !== "address" && typeof keyValue === "string") {
-      const repeat = await createOrderFromDraft(user.id, idempotencyKey, submissionFromForm(form), { statusId: 100 });
+      const repeat = await createOrderFromDraft(user.id, idempotencyKey, submissionFromForm(form), {
+        statusId: ORDER_STATUS.INCENTIVE_REVIEW,
+      });
       if (repeat.ok) throw redirect(`/checkout?${DONE_PARAM}=${repeat.orderId}`);
     }
     flash(context, "toast", { type: "danger", message: NO_DRAFT });
@@ -192,7 +195,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   // tenor chosen before this submit are forgotten.
   await clearDraftPaymentChoice(user.id);
   if (!insentif) throw redirect("/paymentmethod");
-  const created = await createOrderFromDraft(user.id, idempotencyKey, order, { statusId: 100 });
+  const created = await createOrderFromDraft(user.id, idempotencyKey, order, { statusId: ORDER_STATUS.INCENTIVE_REVIEW });
   if (!created.ok) return data({ reply: ruleReply(submission, created) }, { status: 409 });
   throw redirect(`/checkout?${DONE_PARAM}=${created.orderId}`);
 }

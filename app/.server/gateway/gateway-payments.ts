@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { getDb } from "../db/client";
 import { gatewayCharges, orders, paymentIncidents, payments } from "../db/schema";
+import { RELEASED_STATUSES } from "~/lib/order-status";
 
 // The bookkeeping a real gateway needs beside the payments store (decision 0021): the charge
 // attempts made at the gateway (so one order never has two open charges there), which payments the
@@ -140,7 +141,7 @@ export async function openGatewayPaymentsOfClosedOrders(gateway: string, limit =
     .select({ orderId: payments.orderId, gatewayRef: payments.gatewayRef })
     .from(payments)
     .innerJoin(orders, eq(orders.id, payments.orderId))
-    .where(and(eq(payments.gateway, gateway), isNull(payments.closedAt), inArray(orders.statusId, [1, 2])))
+    .where(and(eq(payments.gateway, gateway), isNull(payments.closedAt), inArray(orders.statusId, [...RELEASED_STATUSES])))
     .limit(limit);
   return rows.filter((r): r is { orderId: number; gatewayRef: string } => r.gatewayRef !== null);
 }

@@ -6,6 +6,7 @@ import { checkoutSchema } from "~/lib/schemas/checkout";
 import { parseForm } from "~/lib/forms";
 import { type PaymentBreakdown, type TenorOption } from "~/lib/payment-pricing";
 import type { PaymentFlow } from "~/lib/payment-flow";
+import { ORDER_STATUS } from "~/lib/order-status";
 import { checkoutPricing } from "~/lib/pricing";
 import { checkEmployeePromo, getCheckoutDraft } from "./draft";
 import { consumeOtpSecret } from "../payments";
@@ -96,7 +97,7 @@ async function payableOrder(userId: number, orderId: unknown) {
   const [row] = await queryRows<{ id: number; total_amount: number; title: string }>(
     db,
     sql`select o.id, o.total_amount, coalesce(op.title, '-') as title from orders o left join order_products op on op.order_id = o.id
-        where o.id = ${id} and o.user_id = ${userId} and o.status_id = 200 and o.payment_method_id is null limit 1`,
+        where o.id = ${id} and o.user_id = ${userId} and o.status_id = ${ORDER_STATUS.AWAITING_PAYMENT} and o.payment_method_id is null limit 1`,
   );
   return row ? { id: Number(row.id), totalAmount: Number(row.total_amount), productTitle: row.title } : null;
 }

@@ -3,6 +3,7 @@ import { getDb } from "../../db/client";
 import { orders, uploads, users, type AddressInput } from "../../db/schema";
 import { parseForm } from "~/lib/forms";
 import { checkoutPricing } from "~/lib/pricing";
+import { ORDER_STATUS } from "~/lib/order-status";
 import { checkoutSchema } from "~/lib/schemas/checkout";
 import { NOT_ACTIVE_EMPLOYEE } from "../people";
 import {
@@ -147,7 +148,7 @@ export async function submitCheckout(
   await clearDraftPaymentChoice(user.id);
 
   if (insentif) {
-    const created = await createOrderFromDraft(user.id, key, submission, { statusId: 100 });
+    const created = await createOrderFromDraft(user.id, key, submission, { statusId: ORDER_STATUS.INCENTIVE_REVIEW });
     if (!created.ok) return fieldError(409, created.field ?? "form", created.message);
     return { ok: true, orderId: created.orderId, created: created.created, redirectUrl: null };
   }

@@ -12,6 +12,7 @@ import {
   type PaymentMethodType,
   type TenorOption,
 } from "~/lib/payment-pricing";
+import { ORDER_STATUS } from "~/lib/order-status";
 // Payments (spec §2–§5 Payment, DESIGN §6 Payments): the method list and tenors with their totals,
 // the choice of a method on the checkout draft or on an approved incentive order (set-payment), the
 // one payment per order opened through the gateway (idempotent; manual transfers get a unique 3-digit
@@ -48,12 +49,9 @@ export const DEFAULT_VALIDITY_MS = 24 * 60 * 60 * 1000;
 export const GROUPS = ["Virtual Account", "Manual", "Cicilan", "Lainnya"] as const;
 export type PaymentGroupName = (typeof GROUPS)[number];
 
-/** Order statuses a payment is alive in: awaiting payment, instalment approval, proof verification. */
-export const LIVE_PAYMENT_STATUSES = [200, 301, 302];
-export const PAID_STATUSES = [300, 400, 500];
-
 export const isId = (n: unknown): n is number => typeof n === "number" && Number.isSafeInteger(n) && n > 0 && n <= 2_147_483_647;
-export const statusForType = (type: PaymentMethodType): 200 | 301 => (type === "installment" || type === "paylater" ? 301 : 200);
+export const statusForType = (type: PaymentMethodType): typeof ORDER_STATUS.AWAITING_PAYMENT | typeof ORDER_STATUS.INSTALLMENT_REVIEW =>
+  type === "installment" || type === "paylater" ? ORDER_STATUS.INSTALLMENT_REVIEW : ORDER_STATUS.AWAITING_PAYMENT;
 
 // ————————————————————————————————————————————— methods and tenors
 

@@ -5,6 +5,7 @@ import { orders, paymentMethods, payments } from "../../db/schema";
 import { getGateway } from "../../gateway";
 import { paymentBreakdown, UNIQUE_CODE_MAX, UNIQUE_CODE_MIN } from "~/lib/payment-pricing";
 import { getTransferAccount } from "./settings";
+import { LIVE_PAYMENT_STATUSES, PAID_STATUSES } from "~/lib/order-status";
 import { DEFAULT_VALIDITY_MS, UniqueCodesExhausted, isId, statusForType } from "./methods";
 // ————————————————————————————————————————————— opening the payment
 
@@ -126,9 +127,9 @@ export async function closeStalePayments(): Promise<number> {
   const closed = await queryRows<{ order_id: number }>(
     db,
     sql`update payments p set closed_at = now(),
-          closed_reason = case when o.status_id in (300, 400, 500) then 'paid' else 'order-closed' end
+          closed_reason = case when o.status_id in ${[...PAID_STATUSES]} then 'paid' else 'order-closed' end
         from orders o
-        where o.id = p.order_id and p.closed_at is null and o.status_id not in (200, 301, 302)
+        where o.id = p.order_id and p.closed_at is null and o.status_id not in ${[...LIVE_PAYMENT_STATUSES]}
         returning p.order_id`,
   );
   return closed.length;
