@@ -25,8 +25,7 @@ import { InputField, OpsMessage } from "./components";
 const TITLE = "Pengaturan Toko";
 export const handle: RouteHandle = { title: TITLE };
 
-export async function loader({ context }: Route.LoaderArgs) {
-  requireStaff(context, "admin");
+export async function loader() {
   const [account, methods, tenors, howTo, companies, help] = await Promise.all([
     getTransferAccount(),
     listMethodSettings(),
@@ -50,7 +49,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 type ActionData = { intent: string; errors: Record<string, string>; values: Record<string, string> };
 
 export async function action({ context, request }: Route.ActionArgs) {
-  const admin = requireStaff(context, "admin");
+  const admin = requireStaff(context);
   const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   const text = (name: string) => String(form.get(name) ?? "");
