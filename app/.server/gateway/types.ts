@@ -3,7 +3,8 @@
 
 export type PaymentChannel = "ATM" | "Mobile Banking" | "Internet Banking";
 export type HowToPay = { type: PaymentChannel; content: string };
-export type PaymentMethodType = "virtual_account" | "bank_transfer" | "installment" | "paylater";
+export type { PaymentMethodType } from "~/lib/payment-kinds";
+import type { PaymentMethodType } from "~/lib/payment-kinds";
 
 export type OpenPaymentRequest = {
   orderId: number;

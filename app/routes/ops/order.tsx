@@ -10,6 +10,7 @@ import { uploadUrl } from "~/.server/store/orders";
 import { formatRupiah } from "~/lib/money";
 import { COURIERS, decisionsFrom, isOpsDecision, OPS_TRANSITIONS, OTHER_COURIER } from "~/lib/ops-decisions";
 import type { RouteHandle } from "~/lib/route-handle";
+import { PAYMENT_KINDS, type PaymentMethodType } from "~/lib/payment-kinds";
 import { StatusBadge } from "./components";
 import { DecisionForms, type DecisionFailure } from "./order-decisions";
 
@@ -203,7 +204,7 @@ export default function OpsOrder({ loaderData, actionData }: Route.ComponentProp
             </dd>
             {p ? (
               <>
-                <dt>{p.type === "virtual_account" ? "Nomor VA" : "Rekening"}</dt>
+                <dt>{PAYMENT_KINDS[p.type as PaymentMethodType].accountLabel}</dt>
                 <dd>{p.vaNumber ?? "-"}</dd>
                 {p.discount ? <FactRow label="Diskon" value={formatRupiah(-p.discount)} /> : null}
                 {p.fee ? <FactRow label="Biaya" value={formatRupiah(p.fee)} /> : null}

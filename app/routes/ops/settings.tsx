@@ -16,6 +16,7 @@ import {
 } from "~/.server/store/payments";
 import { addCompany, getHelpContacts, listAllCompanies, saveHelpContacts, updateCompany } from "~/.server/store/people";
 import type { RouteHandle } from "~/lib/route-handle";
+import { PAYMENT_KINDS } from "~/lib/payment-kinds";
 import { InputField, OpsMessage } from "./components";
 
 // /ops/settings ('Admin', issue 27): what a company changes without a developer. The transfer
@@ -39,7 +40,7 @@ export async function loader() {
     methods,
     tenorsText: tenors.map((t) => `${t.tenor},${t.interestPercentage}`).join("\n"),
     howTo,
-    howToMethods: methods.filter((m) => m.type === "virtual_account" || m.type === "bank_transfer"),
+    howToMethods: methods.filter((m) => PAYMENT_KINDS[m.type].paysByDeadline),
     channels: HOW_TO_CHANNELS,
     companies,
     help,

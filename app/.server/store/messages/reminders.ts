@@ -5,6 +5,7 @@ import { formatDateTimeWib, formatTimeWib } from "../../dates";
 import { env } from "../../env";
 import { formatRupiah } from "~/lib/money";
 import { ORDER_STATUS } from "~/lib/order-status";
+import { PAYMENT_KINDS, PAYMENT_METHOD_TYPES } from "~/lib/payment-kinds";
 import { defineMail } from "./deliver";
 import { renderEmail } from "./email-layout";
 import { addNotification } from "./notifications";
@@ -18,7 +19,8 @@ import { enqueueMessage } from "./queue";
 // this instance or another, finds it and does nothing.
 
 export const REMINDER_LEAD_MS = 60 * 60 * 1000;
-const REMINDED_TYPES = ["virtual_account", "bank_transfer"] as const;
+/** The kinds paid to an account number by a deadline (~/lib/payment-kinds). */
+const REMINDED_TYPES = PAYMENT_METHOD_TYPES.filter((type) => PAYMENT_KINDS[type].paysByDeadline);
 
 const reminderKey = (orderId: number) => `payment-reminder:${orderId}`;
 

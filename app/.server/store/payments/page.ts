@@ -22,6 +22,7 @@ import { openPayment, type PaymentRow } from "./open";
 import { expirePayment } from "./settlement";
 import { transitionOrder } from "../orders";
 import { isLivePaymentStatus, isPaidStatus, ORDER_STATUS as S } from "~/lib/order-status";
+import { PAYMENT_KINDS } from "~/lib/payment-kinds";
 // ————————————————————————————————————————————— the payment page (/payment/{id})
 
 export type PaymentDetail = {
@@ -127,8 +128,9 @@ export async function getPaymentDetail(orderId: number, userId: number, now = ne
     !!payment &&
     (payment.closedReason === "expired" ||
       (order.statusId === S.EXPIRED_OR_REJECTED && !!payment.expiresAt && payment.expiresAt <= now && payment.closedReason !== "paid"));
+  // The sandbox gateway simulates a payment to a virtual account only.
   const isVa = payment?.type === "virtual_account";
-  const isManual = payment?.type === "bank_transfer";
+  const isManual = !!payment && PAYMENT_KINDS[payment.type].transferProof;
   // The account the payment showed when it opened (payments before issue 27 stored none: the built-in one).
   const transferAccount = isManual
     ? (payment!.transferAccount ?? {
@@ -172,7 +174,7 @@ export async function getPaymentDetail(orderId: number, userId: number, now = ne
         }
       : null,
     howTo:
-      payment && method && (isVa || isManual)
+      payment && method && PAYMENT_KINDS[payment.type].paysByDeadline
         ? await howToPay(payment, { code: method.code, type: method.type }, transferAccount?.accountName ?? null)
         : [],
     redirectUrl: open ? (payment?.redirectUrl ?? null) : null,
@@ -244,7 +246,7 @@ export async function markPaid(
     .where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
   if (!order) return { ok: false, notFound: true, message: NOT_PAYABLE };
   const [payment] = await db.select().from(payments).where(eq(payments.orderId, orderId));
-  if (!payment || payment.type !== "bank_transfer") return { ok: false, message: NOT_MARKABLE };
+  if (!payment || !PAYMENT_KINDS[payment.type].transferProof) return { ok: false, message: NOT_MARKABLE };
   // A double submit: the first one already sent the proof.
   if (order.statusId === S.TRANSFER_REVIEW && payment.markedPaidAt) return { ok: true };
   if (order.statusId !== S.AWAITING_PAYMENT || payment.closedAt) return { ok: false, message: NOT_MARKABLE };

@@ -7,6 +7,7 @@ import { METHOD_ALREADY_SET, NOT_PAYABLE, OTP_REQUIRED, UNIQUE_CODES_EXHAUSTED, 
 import { freeUniqueCode, openPayment } from "./open";
 import { transitionOrder } from "../orders";
 import { isLivePaymentStatus, ORDER_STATUS as S } from "~/lib/order-status";
+import { PAYMENT_KINDS } from "~/lib/payment-kinds";
 // ————————————————————————————————————————————— continue: create the order / set its payment
 
 export type PayResult =
@@ -48,9 +49,9 @@ export async function setOrderPayment(
     return { ok: false, code: "NOT_PAYABLE", message: METHOD_ALREADY_SET };
   }
   if (order.statusId !== S.AWAITING_PAYMENT) return { ok: false, code: "NOT_PAYABLE", message: NOT_PAYABLE };
-  if (check.method.type === "bank_transfer" && (await freeUniqueCode()) === null)
+  if (PAYMENT_KINDS[check.method.type].transferProof && (await freeUniqueCode()) === null)
     return { ok: false, code: "METHOD", message: UNIQUE_CODES_EXHAUSTED };
-  if (check.method.type === "paylater" && !(await consumeOtpSecret(userId, choice.otpSecretId ?? "", order.phone))) {
+  if (PAYMENT_KINDS[check.method.type].otp && !(await consumeOtpSecret(userId, choice.otpSecretId ?? "", order.phone))) {
     return { ok: false, code: "OTP", message: OTP_REQUIRED };
   }
   const set = await db
