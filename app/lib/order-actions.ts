@@ -1,19 +1,13 @@
 // Which buttons an order shows (spec §4 "Actions by status", DESIGN §6). Runs on both sides: the
 // screens render from it and the store's actions refuse what it would not offer.
 
-/** Spec §4: the buyer may cancel while nothing has been paid or shipped. */
-export const CANCELLABLE_STATUSES = [100, 200, 301, 302] as const;
-export const WAITING_FOR_PAYMENT = 200;
-/** 301: an instalment or paylater awaiting the issuer (or, with Midtrans, the buyer on Snap's page). */
-export const INSTALLMENT_PENDING = 301;
-export const SHIPPED = 400;
-export const DONE = 500;
+import { isCancellableStatus, ORDER_STATUS } from "./order-status";
 
 export type OrderForActions = { id: number; statusId: number; paymentMethodId: number | null; redirectUrl: string | null };
 export type PayAction = { label: "Pilih Metode Pembayaran" | "Lihat Cara Bayar" | "Lanjutkan Pembayaran"; href: string; external: boolean };
 
-export const canCancel = (statusId: number) => (CANCELLABLE_STATUSES as readonly number[]).includes(statusId);
-export const canConfirmArrival = (statusId: number) => statusId === SHIPPED;
+export const canCancel = isCancellableStatus;
+export const canConfirmArrival = (statusId: number) => statusId === ORDER_STATUS.SHIPPED;
 
 /**
  * The payment button of an order waiting for payment (200): no method yet → choose one; a gateway
@@ -23,9 +17,9 @@ export function payAction(order: OrderForActions): PayAction | null {
   // Only a web address is followed (the gateway gives it; anything else is ignored). A card
   // instalment waits in 301 while its gateway page (Midtrans Snap) is still open.
   const gatewayPage = order.redirectUrl && /^https?:\/\//i.test(order.redirectUrl) ? order.redirectUrl : null;
-  if (gatewayPage && (order.statusId === WAITING_FOR_PAYMENT || order.statusId === INSTALLMENT_PENDING))
+  if (gatewayPage && (order.statusId === ORDER_STATUS.AWAITING_PAYMENT || order.statusId === ORDER_STATUS.INSTALLMENT_REVIEW))
     return { label: "Lanjutkan Pembayaran", href: gatewayPage, external: true };
-  if (order.statusId !== WAITING_FOR_PAYMENT) return null;
+  if (order.statusId !== ORDER_STATUS.AWAITING_PAYMENT) return null;
   if (order.paymentMethodId === null)
     return { label: "Pilih Metode Pembayaran", href: `/paymentmethod?orderId=${order.id}`, external: false };
   return { label: "Lihat Cara Bayar", href: `/payment/${order.id}`, external: false };

@@ -2,8 +2,9 @@
 // Runs on both sides, but every amount a page shows comes from the server, which computes it here.
 // Whole rupiah throughout; the one percentage step (the VA discount) is rounded to a whole rupiah.
 import { formatRupiah } from "./money";
+import { PAYMENT_KINDS, type PaymentMethodType } from "./payment-kinds";
 
-export type PaymentMethodType = "virtual_account" | "bank_transfer" | "installment" | "paylater";
+export type { PaymentMethodType };
 
 /** The badge of the Virtual Account group: a VA total is 3% lower (a cash purchase discount). */
 export const VA_DISCOUNT_PERCENT = 3;
@@ -39,15 +40,15 @@ export function vaDiscount(amount: number): number {
  */
 export function paymentBreakdown(type: PaymentMethodType, amount: number, fee: number, uniqueCode = 0): PaymentBreakdown {
   const base = rupiah(amount);
-  const discount = type === "virtual_account" ? vaDiscount(base) : 0;
-  const code = type === "bank_transfer" ? rupiah(uniqueCode) : 0;
+  const discount = PAYMENT_KINDS[type].cashDiscount ? vaDiscount(base) : 0;
+  const code = PAYMENT_KINDS[type].transferProof ? rupiah(uniqueCode) : 0;
   const serviceFee = rupiah(fee);
   return { amount: base, discount, fee: serviceFee, uniqueCode: code, total: base - discount + serviceFee + code };
 }
 
 /** The fee the method list shows: the instalment fee is shown as Rp 0 (spec §2), it is charged per tenor. */
 export function listedFee(type: PaymentMethodType, fee: number): number {
-  return type === "installment" ? 0 : rupiah(fee);
+  return PAYMENT_KINDS[type].listedFee === "zero" ? 0 : rupiah(fee);
 }
 
 /** A tenor an instalment method offers: months and the flat interest over the whole tenor. */

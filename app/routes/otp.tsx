@@ -13,6 +13,7 @@ import { FieldError, FormError } from "~/components/field";
 import { useHydrated } from "~/components/use-hydrated";
 import { paylaterFailureUrl, type PaymentFlow, paymentFlowHref, paymentPageHref, readPaymentFlow } from "~/lib/payment-flow";
 import type { RouteHandle } from "~/lib/route-handle";
+import { PAYMENT_KINDS } from "~/lib/payment-kinds";
 import paymentStylesUrl from "~/styles/payments.css?url";
 
 export const handle: RouteHandle = { title: "Kode OTP", back: "/paymentmethod" };
@@ -38,7 +39,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   if (flow.invalid) throw redirect("/transaction");
   const summary = await summaryOf(user.id, flow);
   if (!summary) throw redirect("/transaction");
-  if (summary.method?.type !== "paylater") throw redirect(paymentFlowHref("/paymentmethod", flow));
+  if (!summary.method || !PAYMENT_KINDS[summary.method.type].otp) throw redirect(paymentFlowHref("/paymentmethod", flow));
   const phone = await paylaterPhone(user.id, flow.orderId);
   const state = await getOtpState(user.id);
   // A code sent to another number (an earlier checkout) is not this one.
@@ -75,7 +76,7 @@ export async function action({ context, request, url }: Route.ActionArgs) {
   const summary = await summaryOf(user.id, flow);
 
   if (form.get("intent") === "send") {
-    if (summary?.method?.type !== "paylater") throw redirect(paymentFlowHref("/paymentmethod", flow));
+    if (!summary?.method || !PAYMENT_KINDS[summary.method.type].otp) throw redirect(paymentFlowHref("/paymentmethod", flow));
     const phone = await paylaterPhone(user.id, flow.orderId);
     const sent = phone ? await requestOtp(user.id, phone) : null;
     if (sent && !sent.ok && paylaterFailureUrl(sent.message)) throw redirect(paylaterFailureUrl(sent.message)!);

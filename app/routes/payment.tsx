@@ -15,6 +15,7 @@ import { Countdown } from "~/components/countdown";
 import { CopyField, CopyToast } from "~/components/copy-field";
 import { ExactAmount, ProofSheet } from "~/components/payment-proof";
 import { formatRupiah } from "~/lib/money";
+import { ORDER_STATUS } from "~/lib/order-status";
 import { formatHms } from "~/lib/payment-flow";
 import type { RouteHandle } from "~/lib/route-handle";
 import type { Toast } from "~/lib/toast";
@@ -47,7 +48,9 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
     // No method yet: an approved incentive order chooses one (also an order whose manual transfer
     // found no free code: the notice says why); any other order has nothing to pay here.
     if (detail.notice) flash(context, "toast", { type: "danger", message: detail.notice });
-    throw redirect(detail.statusId === 200 ? `/paymentmethod?orderId=${orderId}` : `/transaction-detail/${orderId}`);
+    throw redirect(
+      detail.statusId === ORDER_STATUS.AWAITING_PAYMENT ? `/paymentmethod?orderId=${orderId}` : `/transaction-detail/${orderId}`,
+    );
   }
   // Spec §2: an order with a gateway page sends the browser there (not on the way back from it).
   if (!returning && detail.redirectUrl && /^https?:\/\//i.test(detail.redirectUrl)) throw redirect(detail.redirectUrl);
@@ -183,7 +186,7 @@ const PaymentOpen = memo(function PaymentOpen({
   const onExpired = useCallback(() => void revalidator.revalidate(), [revalidator]);
   const method = payment.method!;
   const manual = payment.manualInfoDetail;
-  const awaitingPayment = payment.statusId === 200;
+  const awaitingPayment = payment.statusId === ORDER_STATUS.AWAITING_PAYMENT;
   const busy = navigation.state === "submitting";
   const showProof = proofError !== null || sheet === PROOF_SHEET || proofOpen;
 
@@ -204,10 +207,12 @@ const PaymentOpen = memo(function PaymentOpen({
         <section className="card pay-state" data-testid="payment-status">
           <p className="muted small">Status</p>
           <p className="strong">{payment.statusName}</p>
-          {payment.statusId === 301 ? (
+          {payment.statusId === ORDER_STATUS.INSTALLMENT_REVIEW ? (
             <p className="muted small">Pengajuan pembayaran Anda sedang menunggu persetujuan. Kami akan mengabari Anda melalui email.</p>
           ) : null}
-          {payment.statusId === 302 ? <p className="muted small">Bukti transfer Anda sudah kami terima dan sedang diverifikasi.</p> : null}
+          {payment.statusId === ORDER_STATUS.TRANSFER_REVIEW ? (
+            <p className="muted small">Bukti transfer Anda sudah kami terima dan sedang diverifikasi.</p>
+          ) : null}
         </section>
       )}
 

@@ -10,6 +10,7 @@ import { useHydrated } from "~/components/use-hydrated";
 import { formatRupiah } from "~/lib/money";
 import { paylaterFailureUrl, type PaymentFlow, paymentFlowHref, paymentPageHref, readPaymentFlow } from "~/lib/payment-flow";
 import type { RouteHandle } from "~/lib/route-handle";
+import { PAYMENT_KINDS } from "~/lib/payment-kinds";
 import paymentStylesUrl from "~/styles/payments.css?url";
 
 export const handle: RouteHandle = { title: "Pembayaran", back: "/checkout" };
@@ -63,7 +64,7 @@ export async function action({ context, request, url }: Route.ActionArgs) {
   }
   if (!summary.method) return refused(METHOD_REQUIRED);
 
-  if (summary.method.type === "paylater") {
+  if (PAYMENT_KINDS[summary.method.type].otp) {
     // BRI-CERIA: the code goes to the buyer's phone now; the order is made once it is entered.
     const phone = await paylaterPhone(user.id, flow.orderId);
     if (!phone) return refused(PHONE_NOT_REGISTERED);
@@ -164,7 +165,7 @@ export default function PaymentSummaryScreen({ loaderData, actionData }: Route.C
             <dd>{formatRupiah(summary.totalPayment)}</dd>
           </div>
         </dl>
-        {method?.type === "bank_transfer" ? (
+        {method && PAYMENT_KINDS[method.type].transferProof ? (
           <p className="muted small">Kode unik 3 digit ditambahkan ke total saat pembayaran dibuat, agar transfer Anda mudah dikenali.</p>
         ) : null}
         {tenor ? (
@@ -173,7 +174,7 @@ export default function PaymentSummaryScreen({ loaderData, actionData }: Route.C
             {formatRupiah(tenor.totalPayment)} dibayar kepada penerbit kartu.
           </p>
         ) : null}
-        {method?.type === "paylater" ? (
+        {method && PAYMENT_KINDS[method.type].otp ? (
           <p className="muted small">Kode OTP akan dikirim ke nomor HP pembeli untuk menyetujui pembayaran BRI Ceria.</p>
         ) : null}
       </section>

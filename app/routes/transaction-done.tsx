@@ -7,7 +7,7 @@ import { getOwnedOrderDetail } from "~/.server/store/orders";
 import { ProductCard } from "~/components/product-card";
 import { Sheet } from "~/components/sheet";
 import { formatRupiah } from "~/lib/money";
-import { DONE } from "~/lib/order-actions";
+import { ORDER_STATUS } from "~/lib/order-status";
 import type { RouteHandle } from "~/lib/route-handle";
 import ordersStylesUrl from "~/styles/orders.css?url";
 export const handle: RouteHandle = { title: "Pesanan Selesai", back: "/transaction" };
@@ -27,7 +27,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser(context);
   const raw = url.searchParams.get("order") ?? "";
   const order = /^[1-9]\d{0,9}$/.test(raw) ? await getOwnedOrderDetail(Number(raw), user.id) : null;
-  const reward = order?.statusId === DONE ? rewardFor({ amount: order.amount }) : null;
+  const reward = order?.statusId === ORDER_STATUS.DONE ? rewardFor({ amount: order.amount }) : null;
   const page = await listProducts({ page: 0, size: SUGGESTIONS });
   return { reward, suggestions: page.content };
 }

@@ -5,7 +5,8 @@ import type { PaymentChannel } from "~/lib/payment-channels";
 
 export type { PaymentChannel };
 export type HowToPay = { type: PaymentChannel; content: string };
-export type PaymentMethodType = "virtual_account" | "bank_transfer" | "installment" | "paylater";
+export type { PaymentMethodType } from "~/lib/payment-kinds";
+import type { PaymentMethodType } from "~/lib/payment-kinds";
 
 export type OpenPaymentRequest = {
   orderId: number;

@@ -6,8 +6,9 @@ import { hasRole, type StaffRole } from "~/lib/staff-roles";
 // Who may use the back office (issues 17 and 27). Staff are people with at least one role
 // (~/lib/staff-roles). Anyone else gets the plain 404 of an unknown address, on every /ops page,
 // action, export and image: nothing tells that /ops exists. A screen or action outside a person's
-// roles answers the same 404 (and is not in their menu). Staff who have not passed the second factor
-// in this session are sent to /ops/2fa.
+// roles answers the same 404 (and is not in their menu): the /ops layout's middleware checks the
+// area of every request against ~/lib/ops-areas. Staff who have not passed the second factor in
+// this session are sent to /ops/2fa.
 
 export const OPS_HOME = "/ops";
 export const SECOND_FACTOR_PATH = "/ops/2fa";
@@ -19,10 +20,11 @@ export function opsNotFound(): Response {
 export type Staff = SessionUser;
 
 /**
- * The signed-in staff member who may use an area needing any of `role` (none: any staff member);
+ * The signed-in staff member who may use something needing any of `role` (none: any staff member);
  * throws the 404 (no role, or not this one) or the redirect to /ops/2fa (factor not passed yet).
- * Every /ops loader and action calls it with its area: the layout's check alone would let a
- * 'katalog' person post to an order decision.
+ * The layout's middleware has checked the request's area (~/lib/ops-areas) before any /ops loader or
+ * action runs; they call it without a role to get the person, and with one only for a check finer
+ * than the area (an order decision's own role).
  */
 export function requireStaff(
   context: Readonly<RouterContextProvider>,

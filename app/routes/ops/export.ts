@@ -9,7 +9,7 @@ import { exportOrdersCsv } from "~/.server/store/back-office";
 // /ops/export?dateFrom=&dateTo=&statusId= (issue 17): the orders as CSV for finance, streamed as it
 // is read (a resource route: no page). The same criteria as /ops/search.
 export async function loader({ context, url }: Route.LoaderArgs) {
-  const operator = requireStaff(context, "keuangan");
+  const operator = requireStaff(context);
   const statuses = await listOrderStatuses();
   const { search } = readOrderSearch(
     url.searchParams,

@@ -3,16 +3,21 @@ import type { Route } from "./+types/layout";
 import { ToastRegion } from "~/components/toast-region";
 import type { RootData } from "~/lib/root-data";
 import type { RouteHandle } from "~/lib/route-handle";
-import { requireStaff, SECOND_FACTOR_PATH } from "~/.server/http/ops-access";
-import { hasRole } from "~/lib/staff-roles";
+import { opsNotFound, requireStaff } from "~/.server/http/ops-access";
+import { mayUseArea, opsAreaOf, opsMenu } from "~/lib/ops-areas";
 import opsStyles from "./ops.css?url";
 
 // The back office's own layout (issue 17): desktop first, a plain header with the screens and the
-// sign-out, its own stylesheet (never loaded by buyers' pages). Every /ops request passes this
-// middleware: no operator role → 404; the second factor not passed → /ops/2fa.
+// sign-out, its own stylesheet (never loaded by buyers' pages). Every /ops request (page, action,
+// export, image) passes this middleware: no staff role → 404; the second factor not passed →
+// /ops/2fa; then the area of the address (~/lib/ops-areas) decides: none, or not one of this
+// person's roles (for a post: the area's roles for changes) → 404. The menu is drawn from the same table.
 export const middleware: Route.MiddlewareFunction[] = [
-  async ({ url, context }, next) => {
-    requireStaff(context, undefined, { secondFactor: url.pathname !== SECOND_FACTOR_PATH });
+  async ({ request, url, context }, next) => {
+    const area = opsAreaOf(url.pathname);
+    const staff = requireStaff(context, undefined, { secondFactor: !area?.beforeSecondFactor });
+    const change = request.method !== "GET" && request.method !== "HEAD";
+    if (!area || !mayUseArea(staff.roles, area, change)) throw opsNotFound();
     return next();
   },
 ];
@@ -22,14 +27,9 @@ export const handle: RouteHandle = { ownToasts: true };
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: opsStyles }];
 
 export function loader({ context, url }: Route.LoaderArgs) {
-  const operator = requireStaff(context, undefined, { secondFactor: url.pathname !== SECOND_FACTOR_PATH });
-  const may = (role: Parameters<typeof hasRole>[1]) => hasRole(operator.roles, role);
+  const operator = requireStaff(context, undefined, { secondFactor: !opsAreaOf(url.pathname)?.beforeSecondFactor });
   // The menu lists only the screens this person's roles open (the others answer 404).
-  return {
-    email: operator.email,
-    checked: operator.secondFactorPassed,
-    menu: { pesanan: may("pesanan"), keuangan: may("keuangan"), katalog: may("katalog"), pegawai: may("pegawai"), admin: may("admin") },
-  };
+  return { email: operator.email, checked: operator.secondFactorPassed, menu: opsMenu(operator.roles) };
 }
 
 export default function OpsLayout({ loaderData }: Route.ComponentProps) {
@@ -42,16 +42,11 @@ export default function OpsLayout({ loaderData }: Route.ComponentProps) {
         </a>
         {loaderData.checked ? (
           <nav className="ops-nav" aria-label="Menu back office">
-            <NavLink to="/ops" end>
-              Antrean
-            </NavLink>
-            {loaderData.menu.pesanan ? <NavLink to="/ops/search">Cari Pesanan</NavLink> : null}
-            {loaderData.menu.keuangan ? <NavLink to="/ops/withdrawals">Penarikan Saldo</NavLink> : null}
-            {loaderData.menu.katalog ? <NavLink to="/ops/catalogue">Katalog</NavLink> : null}
-            {loaderData.menu.pegawai ? <NavLink to="/ops/employees">Pegawai</NavLink> : null}
-            {loaderData.menu.admin ? <NavLink to="/ops/staff">Staf</NavLink> : null}
-            {loaderData.menu.admin ? <NavLink to="/ops/settings">Pengaturan</NavLink> : null}
-            {loaderData.menu.keuangan ? <NavLink to="/ops/messages">Pesan</NavLink> : null}
+            {loaderData.menu.map((area) => (
+              <NavLink key={area.path} to={area.path} end={area.exact}>
+                {area.label}
+              </NavLink>
+            ))}
           </nav>
         ) : null}
         <div className="ops-account">

@@ -32,8 +32,7 @@ function statusFilter(url: URL): MessageStatus | null {
   return FILTERS.find((f) => f === wanted) ?? null;
 }
 
-export async function loader({ context, url }: Route.LoaderArgs) {
-  requireStaff(context, "keuangan");
+export async function loader({ url }: Route.LoaderArgs) {
   const filter = statusFilter(url);
   const rows = await listUndeliveredMessages(filter);
   const now = new Date();
@@ -51,7 +50,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
-  const operator = requireStaff(context, "keuangan");
+  const operator = requireStaff(context);
   const form = await readForm(request);
   const id = String(form.get("jobId") ?? "");
   const queue = String(form.get("queue") ?? "") as MessageQueue;

@@ -53,6 +53,8 @@ import { createProduct, createVerifiedUser, type TestUser } from "~/.server/test
 import { ownDatabaseForThisFile } from "~/.server/testing/own-database";
 import { applyRosterImport, grantRolesByEmail, setOperatorRole } from "~/.server/store/people";
 import { hasRole, STAFF_ROLES, type StaffRole } from "~/lib/staff-roles";
+import { mayUseArea, OPS_AREAS, opsAreaOf } from "~/lib/ops-areas";
+import { OPS_TRANSITIONS } from "~/lib/ops-decisions";
 import { createOrderInStatus } from "~/.server/testing/order-fixtures";
 import { saveUpload } from "~/.server/store/orders";
 import { processImageUpload } from "~/.server/images";
@@ -356,10 +358,12 @@ describe("the catalogue's roles (issue 26)", () => {
     for (const [name, handler, url, params, fields] of writes)
       expect((await orders.browser.postFields(handler, url, fields, params)).status, name).toBe(404);
     expect(await catalogueSnapshot()).toEqual(before);
-    expect((await orders.browser.get(layoutRoute.loader, "/ops")).data).toMatchObject({ menu: { katalog: false } });
+    const menuOf = async (browser: Browser) =>
+      ((await browser.get(layoutRoute.loader, "/ops")).data as { menu: { label: string }[] }).menu.map((m) => m.label);
+    expect(await menuOf(orders.browser)).not.toContain("Katalog");
 
     const catalogue = await enrolledOperator(["katalog"]);
-    expect((await catalogue.browser.get(layoutRoute.loader, "/ops")).data).toMatchObject({ menu: { katalog: true, pesanan: false } });
+    expect(await menuOf(catalogue.browser)).toEqual(["Antrean", "Katalog"]);
     expect(await catalogue.browser.get(catalogueIndexRoute.loader, "/ops/catalogue")).toMatchObject({
       status: 302,
       location: "/ops/catalogue/products",
@@ -626,12 +630,13 @@ describe("withdrawals from the back office", () => {
 });
 
 /**
- * Every /ops screen and action (issue 27's role matrix). A row names the area it needs ('staff':
- * anyone with a role), a GET or a POST, and for a POST two bodies: `attack`, a real change sent by
+ * Every /ops screen and action (issue 27's role matrix). Who may use a row is the area of its address
+ * in ~/lib/ops-areas (the table the /ops layout guards with and draws its menu from), or a stricter
+ * role of its own (an order decision's, from the decisions' table); a row is a GET or a POST, and for a POST two bodies: `attack`, a real change sent by
  * everyone who must be refused, and `probe`, a harmless invalid request that whoever may use the
  * action sees answered (400), so the matrix never changes data itself. A new screen adds its rows.
  */
-type Door = { name: string; area: StaffRole | "staff"; handler: unknown; url: string; params?: Record<string, string> } & (
+type Door = { name: string; role?: StaffRole; handler: unknown; url: string; params?: Record<string, string> } & (
   { method: "GET" } | { method: "POST"; attack: Record<string, string>; probe: Record<string, string> }
 );
 
@@ -656,49 +661,45 @@ describe("role matrix (issue 27): every /ops door × anonymous, buyer, before th
     const id = String(order.orderId);
 
     const doors: Door[] = [
-      { name: "layout", area: "staff", method: "GET", handler: layoutRoute.loader, url: "/ops" },
-      { name: "home", area: "staff", method: "GET", handler: queuesRoute.loader, url: "/ops" },
+      { name: "layout", method: "GET", handler: layoutRoute.loader, url: "/ops" },
+      { name: "home", method: "GET", handler: queuesRoute.loader, url: "/ops" },
       {
         name: "queue",
-        area: "pesanan",
         method: "GET",
         handler: queueRoute.loader,
         url: "/ops/queue/insentif",
         params: { queue: "insentif" },
       },
-      { name: "order", area: "pesanan", method: "GET", handler: orderRoute.loader, url: `/ops/orders/${id}`, params: { id } },
+      { name: "order", method: "GET", handler: orderRoute.loader, url: `/ops/orders/${id}`, params: { id } },
       {
         name: "order decision",
-        area: "pesanan",
         method: "POST",
         handler: orderRoute.action,
         url: `/ops/orders/${id}`,
         params: { id },
+        role: OPS_TRANSITIONS["approve-incentive"].role,
         attack: { intent: "approve-incentive" },
         probe: { intent: "matrix" },
       },
       {
         name: "search",
-        area: "pesanan",
         method: "GET",
         handler: searchRoute.loader,
         url: `/ops/search?email=${encodeURIComponent(buyer.email)}`,
       },
-      { name: "withdrawals", area: "keuangan", method: "GET", handler: withdrawalsRoute.loader, url: "/ops/withdrawals" },
+      { name: "withdrawals", method: "GET", handler: withdrawalsRoute.loader, url: "/ops/withdrawals" },
       {
         name: "withdrawal decision",
-        area: "keuangan",
         method: "POST",
         handler: withdrawalsRoute.action,
         url: "/ops/withdrawals",
         attack: { intent: "ok", withdrawalId: String(withdrawal.id) },
         probe: { intent: "matrix", withdrawalId: String(withdrawal.id) },
       },
-      { name: "export", area: "keuangan", method: "GET", handler: exportRoute.loader, url: "/ops/export" },
-      { name: "roster", area: "pegawai", method: "GET", handler: rosterRoute.loader, url: `/ops/employees?company=${company!.id}` },
+      { name: "export", method: "GET", handler: exportRoute.loader, url: "/ops/export" },
+      { name: "roster", method: "GET", handler: rosterRoute.loader, url: `/ops/employees?company=${company!.id}` },
       {
         name: "roster change",
-        area: "pegawai",
         method: "POST",
         handler: rosterRoute.action,
         url: "/ops/employees",
@@ -707,34 +708,30 @@ describe("role matrix (issue 27): every /ops door × anonymous, buyer, before th
       },
       {
         name: "accounts",
-        area: "pegawai",
         method: "GET",
         handler: accountsRoute.loader,
         url: `/ops/accounts?q=${encodeURIComponent(buyer.email)}`,
       },
       {
         name: "account NIP change",
-        area: "admin",
         method: "POST",
         handler: accountsRoute.action,
         url: "/ops/accounts",
         attack: { userId: String(buyer.id), nip: "M-1", companyId: String(company!.id) },
         probe: { userId: "x" },
       },
-      { name: "staff", area: "admin", method: "GET", handler: staffRoute.loader, url: "/ops/staff" },
+      { name: "staff", method: "GET", handler: staffRoute.loader, url: "/ops/staff" },
       {
         name: "staff change",
-        area: "admin",
         method: "POST",
         handler: staffRoute.action,
         url: "/ops/staff",
         attack: { intent: "add", email: buyer.email, role: "admin" },
         probe: { intent: "matrix" },
       },
-      { name: "settings", area: "admin", method: "GET", handler: settingsRoute.loader, url: "/ops/settings" },
+      { name: "settings", method: "GET", handler: settingsRoute.loader, url: "/ops/settings" },
       {
         name: "settings change",
-        area: "admin",
         method: "POST",
         handler: settingsRoute.action,
         url: "/ops/settings",
@@ -744,7 +741,7 @@ describe("role matrix (issue 27): every /ops door × anonymous, buyer, before th
     ];
     // The catalogue's screens (issue 26; its actions are checked role by role in "the catalogue's roles").
     const { reads: catalogueReads } = await catalogueDoors(await createProduct(db));
-    for (const [name, handler, url, params] of catalogueReads) doors.push({ name, area: "katalog", method: "GET", handler, url, params });
+    for (const [name, handler, url, params] of catalogueReads) doors.push({ name, method: "GET", handler, url, params });
 
     const snapshot = async () =>
       JSON.stringify({
@@ -783,7 +780,11 @@ describe("role matrix (issue 27): every /ops door × anonymous, buyer, before th
     let leaks = 0;
     for (const { who, browser, roles, factor } of identities) {
       for (const door of doors) {
-        const allowed = roles !== null && factor && (door.area === "staff" || hasRole(roles, door.area));
+        // Who may: the area's roles in the table the /ops layout guards with (or a door's own, stricter role).
+        const area = opsAreaOf(new URL(door.url, "http://store.test").pathname);
+        expect(area, `${door.name} is in an /ops area`).not.toBeNull();
+        const allowed =
+          roles !== null && factor && mayUseArea(roles, area!, door.method === "POST") && (!door.role || hasRole(roles, door.role));
         const expected =
           roles === null
             ? { status: 404, location: null }
@@ -804,14 +805,11 @@ describe("role matrix (issue 27): every /ops door × anonymous, buyer, before th
       }
       if (roles !== null && factor) {
         // The menu offers exactly the screens the role opens.
-        const menu = (await browser.get(layoutRoute.loader, "/ops")).data as { menu: Record<string, boolean> };
-        expect(menu.menu, `${who} menu`).toEqual({
-          pesanan: hasRole(roles, "pesanan"),
-          keuangan: hasRole(roles, "keuangan"),
-          katalog: hasRole(roles, "katalog"),
-          pegawai: hasRole(roles, "pegawai"),
-          admin: hasRole(roles, "admin"),
-        });
+        const menu = (await browser.get(layoutRoute.loader, "/ops")).data as { menu: { path: string; label: string }[] };
+        expect(
+          menu.menu.map((m) => m.label),
+          `${who} menu`,
+        ).toEqual(OPS_AREAS.filter((a) => a.label && (a.roles.length === 0 || hasRole(roles, a.roles))).map((a) => a.label));
       }
     }
     const after = await snapshot();
@@ -821,5 +819,16 @@ describe("role matrix (issue 27): every /ops door × anonymous, buyer, before th
       `[role matrix 27] ${doors.length} doors × ${identities.length} identities: ${checks} checks, ${leaks} leaks, ${foreignWrites} foreign writes`,
     );
     expect(leaks).toBe(0);
+  });
+
+  it("an /ops address in no area of the table is refused with the 404, even for an admin", async () => {
+    const { browser } = await enrolledOperator(["admin"]);
+    expect(opsAreaOf("/ops/unlisted")).toBeNull();
+    // Any handler behind the /ops layout: the layout's middleware answers before it runs.
+    for (const url of ["/ops/unlisted", "/ops/catalogue-extra", "/opsx"]) {
+      const outcome = await browser.get(queuesRoute.loader, url);
+      expect({ status: outcome.status, data: outcome.data }, url).toEqual({ status: 404, data: null });
+    }
+    expect((await browser.get(queuesRoute.loader, "/ops")).status).toBe(200);
   });
 });

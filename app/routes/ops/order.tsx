@@ -1,4 +1,4 @@
-import { data, Form, redirect } from "react-router";
+import { data, redirect } from "react-router";
 import type { Route } from "./+types/order";
 import { orderIdOf } from "~/.server/http/route-params";
 import { readForm } from "~/.server/http/request";
@@ -6,13 +6,14 @@ import { requireStaff } from "~/.server/http/ops-access";
 import { formatWhen } from "~/.server/store/back-office";
 import { flash } from "~/.server/http/session";
 import { getOrderForOps } from "~/.server/store/back-office";
-import { applyOpsDecision, OPS_TRANSITIONS } from "~/.server/store/back-office";
-import type { DecisionFieldErrors, OpsDecision } from "~/.server/store/back-office";
+import { applyOpsDecision } from "~/.server/store/back-office";
 import { uploadUrl } from "~/.server/store/orders";
 import { formatRupiah } from "~/lib/money";
-import { COURIER_NAME_MAX, COURIERS, OTHER_COURIER, REASON_MAX, TRACKING_MAX } from "~/lib/ops-decisions";
+import { COURIERS, decisionsFrom, isOpsDecision, OPS_TRANSITIONS, OTHER_COURIER } from "~/lib/ops-decisions";
 import type { RouteHandle } from "~/lib/route-handle";
+import { PAYMENT_KINDS, type PaymentMethodType } from "~/lib/payment-kinds";
 import { StatusBadge } from "./components";
+import { DecisionForms, type DecisionFailure } from "./order-decisions";
 
 // /ops/orders/:id: everything an operator needs to decide on one order (buyer, NIK, KTP photo,
 // transfer proof, payment with its unique code, other orders with the same NIK, the timeline) and
@@ -21,28 +22,7 @@ import { StatusBadge } from "./components";
 
 export const handle: RouteHandle = { title: "Detail Pesanan · Back Office" };
 
-/** The decisions offered in each status: [approve, reject] or shipping. */
-const DECISIONS_BY_STATUS: Record<number, { approve?: { intent: OpsDecision; label: string }; reject?: OpsDecision; ship?: true }> = {
-  100: { approve: { intent: "approve-incentive", label: "Setujui" }, reject: "reject-incentive" },
-  301: { approve: { intent: "approve-installment", label: "Setujui" }, reject: "reject-installment" },
-  302: { approve: { intent: "verify-transfer", label: "Verifikasi" }, reject: "reject-transfer" },
-  300: { ship: true },
-};
-
-const SUCCESS: Record<OpsDecision, string> = {
-  "approve-incentive": "Insentif disetujui. Pembeli dapat melanjutkan pembayaran.",
-  "reject-incentive": "Pengajuan insentif ditolak.",
-  "approve-installment": "Cicilan disetujui.",
-  "reject-installment": "Pengajuan cicilan ditolak.",
-  "verify-transfer": "Bukti transfer terverifikasi. Pembayaran diterima.",
-  "reject-transfer": "Bukti transfer ditolak. Pembeli dapat mengirim bukti baru.",
-  ship: "Pesanan dikirim.",
-};
-
-const isDecision = (value: unknown): value is OpsDecision => typeof value === "string" && Object.hasOwn(OPS_TRANSITIONS, value);
-
-export async function loader({ context, params }: Route.LoaderArgs) {
-  requireStaff(context, "pesanan");
+export async function loader({ params }: Route.LoaderArgs) {
   const order = await getOrderForOps(orderIdOf(params.id));
   if (!order) throw data("Not Found", { status: 404 });
   return {
@@ -62,15 +42,15 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       transferProofUrl: order.transferProofUploadId ? uploadUrl(order.transferProofUploadId) : null,
       deliveryPhotoUrls: order.deliveryPhotoUploadIds.map(uploadUrl),
     },
-    decisions: DECISIONS_BY_STATUS[order.statusId] ?? null,
+    decisions: decisionsFrom(order.statusId),
     couriers: [...COURIERS, OTHER_COURIER],
   };
 }
 
-type ActionData = { intent: OpsDecision | null; errors: DecisionFieldErrors; values: Record<string, string>; conflict: string | null };
+type ActionData = DecisionFailure;
 
 export async function action({ context, params, request }: Route.ActionArgs) {
-  const operator = requireStaff(context, "pesanan");
+  const operator = requireStaff(context);
   const orderId = orderIdOf(params.id);
   const form = await readForm(request);
   const intent = form.get("intent");
@@ -80,10 +60,13 @@ export async function action({ context, params, request }: Route.ActionArgs) {
     courierOther: String(form.get("courierOther") ?? "").slice(0, 100),
     trackingNumber: String(form.get("trackingNumber") ?? "").slice(0, 200),
   };
-  if (!isDecision(intent)) return data<ActionData>({ intent: null, errors: {}, values, conflict: "Aksi tidak dikenal." }, { status: 400 });
+  if (!isOpsDecision(intent))
+    return data<ActionData>({ intent: null, errors: {}, values, conflict: "Aksi tidak dikenal." }, { status: 400 });
+  // The area opens to 'pesanan'; a decision may ask for its own role (the decisions' table).
+  requireStaff(context, OPS_TRANSITIONS[intent].role);
   const result = await applyOpsDecision(orderId, intent, { operatorId: operator.id }, values);
   if (result.ok) {
-    flash(context, "toast", { type: "success", message: SUCCESS[intent] });
+    flash(context, "toast", { type: "success", message: OPS_TRANSITIONS[intent].success });
     throw redirect(`/ops/orders/${orderId}`);
   }
   if (result.kind === "not-found") throw data("Not Found", { status: 404 });
@@ -105,19 +88,9 @@ function Photo({ url, alt }: { url: string; alt: string }) {
   );
 }
 
-function FieldError({ id, message }: { id: string; message?: string }) {
-  return message ? (
-    <p className="ops-error" id={id}>
-      {message}
-    </p>
-  ) : null;
-}
-
 export default function OpsOrder({ loaderData, actionData }: Route.ComponentProps) {
   const { order, decisions, couriers } = loaderData;
   const failed = actionData as ActionData | undefined;
-  const errorsFor = (intent: OpsDecision) => (failed?.intent === intent ? failed.errors : {});
-  const valueOf = (intent: OpsDecision, field: string) => (failed?.intent === intent ? (failed.values[field] ?? "") : "");
   const p = order.payment;
   return (
     <>
@@ -137,91 +110,7 @@ export default function OpsOrder({ loaderData, actionData }: Route.ComponentProp
         </p>
       ) : null}
 
-      {decisions ? (
-        <section className="ops-card" aria-labelledby="decision-heading">
-          <h2 id="decision-heading">Keputusan</h2>
-          <div className="ops-decisions">
-            {decisions.approve ? (
-              <Form method="post" className="ops-form">
-                <input type="hidden" name="intent" value={decisions.approve.intent} />
-                <p className="ops-muted">
-                  {decisions.approve.intent === "verify-transfer"
-                    ? "Bukti transfer sesuai dengan jumlah dan kode unik."
-                    : decisions.approve.intent === "approve-incentive"
-                      ? "Data KTP, NIK dan nama ayah kandung sesuai."
-                      : "Pengajuan cicilan/paylater disetujui."}
-                </p>
-                <button type="submit" className="ops-btn">
-                  {decisions.approve.label}
-                </button>
-              </Form>
-            ) : null}
-            {decisions.reject ? (
-              <Form method="post" className="ops-form">
-                <input type="hidden" name="intent" value={decisions.reject} />
-                <label htmlFor="reason">Alasan</label>
-                <textarea
-                  id="reason"
-                  name="reason"
-                  maxLength={REASON_MAX}
-                  defaultValue={valueOf(decisions.reject, "reason")}
-                  className={errorsFor(decisions.reject).reason ? "is-invalid" : undefined}
-                  aria-invalid={errorsFor(decisions.reject).reason ? true : undefined}
-                  aria-describedby={errorsFor(decisions.reject).reason ? "reason-error" : undefined}
-                />
-                <FieldError id="reason-error" message={errorsFor(decisions.reject).reason} />
-                <button type="submit" className="ops-btn ops-btn-danger">
-                  Tolak
-                </button>
-              </Form>
-            ) : null}
-            {decisions.ship ? (
-              <Form method="post" className="ops-form">
-                <input type="hidden" name="intent" value="ship" />
-                <label htmlFor="courier">Kurir</label>
-                <select
-                  id="courier"
-                  name="courier"
-                  defaultValue={valueOf("ship", "courier")}
-                  aria-invalid={errorsFor("ship").courier ? true : undefined}
-                  aria-describedby={errorsFor("ship").courier ? "courier-error" : undefined}
-                >
-                  <option value="">Pilih kurir</option>
-                  {couriers.map((c) => (
-                    <option key={c} value={c}>
-                      {c}
-                    </option>
-                  ))}
-                </select>
-                <FieldError id="courier-error" message={errorsFor("ship").courier} />
-                <label htmlFor="courierOther">Nama Kurir (jika Lainnya)</label>
-                <input
-                  id="courierOther"
-                  name="courierOther"
-                  maxLength={COURIER_NAME_MAX}
-                  defaultValue={valueOf("ship", "courierOther")}
-                  aria-invalid={errorsFor("ship").courierOther ? true : undefined}
-                  aria-describedby={errorsFor("ship").courierOther ? "courier-other-error" : undefined}
-                />
-                <FieldError id="courier-other-error" message={errorsFor("ship").courierOther} />
-                <label htmlFor="trackingNumber">Nomor Resi</label>
-                <input
-                  id="trackingNumber"
-                  name="trackingNumber"
-                  maxLength={TRACKING_MAX}
-                  defaultValue={valueOf("ship", "trackingNumber")}
-                  aria-invalid={errorsFor("ship").trackingNumber ? true : undefined}
-                  aria-describedby={errorsFor("ship").trackingNumber ? "tracking-error" : undefined}
-                />
-                <FieldError id="tracking-error" message={errorsFor("ship").trackingNumber} />
-                <button type="submit" className="ops-btn">
-                  Kirim
-                </button>
-              </Form>
-            ) : null}
-          </div>
-        </section>
-      ) : null}
+      {decisions.length ? <DecisionForms decisions={decisions} couriers={couriers} failed={failed} /> : null}
 
       <div className="ops-grid">
         <section className="ops-card" aria-labelledby="buyer-heading">
@@ -309,7 +198,7 @@ export default function OpsOrder({ loaderData, actionData }: Route.ComponentProp
             </dd>
             {p ? (
               <>
-                <dt>{p.type === "virtual_account" ? "Nomor VA" : "Rekening"}</dt>
+                <dt>{PAYMENT_KINDS[p.type as PaymentMethodType].accountLabel}</dt>
                 <dd>{p.vaNumber ?? "-"}</dd>
                 {p.discount ? <FactRow label="Diskon" value={formatRupiah(-p.discount)} /> : null}
                 {p.fee ? <FactRow label="Biaya" value={formatRupiah(p.fee)} /> : null}

@@ -16,7 +16,7 @@ const TITLE = "Staf dan Peran";
 export const handle: RouteHandle = { title: TITLE };
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const admin = requireStaff(context, "admin");
+  const admin = requireStaff(context);
   return {
     staff: await listStaff(),
     selfId: admin.id,
@@ -29,7 +29,7 @@ type ActionData = { error?: string; userId?: number; email?: string; emailError?
 const rolesOf = (form: FormData): StaffRole[] => form.getAll("role").filter(isStaffRole);
 
 export async function action({ context, request }: Route.ActionArgs) {
-  const admin = requireStaff(context, "admin");
+  const admin = requireStaff(context);
   const form = await readForm(request);
   const intent = form.get("intent");
   let userId: number;

@@ -17,8 +17,7 @@ import { Pager } from "./components";
 const TITLE = "Penarikan Saldo";
 export const handle: RouteHandle = { title: TITLE };
 
-export async function loader({ context, url }: Route.LoaderArgs) {
-  requireStaff(context, "keuangan");
+export async function loader({ url }: Route.LoaderArgs) {
   const page = await listWithdrawalsInProcess(pageParam(url));
   const now = new Date();
   return {
@@ -28,7 +27,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
-  const operator = requireStaff(context, "keuangan");
+  const operator = requireStaff(context);
   const form = await readForm(request);
   const id = String(form.get("withdrawalId") ?? "");
   const intent = form.get("intent");

@@ -4,6 +4,7 @@ import { users } from "./accounts";
 import { bytea } from "./columns";
 import { products } from "./catalogue";
 import { orderStatuses, paymentMethods } from "./reference";
+import { RELEASED_STATUSES } from "../../../lib/order-status";
 
 /**
  * Files users upload (KTP photo, transfer proof, delivery proof), kept in the database so that every
@@ -83,8 +84,9 @@ export const savedAddresses = pgTable("saved_addresses", {
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** Statuses that no longer hold a unit of stock, an incentive or an employee promo (DESIGN §6). */
-export const RELEASED_STATUSES = [1, 2] as const;
+export { RELEASED_STATUSES };
+// A partial index's condition is DDL (no bound parameters): the ids go in as literals, from the one list.
+const RELEASED_LIST = sql.raw(RELEASED_STATUSES.join(", "));
 
 /**
  * Orders (DESIGN §6). The buyer data and the address are snapshots: later profile or catalogue
@@ -160,11 +162,11 @@ export const orders = pgTable(
     // One NIK, one incentive unit, enforced by the database even under concurrent submits.
     uniqueIndex("orders_live_incentive_nik_key")
       .on(t.buyerNik)
-      .where(sql`${t.insentif} and ${t.statusId} not in (1, 2)`),
+      .where(sql`${t.insentif} and ${t.statusId} not in (${RELEASED_LIST})`),
     // One employee promo per employee per product.
     uniqueIndex("orders_live_employee_promo_key")
       .on(t.userId, t.productId)
-      .where(sql`${t.promoPegawai} and ${t.statusId} not in (1, 2)`),
+      .where(sql`${t.promoPegawai} and ${t.statusId} not in (${RELEASED_LIST})`),
   ],
 );
 

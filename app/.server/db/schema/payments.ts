@@ -3,6 +3,7 @@ import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } 
 import { users } from "./accounts";
 import { orders, uploads } from "./orders";
 import { paymentMethods } from "./reference";
+import { PAYMENT_METHOD_TYPES } from "../../../lib/payment-kinds";
 
 /**
  * The payment of an order (DESIGN §6 Payments), at most one per order, opened once (idempotent) when
@@ -20,7 +21,7 @@ export const payments = pgTable(
       .notNull()
       .references(() => paymentMethods.id),
     // Copied from the method, so the payment reads the same even if the method is edited later.
-    type: text("type", { enum: ["virtual_account", "bank_transfer", "installment", "paylater"] }).notNull(),
+    type: text("type", { enum: PAYMENT_METHOD_TYPES }).notNull(),
     tenor: integer("tenor"),
     // A virtual account's number (unique), or the store's account number for a manual transfer.
     vaNumber: text("va_number"),

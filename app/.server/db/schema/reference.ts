@@ -1,4 +1,5 @@
 import { boolean, index, integer, jsonb, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { PAYMENT_METHOD_TYPES } from "../../../lib/payment-kinds";
 
 export const companies = pgTable("companies", {
   id: serial("id").primaryKey(),
@@ -30,7 +31,7 @@ export const paymentMethods = pgTable("payment_methods", {
   id: serial("id").primaryKey(),
   code: text("code").notNull().unique(),
   name: text("name").notNull(),
-  type: text("type", { enum: ["virtual_account", "bank_transfer", "installment", "paylater"] }).notNull(),
+  type: text("type", { enum: PAYMENT_METHOD_TYPES }).notNull(),
   groupName: text("group_name", { enum: ["Virtual Account", "Manual", "Cicilan", "Lainnya"] }).notNull(),
   imageUrl: text("image_url").notNull(),
   fee: integer("fee").notNull().default(0),

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { queryRows } from "../../db/query-rows";
+import { ORDER_STATUS as S, PAID_STATUSES, RELEASED_STATUSES } from "~/lib/order-status";
 
 // The back-office home's figures (issue 27, DESIGN §6 "Back office"): the last 30 days in WIB. Each
 // is ONE query over an index: orders by their creation time (orders_created_idx), the incentive
@@ -17,6 +18,9 @@ export type TopProduct = { productId: number; title: string; orders: number; rev
 export type LowStock = { productId: number; title: string; stock: number };
 
 /** The window: from 00:00 WIB 29 days ago to now, as the query's bounds. */
+// The status sets go in as bound lists: `in ($1, $2, $3)`.
+const PAID = [...PAID_STATUSES];
+const RELEASED = [...RELEASED_STATUSES];
 const since = sql`(date_trunc('day', now() at time zone 'Asia/Jakarta') - interval '${sql.raw(String(DASHBOARD_DAYS - 1))} days') at time zone 'Asia/Jakarta'`;
 
 /** Orders and paid revenue per WIB day, every day of the window (0 where none). Paid = what the payment asked (issue 25: one amount, as the export's 'Jumlah Bayar'). */
@@ -28,7 +32,7 @@ export async function ordersPerDay(): Promise<DayFigures[]> {
                              date_trunc('day', now() at time zone 'Asia/Jakarta'), interval '1 day') d(day)
         left join (
           select date_trunc('day', created_at at time zone 'Asia/Jakarta') as day, count(*) as orders,
-                 sum(coalesce(payment_total, total_amount)) filter (where status_id in (300, 400, 500)) as paid_revenue
+                 sum(coalesce(payment_total, total_amount)) filter (where status_id in ${PAID}) as paid_revenue
           from orders where created_at >= ${since} group by 1
         ) o on o.day = d.day
         order by d.day`,
@@ -51,10 +55,11 @@ export async function ordersByStatus(): Promise<StatusCount[]> {
 export async function incentiveDecisions(): Promise<IncentiveCounts> {
   const [row] = await queryRows<{ approved: number; rejected: number; waiting: number }>(
     await getDb(),
-    sql`select count(*) filter (where d.to_status = 200)::int as approved, count(*) filter (where d.to_status = 2)::int as rejected,
-               count(*) filter (where o.status_id = 100)::int as waiting
+    sql`select count(*) filter (where d.to_status = ${S.AWAITING_PAYMENT})::int as approved,
+               count(*) filter (where d.to_status = ${S.EXPIRED_OR_REJECTED})::int as rejected,
+               count(*) filter (where o.status_id = ${S.INCENTIVE_REVIEW})::int as waiting
         from orders o
-        left join lateral (select e.to_status from order_events e where e.order_id = o.id and e.from_status = 100 order by e.id limit 1) d on true
+        left join lateral (select e.to_status from order_events e where e.order_id = o.id and e.from_status = ${S.INCENTIVE_REVIEW} order by e.id limit 1) d on true
         where o.created_at >= ${since} and o.insentif`,
   );
   return { approved: Number(row?.approved ?? 0), rejected: Number(row?.rejected ?? 0), waiting: Number(row?.waiting ?? 0) };
@@ -65,9 +70,9 @@ export async function topProducts(): Promise<TopProduct[]> {
   const rows = await queryRows<{ product_id: number; title: string; orders: number; revenue: string }>(
     await getDb(),
     sql`select o.product_id, coalesce(p.title, '-') as title, count(*)::int as orders,
-               coalesce(sum(coalesce(o.payment_total, o.total_amount)) filter (where o.status_id in (300, 400, 500)), 0)::bigint as revenue
+               coalesce(sum(coalesce(o.payment_total, o.total_amount)) filter (where o.status_id in ${PAID}), 0)::bigint as revenue
         from orders o join products p on p.id = o.product_id
-        where o.created_at >= ${since} and o.status_id not in (1, 2)
+        where o.created_at >= ${since} and o.status_id not in ${RELEASED}
         group by o.product_id, p.title order by orders desc, o.product_id limit 10`,
   );
   return rows.map((r) => ({ productId: Number(r.product_id), title: r.title, orders: Number(r.orders), revenue: Number(r.revenue) }));

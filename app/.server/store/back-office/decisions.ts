@@ -3,7 +3,17 @@ import { getDb } from "../../db/client";
 import { orderEvents, orders, orderStatuses } from "../../db/schema";
 import { amountToPay, transitionOrder } from "../orders";
 import { recordAudit } from "../people";
-import { COURIER_NAME_MAX, COURIERS, OTHER_COURIER, REASON_MAX, TRACKING_MAX } from "~/lib/ops-decisions";
+import {
+  COURIER_NAME_MAX,
+  COURIERS,
+  isOpsDecision,
+  isRejection,
+  OPS_TRANSITIONS,
+  OTHER_COURIER,
+  REASON_MAX,
+  TRACKING_MAX,
+  type OpsDecision,
+} from "~/lib/ops-decisions";
 
 // What the operators do to orders (the /ops back office and the ops CLI, DESIGN §6): list them, and
 // move them through the one status machine (transitionOrder), so the rules, the stock and the
@@ -42,21 +52,9 @@ export async function listOrdersForOps(options: { statusId?: number } = {}): Pro
     .limit(OPS_LIST_LIMIT);
 }
 
-/** The operators' decisions, each one allowed move of the status machine. */
-export const OPS_TRANSITIONS = {
-  "approve-incentive": { from: 100, to: 200, note: "Insentif disetujui" },
-  "reject-incentive": { from: 100, to: 2, note: "Insentif ditolak" },
-  "approve-installment": { from: 301, to: 300, note: "Cicilan disetujui" },
-  "reject-installment": { from: 301, to: 2, note: "Cicilan ditolak" },
-  "verify-transfer": { from: 302, to: 300, note: "Bukti transfer terverifikasi" },
-  // The buyer may upload a proof again.
-  "reject-transfer": { from: 302, to: 200, note: "Bukti transfer ditolak" },
-  ship: { from: 300, to: 400, note: "Dikirim" },
-} as const satisfies Record<string, { from: number; to: number; note: string }>;
-export type OpsDecision = keyof typeof OPS_TRANSITIONS;
-
-export const REJECTIONS: readonly OpsDecision[] = ["reject-incentive", "reject-installment", "reject-transfer"];
-export const isRejection = (decision: OpsDecision) => REJECTIONS.includes(decision);
+/** The operators' decisions, each one allowed move of the status machine (the table in ~/lib/ops-decisions). */
+export { OPS_TRANSITIONS, isOpsDecision, isRejection, type OpsDecision };
+export const REJECTIONS: readonly OpsDecision[] = (Object.keys(OPS_TRANSITIONS) as OpsDecision[]).filter(isRejection);
 
 export { COURIERS, OTHER_COURIER, REASON_MAX, TRACKING_MAX };
 
@@ -158,6 +156,13 @@ async function orderStatus(orderId: number) {
   return row ?? null;
 }
 
+/** What each rejection rejected, as the buyer's order detail names it. */
+const REJECTION_KIND: Partial<Record<OpsDecision, "incentive" | "installment" | "transfer">> = {
+  "reject-incentive": "incentive",
+  "reject-installment": "installment",
+  "reject-transfer": "transfer",
+};
+
 export type BuyerOpsFacts = {
   courier: string | null;
   trackingNumber: string | null;
@@ -188,15 +193,13 @@ export async function getBuyerOpsFacts(orderId: number): Promise<BuyerOpsFacts> 
     .orderBy(desc(orderEvents.id))
     .limit(1);
   const byOperator = last && (last.actor.startsWith("operator:") || last.actor === "ops");
-  const kind = !byOperator
-    ? null
-    : last.fromStatus === 100 && last.toStatus === 2
-      ? "incentive"
-      : last.fromStatus === 301 && last.toStatus === 2
-        ? "installment"
-        : last.fromStatus === 302 && last.toStatus === 200
-          ? "transfer"
-          : null;
+  // The rejection this move was, by its from → to in the decisions' table.
+  const rejected = byOperator
+    ? (Object.keys(OPS_TRANSITIONS) as OpsDecision[]).find(
+        (d) => isRejection(d) && OPS_TRANSITIONS[d].from === last.fromStatus && OPS_TRANSITIONS[d].to === last.toStatus,
+      )
+    : undefined;
+  const kind = rejected ? REJECTION_KIND[rejected] : null;
   return {
     courier: order?.courier ?? null,
     trackingNumber: order?.trackingNumber ?? null,

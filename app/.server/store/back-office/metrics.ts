@@ -2,12 +2,13 @@ import { sql } from "drizzle-orm";
 import { Gauge, type Registry } from "prom-client";
 import { getDb } from "../../db/client";
 import { queryRows } from "../../db/query-rows";
+import { AWAITING_OPERATOR_STATUSES } from "~/lib/order-status";
 
 // What GET /metrics reports about the store's state, read from the database at scrape time, so every
 // instance reports the same truth (issue 20). One cheap query each: orders_status_idx serves both.
 
 /** Operator queues whose oldest entry the metrics report: the order statuses waiting for someone. */
-export const WAITING_ORDER_QUEUES = [100, 301, 302, 300] as const;
+export const WAITING_ORDER_QUEUES = AWAITING_OPERATOR_STATUSES;
 /** The withdrawal queue's name in the metrics (its status in balance_entries). */
 export const WITHDRAWAL_QUEUE = "withdrawals";
 

@@ -12,6 +12,7 @@ import {
   uploads,
   users,
 } from "../../db/schema";
+import { ORDER_STATUS } from "~/lib/order-status";
 import { startOfDayWib } from "../../dates";
 import { amountToPay, costLines, type CostLine } from "../orders";
 
@@ -20,10 +21,10 @@ import { amountToPay, costLines, type CostLine } from "../orders";
 // through order-ops.ts (orders) and balance.ts (withdrawals).
 
 export const QUEUES = {
-  insentif: { statusId: 100, title: "Verifikasi Insentif" },
-  cicilan: { statusId: 301, title: "Persetujuan Cicilan" },
-  transfer: { statusId: 302, title: "Bukti Transfer" },
-  kirim: { statusId: 300, title: "Siap Dikirim" },
+  insentif: { statusId: ORDER_STATUS.INCENTIVE_REVIEW, title: "Verifikasi Insentif" },
+  cicilan: { statusId: ORDER_STATUS.INSTALLMENT_REVIEW, title: "Persetujuan Cicilan" },
+  transfer: { statusId: ORDER_STATUS.TRANSFER_REVIEW, title: "Bukti Transfer" },
+  kirim: { statusId: ORDER_STATUS.PAYMENT_RECEIVED, title: "Siap Dikirim" },
 } as const;
 export type OrderQueue = keyof typeof QUEUES;
 export const WITHDRAWAL_QUEUE_TITLE = "Penarikan Saldo";

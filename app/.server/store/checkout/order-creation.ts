@@ -14,6 +14,7 @@ import {
 } from "../../db/schema";
 import { KTP_REQUIRED } from "../../images";
 import { checkoutPricing } from "~/lib/pricing";
+import { ORDER_STATUS as S } from "~/lib/order-status";
 import type { output } from "zod/mini";
 import type { CheckoutContext, checkoutSchema } from "~/lib/schemas/checkout";
 import { loadCheckoutProduct, OUT_OF_STOCK, PRODUCT_NOT_ORDERABLE, type CheckoutDraft } from "./draft";
@@ -206,7 +207,11 @@ export async function createOrderFromDraft(
   userId: number,
   idempotencyKey: string,
   submission: CheckoutSubmission,
-  options: { statusId: 100 | 200 | 301; paymentMethodId?: number; tenor?: number },
+  options: {
+    statusId: typeof S.INCENTIVE_REVIEW | typeof S.AWAITING_PAYMENT | typeof S.INSTALLMENT_REVIEW;
+    paymentMethodId?: number;
+    tenor?: number;
+  },
 ): Promise<{ ok: true; orderId: number; created: boolean } | RuleFailure> {
   if (!isId(userId)) return { ok: false, field: "product", message: NO_DRAFT };
   const key = typeof idempotencyKey === "string" ? idempotencyKey.trim().slice(0, 100) : "";
@@ -217,7 +222,7 @@ export async function createOrderFromDraft(
   const earlier = await findByKey(db, userId, key);
   if (earlier) return { ok: true, orderId: earlier, created: false };
   // An incentive order waits for the incentive check (100); only an incentive order may.
-  if ((options.statusId === 100) !== submission.insentif) return { ok: false, field: "insentif", message: NO_INCENTIVE };
+  if ((options.statusId === S.INCENTIVE_REVIEW) !== submission.insentif) return { ok: false, field: "insentif", message: NO_INCENTIVE };
 
   try {
     return await db.transaction(async (tx) => {

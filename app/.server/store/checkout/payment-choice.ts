@@ -6,6 +6,8 @@ import { checkoutSchema } from "~/lib/schemas/checkout";
 import { parseForm } from "~/lib/forms";
 import { type PaymentBreakdown, type TenorOption } from "~/lib/payment-pricing";
 import type { PaymentFlow } from "~/lib/payment-flow";
+import { ORDER_STATUS } from "~/lib/order-status";
+import { PAYMENT_KINDS } from "~/lib/payment-kinds";
 import { checkoutPricing } from "~/lib/pricing";
 import { checkEmployeePromo, getCheckoutDraft } from "./draft";
 import { consumeOtpSecret } from "../payments";
@@ -96,7 +98,7 @@ async function payableOrder(userId: number, orderId: unknown) {
   const [row] = await queryRows<{ id: number; total_amount: number; title: string }>(
     db,
     sql`select o.id, o.total_amount, coalesce(op.title, '-') as title from orders o left join order_products op on op.order_id = o.id
-        where o.id = ${id} and o.user_id = ${userId} and o.status_id = 200 and o.payment_method_id is null limit 1`,
+        where o.id = ${id} and o.user_id = ${userId} and o.status_id = ${ORDER_STATUS.AWAITING_PAYMENT} and o.payment_method_id is null limit 1`,
   );
   return row ? { id: Number(row.id), totalAmount: Number(row.total_amount), productTitle: row.title } : null;
 }
@@ -120,7 +122,7 @@ export async function chooseDraftMethod(
     .where(eq(checkoutDrafts.userId, userId))
     .returning({ userId: checkoutDrafts.userId });
   if (!saved.length) return { ok: false, field: "paymentMethodId", message: NO_DRAFT };
-  return { ok: true, needsTenor: method.type === "installment" };
+  return { ok: true, needsTenor: PAYMENT_KINDS[method.type].tenor };
 }
 
 /** /tenorlist on the draft: the tenor of the draft's instalment method ('Tenor wajib dipilih'). */
@@ -195,12 +197,12 @@ export async function payDraft(userId: number, idempotencyKey: string, options: 
   const amount = await draftAmount(userId, draft);
   const check = await checkPaymentChoice(amount, draft.paymentMethodId, draft.tenor);
   if (!check.ok) return { ok: false, code: check.field === "tenor" ? "TENOR" : "METHOD", message: check.message };
-  if (check.method.type === "bank_transfer" && (await freeUniqueCode()) === null)
+  if (PAYMENT_KINDS[check.method.type].transferProof && (await freeUniqueCode()) === null)
     return { ok: false, code: "METHOD", message: UNIQUE_CODES_EXHAUSTED };
   const submission = await submissionFromDraft(userId, draft);
   if (!submission) return { ok: false, code: "CHECKOUT", message: CHECKOUT_INCOMPLETE };
   if (submission.insentif) return { ok: false, code: "CHECKOUT", message: INCENTIVE_FROM_CHECKOUT };
-  if (check.method.type === "paylater") {
+  if (PAYMENT_KINDS[check.method.type].otp) {
     const secret = options.otpSecretId ?? "";
     if (!(await consumeOtpSecret(userId, secret, submission.buyerPhoneNumber))) return { ok: false, code: "OTP", message: OTP_REQUIRED };
   }

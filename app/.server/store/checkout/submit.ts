@@ -4,6 +4,7 @@ import { orders, uploads, type AddressInput } from "../../db/schema";
 import { isEmptyFile, processImageUpload } from "../../images";
 import { parseForm } from "~/lib/forms";
 import { checkoutPricing } from "~/lib/pricing";
+import { ORDER_STATUS } from "~/lib/order-status";
 import { type CheckoutContext, checkoutSchema } from "~/lib/schemas/checkout";
 import { NOT_ACTIVE_EMPLOYEE } from "../people";
 import { saveUpload } from "../orders";
@@ -238,7 +239,7 @@ export async function submitCheckout(input: CheckoutInput): Promise<CheckoutResu
   await clearDraftPaymentChoice(buyer.id);
 
   if (submission.insentif) {
-    const created = await createOrderFromDraft(buyer.id, key, submission, { statusId: 100 });
+    const created = await createOrderFromDraft(buyer.id, key, submission, { statusId: ORDER_STATUS.INCENTIVE_REVIEW });
     if (!created.ok) return refusal(409, created.field ?? "product", created.message);
     return { ok: true, next: "done", orderId: created.orderId, created: created.created, paymentUrl: null };
   }

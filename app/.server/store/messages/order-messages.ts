@@ -4,6 +4,7 @@ import { balanceEntries, orderEvents, orderProducts, orders, payments, users } f
 import { formatDateTimeWib } from "../../dates";
 import { env } from "../../env";
 import { formatRupiah } from "~/lib/money";
+import { ORDER_STATUS as S } from "~/lib/order-status";
 import { defineMail } from "./deliver";
 import { renderEmail, type EmailContent } from "./email-layout";
 import type { MailMessage } from "./mail";
@@ -45,7 +46,7 @@ export function announcementFor(event: Pick<EventFacts, "from" | "to" | "actor" 
   const reason = event.note ? [`Alasan: ${event.note}`] : [];
   const deadline = order.paymentDeadline ? ` sebelum ${formatDateTimeWib(order.paymentDeadline)}` : "";
   const { from, to } = event;
-  if (to === 200 && from === 100) {
+  if (to === S.AWAITING_PAYMENT && from === S.INCENTIVE_REVIEW) {
     return {
       subject: `Pengajuan Insentif Disetujui – ${order.invoiceId}`,
       title: "Pengajuan Insentif Disetujui",
@@ -56,7 +57,7 @@ export function announcementFor(event: Pick<EventFacts, "from" | "to" | "actor" 
       ],
     };
   }
-  if (to === 2 && from === 100) {
+  if (to === S.EXPIRED_OR_REJECTED && from === S.INCENTIVE_REVIEW) {
     return {
       subject: `Pengajuan Insentif Ditolak – ${order.invoiceId}`,
       title: "Pengajuan Insentif Ditolak",
@@ -68,7 +69,7 @@ export function announcementFor(event: Pick<EventFacts, "from" | "to" | "actor" 
       ],
     };
   }
-  if (to === 2 && (from === 200 || from === 301) && isAutomatic(event.actor)) {
+  if (to === S.EXPIRED_OR_REJECTED && (from === S.AWAITING_PAYMENT || from === S.INSTALLMENT_REVIEW) && isAutomatic(event.actor)) {
     return {
       subject: `Pembayaran Kedaluwarsa – ${order.invoiceId}`,
       title: "Pembayaran Kedaluwarsa",
@@ -79,7 +80,7 @@ export function announcementFor(event: Pick<EventFacts, "from" | "to" | "actor" 
       ],
     };
   }
-  if (to === 2 && from === 301) {
+  if (to === S.EXPIRED_OR_REJECTED && from === S.INSTALLMENT_REVIEW) {
     return {
       subject: `Pengajuan Cicilan Ditolak – ${order.invoiceId}`,
       title: "Pengajuan Cicilan Ditolak",
@@ -87,7 +88,7 @@ export function announcementFor(event: Pick<EventFacts, "from" | "to" | "actor" 
       lines: [`Mohon maaf, pengajuan cicilan untuk pesanan ${item} tidak dapat kami setujui.`, ...reason, "Pesanan ini tidak dilanjutkan."],
     };
   }
-  if (from === 302 && (to === 200 || to === 2)) {
+  if (from === S.TRANSFER_REVIEW && (to === S.AWAITING_PAYMENT || to === S.EXPIRED_OR_REJECTED)) {
     return {
       subject: `Bukti Transfer Ditolak – ${order.invoiceId}`,
       title: "Bukti Transfer Ditolak",
@@ -95,13 +96,13 @@ export function announcementFor(event: Pick<EventFacts, "from" | "to" | "actor" 
       lines: [
         `Mohon maaf, bukti transfer untuk pesanan ${item} tidak dapat kami verifikasi.`,
         ...reason,
-        to === 200
+        to === S.AWAITING_PAYMENT
           ? `Silakan kirim bukti transfer yang benar dari halaman pembayaran${deadline || " sebelum batas waktu pembayaran berakhir"}.`
           : "Pesanan ini tidak dilanjutkan.",
       ],
     };
   }
-  if (to === 300) {
+  if (to === S.PAYMENT_RECEIVED) {
     return {
       subject: `Pembayaran Diterima – ${order.invoiceId}`,
       title: "Pembayaran Diterima",
@@ -109,7 +110,7 @@ export function announcementFor(event: Pick<EventFacts, "from" | "to" | "actor" 
       lines: [`Pembayaran untuk pesanan ${item} telah kami terima.`, "Pesanan Anda sedang kami siapkan untuk dikirim."],
     };
   }
-  if (to === 400) {
+  if (to === S.SHIPPED) {
     const courier = order.courier && order.trackingNumber ? `Kurir: ${order.courier}, Nomor Resi: ${order.trackingNumber}.` : null;
     return {
       subject: `Pesanan Dalam Pengiriman – ${order.invoiceId}`,
@@ -122,7 +123,7 @@ export function announcementFor(event: Pick<EventFacts, "from" | "to" | "actor" 
       ],
     };
   }
-  if (to === 500) {
+  if (to === S.DONE) {
     const reward = order.reward ? `Reward sebesar ${formatRupiah(order.reward)} telah ditambahkan ke saldo Anda.` : null;
     return {
       subject: `Pesanan Selesai – ${order.invoiceId}`,

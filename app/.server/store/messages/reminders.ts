@@ -4,6 +4,8 @@ import { notifications, orders, payments, users } from "../../db/schema";
 import { formatDateTimeWib, formatTimeWib } from "../../dates";
 import { env } from "../../env";
 import { formatRupiah } from "~/lib/money";
+import { ORDER_STATUS } from "~/lib/order-status";
+import { PAYMENT_KINDS, PAYMENT_METHOD_TYPES } from "~/lib/payment-kinds";
 import { defineMail } from "./deliver";
 import { renderEmail } from "./email-layout";
 import { addNotification } from "./notifications";
@@ -17,7 +19,8 @@ import { enqueueMessage } from "./queue";
 // this instance or another, finds it and does nothing.
 
 export const REMINDER_LEAD_MS = 60 * 60 * 1000;
-const REMINDED_TYPES = ["virtual_account", "bank_transfer"] as const;
+/** The kinds paid to an account number by a deadline (~/lib/payment-kinds). */
+const REMINDED_TYPES = PAYMENT_METHOD_TYPES.filter((type) => PAYMENT_KINDS[type].paysByDeadline);
 
 const reminderKey = (orderId: number) => `payment-reminder:${orderId}`;
 
@@ -37,7 +40,7 @@ export async function sendPaymentReminders(now = new Date()): Promise<number[]> 
     .innerJoin(orders, eq(orders.id, payments.orderId))
     .where(
       and(
-        eq(orders.statusId, 200),
+        eq(orders.statusId, ORDER_STATUS.AWAITING_PAYMENT),
         isNull(payments.closedAt),
         isNull(payments.markedPaidAt),
         inArray(payments.type, [...REMINDED_TYPES]),
@@ -83,7 +86,7 @@ async function reminderEmail(orderId: number) {
     .innerJoin(payments, eq(payments.orderId, orders.id))
     .innerJoin(users, eq(users.id, orders.userId))
     .where(eq(orders.id, orderId));
-  if (!row || row.statusId !== 200 || row.closedAt || !row.expiresAt) return null;
+  if (!row || row.statusId !== ORDER_STATUS.AWAITING_PAYMENT || row.closedAt || !row.expiresAt) return null;
   return renderEmail({
     to: row.email,
     subject: `Segera Selesaikan Pembayaran – ${row.invoiceId}`,

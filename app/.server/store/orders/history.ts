@@ -13,6 +13,7 @@ import {
 import { startOfDayWib } from "../../dates";
 import { uploadUrl } from "./uploads";
 import type { TransactionFilters } from "~/lib/transaction-filters";
+import { isPaidStatus, ORDER_STATUS, STATUS_DISPLAY_ORDER } from "~/lib/order-status";
 
 // What the buyer reads about their orders (spec §7 order history, detail, status-list): the list
 // with its filters and pages, one order in full, and the statuses to filter by. Read only: every
@@ -50,13 +51,9 @@ const MAX_PAGE = 100_000;
  */
 export const amountToPay = () => sql<number>`coalesce(${orders.paymentTotal}, ${orders.totalAmount})`;
 
-/** Paid: payment received, shipped, done. */
-export const PAID_STATUSES = [300, 400, 500];
-
 const isId = (n: unknown): n is number => typeof n === "number" && Number.isSafeInteger(n) && n > 0 && n <= 2_147_483_647;
 
-/** Spec §4 order: the path of an order first, then its endings. */
-const STATUS_ORDER = [100, 200, 301, 302, 300, 400, 500, 1, 2];
+const STATUS_ORDER: readonly number[] = STATUS_DISPLAY_ORDER;
 
 /** Spec §7 GET /order/status-list: the statuses an order can have, in the order an order meets them. */
 export async function listOrderStatuses(): Promise<{ id: number; name: string }[]> {
@@ -250,7 +247,7 @@ export async function getOwnedOrderDetail(orderId: number, userId: number): Prom
     const [done] = await db
       .select({ note: orderEvents.note })
       .from(orderEvents)
-      .where(and(eq(orderEvents.orderId, orderId), eq(orderEvents.toStatus, 500)))
+      .where(and(eq(orderEvents.orderId, orderId), eq(orderEvents.toStatus, ORDER_STATUS.DONE)))
       .orderBy(desc(orderEvents.id))
       .limit(1);
     proofIds = done?.note?.startsWith("bukti:") ? done.note.slice("bukti:".length).split(",").filter(Boolean) : [];
@@ -259,7 +256,7 @@ export async function getOwnedOrderDetail(orderId: number, userId: number): Prom
   const [paid] = await db
     .select({ at: orderEvents.createdAt })
     .from(orderEvents)
-    .where(and(eq(orderEvents.orderId, orderId), eq(orderEvents.toStatus, 300)))
+    .where(and(eq(orderEvents.orderId, orderId), eq(orderEvents.toStatus, ORDER_STATUS.PAYMENT_RECEIVED)))
     .orderBy(asc(orderEvents.id))
     .limit(1);
   const o = order.order;
@@ -293,7 +290,7 @@ export async function getOwnedOrderDetail(orderId: number, userId: number): Prom
     note: o.note,
     ktpUrl: o.ktpUploadId ? uploadUrl(o.ktpUploadId) : null,
     deliveryProofUrls: proofIds.map(uploadUrl),
-    paidAt: PAID_STATUSES.includes(o.statusId) ? (paid?.at ?? o.statusChangedAt) : null,
+    paidAt: isPaidStatus(o.statusId) ? (paid?.at ?? o.statusChangedAt) : null,
     orderProducts: products.map((p) => ({
       id: p.id,
       productId: p.productId,

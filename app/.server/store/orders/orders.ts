@@ -1,40 +1,19 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { getDb, type Executor } from "../../db/client";
-import { orderDeliveryProofs, orderEvents, orders, orderStatuses, payments, products, RELEASED_STATUSES, uploads } from "../../db/schema";
+import { orderDeliveryProofs, orderEvents, orders, orderStatuses, payments, products, uploads } from "../../db/schema";
 import { announceOrderEvent } from "../messages";
 import { creditOrderReward, type Reward } from "./balance";
-import { canCancel, canConfirmArrival, DONE, SHIPPED } from "~/lib/order-actions";
+import { canCancel, canConfirmArrival } from "~/lib/order-actions";
+import { canTransition, isReleasedStatus, ORDER_STATUS, ORDER_TRANSITIONS } from "~/lib/order-status";
 // The ONE module through which orders, stock and statuses change (DESIGN §6). Every change is a
 // conditional update inside a transaction with its event row, so two requests racing for the last
 // unit, the same NIK or the same status change cannot both win.
 
 export const TRANSITION_REFUSED = "Status pesanan tidak dapat diubah.";
 
-/**
- * DESIGN §6: the statuses each status may move to.
- *   100 Menunggu Verifikasi Insentif → 200 approved, 1 buyer cancel, 2 rejected
- *   200 Menunggu Pembayaran → 301 instalment/paylater submitted, 302 transfer proof sent,
- *       300 gateway settlement, 1 buyer cancel, 2 payment expired
- *   301 Menunggu Persetujuan Cicilan → 300 approved, 1 buyer cancel, 2 rejected
- *   302 Verifikasi Bukti Transfer → 300 proof verified, 200 proof rejected (upload again),
- *       1 buyer cancel, 2 proof rejected for good
- *   300 Pembayaran Diterima → 400 shipped;  400 Dalam Pengiriman → 500 buyer confirmed arrival
- *   500 Selesai, 1 Dibatalkan, 2 Kedaluwarsa / Ditolak: terminal.
- */
-export const ORDER_TRANSITIONS: Record<number, number[]> = {
-  100: [200, 1, 2],
-  200: [301, 302, 300, 1, 2],
-  301: [300, 1, 2],
-  // 302 → 200: ops rejected the transfer proof; the buyer may upload another (issue 8, ops CLI).
-  302: [300, 200, 1, 2],
-  300: [400],
-  400: [500],
-  500: [],
-  1: [],
-  2: [],
-};
+/** DESIGN §6: the statuses each status may move to (named in ~/lib/order-status, shared with the screens). */
+export { ORDER_TRANSITIONS };
 
-const isReleased = (statusId: number) => (RELEASED_STATUSES as readonly number[]).includes(statusId);
 const isId = (n: unknown): n is number => typeof n === "number" && Number.isSafeInteger(n) && n > 0 && n <= 2_147_483_647;
 /** Id, invoice and status of the user's own order; null for anyone else's (the route answers 404). */
 export async function getOwnedOrderSummary(
@@ -65,7 +44,7 @@ export async function transitionOrder(
   // there); when it throws, the move is rolled back with it.
   options?: { onMoved?: (tx: Executor) => Promise<void> },
 ): Promise<{ ok: true } | { ok: false; message: string }> {
-  if (!isId(orderId) || !ORDER_TRANSITIONS[from]?.includes(to)) return { ok: false, message: TRANSITION_REFUSED };
+  if (!isId(orderId) || !canTransition(from, to)) return { ok: false, message: TRANSITION_REFUSED };
   const db = await getDb();
   return db.transaction(async (tx) => {
     const now = new Date();
@@ -80,13 +59,13 @@ export async function transitionOrder(
       .insert(orderEvents)
       .values({ orderId, fromStatus: from, toStatus: to, actor: actor.slice(0, 100), note: note?.slice(0, 1000) ?? null, createdAt: now })
       .returning({ id: orderEvents.id, actor: orderEvents.actor, note: orderEvents.note });
-    if (isReleased(to) && !isReleased(from)) {
+    if (isReleasedStatus(to) && !isReleasedStatus(from)) {
       await tx
         .update(products)
         .set({ stock: sql`${products.stock} + 1` })
         .where(eq(products.id, moved.productId));
     }
-    if (from === 302 && to === 200) {
+    if (from === ORDER_STATUS.TRANSFER_REVIEW && to === ORDER_STATUS.AWAITING_PAYMENT) {
       // The transfer proof was rejected: the payment forgets it, so the buyer can send another
       // ('Saya sudah bayar' again). The rejected proof stays named in the event that sent it.
       await tx.update(payments).set({ markedPaidAt: null, proofUploadId: null }).where(eq(payments.orderId, orderId));
@@ -124,8 +103,8 @@ async function ownedStatus(orderId: number, userId: number): Promise<{ statusId:
 }
 
 const refusalFor = (statusId: number, wanted: "cancel" | "confirm") => {
-  if (statusId === 1) return ORDER_ALREADY_CANCELLED;
-  if (wanted === "confirm") return statusId === 500 ? ORDER_ALREADY_DONE : ORDER_NOT_SHIPPED;
+  if (statusId === ORDER_STATUS.CANCELLED) return ORDER_ALREADY_CANCELLED;
+  if (wanted === "confirm") return statusId === ORDER_STATUS.DONE ? ORDER_ALREADY_DONE : ORDER_NOT_SHIPPED;
   return ORDER_NOT_CANCELLABLE;
 };
 
@@ -140,11 +119,11 @@ export async function cancelOrder(orderId: number, userId: number): Promise<Acti
     const order = await ownedStatus(orderId, userId);
     if (!order) return { ok: false, notFound: true, message: ORDER_NOT_FOUND };
     if (!canCancel(order.statusId)) return { ok: false, message: refusalFor(order.statusId, "cancel") };
-    const moved = await transitionOrder(orderId, order.statusId, 1, `buyer:${userId}`, "Dibatalkan oleh pembeli");
+    const moved = await transitionOrder(orderId, order.statusId, ORDER_STATUS.CANCELLED, `buyer:${userId}`, "Dibatalkan oleh pembeli");
     if (moved.ok) return { ok: true };
   }
   const latest = await ownedStatus(orderId, userId);
-  return { ok: false, message: refusalFor(latest?.statusId ?? 1, "cancel") };
+  return { ok: false, message: refusalFor(latest?.statusId ?? ORDER_STATUS.CANCELLED, "cancel") };
 }
 
 /** Spec §7 confirm (`buktiImageUrls`): at most this many photos or PDFs with one confirmation. */
@@ -182,7 +161,7 @@ export async function confirmDelivery(
   // Every file named must be the buyer's own delivery proof.
   if (own.length !== wanted.length) return { ok: false, message: PROOF_REQUIRED };
   let reward: Reward | null = null;
-  const moved = await transitionOrder(orderId, SHIPPED, DONE, `buyer:${userId}`, `bukti:${wanted.join(",")}`, {
+  const moved = await transitionOrder(orderId, ORDER_STATUS.SHIPPED, ORDER_STATUS.DONE, `buyer:${userId}`, `bukti:${wanted.join(",")}`, {
     onMoved: async (tx) => {
       await tx.insert(orderDeliveryProofs).values(wanted.map((uploadId, position) => ({ orderId, uploadId, position })));
       reward = await creditOrderReward(tx, orderId, userId, order.amount);
@@ -190,7 +169,7 @@ export async function confirmDelivery(
   });
   if (!moved.ok) {
     const latest = await ownedStatus(orderId, userId);
-    return { ok: false, message: refusalFor(latest?.statusId ?? 1, "confirm") };
+    return { ok: false, message: refusalFor(latest?.statusId ?? ORDER_STATUS.CANCELLED, "confirm") };
   }
   return { ok: true, reward };
 }

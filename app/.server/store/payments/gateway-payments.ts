@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { orders, paymentIncidents, payments } from "../../db/schema";
+import { RELEASED_STATUSES } from "~/lib/order-status";
 
 // The bookkeeping a real gateway needs beside the payments store (decision 0021): which payments the
 // reconciliation sweep should ask about, and the incidents an operator must look at (money received
@@ -97,7 +98,7 @@ export async function openGatewayPaymentsOfClosedOrders(gateway: string, limit =
     .select({ orderId: payments.orderId, gatewayRef: payments.gatewayRef })
     .from(payments)
     .innerJoin(orders, eq(orders.id, payments.orderId))
-    .where(and(eq(payments.gateway, gateway), isNull(payments.closedAt), inArray(orders.statusId, [1, 2])))
+    .where(and(eq(payments.gateway, gateway), isNull(payments.closedAt), inArray(orders.statusId, [...RELEASED_STATUSES])))
     .limit(limit);
   return rows.filter((r): r is { orderId: number; gatewayRef: string } => r.gatewayRef !== null);
 }

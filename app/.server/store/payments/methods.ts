@@ -12,6 +12,7 @@ import {
   type PaymentMethodType,
   type TenorOption,
 } from "~/lib/payment-pricing";
+import { PAYMENT_KINDS } from "~/lib/payment-kinds";
 // Payments (spec §2–§5 Payment, DESIGN §6 Payments): the method list and tenors with their totals,
 // the choice of a method on the checkout draft or on an approved incentive order (set-payment), the
 // one payment per order opened through the gateway (idempotent; manual transfers get a unique 3-digit
@@ -48,12 +49,8 @@ export const DEFAULT_VALIDITY_MS = 24 * 60 * 60 * 1000;
 export const GROUPS = ["Virtual Account", "Manual", "Cicilan", "Lainnya"] as const;
 export type PaymentGroupName = (typeof GROUPS)[number];
 
-/** Order statuses a payment is alive in: awaiting payment, instalment approval, proof verification. */
-export const LIVE_PAYMENT_STATUSES = [200, 301, 302];
-export const PAID_STATUSES = [300, 400, 500];
-
 export const isId = (n: unknown): n is number => typeof n === "number" && Number.isSafeInteger(n) && n > 0 && n <= 2_147_483_647;
-export const statusForType = (type: PaymentMethodType): 200 | 301 => (type === "installment" || type === "paylater" ? 301 : 200);
+export const statusForType = (type: PaymentMethodType) => PAYMENT_KINDS[type].statusAfterChoice;
 
 // ————————————————————————————————————————————— methods and tenors
 
@@ -89,7 +86,7 @@ function choiceOf(method: MethodRow, amount: number): PaymentMethodChoice {
     fee: listedFee(method.type, method.fee),
     totalPayment: breakdown.total,
     breakdown,
-    needsTenor: method.type === "installment",
+    needsTenor: PAYMENT_KINDS[method.type].tenor,
     additionalData: { fee: method.fee, applyUrl: method.applyUrl },
   };
 }
@@ -123,7 +120,7 @@ export async function listPaymentMethods(amount: number): Promise<PaymentMethodG
 /** Spec §7 payment/installment: the tenors of an instalment method for `amount`; null for any other method. */
 export async function listTenorOptions(amount: number, paymentMethodId: number): Promise<TenorOption[] | null> {
   const method = await activeMethod(paymentMethodId);
-  if (!method || method.type !== "installment") return null;
+  if (!method || !PAYMENT_KINDS[method.type].tenor) return null;
   return tenorOptions(amount, method.fee, method.applyUrl, await getTenorSettings());
 }
 
@@ -145,7 +142,7 @@ export async function checkPaymentChoice(
   const method = await activeMethod(paymentMethodId);
   if (!method) return { ok: false, field: "paymentMethodId", message: METHOD_UNKNOWN };
   const choice = choiceOf(method, amount);
-  if (method.type !== "installment") return { ok: true, method: choice, tenor: null };
+  if (!PAYMENT_KINDS[method.type].tenor) return { ok: true, method: choice, tenor: null };
   const months = typeof tenor === "string" && tenor.trim() !== "" ? Number(tenor) : tenor;
   const tenors = await getTenorSettings();
   if (!isTenor(months, tenors))

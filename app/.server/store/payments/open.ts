@@ -5,6 +5,8 @@ import { orders, paymentMethods, payments } from "../../db/schema";
 import { getGateway } from "../../gateway";
 import { paymentBreakdown, UNIQUE_CODE_MAX, UNIQUE_CODE_MIN } from "~/lib/payment-pricing";
 import { getTransferAccount } from "./settings";
+import { LIVE_PAYMENT_STATUSES, PAID_STATUSES } from "~/lib/order-status";
+import { PAYMENT_KINDS } from "~/lib/payment-kinds";
 import { DEFAULT_VALIDITY_MS, UniqueCodesExhausted, isId, statusForType } from "./methods";
 // ————————————————————————————————————————————— opening the payment
 
@@ -40,16 +42,17 @@ export async function openPayment(orderId: number): Promise<PaymentRow | null> {
   if (!order || order.statusId !== statusForType(order.method.type)) return null;
   const method = order.method;
   // No free code: refuse before the gateway is asked for anything.
-  if (method.type === "bank_transfer" && (await freeUniqueCode()) === null) throw new UniqueCodesExhausted();
+  const kind = PAYMENT_KINDS[method.type];
+  if (kind.transferProof && (await freeUniqueCode()) === null) throw new UniqueCodesExhausted();
 
   const priced = paymentBreakdown(method.type, order.totalAmount, method.fee);
   const gateway = getGateway(method);
-  const payable = method.type === "virtual_account" || method.type === "bank_transfer";
+  const payable = kind.paysByDeadline;
   const opened = await gateway.openPayment({
     orderId,
     invoiceId: order.invoiceId,
     method: { code: method.code, name: method.name, type: method.type },
-    tenor: method.type === "installment" ? order.tenor : null,
+    tenor: kind.tenor ? order.tenor : null,
     total: priced.total,
     customer: { name: order.buyerName, email: order.buyerEmail, phone: order.buyerPhoneNumber },
     // The store's deadline, which a real gateway expires the payment at as well (spec §9).
@@ -57,12 +60,12 @@ export async function openPayment(orderId: number): Promise<PaymentRow | null> {
   });
   const now = new Date();
   // The account this payment shows from now on, whatever the settings say later (issue 27).
-  const transferAccount = method.type === "bank_transfer" ? await getTransferAccount(db) : null;
+  const transferAccount = kind.transferProof ? await getTransferAccount(db) : null;
   const row = {
     orderId,
     paymentMethodId: method.id,
     type: method.type,
-    tenor: method.type === "installment" ? order.tenor : null,
+    tenor: kind.tenor ? order.tenor : null,
     vaNumber: transferAccount?.accountNumber ?? opened.vaNumber,
     transferAccount,
     billerCode: opened.billerCode ?? null,
@@ -86,7 +89,7 @@ export async function openPayment(orderId: number): Promise<PaymentRow | null> {
       return inserted;
     });
 
-  if (method.type !== "bank_transfer") {
+  if (!kind.transferProof) {
     const inserted = await insert({ ...row, uniqueCode: null, total: priced.total });
     if (inserted) return inserted;
     const [saved] = await db.select().from(payments).where(eq(payments.orderId, orderId));
@@ -126,9 +129,9 @@ export async function closeStalePayments(): Promise<number> {
   const closed = await queryRows<{ order_id: number }>(
     db,
     sql`update payments p set closed_at = now(),
-          closed_reason = case when o.status_id in (300, 400, 500) then 'paid' else 'order-closed' end
+          closed_reason = case when o.status_id in ${[...PAID_STATUSES]} then 'paid' else 'order-closed' end
         from orders o
-        where o.id = p.order_id and p.closed_at is null and o.status_id not in (200, 301, 302)
+        where o.id = p.order_id and p.closed_at is null and o.status_id not in ${[...LIVE_PAYMENT_STATUSES]}
         returning p.order_id`,
   );
   return closed.length;

@@ -10,10 +10,8 @@ import { type PaymentBreakdown, type PaymentMethodType } from "~/lib/payment-pri
 import { errorField, log } from "../../log";
 import {
   GATEWAY_UNAVAILABLE,
-  LIVE_PAYMENT_STATUSES,
   NOT_MARKABLE,
   NOT_PAYABLE,
-  PAID_STATUSES,
   PAYMENT_EXPIRED,
   PROOF_REQUIRED,
   UNIQUE_CODES_EXHAUSTED,
@@ -23,6 +21,8 @@ import {
 import { openPayment, type PaymentRow } from "./open";
 import { expirePayment } from "./settlement";
 import { transitionOrder } from "../orders";
+import { isLivePaymentStatus, isPaidStatus, ORDER_STATUS as S } from "~/lib/order-status";
+import { PAYMENT_KINDS } from "~/lib/payment-kinds";
 // ————————————————————————————————————————————— the payment page (/payment/{id})
 
 export type PaymentDetail = {
@@ -115,7 +115,7 @@ export async function getPaymentDetail(orderId: number, userId: number, now = ne
   const [method] = order.methodId ? await db.select().from(paymentMethods).where(eq(paymentMethods.id, order.methodId)) : [];
   // The order's last move: 302 → 200 is a rejected proof, its note the operator's reason.
   const [lastMove] =
-    order.statusId === 200
+    order.statusId === S.AWAITING_PAYMENT
       ? await db
           .select({ fromStatus: orderEvents.fromStatus, note: orderEvents.note })
           .from(orderEvents)
@@ -123,13 +123,14 @@ export async function getPaymentDetail(orderId: number, userId: number, now = ne
           .orderBy(desc(orderEvents.id))
           .limit(1)
       : [];
-  const open = !!payment && !payment.closedAt && LIVE_PAYMENT_STATUSES.includes(order.statusId);
+  const open = !!payment && !payment.closedAt && isLivePaymentStatus(order.statusId);
   const expired =
     !!payment &&
     (payment.closedReason === "expired" ||
-      (order.statusId === 2 && !!payment.expiresAt && payment.expiresAt <= now && payment.closedReason !== "paid"));
+      (order.statusId === S.EXPIRED_OR_REJECTED && !!payment.expiresAt && payment.expiresAt <= now && payment.closedReason !== "paid"));
+  // The sandbox gateway simulates a payment to a virtual account only.
   const isVa = payment?.type === "virtual_account";
-  const isManual = payment?.type === "bank_transfer";
+  const isManual = !!payment && PAYMENT_KINDS[payment.type].transferProof;
   // The account the payment showed when it opened (payments before issue 27 stored none: the built-in one).
   const transferAccount = isManual
     ? (payment!.transferAccount ?? {
@@ -158,11 +159,12 @@ export async function getPaymentDetail(orderId: number, userId: number, now = ne
     expired,
     marker: !!payment?.markedPaidAt,
     // In 200 a marker can only be one a rejection left before it was cleared with it: not a proof sent.
-    canMarkPaid: open && isManual && order.statusId === 200,
-    proofRejected: lastMove?.fromStatus === 302 ? { reason: lastMove.note?.trim() || null } : null,
+    canMarkPaid: open && isManual && order.statusId === S.AWAITING_PAYMENT,
+    proofRejected: lastMove?.fromStatus === S.TRANSFER_REVIEW ? { reason: lastMove.note?.trim() || null } : null,
     notice,
-    canSandboxPay: open && isVa && order.statusId === 200 && env().paymentGateway === "sandbox" && payment!.gateway === "sandbox",
-    paid: PAID_STATUSES.includes(order.statusId),
+    canSandboxPay:
+      open && isVa && order.statusId === S.AWAITING_PAYMENT && env().paymentGateway === "sandbox" && payment!.gateway === "sandbox",
+    paid: isPaidStatus(order.statusId),
     manualInfoDetail: transferAccount
       ? {
           bankImageUrl: bankImageOf(transferAccount.bankName),
@@ -172,7 +174,7 @@ export async function getPaymentDetail(orderId: number, userId: number, now = ne
         }
       : null,
     howTo:
-      payment && method && (isVa || isManual)
+      payment && method && PAYMENT_KINDS[payment.type].paysByDeadline
         ? await howToPay(payment, { code: method.code, type: method.type }, transferAccount?.accountName ?? null)
         : [],
     redirectUrl: open ? (payment?.redirectUrl ?? null) : null,
@@ -218,7 +220,7 @@ export async function releaseUnopenedMethod(orderId: number): Promise<void> {
     .where(
       and(
         eq(orders.id, orderId),
-        eq(orders.statusId, 200),
+        eq(orders.statusId, S.AWAITING_PAYMENT),
         sql`not exists (select 1 from ${payments} where ${payments.orderId} = ${orders.id})`,
       ),
     );
@@ -244,10 +246,10 @@ export async function markPaid(
     .where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
   if (!order) return { ok: false, notFound: true, message: NOT_PAYABLE };
   const [payment] = await db.select().from(payments).where(eq(payments.orderId, orderId));
-  if (!payment || payment.type !== "bank_transfer") return { ok: false, message: NOT_MARKABLE };
+  if (!payment || !PAYMENT_KINDS[payment.type].transferProof) return { ok: false, message: NOT_MARKABLE };
   // A double submit: the first one already sent the proof.
-  if (order.statusId === 302 && payment.markedPaidAt) return { ok: true };
-  if (order.statusId !== 200 || payment.closedAt) return { ok: false, message: NOT_MARKABLE };
+  if (order.statusId === S.TRANSFER_REVIEW && payment.markedPaidAt) return { ok: true };
+  if (order.statusId !== S.AWAITING_PAYMENT || payment.closedAt) return { ok: false, message: NOT_MARKABLE };
   if (payment.expiresAt && payment.expiresAt <= new Date()) {
     await expirePayment(orderId);
     return { ok: false, message: PAYMENT_EXPIRED };
@@ -266,16 +268,23 @@ export async function markPaid(
   let moved: Awaited<ReturnType<typeof transitionOrder>>;
   try {
     // The proof's id in the event: the history keeps it after a rejection clears the payment's.
-    moved = await transitionOrder(orderId, 200, 302, `buyer:${userId}`, `Bukti transfer dikirim (bukti:${proof.id})`, {
-      onMoved: async (tx) => {
-        const marked = await tx
-          .update(payments)
-          .set({ proofUploadId: proof.id, markedPaidAt: now })
-          .where(and(eq(payments.orderId, orderId), isNull(payments.closedAt)))
-          .returning({ orderId: payments.orderId });
-        if (!marked.length) throw new PaymentClosed();
+    moved = await transitionOrder(
+      orderId,
+      S.AWAITING_PAYMENT,
+      S.TRANSFER_REVIEW,
+      `buyer:${userId}`,
+      `Bukti transfer dikirim (bukti:${proof.id})`,
+      {
+        onMoved: async (tx) => {
+          const marked = await tx
+            .update(payments)
+            .set({ proofUploadId: proof.id, markedPaidAt: now })
+            .where(and(eq(payments.orderId, orderId), isNull(payments.closedAt)))
+            .returning({ orderId: payments.orderId });
+          if (!marked.length) throw new PaymentClosed();
+        },
       },
-    });
+    );
   } catch (error) {
     if (error instanceof PaymentClosed) return { ok: false, message: NOT_MARKABLE };
     throw error;
@@ -287,7 +296,7 @@ export async function markPaid(
     .from(payments)
     .innerJoin(orders, eq(orders.id, payments.orderId))
     .where(eq(payments.orderId, orderId));
-  return latest?.statusId === 302 && latest.markedPaidAt ? { ok: true } : { ok: false, message: NOT_MARKABLE };
+  return latest?.statusId === S.TRANSFER_REVIEW && latest.markedPaidAt ? { ok: true } : { ok: false, message: NOT_MARKABLE };
 }
 
 /** Thrown inside markPaid's transaction to undo the move when the payment had closed. */

@@ -3,18 +3,11 @@ import { getDb } from "../../db/client";
 import { orders } from "../../db/schema";
 import { consumeOtpSecret } from "./otp";
 import { errorField, log } from "../../log";
-import {
-  LIVE_PAYMENT_STATUSES,
-  METHOD_ALREADY_SET,
-  NOT_PAYABLE,
-  OTP_REQUIRED,
-  UNIQUE_CODES_EXHAUSTED,
-  checkPaymentChoice,
-  isId,
-  statusForType,
-} from "./methods";
+import { METHOD_ALREADY_SET, NOT_PAYABLE, OTP_REQUIRED, UNIQUE_CODES_EXHAUSTED, checkPaymentChoice, isId, statusForType } from "./methods";
 import { freeUniqueCode, openPayment } from "./open";
 import { transitionOrder } from "../orders";
+import { isLivePaymentStatus, ORDER_STATUS as S } from "~/lib/order-status";
+import { PAYMENT_KINDS } from "~/lib/payment-kinds";
 // ————————————————————————————————————————————— continue: create the order / set its payment
 
 export type PayResult =
@@ -50,25 +43,31 @@ export async function setOrderPayment(
   const tenor = check.tenor?.tenor ?? null;
   if (order.paymentMethodId !== null) {
     // A double submit: the first one set exactly this; anything else is a second, different choice.
-    if (order.paymentMethodId === check.method.id && order.tenor === tenor && LIVE_PAYMENT_STATUSES.includes(order.statusId)) {
+    if (order.paymentMethodId === check.method.id && order.tenor === tenor && isLivePaymentStatus(order.statusId)) {
       return { ok: true, orderId, created: false, redirectUrl: await openPaymentQuietly(orderId) };
     }
     return { ok: false, code: "NOT_PAYABLE", message: METHOD_ALREADY_SET };
   }
-  if (order.statusId !== 200) return { ok: false, code: "NOT_PAYABLE", message: NOT_PAYABLE };
-  if (check.method.type === "bank_transfer" && (await freeUniqueCode()) === null)
+  if (order.statusId !== S.AWAITING_PAYMENT) return { ok: false, code: "NOT_PAYABLE", message: NOT_PAYABLE };
+  if (PAYMENT_KINDS[check.method.type].transferProof && (await freeUniqueCode()) === null)
     return { ok: false, code: "METHOD", message: UNIQUE_CODES_EXHAUSTED };
-  if (check.method.type === "paylater" && !(await consumeOtpSecret(userId, choice.otpSecretId ?? "", order.phone))) {
+  if (PAYMENT_KINDS[check.method.type].otp && !(await consumeOtpSecret(userId, choice.otpSecretId ?? "", order.phone))) {
     return { ok: false, code: "OTP", message: OTP_REQUIRED };
   }
   const set = await db
     .update(orders)
     .set({ paymentMethodId: check.method.id, tenor, updatedAt: new Date() })
-    .where(and(eq(orders.id, orderId), eq(orders.userId, userId), eq(orders.statusId, 200), isNull(orders.paymentMethodId)))
+    .where(and(eq(orders.id, orderId), eq(orders.userId, userId), eq(orders.statusId, S.AWAITING_PAYMENT), isNull(orders.paymentMethodId)))
     .returning({ id: orders.id });
   if (!set.length) return setOrderPayment(userId, orderId, choice); // lost a race: answer as the repeat it now is
-  if (statusForType(check.method.type) === 301) {
-    const moved = await transitionOrder(orderId, 200, 301, `buyer:${userId}`, "Metode pembayaran cicilan dipilih");
+  if (statusForType(check.method.type) === S.INSTALLMENT_REVIEW) {
+    const moved = await transitionOrder(
+      orderId,
+      S.AWAITING_PAYMENT,
+      S.INSTALLMENT_REVIEW,
+      `buyer:${userId}`,
+      "Metode pembayaran cicilan dipilih",
+    );
     if (!moved.ok) return { ok: false, code: "NOT_PAYABLE", message: NOT_PAYABLE };
   }
   return { ok: true, orderId, created: false, redirectUrl: await openPaymentQuietly(orderId) };

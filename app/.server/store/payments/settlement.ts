@@ -5,7 +5,8 @@ import { gatewayNamed, type GatewayClosing, type GatewayEvent } from "../../gate
 import { log } from "../../log";
 import { closeStalePayments } from "./open";
 import { transitionOrder } from "../orders";
-import { PAID_STATUSES, isId } from "./methods";
+import { isId } from "./methods";
+import { isPaidStatus, isReleasedStatus, ORDER_STATUS as S } from "~/lib/order-status";
 
 // How a payment ends: the gateway's settlements, and expiry (on read, by the sweep). The two call
 // each other (an expiry asks the gateway, which may report a payment made at the last minute; a
@@ -75,7 +76,8 @@ export async function settleGatewayEvent(event: GatewayEvent, now = new Date()):
 
   if (event.type === "payment.expired") {
     // The gateway closed it (expire, cancel, deny, failure): the order expires as the store's own expiry does.
-    if (statusId !== 200 && statusId !== 301) return record(statusId === 1 || statusId === 2 ? "order-closed" : "ignored");
+    if (statusId !== S.AWAITING_PAYMENT && statusId !== S.INSTALLMENT_REVIEW)
+      return record(isReleasedStatus(statusId) ? "order-closed" : "ignored");
     const expired = await expirePayment(orderId, {
       from: statusId,
       gatewayClosed: true,
@@ -86,14 +88,14 @@ export async function settleGatewayEvent(event: GatewayEvent, now = new Date()):
   if (!settles) return record("ignored");
 
   // A card instalment paid at the gateway (Midtrans Snap) waits in 301 rather than 200.
-  if (statusId === 200 || (statusId === 301 && event.gatewayRef)) {
+  if (statusId === S.AWAITING_PAYMENT || (statusId === S.INSTALLMENT_REVIEW && event.gatewayRef)) {
     const from = statusId;
-    if (from === 200 && !event.gatewayEnforcesDeadline && payment.expiresAt && payment.expiresAt <= now) {
+    if (from === S.AWAITING_PAYMENT && !event.gatewayEnforcesDeadline && payment.expiresAt && payment.expiresAt <= now) {
       // Paid after the deadline: the payment is expired (as the sweep would have done); nothing is settled.
       await expirePayment(orderId);
       return record("order-closed");
     }
-    const moved = await transitionOrder(orderId, from, 300, "gateway", eventNote(event.id));
+    const moved = await transitionOrder(orderId, from, S.PAYMENT_RECEIVED, "gateway", eventNote(event.id));
     if (moved.ok) {
       await db
         .update(payments)
@@ -105,16 +107,18 @@ export async function settleGatewayEvent(event: GatewayEvent, now = new Date()):
     const [again] = await db.select({ statusId: orders.statusId }).from(orders).where(eq(orders.id, orderId));
     statusId = again?.statusId ?? 0;
   }
-  if (PAID_STATUSES.includes(statusId)) {
+  if (isPaidStatus(statusId)) {
     // Was it this very event (a concurrent duplicate delivery) that paid it? The transition's note says.
     const [byThisEvent] = await db
       .select({ id: orderEvents.id })
       .from(orderEvents)
-      .where(and(eq(orderEvents.orderId, orderId), eq(orderEvents.toStatus, 300), eq(orderEvents.note, eventNote(event.id))));
+      .where(
+        and(eq(orderEvents.orderId, orderId), eq(orderEvents.toStatus, S.PAYMENT_RECEIVED), eq(orderEvents.note, eventNote(event.id))),
+      );
     if (byThisEvent) return { status: 200, outcome: "settled", replay: true, orderId };
     return record("already-paid");
   }
-  if (statusId === 1 || statusId === 2) return record("order-closed");
+  if (isReleasedStatus(statusId)) return record("order-closed");
   return record("ignored");
 }
 
@@ -133,7 +137,7 @@ export async function getOpenVaPayment(
       and(
         eq(payments.orderId, orderId),
         eq(orders.userId, userId),
-        eq(orders.statusId, 200),
+        eq(orders.statusId, S.AWAITING_PAYMENT),
         eq(payments.type, "virtual_account"),
         isNull(payments.closedAt),
       ),
@@ -150,7 +154,7 @@ export async function getOpenVaPayment(
  */
 export async function expirePayment(
   orderId: number,
-  options: { from?: 200 | 301; gatewayClosed?: boolean; note?: string } = {},
+  options: { from?: typeof S.AWAITING_PAYMENT | typeof S.INSTALLMENT_REVIEW; gatewayClosed?: boolean; note?: string } = {},
 ): Promise<boolean> {
   if (!options.gatewayClosed) {
     // A real gateway stops the payment first; one it reports paid meanwhile is settled instead.
@@ -163,8 +167,8 @@ export async function expirePayment(
   }
   const moved = await transitionOrder(
     orderId,
-    options.from ?? 200,
-    2,
+    options.from ?? S.AWAITING_PAYMENT,
+    S.EXPIRED_OR_REJECTED,
     options.gatewayClosed ? "gateway" : "system",
     options.note ?? "Pembayaran kedaluwarsa",
   );
@@ -218,7 +222,7 @@ export async function expireOverduePayments(now = new Date()): Promise<number[]>
       .select({ orderId: payments.orderId })
       .from(payments)
       .innerJoin(orders, eq(orders.id, payments.orderId))
-      .where(and(isNull(payments.closedAt), lte(payments.expiresAt, now), eq(orders.statusId, 200)))
+      .where(and(isNull(payments.closedAt), lte(payments.expiresAt, now), eq(orders.statusId, S.AWAITING_PAYMENT)))
       .limit(200);
     if (!due.length) break;
     let progress = 0;

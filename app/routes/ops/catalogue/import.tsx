@@ -20,7 +20,7 @@ const NO_FILE = "Pilih file CSV terlebih dahulu.";
 const STAGED_GONE = "File impor tidak ditemukan atau sudah kedaluwarsa. Unggah ulang file CSV.";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
-  const operator = requireStaff(context, "katalog");
+  const operator = requireStaff(context);
   const id = url.searchParams.get("id");
   if (!id) return { staged: null, columns: CATALOGUE_COLUMNS.join(",") };
   const staged = await getStagedCsvImport(id, "katalog", operator.id);
@@ -39,7 +39,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
-  const operator = requireStaff(context, "katalog");
+  const operator = requireStaff(context);
   const form = await readForm(request);
   if (form.get("intent") === "apply") {
     const staged = await getStagedCsvImport(String(form.get("id") ?? ""), "katalog", operator.id);

@@ -9,13 +9,12 @@ import { addProductPhotos } from "~/.server/store/catalogue";
 // path, so only this form gets the larger body limit (request-guards.ts). The answer is the product
 // page again, with what happened as its message.
 
-export function loader({ context, params }: Route.LoaderArgs) {
-  requireStaff(context, "katalog");
+export function loader({ params }: Route.LoaderArgs) {
   throw redirect(`/ops/catalogue/products/${params.id}#foto`);
 }
 
 export async function action({ context, params, request }: Route.ActionArgs) {
-  const operator = requireStaff(context, "katalog");
+  const operator = requireStaff(context);
   if (!/^[1-9]\d{0,9}$/.test(params.id ?? "")) throw opsNotFound();
   const form = await readForm(request);
   const files = form.getAll("photos").filter((f): f is File => typeof f !== "string");

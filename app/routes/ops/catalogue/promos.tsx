@@ -17,8 +17,7 @@ import { CatalogueNav, ErrorSummary, formValues, type FormReply } from "./compon
 export const handle: RouteHandle = { title: "Promo — Katalog" };
 const FIELDS = ["title", "discountType", "discount", "description", "validFrom", "validUntil", "skus"] as const;
 
-export async function loader({ context, url }: Route.LoaderArgs) {
-  requireStaff(context, "katalog");
+export async function loader({ url }: Route.LoaderArgs) {
   const promos = await listPromosForOps();
   const editing = promos.find((p) => String(p.id) === url.searchParams.get("promo")) ?? null;
   return {
@@ -46,7 +45,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 type Reply = FormReply<PromoField | "incentive"> & { id: number | null };
 
 export async function action({ context, request }: Route.ActionArgs) {
-  const operator = requireStaff(context, "katalog");
+  const operator = requireStaff(context);
   const form = await readForm(request);
   const idText = String(form.get("id") ?? "");
   const id = /^[1-9]\d{0,9}$/.test(idText) ? Number(idText) : null;

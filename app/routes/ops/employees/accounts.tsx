@@ -17,7 +17,7 @@ const TITLE = "Akun Pembeli";
 export const handle: RouteHandle = { title: TITLE };
 
 export async function loader({ context, url }: Route.LoaderArgs) {
-  const staff = requireStaff(context, "pegawai");
+  const staff = requireStaff(context);
   const q = (url.searchParams.get("q") ?? "").slice(0, 100);
   const isAdmin = hasRole(staff.roles, "admin");
   return {
@@ -30,7 +30,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 type ActionData = { userId: number; errors: { nip?: string; companyId?: string; form?: string }; nip: string; companyId: string };
 
 export async function action({ context, request }: Route.ActionArgs) {
-  const admin = requireStaff(context, "admin");
+  const admin = requireStaff(context);
   const form = await readForm(request);
   const userId = Number(form.get("userId"));
   const nip = String(form.get("nip") ?? "");

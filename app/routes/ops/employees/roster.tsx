@@ -27,8 +27,7 @@ export const handle: RouteHandle = { title: TITLE };
 
 const idParam = (value: unknown) => (typeof value === "string" && /^[1-9]\d{0,9}$/.test(value) ? Number(value) : null);
 
-export async function loader({ context, url }: Route.LoaderArgs) {
-  requireStaff(context, "pegawai");
+export async function loader({ url }: Route.LoaderArgs) {
   const companies = await listCompanyRosters();
   const companyId =
     idParam(url.searchParams.get("company")) ?? companies.find((c) => c.active + c.inactive > 0)?.id ?? companies[0]?.id ?? null;
@@ -58,7 +57,7 @@ type ActionData = {
 };
 
 export async function action({ context, request }: Route.ActionArgs) {
-  const operator = requireStaff(context, "pegawai");
+  const operator = requireStaff(context);
   const form = await readForm(request);
   const intent = form.get("intent");
   const back = new URL(request.url).search;
