@@ -202,6 +202,7 @@ export default function OpsOrder({ loaderData, actionData }: Route.ComponentProp
                 <FieldError id="courier-error" message={errorsFor("ship").courier} />
                 <label htmlFor="courierOther">Nama Kurir (jika Lainnya)</label>
                 <input
+                  type="text"
                   id="courierOther"
                   name="courierOther"
                   maxLength={COURIER_NAME_MAX}
@@ -212,6 +213,7 @@ export default function OpsOrder({ loaderData, actionData }: Route.ComponentProp
                 <FieldError id="courier-other-error" message={errorsFor("ship").courierOther} />
                 <label htmlFor="trackingNumber">Nomor Resi</label>
                 <input
+                  type="text"
                   id="trackingNumber"
                   name="trackingNumber"
                   maxLength={TRACKING_MAX}
