@@ -59,12 +59,9 @@ export function BannerCarousel({ banners }: { banners: Banner[] }) {
             />
           );
           return (
-            <li
-              key={banner.id}
-              className="banner-slide swiper-slide"
-              aria-roledescription="slide"
-              aria-label={`${index + 1} dari ${banners.length}`}
-            >
+            // Its place is text read before the banner: a label on a list item is not reliably read.
+            <li key={banner.id} className="banner-slide swiper-slide" aria-roledescription="slide">
+              <span className="sr-only">{`${index + 1} dari ${banners.length}`}</span>
               {banner.href ? (
                 <Link to={banner.href} className="banner-link" data-testid="banner-link">
                   {image}

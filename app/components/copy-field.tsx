@@ -56,7 +56,7 @@ export function CopyField({
     <div className="field copy-field">
       <label htmlFor={id}>{label}</label>
       <div className="copy-field-row">
-        <input id={id} value={value} readOnly onFocus={(event) => event.currentTarget.select()} />
+        <input type="text" id={id} value={value} readOnly onFocus={(event) => event.currentTarget.select()} />
         {hydrated ? (
           <button type="button" className="btn btn-outline btn-small" onClick={copy} aria-label={`Salin ${label}`}>
             Salin

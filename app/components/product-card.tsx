@@ -58,7 +58,11 @@ export const ProductCard = memo(function ProductCard({
           <p className="product-card-price">{formatPrice(price === null ? null : applyDiscount(price, product))}</p>
           {discounted ? (
             <p className="product-card-original">
-              <s aria-label={`Harga awal ${formatPrice(price)}`}>{formatPrice(price)}</s>
+              {/* A label on <s> is not read (a generic element): the words are in the text, hidden from sight. */}
+              <s>
+                <span className="sr-only">Harga awal </span>
+                {formatPrice(price)}
+              </s>
               {product.discountType === "%" && product.discount > 0 ? (
                 <span className="discount-badge">-{Math.min(100, product.discount)}%</span>
               ) : null}
@@ -67,8 +71,10 @@ export const ProductCard = memo(function ProductCard({
           {rating !== null || product.sellCount > 0 ? (
             <p className="product-card-meta">
               {rating !== null ? (
-                <span className="product-card-rating" aria-label={`Rating ${rating} dari 5`}>
-                  <StarIcon size={12} /> {rating}
+                <span className="product-card-rating">
+                  <StarIcon size={12} /> <span className="sr-only">Rating </span>
+                  {rating}
+                  <span className="sr-only"> dari 5</span>
                 </span>
               ) : null}
               {rating !== null && product.sellCount > 0 ? <span aria-hidden="true"> · </span> : null}

@@ -141,6 +141,7 @@ export default function OtpScreen({ loaderData, actionData }: Route.ComponentPro
             <div className="field">
               <label htmlFor="otp">Kode OTP</label>
               <input
+                type="text"
                 id="otp"
                 name="otp"
                 className={`otp-input${actionData?.codeError ? " is-invalid" : ""}`}

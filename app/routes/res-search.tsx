@@ -130,7 +130,11 @@ export default function ResSearch({ loaderData }: Route.ComponentProps) {
             )}
           </div>
         ) : (
-          <ProductGrid pages={pages} hrefForPage={hrefForPage} />
+          <>
+            {/* The cards' titles are <h3>: a heading of their own level above them (heading levels in order). */}
+            <h2 className="sr-only">Daftar produk</h2>
+            <ProductGrid pages={pages} hrefForPage={hrefForPage} />
+          </>
         )}
       </main>
       {sheetOpen ? <FilterSheet filters={filters} categories={categories} closeHref={closeHref} onClose={closeSheet} /> : null}

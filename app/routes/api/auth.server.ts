@@ -1,5 +1,5 @@
 import { ApiError, asForm, defineArea, invalid, limit, MESSAGES, ok, readJson, validate } from "~/.server/http/api";
-import { TOKEN_DATA, USER_SCHEMA } from "~/.server/http/api-shapes";
+import { object, TOKEN_DATA, USER_SCHEMA } from "~/.server/http/api-shapes";
 import { checkCredentials } from "~/.server/http/auth";
 import {
   checkResetSecret,
@@ -56,7 +56,7 @@ const area = defineArea("auth", {
         "`username` is accepted and ignored: it is derived from the e-mail (spec §3). An e-mail that has an account already gets the same answer without a token (no account discovery); that address receives an e-mail saying so. For a company that has loaded its employee roster, the NIP must be an active employee of that company not yet linked to another account: otherwise 400 with `errors.nip` 'NIP tidak terdaftar sebagai pegawai aktif di perusahaan ini.' or 'NIP ini sudah terhubung dengan akun lain. Hubungi admin.'",
       body: registerSchema,
       data: {
-        oneOf: [TOKEN_DATA, { type: "object", properties: { user: USER_SCHEMA, tokenType: { const: null }, token: { const: null } } }],
+        oneOf: [TOKEN_DATA, object({ user: USER_SCHEMA, tokenType: { const: null }, token: { const: null } })],
       },
       errors: [400, 429],
     },

@@ -7,7 +7,7 @@ import { COMPANY_AREA } from "./company.server";
 import { LOCATION_AREA } from "./location.server";
 import { NOTIFICATION_AREA } from "./notification.server";
 import { OFFICE_AREA } from "./office.server";
-import { CHECKOUT_FORM_SCHEMA, ORDER_AREA } from "./order.server";
+import { ORDER_AREA } from "./order.server";
 import { OTP_AREA } from "./otp.server";
 import { PAYMENT_AREA } from "./payment.server";
 import { PRODUCT_AREA } from "./product.server";
@@ -58,7 +58,7 @@ const STATUS_TEXT: Record<number, string> = {
   404: "Not found, or not the caller's",
   405: "Wrong method",
   409: "Refused by the order's state or rules (the message says why)",
-  413: "Body too large",
+  413: "Body too large: the server's limit, answered before the call runs (any method)",
   429: "Too many attempts: wait Retry-After seconds",
 };
 
@@ -89,7 +89,8 @@ export function buildOpenApi(serverUrl: string): Json {
       }));
       for (const [name, description] of Object.entries(doc.headers ?? {}))
         parameters.push({ name, in: "header", required: false, description, schema: { type: "string" } });
-      const statuses = [...new Set([200, ...(doc.errors ?? []), ...(route.auth ? [401] : [])])];
+      // 413: the request guard answers a body over the limit on every call, before the call runs.
+      const statuses = [...new Set([200, ...(doc.errors ?? []), ...(route.auth ? [401] : []), 413])].sort((a, b) => a - b);
       const responses: Record<string, Json> = {};
       for (const status of statuses) {
         responses[String(status)] = {
@@ -125,6 +126,8 @@ export function buildOpenApi(serverUrl: string): Json {
     info: {
       title: "Toko Pegawai PLN API",
       version: API_VERSION,
+      // The store's own API for PLN's employee store, not published for reuse.
+      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
       description:
         "The store's JSON API (spec §7): the same store, rules and Indonesian messages as the web pages. Every answer is the envelope `{ success, code, message, data }`; pages are `{ content, total, page, isLastPage }` (page from 0). Sign in with POST /auth/login and send `Authorization: Bearer <token>`. No cookies; CORS only for the origins in API_CORS_ORIGINS.",
     },
@@ -137,7 +140,6 @@ export function buildOpenApi(serverUrl: string): Json {
           description: "The token of /auth/login or /auth/register (opaque; 30 days; revoked by logout and password reset)",
         },
       },
-      schemas: { CheckoutForm: bodySchema(CHECKOUT_FORM_SCHEMA) },
     },
     paths,
   };

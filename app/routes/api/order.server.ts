@@ -13,7 +13,6 @@ import {
   TOO_MANY_PROOFS,
 } from "~/.server/store/orders";
 import { getPaymentDetail, markPaid, METHOD_REQUIRED, PROOF_REQUIRED, setOrderPayment, type PaymentDetail } from "~/.server/store/payments";
-import { checkoutSchema } from "~/lib/schemas/checkout";
 import { readTransactionFilters } from "~/lib/transaction-filters";
 
 // Spec §7 Order (/api/v1/order): the transaction list and detail, the buyer's moves (cancel,
@@ -123,7 +122,7 @@ const CREATE_BODY = {
     "domisiliValidation",
   ],
   description:
-    "The checkout form's fields (same rules and messages as /checkout; schema of the form: CheckoutForm). `insentif: true` makes an incentive order (status 100, paid after approval through set-payment); otherwise `paymentMethodId` (and `tenor` for BNI-INSTALLMENT, `otpSecretId` for BRI-CERIA) makes the order as the payment screen does. Amounts are priced by the server (`totalAmount` is ignored). Send an `Idempotency-Key` header (8–100 of A-Z a-z 0-9 _ . : -): a repeat answers the first order.",
+    "The checkout form's fields (same rules and messages as /checkout). `insentif: true` makes an incentive order (status 100, paid after approval through set-payment); otherwise `paymentMethodId` (and `tenor` for BNI-INSTALLMENT, `otpSecretId` for BRI-CERIA) makes the order as the payment screen does. Amounts are priced by the server (`totalAmount` is ignored). Send an `Idempotency-Key` header (8–100 of A-Z a-z 0-9 _ . : -): a repeat answers the first order.",
   properties: {
     buyerName: { type: "string" },
     buyerPhoneNumber: { type: "string" },
@@ -430,6 +429,4 @@ const area = defineArea("order", {
   },
 });
 
-/** The checkout form's schema, for the OpenAPI document (the create body follows it). */
-export const CHECKOUT_FORM_SCHEMA = checkoutSchema({ ktpOnFile: true, addressOnFile: true, hasIncentive: true, hasEmployeePromo: true });
 export const ORDER_AREA = area;

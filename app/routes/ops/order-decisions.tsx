@@ -87,6 +87,7 @@ export function DecisionForms({
                   <FieldError id="courier-error" message={errors.courier} />
                   <label htmlFor="courierOther">Nama Kurir (jika Lainnya)</label>
                   <input
+                    type="text"
                     id="courierOther"
                     name="courierOther"
                     maxLength={COURIER_NAME_MAX}
@@ -97,6 +98,7 @@ export function DecisionForms({
                   <FieldError id="courier-other-error" message={errors.courierOther} />
                   <label htmlFor="trackingNumber">Nomor Resi</label>
                   <input
+                    type="text"
                     id="trackingNumber"
                     name="trackingNumber"
                     maxLength={TRACKING_MAX}

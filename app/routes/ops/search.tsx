@@ -38,15 +38,15 @@ export default function Search({ loaderData }: Route.ComponentProps) {
       <form method="get" action="/ops/search" className="ops-card ops-search ops-form">
         <div>
           <label htmlFor="invoice">No. Invoice</label>
-          <input id="invoice" name="invoice" defaultValue={input.invoice} />
+          <input type="text" id="invoice" name="invoice" defaultValue={input.invoice} />
         </div>
         <div>
           <label htmlFor="email">Email</label>
-          <input id="email" name="email" defaultValue={input.email} />
+          <input type="text" id="email" name="email" defaultValue={input.email} />
         </div>
         <div>
           <label htmlFor="nik">NIK</label>
-          <input id="nik" name="nik" inputMode="numeric" defaultValue={input.nik} />
+          <input type="text" id="nik" name="nik" inputMode="numeric" defaultValue={input.nik} />
         </div>
         <div>
           <label htmlFor="statusId">Status</label>

@@ -149,6 +149,7 @@ export default function SecondFactor({ loaderData, actionData }: Route.Component
         ) : null}
         <label htmlFor="code">Kode</label>
         <input
+          type="text"
           id="code"
           name="code"
           autoComplete="one-time-code"

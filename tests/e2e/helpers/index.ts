@@ -6,6 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { type APIRequestContext, expect, type Page, test as base } from "@playwright/test";
+import { watchDocuments } from "./html-validation";
 
 /**
  * Playwright's `test` for every spec. In the `js` project `page.goto` also waits until React has
@@ -13,7 +14,19 @@ import { type APIRequestContext, expect, type Page, test as base } from "@playwr
  * and that project tests what the page does with them. The `nojs` project tests it without them.
  * Documents without React Router's scripts (a plain error answer, an image) are not waited for.
  */
-export const test = base.extend<{ page: Page }>({
+export const test = base.extend<{ page: Page; validHtml: void }>({
+  // Every document the test's browser receives is valid HTML (./html-validation, issue 34).
+  // HTML_VALIDATE=0 turns it off (to measure what it costs).
+  validHtml: [
+    async ({ browser, context }, use) => {
+      if (process.env.HTML_VALIDATE === "0") return use();
+      const documents = watchDocuments(browser, context);
+      await use();
+      const errors = await documents.finish();
+      if (errors.length) throw new Error(`html-validate: ${errors.length} error(s) in the pages this test received:\n${errors.join("\n")}`);
+    },
+    { auto: true },
+  ],
   page: async ({ page, javaScriptEnabled }, use) => {
     if (javaScriptEnabled) {
       const goto = page.goto.bind(page);

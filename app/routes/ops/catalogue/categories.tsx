@@ -64,7 +64,13 @@ function List({ kind, items, reply }: { kind: TaxonomyKind; items: TaxonomyItem[
               <label className="sr-only" htmlFor={`${kind}-${item.id}`}>
                 Nama {label} {item.name}
               </label>
-              <input id={`${kind}-${item.id}`} name="name" defaultValue={mine?.id === item.id ? mine.name : item.name} maxLength={80} />
+              <input
+                type="text"
+                id={`${kind}-${item.id}`}
+                name="name"
+                defaultValue={mine?.id === item.id ? mine.name : item.name}
+                maxLength={80}
+              />
               <button type="submit" name="intent" value="rename" className="ops-btn ops-btn-secondary">
                 Ubah Nama
               </button>
@@ -97,6 +103,7 @@ function List({ kind, items, reply }: { kind: TaxonomyKind; items: TaxonomyItem[
         <input type="hidden" name="kind" value={kind} />
         <label htmlFor={`${kind}-new`}>{label} baru</label>
         <input
+          type="text"
           id={`${kind}-new`}
           name="name"
           maxLength={80}

@@ -1,0 +1,29 @@
+// html-validate for the pages the server renders (issue 34): the e2e suites validate every document
+// they receive (tests/e2e/helpers/html-validation.ts). Each change to the presets says why.
+export default {
+  // recommended: valid and accessible HTML; document: the rules that need a whole page (heading
+  // levels in order, a doctype, references that point somewhere).
+  extends: ["html-validate:recommended", "html-validate:document"],
+  rules: {
+    // React's server renderer writes every void element self-closed (`<meta …/>`, `<img …/>`): one
+    // style, held throughout, instead of the preset's "omit" which React cannot write.
+    "void-style": ["error", { style: "selfclose" }],
+    // React writes a few attribute names in its own camelCase (`charSet`, `fetchPriority`); HTML
+    // attribute names are case-insensitive, so the browser reads them the same.
+    "attr-case": ["error", { style: ["lowercase", "camelcase"] }],
+    // React writes a true boolean attribute as `name=""` (`disabled=""`, `novalidate=""`): one style,
+    // held throughout, instead of the preset's "omit" which React cannot write.
+    "attribute-boolean-style": ["error", { style: "empty" }],
+    // React's useId gives ids like `_R_1kj5_`: valid HTML ids (no spaces), which the strict option
+    // (must start with a letter) refuses.
+    "valid-id": ["error", { relaxed: true }],
+    // A group of checkboxes sends one name several times by design (the filter's `categories`).
+    "form-dup-name": ["error", { shared: ["radio", "checkbox", "button", "reset", "submit"] }],
+    // Sizes known only while rendering (a sheet's height, a chart's bars) go through React's style
+    // prop; everything else is in the stylesheet.
+    "no-inline-style": "off",
+    // Integrity hashes guard files served from another host; every script and style is the
+    // store's own, from its own origin (an external one would still need them).
+    "require-sri": ["error", { target: "crossorigin" }],
+  },
+};
