@@ -1,5 +1,4 @@
 import { Readable } from "node:stream";
-import type { Route } from "./+types/export";
 import { exportCatalogueCsv } from "~/.server/store/catalogue";
 
 // /ops/catalogue/export (issue 26 item 7): the catalogue as CSV in the import's columns, streamed as
