@@ -17,7 +17,8 @@ import { readTransactionFilters } from "~/lib/transaction-filters";
 
 // Spec §7 Order (/api/v1/order): the transaction list and detail, the buyer's moves (cancel,
 // confirm, mark-paid), the payment page (open-va), and the checkout (create, set-payment,
-// checkout-check) — each one store call, as the screens make it.
+// checkout-check) — each one store call, as the screens make it. Long module: one area of the spec's
+// call table, each handler with its OpenAPI description beside it.
 
 const ORDER_NOT_FOUND = "Pesanan tidak ditemukan.";
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{8,100}$/;

@@ -6,7 +6,8 @@ import { banners, categories, cities, productImages, productPromos, products, pr
 
 // The catalogue backend (spec §7 "Product and banner"): product pages with filters and sort, the
 // product detail, categories, cities and banners. Plain functions over the database; the routes
-// render what they return.
+// render what they return. Long module: the buyers' whole read side of the catalogue (filters, sort,
+// detail, taxonomy, banners) shares one set of visibility and promo rules, kept together on purpose.
 
 // The read cache lives in cache.ts (the demo seeding invalidates it too); version.ts checks it
 // against the database's catalogue version on a shared PostgreSQL.

@@ -10,6 +10,8 @@ import { recordAudit } from "./operators";
 // active employees register (one account per entry) and only they get the employee promo; a
 // company without entries works as before, its accounts 'Belum terverifikasi HR'. An employee who
 // leaves is 'nonaktif', never deleted: their account keeps its history and open orders.
+// Long module: the import (preview, apply), the single edits and the standing rules read one
+// roster table under one set of rules; split, each part would repeat them.
 
 export const NIP_NOT_ON_ROSTER = "NIP tidak terdaftar sebagai pegawai aktif di perusahaan ini.";
 export const NIP_ALREADY_LINKED = "NIP ini sudah terhubung dengan akun lain. Hubungi admin.";
