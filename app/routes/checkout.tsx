@@ -38,6 +38,7 @@ import type { RouteHandle } from "~/lib/route-handle";
 import { keepDigitsOnly } from "~/lib/schemas/account";
 import { KTP_ACCEPT } from "~/lib/photo-files";
 import { type CheckoutContext, checkoutSchema, NOTE_MAX, withOneKtpFile } from "~/lib/schemas/checkout";
+import { parseId } from "~/lib/ids";
 
 export const handle: RouteHandle = { title: "Checkout", back: "/home" };
 
@@ -71,7 +72,8 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const done = url.searchParams.get(DONE_PARAM);
   if (done !== null) {
     // The incentive order was made and the draft is gone: only the success sheet, for its owner.
-    const order = /^[1-9]\d{0,9}$/.test(done) ? await getOwnedOrderSummary(Number(done), user.id) : null;
+    const doneId = parseId(done);
+    const order = doneId ? await getOwnedOrderSummary(doneId, user.id) : null;
     if (!order) throw data("Not Found", { status: 404 });
     return { screen: "done" as const, order };
   }

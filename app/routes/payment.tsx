@@ -21,11 +21,11 @@ import type { RouteHandle } from "~/lib/route-handle";
 import { KTP_ACCEPT } from "~/lib/photo-files";
 import { type Toast, TOAST_HIDE_MS } from "~/lib/toast";
 import paymentStylesUrl from "~/styles/payments.css?url";
+import { parseId } from "~/lib/ids";
 
 export const handle: RouteHandle = { title: "Pembayaran", back: "/transaction" };
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: paymentStylesUrl }];
 
-const ORDER_ID = /^[1-9]\d{0,9}$/;
 const PROOF_SHEET = "bukti";
 const PROOF_SENT = "Bukti Pembayaran berhasil dikirim. Kami akan memverifikasinya.";
 const SANDBOX_PAID = "Pembayaran (Sandbox) berhasil dikirim.";
@@ -41,7 +41,7 @@ function notFound(): never {
 }
 
 function orderIdOf(raw: string | undefined): number {
-  return raw && ORDER_ID.test(raw) && Number(raw) <= 2_147_483_647 ? Number(raw) : notFound();
+  return parseId(raw) ?? notFound();
 }
 
 /** Spec §2 Payment: the owner's order only (anyone else and unknown ids: 404). */

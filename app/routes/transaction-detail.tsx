@@ -22,10 +22,10 @@ import { displayTitle, ORDER_TITLE_LENGTH } from "~/lib/display";
 import { formatRupiah } from "~/lib/money";
 import { orderActions } from "~/lib/order-actions";
 import type { RouteHandle } from "~/lib/route-handle";
+import { parseId } from "~/lib/ids";
 
 export const handle: RouteHandle = { title: "Detail Transaksi" };
 
-const ORDER_ID = /^[1-9]\d{0,9}$/;
 const SHEETS = ["cancel", "confirm"] as const;
 /** Spec §5 delivery confirmation: JPG, JPEG, PNG or PDF (the server checks the bytes). */
 const PROOF_ACCEPT = ".jpg,.jpeg,.png,.pdf,image/jpeg,image/png,application/pdf";
@@ -37,7 +37,7 @@ function notFound(): never {
 }
 
 function orderIdOf(raw: string | undefined): number {
-  return raw && ORDER_ID.test(raw) && Number(raw) <= 2_147_483_647 ? Number(raw) : notFound();
+  return parseId(raw) ?? notFound();
 }
 
 /** Spec §2 Order detail: the owner's order (anyone else, and unknown ids, get the 404 page). */

@@ -6,6 +6,7 @@ import { costLines, getOwnedOrderDetail } from "~/.server/store/orders";
 import { displayTitle, ORDER_TITLE_LENGTH } from "~/lib/display";
 import { formatRupiah } from "~/lib/money";
 import type { RouteHandle } from "~/lib/route-handle";
+import { parseId } from "~/lib/ids";
 
 export const handle: RouteHandle = { title: "Invoice" };
 
@@ -13,7 +14,8 @@ export const handle: RouteHandle = { title: "Invoice" };
 export async function loader({ context, params }: Route.LoaderArgs) {
   const user = requireUser(context);
   const raw = params.id ?? "";
-  const order = /^[1-9]\d{0,9}$/.test(raw) ? await getOwnedOrderDetail(Number(raw), user.id) : null;
+  const orderId = parseId(raw);
+  const order = orderId ? await getOwnedOrderDetail(orderId, user.id) : null;
   if (!order) throw data("Not Found", { status: 404 });
   return {
     order: { ...order, orderProducts: order.orderProducts.map((p) => ({ ...p, title: displayTitle(p.title, ORDER_TITLE_LENGTH) })) },

@@ -5,6 +5,7 @@ import { env } from "../env";
 import { hitRateLimit, type RateLimitRule } from "../store/people";
 import { getSessionUser, type SessionUser } from "../store/people";
 import { errorField, log } from "../log";
+import { parseId } from "~/lib/ids";
 
 // The JSON API's door (spec §7, issue 19): the envelope, bearer tokens, errors and CORS. The
 // handlers in app/routes/api/ are thin: they read the request, call app/.server/store and answer
@@ -128,10 +129,7 @@ export function validate<Schema extends ZodMiniType>(form: FormData | URLSearchP
 
 /** A positive whole id from a query value or a JSON field (string or number), else undefined. */
 export function idOf(value: unknown): number | undefined {
-  const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
-  if (!/^[1-9]\d{0,9}$/.test(text)) return undefined;
-  const n = Number(text);
-  return n <= 2_147_483_647 ? n : undefined;
+  return parseId(value) ?? undefined;
 }
 
 /** A required id: missing or malformed is a 400 naming the field. */

@@ -12,6 +12,7 @@ import {
 import { RATE_LIMITS } from "~/.server/store/people";
 import { createSession, getSessionUser, revokeSession } from "~/.server/store/people";
 import { forgotPasswordSchema, loginSchema, registerSchema, resetPasswordSchema } from "~/lib/schemas/account";
+import { parseId } from "~/lib/ids";
 
 // Spec §7 Auth (/api/v1/auth): the same rules, limits and messages as /login, /register,
 // /send-email, /forgot-password and the activation link, answering a bearer token instead of a cookie.
@@ -72,7 +73,7 @@ const area = defineArea("auth", {
         (minutes) => `Terlalu banyak pendaftaran dari perangkat ini. Coba lagi dalam ${minutes} menit.`,
       );
       const { companyId, matchPassword: _match, ...account } = value;
-      const result = await registerUser({ ...account, companyId: Number(companyId) });
+      const result = await registerUser({ ...account, companyId: parseId(companyId) ?? 0 });
       if (!result.ok) throw invalid({ [result.field ?? "form"]: [result.message] });
       if (result.value.userId === null) {
         return ok(

@@ -12,6 +12,7 @@ import { formatRupiah } from "~/lib/money";
 import { COURIER_NAME_MAX, COURIERS, OTHER_COURIER, REASON_MAX, TRACKING_MAX } from "~/lib/ops-decisions";
 import type { RouteHandle } from "~/lib/route-handle";
 import { StatusBadge } from "./components";
+import { parseId } from "~/lib/ids";
 
 // /ops/orders/:id: everything an operator needs to decide on one order (buyer, NIK, KTP photo,
 // transfer proof, payment with its unique code, other orders with the same NIK, the timeline) and
@@ -20,11 +21,10 @@ import { StatusBadge } from "./components";
 
 export const handle: RouteHandle = { title: "Detail Pesanan · Back Office" };
 
-const ORDER_ID = /^[1-9]\d{0,9}$/;
-
 function orderIdOf(raw: string | undefined): number {
-  if (!raw || !ORDER_ID.test(raw) || Number(raw) > 2_147_483_647) throw data("Not Found", { status: 404 });
-  return Number(raw);
+  const id = parseId(raw);
+  if (id === null) throw data("Not Found", { status: 404 });
+  return id;
 }
 
 /** The decisions offered in each status: [approve, reject] or shipping. */
