@@ -2,7 +2,7 @@ import type { ZodMiniType } from "zod/mini";
 import { parseForm } from "~/lib/forms";
 import { clientAddress } from "./request";
 import { env } from "../env";
-import { hitRateLimit, type RateLimitRule } from "../store/people";
+import { hitMailRateLimit, hitRateLimit, type RateLimitRule } from "../store/people";
 import { getSessionUser, type SessionUser } from "../store/people";
 import { errorField, log } from "../log";
 import { parseId } from "~/lib/ids";
@@ -137,6 +137,12 @@ export function requireId(value: unknown, field: string, message = `${field} tid
   const id = idOf(value);
   if (id === undefined) throw invalid({ [field]: [message] });
   return id;
+}
+
+/** A request that queues mail: the address's mail limit, then `rule` for address and subject (hitMailRateLimit); over either: 429. */
+export async function limitMail(rule: RateLimitRule, address: string, subject: string, message: (minutes: number) => string) {
+  const limited = await hitMailRateLimit(rule, address, subject);
+  if (!limited.allowed) throw tooMany(limited.retryAfterSeconds, message(Math.ceil(limited.retryAfterSeconds / 60)));
 }
 
 /** Counts an attempt against a DB rate limit (the web's rules); over it: 429 with Retry-After. */

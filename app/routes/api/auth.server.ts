@@ -1,4 +1,4 @@
-import { ApiError, asForm, defineArea, invalid, limit, MESSAGES, ok, readJson, validate } from "~/.server/http/api";
+import { ApiError, asForm, defineArea, invalid, limit, limitMail, MESSAGES, ok, readJson, validate } from "~/.server/http/api";
 import { TOKEN_DATA, USER_SCHEMA } from "~/.server/http/api-shapes";
 import { checkCredentials } from "~/.server/http/auth";
 import {
@@ -128,9 +128,10 @@ const area = defineArea("auth", {
     },
     async handle({ request, address }) {
       const { email } = validate(asForm(await readJson(request), ["email"]), forgotPasswordSchema);
-      await limit(
+      await limitMail(
         RATE_LIMITS.forgotPassword,
-        `${address}|${email}`,
+        address,
+        email,
         (minutes) => `Terlalu banyak permintaan. Coba lagi dalam ${minutes} menit.`,
       );
       await requestPasswordReset(email);
@@ -170,7 +171,7 @@ const area = defineArea("auth", {
       errors: [400, 429],
     },
     async handle({ user, address }) {
-      await limit(RATE_LIMITS.resend, `${address}|${user.id}`, () => "Terlalu banyak permintaan. Coba lagi nanti.");
+      await limitMail(RATE_LIMITS.resend, address, String(user.id), () => "Terlalu banyak permintaan. Coba lagi nanti.");
       const result = await resendVerification(user.id);
       if (!result.ok) throw invalid({ form: [result.message] });
       return ok(
