@@ -20,6 +20,11 @@ export const RATE_LIMITS = {
   // address still leaves room for a morning's real requests.
   mailPerAddress: { name: "mail-address", limit: 20, windowSeconds: 60 * 60 },
   otp: { name: "otp", limit: 5, windowSeconds: 15 * 60 },
+  // One-time code SMS (issue 35: SMS pumping): paid traffic, so capped per account, per client
+  // address and for the whole store, every hour. A buyer needs one or two codes per order.
+  otpSmsAccount: { name: "otp-sms-account", limit: 5, windowSeconds: 60 * 60 },
+  otpSmsAddress: { name: "otp-sms-address", limit: 10, windowSeconds: 60 * 60 },
+  otpSmsGlobal: { name: "otp-sms-all", limit: 500, windowSeconds: 60 * 60 },
   // An operator's wrong second-factor codes (issue 25; store/people/operators.ts): per account from
   // all addresses, and per account and address.
   secondFactor: { name: "2fa", limit: 10, windowSeconds: 15 * 60 },
