@@ -5,6 +5,7 @@ import { env } from "../env";
 import { hitMailRateLimit, hitRateLimit, type RateLimitRule } from "../store/people";
 import { getSessionUser, type SessionUser } from "../store/people";
 import { errorField, log } from "../log";
+import { holdsNul, NUL_REFUSED } from "./request";
 import { parseId } from "~/lib/ids";
 
 // The JSON API's door (spec §7, issue 19): the envelope, bearer tokens, errors and CORS. The
@@ -84,18 +85,21 @@ export async function readJson(request: Request): Promise<JsonBody> {
     }
     const body: JsonBody = {};
     for (const [key, value] of form) if (typeof value === "string") body[key] = value;
+    if (holdsNul(body)) throw new ApiError(400, NUL_REFUSED);
     return body;
   }
   const text = await request.text().catch(() => {
     throw new ApiError(400, MESSAGES.badJson);
   });
   if (!text.trim()) return {};
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(text);
-    if (value && typeof value === "object" && !Array.isArray(value)) return value as JsonBody;
+    value = JSON.parse(text);
   } catch {
-    // falls through to the 400
+    throw new ApiError(400, MESSAGES.badJson);
   }
+  if (holdsNul(value)) throw new ApiError(400, NUL_REFUSED);
+  if (value && typeof value === "object" && !Array.isArray(value)) return value as JsonBody;
   throw new ApiError(400, MESSAGES.badJson);
 }
 
