@@ -12,6 +12,7 @@ import { SubmitButton } from "~/components/submit-button";
 import { parseForm, useSchemaForm } from "~/lib/forms";
 import type { RouteHandle } from "~/lib/route-handle";
 import { keepDigitsOnly, registerSchema } from "~/lib/schemas/account";
+import { parseId } from "~/lib/ids";
 
 export const handle: RouteHandle = { title: "Daftar", back: "/login" };
 
@@ -55,7 +56,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   }
   const { companyId, ...account } = submission.value;
-  const result = await registerUser({ ...account, companyId: Number(companyId) });
+  const result = await registerUser({ ...account, companyId: parseId(companyId) ?? 0 });
   if (!result.ok) {
     return data(
       { reply: submission.reply({ fieldErrors: { [result.field ?? ""]: [result.message] }, hideFields: HIDDEN_FIELDS }) },

@@ -18,6 +18,7 @@ import { addCompany, getHelpContacts, listAllCompanies, saveHelpContacts, update
 import type { RouteHandle } from "~/lib/route-handle";
 import { PAYMENT_KINDS } from "~/lib/payment-kinds";
 import { InputField, OpsMessage } from "./components";
+import { parseId } from "~/lib/ids";
 
 // /ops/settings ('Admin', issue 27): what a company changes without a developer. The transfer
 // account, methods, fees and tenors apply to payments opened afterwards (an open payment keeps the
@@ -88,9 +89,9 @@ export async function action({ context, request }: Route.ActionArgs) {
       saved = "Perusahaan ditambahkan.";
       break;
     case "company-save": {
-      const id = Number(text("companyId"));
+      const id = parseId(text("companyId"));
       result =
-        Number.isSafeInteger(id) && id > 0
+        id !== null
           ? await updateCompany(admin.id, id, { name: text("name"), hidden: form.get("hidden") === "on" })
           : { ok: false, errors: { form: "Permintaan tidak valid." } };
       saved = "Perusahaan disimpan.";

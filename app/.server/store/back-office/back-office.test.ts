@@ -89,4 +89,17 @@ describe("search and export", () => {
       .limit(1)) as [{ n: number }];
     expect(all.trimEnd().split("\n")).toHaveLength(Number(n) + 1);
   });
+
+  it("a buyer name with a formula after a separator is exported as text (issue 35: Excel in Indonesia splits on ';')", async () => {
+    const order = await createOrderInStatus(db, 302);
+    const [row] = await db
+      .update(orders)
+      .set({ buyerName: "Budi;=cmd|' /C calc'!A0" })
+      .where(eq(orders.id, order.orderId))
+      .returning({ invoiceId: orders.invoiceId });
+    const csv = await readAll(exportOrdersCsv({ invoice: row!.invoiceId }));
+    const line = csv.split("\n").find((l) => l.startsWith(row!.invoiceId))!;
+    expect(line).toContain("Budi;'=cmd");
+    for (const piece of line.split(/[,;\t]/)) expect(piece.replace(/^"/, "")).not.toMatch(/^[=+\-@]/);
+  });
 });
