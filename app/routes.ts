@@ -67,6 +67,7 @@ export default [
     route("ops/2fa", "routes/ops/second-factor.tsx"),
     route("ops/queue/:queue", "routes/ops/queue.tsx"),
     route("ops/orders/:id", "routes/ops/order.tsx"),
+    route("ops/orders/:id/ktp", "routes/ops/order-ktp.ts"),
     route("ops/withdrawals", "routes/ops/withdrawals.tsx"),
     route("ops/messages", "routes/ops/messages.tsx"),
     route("ops/search", "routes/ops/search.tsx"),

@@ -9,6 +9,9 @@ import { applyOpsDecision, OPS_TRANSITIONS } from "~/.server/store/back-office";
 import type { DecisionFieldErrors, OpsDecision } from "~/.server/store/back-office";
 import { uploadUrl } from "~/.server/store/orders";
 import { formatRupiah } from "~/lib/money";
+import { KTP_DELETED } from "~/lib/privacy";
+import { clientAddress } from "~/.server/http/request";
+import { openOrderNik } from "~/.server/store/privacy";
 import { COURIER_NAME_MAX, COURIERS, OTHER_COURIER, REASON_MAX, TRACKING_MAX } from "~/lib/ops-decisions";
 import type { RouteHandle } from "~/lib/route-handle";
 import { StatusBadge } from "./components";
@@ -47,13 +50,29 @@ const SUCCESS: Record<OpsDecision, string> = {
 
 const isDecision = (value: unknown): value is OpsDecision => typeof value === "string" && Object.hasOwn(OPS_TRANSITIONS, value);
 
-export async function loader({ context, params }: Route.LoaderArgs) {
-  requireStaff(context, "pesanan");
+/** `?data=lengkap`: the operator asks to see the full NIK and the KTP photo of a decided order. */
+export const OPEN_PERSONAL_DATA = "lengkap";
+
+export async function loader({ context, params, request, url }: Route.LoaderArgs) {
+  const operator = requireStaff(context, "pesanan");
   const order = await getOrderForOps(orderIdOf(params.id));
   if (!order) throw data("Not Found", { status: 404 });
+  // Issue 35: the full NIK and the KTP photo are the incentive review's (an incentive order waiting
+  // for its decision); elsewhere masked until the operator asks. Either way, each opening is recorded.
+  const inReview = order.insentif && order.statusId === 100;
+  const opened = inReview || url.searchParams.get("data") === OPEN_PERSONAL_DATA;
+  const nik = opened ? await openOrderNik({ operatorId: operator.id, clientAddress: clientAddress(request) }, order.id) : null;
   return {
+    personalData: {
+      inReview,
+      opened,
+      // The photo is served by /ops/orders/:id/ktp, which records its own opening.
+      ktpUrl: opened && order.ktp.state === "present" ? `/ops/orders/${order.id}/ktp` : null,
+      ktp: order.ktp.state,
+    },
     order: {
       ...order,
+      buyer: { ...order.buyer, nik: nik ?? order.buyer.nik },
       createdAt: formatWhen(order.createdAt),
       statusChangedAt: formatWhen(order.statusChangedAt),
       payment: order.payment && {
@@ -64,7 +83,6 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       },
       sameNik: order.sameNik.map((o) => ({ ...o, createdAt: formatWhen(o.createdAt) })),
       timeline: order.timeline.map((e) => ({ ...e, at: formatWhen(e.at) })),
-      ktpUrl: order.ktpUploadId ? uploadUrl(order.ktpUploadId) : null,
       transferProofUrl: order.transferProofUploadId ? uploadUrl(order.transferProofUploadId) : null,
       deliveryPhotoUrls: order.deliveryPhotoUploadIds.map(uploadUrl),
     },
@@ -120,7 +138,7 @@ function FieldError({ id, message }: { id: string; message?: string }) {
 }
 
 export default function OpsOrder({ loaderData, actionData }: Route.ComponentProps) {
-  const { order, decisions, couriers } = loaderData;
+  const { order, decisions, couriers, personalData } = loaderData;
   const failed = actionData as ActionData | undefined;
   const errorsFor = (intent: OpsDecision) => (failed?.intent === intent ? failed.errors : {});
   const valueOf = (intent: OpsDecision, field: string) => (failed?.intent === intent ? (failed.values[field] ?? "") : "");
@@ -236,7 +254,17 @@ export default function OpsOrder({ loaderData, actionData }: Route.ComponentProp
             <dt>Nama</dt>
             <dd>{order.buyer.name}</dd>
             <dt>NIK</dt>
-            <dd data-testid="ops-nik">{order.buyer.nik}</dd>
+            <dd data-testid="ops-nik">
+              {order.buyer.nik}
+              {personalData.opened ? null : (
+                <>
+                  {" "}
+                  <a href="?data=lengkap" data-testid="open-personal-data">
+                    Lihat NIK dan Foto KTP
+                  </a>
+                </>
+              )}
+            </dd>
             {order.buyer.dadName ? (
               <>
                 <dt>Nama Ayah Kandung</dt>
@@ -350,7 +378,19 @@ export default function OpsOrder({ loaderData, actionData }: Route.ComponentProp
       <section className="ops-card" aria-labelledby="photos-heading" style={{ marginTop: 16 }}>
         <h2 id="photos-heading">Foto dan Bukti</h2>
         <div className="ops-photos">
-          {order.ktpUrl ? <Photo url={order.ktpUrl} alt="Foto KTP" /> : <p className="ops-muted">Tidak ada foto KTP.</p>}
+          {personalData.ktpUrl ? (
+            <Photo url={personalData.ktpUrl} alt="Foto KTP" />
+          ) : personalData.ktp === "deleted" ? (
+            <p className="ops-muted" data-testid="ktp-deleted">
+              {KTP_DELETED}
+            </p>
+          ) : personalData.ktp === "present" ? (
+            <p className="ops-muted" data-testid="ktp-hidden">
+              Foto KTP disembunyikan. <a href="?data=lengkap">Lihat NIK dan Foto KTP</a> (tercatat di Log Akses Data Pribadi).
+            </p>
+          ) : (
+            <p className="ops-muted">Tidak ada foto KTP.</p>
+          )}
           {order.transferProofUrl ? <Photo url={order.transferProofUrl} alt="Bukti Transfer" /> : null}
           {order.deliveryPhotoUrls.map((url) => (
             <Photo key={url} url={url} alt="Bukti Barang Sampai" />
