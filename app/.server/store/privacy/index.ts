@@ -19,3 +19,4 @@ export {
   openOrderNik,
   orderKtpState,
 } from "./access";
+export { deleteExpiredKtpPhotos, getKtpRetentionDays, RETENTION_MAX_DAYS, RETENTION_MIN_DAYS, saveKtpRetentionDays } from "./retention";
