@@ -51,6 +51,7 @@ export default function OpsLayout({ loaderData }: Route.ComponentProps) {
             {loaderData.menu.pegawai ? <NavLink to="/ops/employees">Pegawai</NavLink> : null}
             {loaderData.menu.admin ? <NavLink to="/ops/staff">Staf</NavLink> : null}
             {loaderData.menu.admin ? <NavLink to="/ops/settings">Pengaturan</NavLink> : null}
+            {loaderData.menu.admin ? <NavLink to="/ops/privacy">Log Akses Data Pribadi</NavLink> : null}
             {loaderData.menu.keuangan ? <NavLink to="/ops/messages">Pesan</NavLink> : null}
           </nav>
         ) : null}
