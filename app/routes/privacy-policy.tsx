@@ -17,8 +17,8 @@ export async function loader(_: Route.LoaderArgs) {
 export default function PrivacyPolicy({ loaderData }: Route.ComponentProps) {
   const { ktpDays, help } = loaderData;
   return (
+    // The layout's header names the page ('Kebijakan Privasi', the handle's title): its one h1.
     <article className="card prose" data-testid="privacy-policy">
-      <h1>Kebijakan Privasi</h1>
       <p>
         Toko Pegawai PLN menyimpan data pribadi Anda hanya untuk melayani pesanan Anda, sesuai Undang-Undang No. 27 Tahun 2022 tentang
         Pelindungan Data Pribadi.
