@@ -6,6 +6,7 @@ import { getHelpContacts, getProfile } from "~/.server/store/people";
 import { EditIcon, HelpIcon, LogoutIcon, UserIcon } from "~/components/icons";
 import { SubmitButton } from "~/components/submit-button";
 import type { RouteHandle } from "~/lib/route-handle";
+import { PRIVACY_POLICY_PATH } from "~/lib/privacy";
 
 // The profile layout titles the page 'Akun'; this names the document.
 export const handle: RouteHandle = { title: "Akun" };
@@ -73,6 +74,11 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
         <Link to="?sheet=bantuan" className="menu-item" preventScrollReset>
           <HelpIcon size={20} />
           <span>Bantuan</span>
+          <ChevronIcon />
+        </Link>
+        <Link to={PRIVACY_POLICY_PATH} className="menu-item" data-testid="privacy-policy-link">
+          <HelpIcon size={20} />
+          <span>Kebijakan Privasi</span>
           <ChevronIcon />
         </Link>
         <Form method="post" action="/logout" className="menu-form">

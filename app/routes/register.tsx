@@ -13,6 +13,7 @@ import { parseForm, useSchemaForm } from "~/lib/forms";
 import type { RouteHandle } from "~/lib/route-handle";
 import { keepDigitsOnly, registerSchema } from "~/lib/schemas/account";
 import { parseId } from "~/lib/ids";
+import { PRIVACY_POLICY_PATH } from "~/lib/privacy";
 
 export const handle: RouteHandle = { title: "Daftar", back: "/login" };
 
@@ -103,6 +104,9 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
       </Form>
       <p className="muted center">
         Sudah punya akun? <Link to="/login">Login</Link>
+      </p>
+      <p className="muted center small">
+        Data Anda dijaga sesuai <Link to={PRIVACY_POLICY_PATH}>Kebijakan Privasi</Link>.
       </p>
     </section>
   );

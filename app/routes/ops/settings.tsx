@@ -17,6 +17,7 @@ import {
 import { addCompany, getHelpContacts, listAllCompanies, saveHelpContacts, updateCompany } from "~/.server/store/people";
 import type { RouteHandle } from "~/lib/route-handle";
 import { PAYMENT_KINDS } from "~/lib/payment-kinds";
+import { getKtpRetentionDays, saveKtpRetentionDays } from "~/.server/store/privacy";
 import { InputField, OpsMessage } from "./components";
 import { parseId } from "~/lib/ids";
 
@@ -28,13 +29,14 @@ const TITLE = "Pengaturan Toko";
 export const handle: RouteHandle = { title: TITLE };
 
 export async function loader() {
-  const [account, methods, tenors, howTo, companies, help] = await Promise.all([
+  const [account, methods, tenors, howTo, companies, help, retentionDays] = await Promise.all([
     getTransferAccount(),
     listMethodSettings(),
     getTenorSettings(),
     getHowToTexts(),
     listAllCompanies(),
     getHelpContacts(),
+    getKtpRetentionDays(),
   ]);
   return {
     account,
@@ -45,6 +47,7 @@ export async function loader() {
     channels: HOW_TO_CHANNELS,
     companies,
     help,
+    retentionDays,
   };
 }
 
@@ -101,6 +104,10 @@ export async function action({ context, request }: Route.ActionArgs) {
       result = await saveHelpContacts(admin.id, { phone: text("phone"), whatsapp: text("whatsapp") });
       saved = "Kontak bantuan disimpan.";
       break;
+    case "retention":
+      result = await saveKtpRetentionDays(admin.id, text("retentionDays"));
+      saved = "Masa simpan foto KTP disimpan.";
+      break;
     default:
       return data<ActionData>({ intent, errors: { form: "Permintaan tidak valid." }, values: {} }, { status: 400 });
   }
@@ -110,7 +117,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 }
 
 export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
-  const { account, methods, tenorsText, howTo, howToMethods, channels, companies, help } = loaderData;
+  const { account, methods, tenorsText, howTo, howToMethods, channels, companies, help, retentionDays } = loaderData;
   const failed = (intent: string) => (actionData?.intent === intent ? actionData : null);
   const err = (intent: string, name: string) => failed(intent)?.errors[name];
   const val = (intent: string, name: string, fallback: string) => failed(intent)?.values[name] ?? fallback;
@@ -336,6 +343,37 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           </div>
         </Form>
       </section>
+
+      <RetentionSettings days={retentionDays} value={failed("retention")?.values.retentionDays} error={err("retention", "retentionDays")} />
     </>
+  );
+}
+
+/** Issue 35: how long KTP photos are kept after the incentive decision once the order is closed. */
+function RetentionSettings({ days, value, error }: { days: number; value: string | undefined; error: string | undefined }) {
+  return (
+    <section className="ops-card" id="retention" aria-labelledby="retention-title">
+      <h2 id="retention-title">Retensi Data Pribadi</h2>
+      <p className="ops-muted">
+        Foto KTP dihapus otomatis sekian hari setelah keputusan insentif, setelah pesanan selesai atau ditutup. Catatan pesanan tetap
+        disimpan.
+      </p>
+      <Form method="post" className="ops-form" style={{ maxWidth: 480 }}>
+        <input type="hidden" name="intent" value="retention" />
+        <InputField
+          name="retentionDays"
+          label="Masa Simpan Foto KTP (hari)"
+          inputMode="numeric"
+          defaultValue={value ?? String(days)}
+          error={error}
+          maxLength={4}
+        />
+        <div>
+          <button type="submit" className="ops-btn">
+            Simpan Retensi
+          </button>
+        </div>
+      </Form>
+    </section>
   );
 }
