@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { getDb } from "../db/client";
 import { gatewayCharges, orders, paymentIncidents, payments } from "../db/schema";
+import { createRefund, recordReceipt } from "../store/refunds";
 
 // The bookkeeping a real gateway needs beside the payments store (decision 0021): the charge
 // attempts made at the gateway (so one order never has two open charges there), which payments the
@@ -150,7 +151,11 @@ export async function openGatewayPaymentsOfClosedOrders(gateway: string, limit =
 export type PaymentIncidentKind = "paid-after-close" | "amount-mismatch";
 export type PaymentIncident = typeof paymentIncidents.$inferSelect & { invoiceId: string; statusId: number };
 
-/** Records an incident once per gateway reference and kind; true when this call recorded it. */
+/**
+ * Records an incident once per gateway reference and kind; true when this call recorded it. The
+ * money it reports is received, and all of it is refunded (the order was closed, or the settlement
+ * was refused for its amount), in the same transaction (issue 36).
+ */
 export async function recordPaymentIncident(incident: {
   kind: PaymentIncidentKind;
   orderId: number;
@@ -161,12 +166,30 @@ export async function recordPaymentIncident(incident: {
 }): Promise<boolean> {
   const db = await getDb();
   const amount = incident.amount !== null && Number.isSafeInteger(incident.amount) ? incident.amount : null;
-  const inserted = await db
-    .insert(paymentIncidents)
-    .values({ ...incident, amount, detail: incident.detail.slice(0, 1000) })
-    .onConflictDoNothing()
-    .returning({ id: paymentIncidents.id });
-  return inserted.length > 0;
+  return db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(paymentIncidents)
+      .values({ ...incident, amount, detail: incident.detail.slice(0, 1000) })
+      .onConflictDoNothing()
+      .returning({ id: paymentIncidents.id });
+    if (!inserted.length) return false;
+    if (amount !== null && amount > 0) {
+      const ref = `incident:${inserted[0]!.id}`;
+      await recordReceipt(tx, { orderId: incident.orderId, amount, source: "incident", ref });
+      const refund = await createRefund(tx, {
+        orderId: incident.orderId,
+        amount,
+        cause: incident.kind,
+        reason:
+          incident.kind === "paid-after-close"
+            ? "Pembayaran diterima setelah pesanan ditutup"
+            : "Jumlah pembayaran tidak sesuai dengan tagihan",
+        actor: "gateway",
+      });
+      if (!refund.ok) throw new Error(`refund of incident ${ref}: ${refund.message}`);
+    }
+    return true;
+  });
 }
 
 /** The incidents for operators, newest first; `open` (default): those nobody resolved yet. */

@@ -9,7 +9,16 @@ import type { PaymentGateway, PaymentMethodType } from "./types";
 // /webhooks/midtrans, midtrans-webhook.ts). PAYMENT_GATEWAY picks the implementation; the built-in
 // sandbox is the default. The shared types live in types.ts, which the gateways import instead of this.
 
-export type { GatewayClosing, GatewayEvent, HowToPay, OpenedPayment, OpenPaymentRequest, PaymentChannel, PaymentGateway } from "./types";
+export type {
+  GatewayClosing,
+  GatewayEvent,
+  GatewayRefund,
+  HowToPay,
+  OpenedPayment,
+  OpenPaymentRequest,
+  PaymentChannel,
+  PaymentGateway,
+} from "./types";
 
 /**
  * The gateway that opens payments of a method. With Midtrans, only virtual accounts and the card

@@ -28,11 +28,14 @@ function orderIdOf(raw: string | undefined): number {
 }
 
 /** The decisions offered in each status: [approve, reject] or shipping. */
-const DECISIONS_BY_STATUS: Record<number, { approve?: { intent: OpsDecision; label: string }; reject?: OpsDecision; ship?: true }> = {
+const DECISIONS_BY_STATUS: Record<
+  number,
+  { approve?: { intent: OpsDecision; label: string }; reject?: OpsDecision; rejectFinal?: true; ship?: true; cancelRefund?: true }
+> = {
   100: { approve: { intent: "approve-incentive", label: "Setujui" }, reject: "reject-incentive" },
   301: { approve: { intent: "approve-installment", label: "Setujui" }, reject: "reject-installment" },
-  302: { approve: { intent: "verify-transfer", label: "Verifikasi" }, reject: "reject-transfer" },
-  300: { ship: true },
+  302: { approve: { intent: "verify-transfer", label: "Verifikasi" }, reject: "reject-transfer", rejectFinal: true },
+  300: { ship: true, cancelRefund: true },
 };
 
 const SUCCESS: Record<OpsDecision, string> = {
@@ -42,7 +45,9 @@ const SUCCESS: Record<OpsDecision, string> = {
   "reject-installment": "Pengajuan cicilan ditolak.",
   "verify-transfer": "Bukti transfer terverifikasi. Pembayaran diterima.",
   "reject-transfer": "Bukti transfer ditolak. Pembeli dapat mengirim bukti baru.",
+  "reject-transfer-final": "Bukti transfer ditolak permanen. Pesanan ditutup.",
   ship: "Pesanan dikirim.",
+  "cancel-refund": "Pesanan dibatalkan. Pengembalian dana dibuat dan pembeli diberi tahu.",
 };
 
 const isDecision = (value: unknown): value is OpsDecision => typeof value === "string" && Object.hasOwn(OPS_TRANSITIONS, value);
@@ -85,9 +90,15 @@ export async function action({ context, params, request }: Route.ActionArgs) {
     courier: String(form.get("courier") ?? "").slice(0, 100),
     courierOther: String(form.get("courierOther") ?? "").slice(0, 100),
     trackingNumber: String(form.get("trackingNumber") ?? "").slice(0, 200),
+    moneyReceived: form.get("moneyReceived") === "on" ? "on" : "",
   };
   if (!isDecision(intent)) return data<ActionData>({ intent: null, errors: {}, values, conflict: "Aksi tidak dikenal." }, { status: 400 });
-  const result = await applyOpsDecision(orderId, intent, { operatorId: operator.id }, values);
+  const result = await applyOpsDecision(
+    orderId,
+    intent,
+    { operatorId: operator.id },
+    { ...values, moneyReceived: values.moneyReceived === "on" },
+  );
   if (result.ok) {
     flash(context, "toast", { type: "success", message: SUCCESS[intent] });
     throw redirect(`/ops/orders/${orderId}`);
@@ -178,6 +189,46 @@ export default function OpsOrder({ loaderData, actionData }: Route.ComponentProp
                 <FieldError id="reason-error" message={errorsFor(decisions.reject).reason} />
                 <button type="submit" className="ops-btn ops-btn-danger">
                   Tolak
+                </button>
+              </Form>
+            ) : null}
+            {decisions.rejectFinal ? (
+              <Form method="post" className="ops-form">
+                <input type="hidden" name="intent" value="reject-transfer-final" />
+                <label htmlFor="reason-final">Alasan (tolak permanen)</label>
+                <textarea
+                  id="reason-final"
+                  name="reason"
+                  maxLength={REASON_MAX}
+                  defaultValue={valueOf("reject-transfer-final", "reason")}
+                  aria-invalid={errorsFor("reject-transfer-final").reason ? true : undefined}
+                  aria-describedby={errorsFor("reject-transfer-final").reason ? "reason-final-error" : undefined}
+                />
+                <FieldError id="reason-final-error" message={errorsFor("reject-transfer-final").reason} />
+                <label className="ops-check">
+                  <input type="checkbox" name="moneyReceived" defaultChecked={valueOf("reject-transfer-final", "moneyReceived") === "on"} />{" "}
+                  Dana diterima (dana dikembalikan ke pembeli)
+                </label>
+                <button type="submit" className="ops-btn ops-btn-danger">
+                  Tolak Permanen
+                </button>
+              </Form>
+            ) : null}
+            {decisions.cancelRefund ? (
+              <Form method="post" className="ops-form">
+                <input type="hidden" name="intent" value="cancel-refund" />
+                <label htmlFor="reason-cancel">Alasan pembatalan</label>
+                <textarea
+                  id="reason-cancel"
+                  name="reason"
+                  maxLength={REASON_MAX}
+                  defaultValue={valueOf("cancel-refund", "reason")}
+                  aria-invalid={errorsFor("cancel-refund").reason ? true : undefined}
+                  aria-describedby={errorsFor("cancel-refund").reason ? "reason-cancel-error" : undefined}
+                />
+                <FieldError id="reason-cancel-error" message={errorsFor("cancel-refund").reason} />
+                <button type="submit" className="ops-btn ops-btn-danger">
+                  Batalkan dan Kembalikan Dana
                 </button>
               </Form>
             ) : null}

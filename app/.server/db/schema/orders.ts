@@ -17,7 +17,7 @@ export const uploads = pgTable(
     ownerId: integer("owner_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    purpose: text("purpose", { enum: ["ktp", "transfer-proof", "delivery-proof"] }).notNull(),
+    purpose: text("purpose", { enum: ["ktp", "transfer-proof", "delivery-proof", "refund-proof"] }).notNull(),
     contentType: text("content_type", { enum: ["image/jpeg", "image/png", "application/pdf"] }).notNull(),
     size: integer("size").notNull(),
     bytes: bytea("bytes").notNull(),

@@ -1,7 +1,9 @@
 import { desc, eq } from "drizzle-orm";
+import type { Executor } from "../../db/client";
 import { getDb } from "../../db/client";
-import { orderEvents, orders, orderStatuses } from "../../db/schema";
+import { orderEvents, orders, orderStatuses, payments } from "../../db/schema";
 import { amountToPay, transitionOrder } from "../orders";
+import { createRefund, recordReceipt } from "../refunds";
 import { recordAudit } from "../people";
 import { COURIER_NAME_MAX, COURIERS, OTHER_COURIER, REASON_MAX, TRACKING_MAX } from "~/lib/ops-decisions";
 
@@ -51,11 +53,24 @@ export const OPS_TRANSITIONS = {
   "verify-transfer": { from: 302, to: 300, note: "Bukti transfer terverifikasi" },
   // The buyer may upload a proof again.
   "reject-transfer": { from: 302, to: 200, note: "Bukti transfer ditolak" },
+  // For good: the order cannot go on (issue 36). With 'Dana diterima' ticked the transfer did arrive
+  // and a refund of it is created in the same transaction.
+  "reject-transfer-final": { from: 302, to: 2, note: "Bukti transfer ditolak" },
   ship: { from: 300, to: 400, note: "Dikirim" },
+  // 'Batalkan dan Kembalikan Dana': the store cannot deliver a paid order; the stock unit returns and
+  // all the money received is refunded (decision 0048, a departure from the spec's status table).
+  "cancel-refund": { from: 300, to: 1, note: "Dibatalkan oleh toko, dana dikembalikan" },
 } as const satisfies Record<string, { from: number; to: number; note: string }>;
 export type OpsDecision = keyof typeof OPS_TRANSITIONS;
 
-export const REJECTIONS: readonly OpsDecision[] = ["reject-incentive", "reject-installment", "reject-transfer"];
+/** The decisions that need a reason ('Alasan'), which the buyer is shown as written. */
+export const REJECTIONS: readonly OpsDecision[] = [
+  "reject-incentive",
+  "reject-installment",
+  "reject-transfer",
+  "reject-transfer-final",
+  "cancel-refund",
+];
 export const isRejection = (decision: OpsDecision) => REJECTIONS.includes(decision);
 
 export { COURIERS, OTHER_COURIER, REASON_MAX, TRACKING_MAX };
@@ -72,7 +87,14 @@ export const TRACKING_TOO_LONG = `Nomor Resi maksimal ${TRACKING_MAX} karakter.`
 export type OpsActor = { operatorId: number } | "cli";
 export const actorLabel = (actor: OpsActor) => (actor === "cli" ? "ops" : `operator:${actor.operatorId}`);
 
-export type DecisionInput = { reason?: string; courier?: string; courierOther?: string; trackingNumber?: string };
+export type DecisionInput = {
+  reason?: string;
+  courier?: string;
+  courierOther?: string;
+  trackingNumber?: string;
+  /** 'Dana diterima' (reject-transfer-final): the transfer reached the store's account. */
+  moneyReceived?: boolean;
+};
 export type DecisionFieldErrors = Partial<Record<"reason" | "courier" | "courierOther" | "trackingNumber", string>>;
 export type DecisionResult =
   | { ok: true; from: number; to: number }
@@ -130,6 +152,7 @@ export async function applyOpsDecision(
     onMoved: async (tx) => {
       if (checked.courier)
         await tx.update(orders).set({ courier: checked.courier, trackingNumber: checked.trackingNumber }).where(eq(orders.id, orderId));
+      await refundForDecision(tx, orderId, decision, actorLabel(actor), checked.note, input.moneyReceived === true);
       if (actor !== "cli")
         await recordAudit(tx, actor.operatorId, "order-decision", { orderId, detail: `${decision} ${from}→${to}: ${checked.note}` });
     },
@@ -145,6 +168,32 @@ export async function applyOpsDecision(
     current,
     message: `${moved.message} Pesanan berstatus ${current.statusId} ${current.statusName}; perintah ini hanya untuk status ${from}.`,
   };
+}
+
+/**
+ * The refund a decision causes, in its transaction (issue 36): a transfer rejected for good whose
+ * money arrived ('Dana diterima') is received and refunded in full; a paid order the store cancels
+ * refunds everything received and not yet refunded.
+ */
+async function refundForDecision(
+  tx: Executor,
+  orderId: number,
+  decision: OpsDecision,
+  actor: string,
+  reason: string,
+  moneyReceived: boolean,
+) {
+  if (decision === "reject-transfer-final" && moneyReceived) {
+    const [payment] = await tx.select({ total: payments.total }).from(payments).where(eq(payments.orderId, orderId));
+    if (!payment) return;
+    await recordReceipt(tx, { orderId, amount: payment.total, source: "transfer-claimed", ref: `order:${orderId}:transfer` });
+    const refund = await createRefund(tx, { orderId, amount: "rest", cause: "proof-rejected", reason, actor });
+    if (!refund.ok) throw new Error(`refund of rejected order ${orderId}: ${refund.message}`);
+  }
+  if (decision === "cancel-refund") {
+    const refund = await createRefund(tx, { orderId, amount: "rest", cause: "ops-cancel", reason, actor });
+    if (!refund.ok) throw new Error(`refund of cancelled order ${orderId}: ${refund.message}`);
+  }
 }
 
 async function orderStatus(orderId: number) {
@@ -194,7 +243,7 @@ export async function getBuyerOpsFacts(orderId: number): Promise<BuyerOpsFacts> 
       ? "incentive"
       : last.fromStatus === 301 && last.toStatus === 2
         ? "installment"
-        : last.fromStatus === 302 && last.toStatus === 200
+        : last.fromStatus === 302 && (last.toStatus === 200 || last.toStatus === 2)
           ? "transfer"
           : null;
   return {

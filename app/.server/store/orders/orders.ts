@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { getDb, type Executor } from "../../db/client";
 import { orderDeliveryProofs, orderEvents, orders, orderStatuses, payments, products, RELEASED_STATUSES, uploads } from "../../db/schema";
 import { announceOrderEvent } from "../messages";
+import { createRefund, recordPaymentReceipt, recordReceipt } from "../refunds";
 import { creditOrderReward, type Reward } from "./balance";
 import { canCancel, canConfirmArrival, DONE, SHIPPED } from "~/lib/order-actions";
 // The ONE module through which orders, stock and statuses change (DESIGN §6). Every change is a
@@ -27,7 +28,9 @@ export const ORDER_TRANSITIONS: Record<number, number[]> = {
   301: [300, 1, 2],
   // 302 → 200: ops rejected the transfer proof; the buyer may upload another (issue 8, ops CLI).
   302: [300, 200, 1, 2],
-  300: [400],
+  // 300 → 1: the store cannot deliver a paid order ('Batalkan dan Kembalikan Dana', a refund in the
+  // same transaction): a departure from the spec's table, decision 0048.
+  300: [400, 1],
   400: [500],
   500: [],
   1: [],
@@ -91,6 +94,11 @@ export async function transitionOrder(
       // ('Saya sudah bayar' again). The rejected proof stays named in the event that sent it.
       await tx.update(payments).set({ markedPaidAt: null, proofUploadId: null }).where(eq(payments.orderId, orderId));
     }
+    if (to === 300) {
+      // The payment arrived (a gateway's settlement, a verified transfer, an approved instalment): the
+      // money received for the order, which every later refund of it is checked against.
+      await recordPaymentReceipt(tx, orderId);
+    }
     await options?.onMoved?.(tx);
     // The buyer's notification and e-mail job, in this transaction: the move and its messages
     // commit or roll back together (issue 28). After onMoved, so a credited reward is in them.
@@ -140,11 +148,32 @@ export async function cancelOrder(orderId: number, userId: number): Promise<Acti
     const order = await ownedStatus(orderId, userId);
     if (!order) return { ok: false, notFound: true, message: ORDER_NOT_FOUND };
     if (!canCancel(order.statusId)) return { ok: false, message: refusalFor(order.statusId, "cancel") };
-    const moved = await transitionOrder(orderId, order.statusId, 1, `buyer:${userId}`, "Dibatalkan oleh pembeli");
+    const moved = await transitionOrder(orderId, order.statusId, 1, `buyer:${userId}`, "Dibatalkan oleh pembeli", {
+      onMoved: order.statusId === 302 ? (tx) => refundCancelledTransfer(tx, orderId, userId) : undefined,
+    });
     if (moved.ok) return { ok: true };
   }
   const latest = await ownedStatus(orderId, userId);
   return { ok: false, message: refusalFor(latest?.statusId ?? 1, "cancel") };
+}
+
+/**
+ * A cancel in 302 'Verifikasi Bukti Transfer': the buyer has transferred what the payment asked
+ * (payment_total). That money is received and a refund of all of it is created, in the transaction
+ * of the cancel (issue 36).
+ */
+async function refundCancelledTransfer(tx: Executor, orderId: number, userId: number): Promise<void> {
+  const [payment] = await tx.select({ total: payments.total }).from(payments).where(eq(payments.orderId, orderId));
+  if (!payment) return;
+  await recordReceipt(tx, { orderId, amount: payment.total, source: "transfer-claimed", ref: `order:${orderId}:transfer` });
+  const refund = await createRefund(tx, {
+    orderId,
+    amount: "rest",
+    cause: "buyer-cancel",
+    reason: "Pesanan dibatalkan oleh pembeli setelah transfer",
+    actor: `buyer:${userId}`,
+  });
+  if (!refund.ok) throw new Error(`refund of cancelled order ${orderId}: ${refund.message}`);
 }
 
 /** Spec §7 confirm (`buktiImageUrls`): at most this many photos or PDFs with one confirmation. */
