@@ -15,7 +15,9 @@ import {
   PROOF_REQUIRED,
   TOO_MANY_PROOFS,
 } from "~/.server/store/orders";
-import { saveUpload } from "~/.server/store/orders";
+import { saveUpload, uploadUrl } from "~/.server/store/orders";
+import { listOwnedRefunds, submitRefundAccount } from "~/.server/store/refunds";
+import { ASKS_FOR_ACCOUNT, type AccountErrors, REFUND_BANKS, REFUND_STATE_NAMES, type RefundState } from "~/lib/refunds";
 import { isEmptyFile } from "~/.server/images";
 import { Sheet } from "~/components/sheet";
 import { displayTitle, ORDER_TITLE_LENGTH } from "~/lib/display";
@@ -62,8 +64,28 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
     sheet,
     // The operators' side (issue 17): courier and tracking number, a rejection's reason.
     ops: await opsFactsForBuyer(order.id),
+    // Money going back to the buyer (issue 36).
+    refunds: (await listOwnedRefunds(order.id, user.id)).map((r) => ({
+      id: r.id,
+      amount: r.amount,
+      state: r.state,
+      stateName: REFUND_STATE_NAMES[r.state],
+      method: r.method,
+      reason: r.reason,
+      bankName: r.bankName,
+      accountNumber: r.accountNumber,
+      accountHolder: r.accountHolder,
+      transferReference: r.transferReference,
+      proofUrl: r.proofUploadId ? uploadUrl(r.proofUploadId) : null,
+      failureReason: r.failureReason,
+      refundedAt: r.refundedAt ? formatDateWib(r.refundedAt) : null,
+      asksForAccount: r.method === "transfer" && ASKS_FOR_ACCOUNT.includes(r.state),
+    })),
+    banks: REFUND_BANKS,
   };
 }
+
+type RefundFormData = { refundId: number; errors: AccountErrors; values: Record<"bankName" | "accountNumber" | "accountHolder", string> };
 
 async function opsFactsForBuyer(orderId: number) {
   const facts = await getBuyerOpsFacts(orderId);
@@ -131,12 +153,35 @@ export async function action({ context, params, request }: Route.ActionArgs) {
     throw redirect(`/transaction-done?order=${orderId}`);
   }
 
+  if (intent === "refund-account") {
+    const refundId = Number(form.get("refundId"));
+    const values = {
+      bankName: String(form.get("bankName") ?? "").slice(0, 100),
+      accountNumber: String(form.get("accountNumber") ?? "").slice(0, 40),
+      accountHolder: String(form.get("accountHolder") ?? "").slice(0, 200),
+    };
+    // Only a refund of this very order (the store checks it is the buyer's own).
+    const own = (await listOwnedRefunds(orderId, user.id)).some((r) => r.id === refundId);
+    if (!own) notFound();
+    const result = await submitRefundAccount(refundId, user.id, values);
+    if (result.ok) {
+      flash(context, "toast", { type: "success", message: "Data rekening terkirim. Pengembalian dana sedang diproses." });
+      throw redirect(here);
+    }
+    if (result.kind === "not-found") notFound();
+    if (result.kind === "invalid")
+      return data({ refundForm: { refundId, errors: result.errors, values } satisfies RefundFormData }, { status: 400 });
+    flash(context, "toast", { type: "danger", message: result.message });
+    throw redirect(here);
+  }
+
   return data({ confirmError: null as string | null, message: "Aksi tidak dikenal." }, { status: 400 });
 }
 
 export default function TransactionDetail({ loaderData, actionData }: Route.ComponentProps) {
   const { order, lines, actions } = loaderData;
   const confirmError = actionData && "confirmError" in actionData ? actionData.confirmError : null;
+  const refundForm = actionData && "refundForm" in actionData ? (actionData.refundForm as RefundFormData) : null;
   const sheet = confirmError ? "confirm" : loaderData.sheet;
   const here = `/transaction-detail/${order.id}`;
   const totalQty = order.orderProducts.reduce((sum, p) => sum + p.qty, 0);
@@ -169,6 +214,16 @@ export default function TransactionDetail({ loaderData, actionData }: Route.Comp
           </p>
         </section>
       ) : null}
+
+      {loaderData.refunds.map((refund) => (
+        <RefundBlock
+          key={refund.id}
+          refund={refund}
+          banks={loaderData.banks}
+          action={here}
+          failed={refundForm?.refundId === refund.id ? refundForm : null}
+        />
+      ))}
 
       {loaderData.ops.trackingNumber ? (
         <section className="card" aria-labelledby="shipping-heading" data-testid="shipping-info">
@@ -310,6 +365,160 @@ export default function TransactionDetail({ loaderData, actionData }: Route.Comp
       {sheet === "cancel" ? <CancelConfirmation closeHref={here} /> : null}
       {sheet === "confirm" ? <ConfirmArrival closeHref={here} error={confirmError} /> : null}
     </div>
+  );
+}
+
+type RefundView = {
+  id: number;
+  amount: number;
+  state: RefundState;
+  stateName: string;
+  method: "gateway" | "transfer";
+  reason: string;
+  bankName: string | null;
+  accountNumber: string | null;
+  accountHolder: string | null;
+  transferReference: string | null;
+  proofUrl: string | null;
+  failureReason: string | null;
+  refundedAt: string | null;
+  asksForAccount: boolean;
+};
+
+/** 'Pengembalian Dana': the amount, the state, and the account form while the store needs one. */
+function RefundBlock({
+  refund,
+  banks,
+  action,
+  failed,
+}: {
+  refund: RefundView;
+  banks: readonly string[];
+  action: string;
+  failed: RefundFormData | null;
+}) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const id = (field: string) => `refund-${refund.id}-${field}`;
+  const errors = failed?.errors ?? {};
+  const value = (field: "bankName" | "accountNumber" | "accountHolder") =>
+    failed?.values[field] ?? (refund.state === "failed" ? (refund[field] ?? "") : "");
+  return (
+    <section className="card" aria-labelledby={id("heading")} data-testid="refund">
+      <h2 id={id("heading")}>Pengembalian Dana</h2>
+      <div className="row-between">
+        <span className="muted">Jumlah</span>
+        <strong data-testid="refund-amount">{formatRupiah(refund.amount)}</strong>
+      </div>
+      <div className="row-between">
+        <span className="muted">Status</span>
+        <span className="strong" data-testid="refund-state">
+          {refund.stateName}
+        </span>
+      </div>
+      <p className="muted small">{refund.reason}</p>
+      {refund.state === "processing" ? (
+        <p data-testid="refund-processing">
+          {refund.method === "gateway"
+            ? "Dana sedang dikembalikan ke kartu yang Anda gunakan untuk membayar."
+            : `Dana sedang ditransfer ke rekening ${refund.bankName ?? ""} ${refund.accountNumber ?? ""} a.n. ${refund.accountHolder ?? ""}.`}
+        </p>
+      ) : null}
+      {refund.state === "refunded" ? (
+        <dl className="facts" data-testid="refund-done">
+          <dt>Tanggal Pengembalian</dt>
+          <dd>{refund.refundedAt}</dd>
+          {refund.transferReference ? (
+            <>
+              <dt>Nomor Referensi Transfer</dt>
+              <dd data-testid="refund-reference">{refund.transferReference}</dd>
+            </>
+          ) : null}
+          {refund.proofUrl ? (
+            <>
+              <dt>Bukti Transfer</dt>
+              <dd>
+                <a href={refund.proofUrl} target="_blank" rel="noopener">
+                  Lihat Bukti Transfer
+                </a>
+              </dd>
+            </>
+          ) : null}
+        </dl>
+      ) : null}
+      {refund.state === "failed" && refund.failureReason ? (
+        <p className="field-error" data-testid="refund-failure">
+          Alasan: {refund.failureReason}
+        </p>
+      ) : null}
+      {refund.asksForAccount ? (
+        <Form method="post" action={action} className="refund-form" data-testid="refund-form" preventScrollReset>
+          <input type="hidden" name="intent" value="refund-account" />
+          <input type="hidden" name="refundId" value={refund.id} />
+          <p className="muted small">Kirim data rekening Anda agar dana dapat ditransfer kembali.</p>
+          <div className="field">
+            <label htmlFor={id("bank")}>Nama Bank</label>
+            <select
+              id={id("bank")}
+              name="bankName"
+              defaultValue={value("bankName")}
+              aria-invalid={errors.bankName ? true : undefined}
+              aria-describedby={errors.bankName ? id("bank-error") : undefined}
+            >
+              <option value="">Pilih bank</option>
+              {banks.map((bank) => (
+                <option key={bank} value={bank}>
+                  {bank}
+                </option>
+              ))}
+            </select>
+            {errors.bankName ? (
+              <p className="field-error" id={id("bank-error")} role="alert">
+                {errors.bankName}
+              </p>
+            ) : null}
+          </div>
+          <div className="field">
+            <label htmlFor={id("number")}>Nomor Rekening</label>
+            <input
+              id={id("number")}
+              name="accountNumber"
+              inputMode="numeric"
+              autoComplete="off"
+              maxLength={30}
+              defaultValue={value("accountNumber")}
+              aria-invalid={errors.accountNumber ? true : undefined}
+              aria-describedby={errors.accountNumber ? id("number-error") : undefined}
+            />
+            {errors.accountNumber ? (
+              <p className="field-error" id={id("number-error")} role="alert">
+                {errors.accountNumber}
+              </p>
+            ) : null}
+          </div>
+          <div className="field">
+            <label htmlFor={id("holder")}>Nama Pemilik Rekening</label>
+            <input
+              id={id("holder")}
+              name="accountHolder"
+              autoComplete="off"
+              maxLength={100}
+              defaultValue={value("accountHolder")}
+              aria-invalid={errors.accountHolder ? true : undefined}
+              aria-describedby={errors.accountHolder ? id("holder-error") : undefined}
+            />
+            {errors.accountHolder ? (
+              <p className="field-error" id={id("holder-error")} role="alert">
+                {errors.accountHolder}
+              </p>
+            ) : null}
+          </div>
+          <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+            Kirim Data Rekening
+          </button>
+        </Form>
+      ) : null}
+    </section>
   );
 }
 
