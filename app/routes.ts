@@ -68,6 +68,8 @@ export default [
     route("ops/queue/:queue", "routes/ops/queue.tsx"),
     route("ops/orders/:id", "routes/ops/order.tsx"),
     route("ops/withdrawals", "routes/ops/withdrawals.tsx"),
+    route("ops/refunds", "routes/ops/refunds.tsx"),
+    route("ops/refunds/export", "routes/ops/refunds-export.ts"),
     route("ops/messages", "routes/ops/messages.tsx"),
     route("ops/search", "routes/ops/search.tsx"),
     route("ops/export", "routes/ops/export.ts"),

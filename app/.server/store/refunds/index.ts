@@ -24,6 +24,7 @@ export {
   type RefundCause,
   refundCounts,
   refundEventsOf,
+  refundOwner,
   type RefundMethod,
   refundStatesOf,
   submitRefundAccount,
@@ -41,3 +42,4 @@ export {
   refundThroughGateway,
   settleGatewayRefundNotice,
 } from "./finance";
+export { exportTransferRefundsCsv } from "./export";

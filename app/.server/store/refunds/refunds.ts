@@ -347,3 +347,15 @@ export async function refundEventsOf(refundId: number) {
   const db = await getDb();
   return db.select().from(refundEvents).where(eq(refundEvents.refundId, refundId)).orderBy(asc(refundEvents.id));
 }
+
+/** The buyer whose order a refund belongs to (finance's proof image is stored as theirs, so they may open it). */
+export async function refundOwner(refundId: number): Promise<number | null> {
+  if (!isId(refundId)) return null;
+  const db = await getDb();
+  const [row] = await db
+    .select({ userId: orders.userId })
+    .from(refunds)
+    .innerJoin(orders, eq(orders.id, refunds.orderId))
+    .where(eq(refunds.id, refundId));
+  return row?.userId ?? null;
+}
