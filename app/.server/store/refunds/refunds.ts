@@ -61,17 +61,23 @@ export async function recordPaymentReceipt(tx: Executor, orderId: number): Promi
 }
 
 /** What was received for an order and what was (or is being) given back, read inside `tx`. */
-async function moneyOf(tx: Executor, orderId: number): Promise<{ received: number; refunded: number }> {
+async function moneyOf(tx: Executor, orderId: number): Promise<{ received: number; payment: number; refunded: number }> {
   const [received] = await tx
-    .select({ total: sql<number>`coalesce(sum(${orderReceipts.amount}), 0)`.mapWith(Number) })
+    .select({
+      total: sql<number>`coalesce(sum(${orderReceipts.amount}), 0)`.mapWith(Number),
+      payment: sql<number>`coalesce(sum(${orderReceipts.amount}) filter (where ${orderReceipts.source} = 'payment'), 0)`.mapWith(Number),
+    })
     .from(orderReceipts)
     .where(eq(orderReceipts.orderId, orderId));
   const [refunded] = await tx
     .select({ total: sql<number>`coalesce(sum(${refunds.amount}), 0)`.mapWith(Number) })
     .from(refunds)
     .where(eq(refunds.orderId, orderId));
-  return { received: received?.total ?? 0, refunded: refunded?.total ?? 0 };
+  return { received: received?.total ?? 0, payment: received?.payment ?? 0, refunded: refunded?.total ?? 0 };
 }
+
+/** The statuses of a paid order the store is delivering: its payment is kept, not refundable. */
+export const KEPT_STATUSES = [300, 400, 500];
 
 // ————————————————————————————————————————————— creating a refund
 
@@ -89,10 +95,12 @@ export async function createRefund(
   input: { orderId: number; amount: number | "rest"; cause: RefundCause; reason: string; actor: string },
   now = new Date(),
 ): Promise<CreateRefundResult> {
-  const [order] = await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, input.orderId)).for("update");
+  const [order] = await tx.select({ statusId: orders.statusId }).from(orders).where(eq(orders.id, input.orderId)).for("update");
   if (!order) return { ok: false, message: REFUND_NOT_FOUND };
   const money = await moneyOf(tx, input.orderId);
-  const left = money.received - money.refunded;
+  // A paid order on its way to the buyer keeps its payment: only money beyond it may go back.
+  const kept = KEPT_STATUSES.includes(order.statusId) ? money.payment : 0;
+  const left = money.received - kept - money.refunded;
   const amount = input.amount === "rest" ? left : input.amount;
   if (!Number.isSafeInteger(amount) || amount <= 0 || amount > left) return { ok: false, message: REFUND_ABOVE_RECEIVED };
   const [payment] = await tx
