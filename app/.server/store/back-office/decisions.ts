@@ -58,7 +58,7 @@ export const OPS_TRANSITIONS = {
   "reject-transfer-final": { from: 302, to: 2, note: "Bukti transfer ditolak" },
   ship: { from: 300, to: 400, note: "Dikirim" },
   // 'Batalkan dan Kembalikan Dana': the store cannot deliver a paid order; the stock unit returns and
-  // all the money received is refunded (decision 0048, a departure from the spec's status table).
+  // all the money received is refunded (decision 0055, a departure from the spec's status table).
   "cancel-refund": { from: 300, to: 1, note: "Dibatalkan oleh toko, dana dikembalikan" },
 } as const satisfies Record<string, { from: number; to: number; note: string }>;
 export type OpsDecision = keyof typeof OPS_TRANSITIONS;

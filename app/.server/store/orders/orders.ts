@@ -29,7 +29,7 @@ export const ORDER_TRANSITIONS: Record<number, number[]> = {
   // 302 → 200: ops rejected the transfer proof; the buyer may upload another (issue 8, ops CLI).
   302: [300, 200, 1, 2],
   // 300 → 1: the store cannot deliver a paid order ('Batalkan dan Kembalikan Dana', a refund in the
-  // same transaction): a departure from the spec's table, decision 0048.
+  // same transaction): a departure from the spec's table, decision 0055.
   300: [400, 1],
   400: [500],
   500: [],
