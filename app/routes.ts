@@ -70,6 +70,7 @@ export default [
     route("ops/withdrawals", "routes/ops/withdrawals.tsx"),
     route("ops/refunds", "routes/ops/refunds.tsx"),
     route("ops/refunds/export", "routes/ops/refunds-export.ts"),
+    route("ops/finance", "routes/ops/finance.tsx"),
     route("ops/messages", "routes/ops/messages.tsx"),
     route("ops/search", "routes/ops/search.tsx"),
     route("ops/export", "routes/ops/export.ts"),

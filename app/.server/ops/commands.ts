@@ -5,6 +5,7 @@ import { grantRolesByEmail, revokeRolesByEmail, setOperatorRole } from "../store
 import { isStaffRole, STAFF_ROLES, type StaffRole } from "~/lib/staff-roles";
 import { runPaymentSweep, sweepSummary } from "../gateway/sweep";
 import { listPaymentIncidents, resolvePaymentIncident } from "../gateway/gateway-payments";
+import { financeCsv, financeReport } from "../store/refunds";
 import { backupCommand, restoreCommand } from "./backup";
 import type { OpsIO } from "./io";
 
@@ -212,6 +213,21 @@ export const OPS_COMMANDS: Record<string, Command> = {
       const reconciled = sweepSummary({ expired: [], reconciled: result.reconciled });
       if (reconciled) io.out(reconciled);
       return EXIT_OK;
+    },
+  },
+  "finance:report": {
+    usage: "finance:report --from YYYY-MM-DD --to YYYY-MM-DD",
+    summary: "money received, refunded and net per WIB day and payment method, as CSV (issue 36)",
+    async run(args, io) {
+      const usage = "finance:report --from YYYY-MM-DD --to YYYY-MM-DD";
+      const day = /^\d{4}-\d{2}-\d{2}$/;
+      const from = args[args.indexOf("--from") + 1];
+      const to = args[args.indexOf("--to") + 1];
+      if (args.length !== 4 || !args.includes("--from") || !args.includes("--to") || !from || !to || !day.test(from) || !day.test(to))
+        return usageError(io, usage);
+      const report = await financeReport(from, to);
+      io.out(financeCsv(report.days).trimEnd());
+      return 0;
     },
   },
   "payments:incidents": {

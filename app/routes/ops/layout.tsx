@@ -48,6 +48,7 @@ export default function OpsLayout({ loaderData }: Route.ComponentProps) {
             {loaderData.menu.pesanan ? <NavLink to="/ops/search">Cari Pesanan</NavLink> : null}
             {loaderData.menu.keuangan ? <NavLink to="/ops/withdrawals">Penarikan Saldo</NavLink> : null}
             {loaderData.menu.keuangan ? <NavLink to="/ops/refunds">Pengembalian Dana</NavLink> : null}
+            {loaderData.menu.keuangan ? <NavLink to="/ops/finance">Keuangan</NavLink> : null}
             {loaderData.menu.katalog ? <NavLink to="/ops/catalogue">Katalog</NavLink> : null}
             {loaderData.menu.pegawai ? <NavLink to="/ops/employees">Pegawai</NavLink> : null}
             {loaderData.menu.admin ? <NavLink to="/ops/staff">Staf</NavLink> : null}

@@ -43,3 +43,4 @@ export {
   settleGatewayRefundNotice,
 } from "./finance";
 export { exportTransferRefundsCsv } from "./export";
+export { financeCsv, type FinanceDay, financeReport, type UnbalancedOrder } from "./report";

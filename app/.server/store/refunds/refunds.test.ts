@@ -242,3 +242,19 @@ describe("money from the gateway", () => {
     ).toHaveLength(1);
   });
 });
+
+describe("where every rupiah is (/ops/finance, finance:report)", () => {
+  it("counts the money received and refunded per WIB day and method, the open refunds, and finds no unbalanced order", async () => {
+    const { buyer, orderId, total } = await transferIn302();
+    expect(await cancelOrder(orderId, buyer.id)).toEqual({ ok: true });
+    const { financeCsv, financeReport } = await import("./index");
+    const day = new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Jakarta" }).format(new Date());
+    const report = await financeReport(day, day);
+    const transfer = report.days.find((d) => d.method === "bank_transfer")!;
+    expect(transfer.received).toBeGreaterThanOrEqual(total);
+    expect(transfer.net).toBe(transfer.received - transfer.refunded);
+    expect(report.open.amount).toBeGreaterThanOrEqual(total);
+    expect(report.unbalanced.map((o) => o.orderId)).not.toContain(orderId);
+    expect(financeCsv(report.days)).toMatch(new RegExp(`^Tanggal,Metode,Diterima,Dikembalikan,Bersih\\n${day},`));
+  });
+});
