@@ -5,6 +5,7 @@ import { formatDateTimeWib } from "~/.server/dates";
 import { costLines, getOwnedOrderDetail } from "~/.server/store/orders";
 import { displayTitle, ORDER_TITLE_LENGTH } from "~/lib/display";
 import { formatRupiah } from "~/lib/money";
+import { cashDiscountLine, VA_DISCOUNT_PERCENT } from "~/lib/payment-pricing";
 import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle: RouteHandle = { title: "Invoice" };
@@ -115,7 +116,7 @@ export default function Invoice({ loaderData }: Route.ComponentProps) {
         {/* The payment's own lines (issue 25): they take 'Total Belanja' to what was paid. */}
         {order.payment && order.payment.discount > 0 ? (
           <div>
-            <dt>Diskon Pembelian Tunai (3%)</dt>
+            <dt>{cashDiscountLine(order.payment.discountPercent ?? VA_DISCOUNT_PERCENT)}</dt>
             <dd>{formatRupiah(-order.payment.discount)}</dd>
           </div>
         ) : null}

@@ -19,6 +19,7 @@ import type { CheckoutContext, checkoutSchema } from "~/lib/schemas/checkout";
 import { loadCheckoutProduct, OUT_OF_STOCK, PRODUCT_NOT_ORDERABLE, type CheckoutDraft } from "./draft";
 import { resolveAddress, type ResolvedAddress } from "./locations";
 import { employeeStanding, NOT_ACTIVE_EMPLOYEE } from "../people";
+import { currentRewardRule } from "../orders";
 // Making an order from the checkout draft (spec §4 Checkout flow): the rules the form cannot check,
 // then one transaction that reserves the stock unit, writes the order, its product row and its
 // first event, and clears the draft. Idempotent on the form's key.
@@ -239,6 +240,8 @@ export async function createOrderFromDraft(
       if (!reserved.length) return { ok: false as const, field: "product" as const, message: OUT_OF_STOCK };
 
       const pricing = checkoutPricing(product.pricing, { insentif: submission.insentif, promoPegawai: checked.promoPegawai });
+      // The reward rule of this moment goes with the order: a later change of the setting leaves it (issue 38).
+      const rewardRule = await currentRewardRule(tx);
       const now = new Date();
       const [{ id: orderId }] = (await queryRows<{ id: number }>(
         tx,
@@ -277,6 +280,8 @@ export async function createOrderFromDraft(
         priceOri: pricing.priceOri,
         amount: pricing.total,
         totalAmount: pricing.total,
+        rewardPercent: rewardRule?.percent ?? null,
+        rewardCap: rewardRule?.cap ?? null,
         paymentMethodId: options.paymentMethodId ?? checked.paymentMethodId,
         tenor: options.tenor ?? checked.tenor,
         createdAt: now,

@@ -25,8 +25,11 @@ export { getPaymentDetail, markPaid, type PaymentDetail } from "./page";
 export { openPaymentQuietly, type PayResult, setOrderPayment } from "./set-payment";
 export { expireOverduePayments, getOpenVaPayment, settleGatewayEvent, type SettlementResult } from "./settlement";
 export {
+  getCashDiscount,
   getHowToTexts,
   getTenorSettings,
+  manualTransferReady,
+  saveCashDiscount,
   HOW_TO_CHANNELS,
   getTransferAccount,
   listMethodSettings,

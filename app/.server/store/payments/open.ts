@@ -4,7 +4,7 @@ import { queryRows } from "../../db/query-rows";
 import { orders, paymentMethods, payments } from "../../db/schema";
 import { getGateway } from "../../gateway";
 import { paymentBreakdown, UNIQUE_CODE_MAX, UNIQUE_CODE_MIN } from "~/lib/payment-pricing";
-import { getTransferAccount } from "./settings";
+import { getTransferAccount, vaDiscountPercent } from "./settings";
 import { DEFAULT_VALIDITY_MS, UniqueCodesExhausted, isId, statusForType } from "./methods";
 // ————————————————————————————————————————————— opening the payment
 
@@ -42,7 +42,9 @@ export async function openPayment(orderId: number): Promise<PaymentRow | null> {
   // No free code: refuse before the gateway is asked for anything.
   if (method.type === "bank_transfer" && (await freeUniqueCode()) === null) throw new UniqueCodesExhausted();
 
-  const priced = paymentBreakdown(method.type, order.totalAmount, method.fee);
+  // The cash discount of the moment the payment opens: later changes of the setting leave it as it is (issue 38).
+  const discountPercent = await vaDiscountPercent(db);
+  const priced = paymentBreakdown(method.type, order.totalAmount, method.fee, 0, discountPercent);
   const gateway = getGateway(method);
   const payable = method.type === "virtual_account" || method.type === "bank_transfer";
   const opened = await gateway.openPayment({
@@ -68,6 +70,7 @@ export async function openPayment(orderId: number): Promise<PaymentRow | null> {
     billerCode: opened.billerCode ?? null,
     amount: priced.amount,
     discount: priced.discount,
+    discountPercent: priced.discount > 0 ? priced.discountPercent : null,
     fee: priced.fee,
     expiresAt: payable ? (opened.expiresAt ?? new Date(now.getTime() + DEFAULT_VALIDITY_MS)) : opened.expiresAt,
     redirectUrl: opened.redirectUrl,
@@ -96,7 +99,7 @@ export async function openPayment(orderId: number): Promise<PaymentRow | null> {
   for (let attempt = 0; attempt < 20; attempt++) {
     const code = await freeUniqueCode();
     if (code === null) throw new UniqueCodesExhausted();
-    const withCode = paymentBreakdown(method.type, order.totalAmount, method.fee, code);
+    const withCode = paymentBreakdown(method.type, order.totalAmount, method.fee, code, discountPercent);
     const inserted = await insert({ ...row, uniqueCode: code, total: withCode.total });
     if (inserted) return inserted;
     const [won] = await db.select().from(payments).where(eq(payments.orderId, orderId));
