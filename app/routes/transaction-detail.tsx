@@ -1,4 +1,5 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { EmailText } from "~/components/email-text";
 import type { Route } from "./+types/transaction-detail";
 import { requireUser } from "~/.server/http/auth";
 import { formatDateWib } from "~/.server/dates";
@@ -220,7 +221,9 @@ export default function TransactionDetail({ loaderData, actionData }: Route.Comp
           <dt>No. HP</dt>
           <dd>{order.buyerPhoneNumber}</dd>
           <dt>Email</dt>
-          <dd>{order.buyerEmail}</dd>
+          <dd>
+            <EmailText email={order.buyerEmail} />
+          </dd>
           <dt>Alamat</dt>
           <dd data-testid="buyer-address">
             {order.fullAddress}, {order.kelurahan}, {order.kecamatan}, {order.kota}, {order.provinsi} {order.kodePos}

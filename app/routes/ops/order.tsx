@@ -63,7 +63,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
         paidAt: order.payment.paidAt ? formatWhen(order.payment.paidAt) : null,
       },
       sameNik: order.sameNik.map((o) => ({ ...o, createdAt: formatWhen(o.createdAt) })),
-      timeline: order.timeline.map((e) => ({ ...e, at: formatWhen(e.at) })),
+      timeline: order.timeline.map((e) => ({ ...e, at: formatWhen(e.at), ...timelineNote(e.note) })),
       ktpUrl: order.ktpUploadId ? uploadUrl(order.ktpUploadId) : null,
       transferProofUrl: order.transferProofUploadId ? uploadUrl(order.transferProofUploadId) : null,
       deliveryPhotoUrls: order.deliveryPhotoUploadIds.map(uploadUrl),
@@ -98,6 +98,29 @@ export async function action({ context, params, request }: Route.ActionArgs) {
   // rendered again with the order as it is now.
   const conflict = `Keputusan tidak disimpan: pesanan ini sudah diproses lebih dulu. Status pesanan sekarang: ${result.current.statusName} (${result.current.statusId}).`;
   return data<ActionData>({ intent, errors: {}, values, conflict }, { status: 409 });
+}
+
+/**
+ * An event's note as the operator reads it: the proof ids the notes carry ('Bukti transfer dikirim
+ * (bukti:…)', a confirmation's 'bukti:…') become links named 'Bukti transfer' / 'Foto barang sampai'
+ * (issue 38: no internal ids on screen).
+ */
+function timelineNote(note: string | null): { note: string | null; proofs: { label: string; url: string }[] } {
+  if (!note) return { note: null, proofs: [] };
+  if (note.startsWith("bukti:"))
+    return {
+      note: null,
+      proofs: note
+        .slice("bukti:".length)
+        .split(",")
+        .filter(Boolean)
+        .map((id, i, all) => ({ label: all.length > 1 ? `Foto barang sampai ${i + 1}` : "Foto barang sampai", url: uploadUrl(id) })),
+    };
+  const ids = [...note.matchAll(/\s*\(bukti:([\w-]+)\)/g)].map((m) => m[1]!);
+  return {
+    note: note.replace(/\s*\(bukti:[\w-]+\)/g, "").trim() || null,
+    proofs: ids.map((id) => ({ label: "Bukti transfer", url: uploadUrl(id) })),
+  };
 }
 
 function Photo({ url, alt }: { url: string; alt: string }) {
@@ -385,7 +408,16 @@ export default function OpsOrder({ loaderData, actionData }: Route.ComponentProp
                 <span className="when">{e.at}</span> · <strong>{e.toStatusName}</strong>
                 <br />
                 oleh {e.who}
-                {e.note && !e.note.startsWith("bukti:") ? <> — {e.note}</> : null}
+                {e.note ? <> — {e.note}</> : null}
+                {e.proofs.map((proof) => (
+                  <span key={proof.url}>
+                    {" "}
+                    ·{" "}
+                    <a href={proof.url} target="_blank" rel="noopener">
+                      {proof.label}
+                    </a>
+                  </span>
+                ))}
               </li>
             ))}
           </ol>
