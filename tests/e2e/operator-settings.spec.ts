@@ -35,9 +35,10 @@ async function payByVa(page: Page, legend: string): Promise<number> {
   await expect(page.getByTestId("method-group").locator("legend").first()).toHaveText(legend);
   await page.getByRole("radio", { name: /BNI Virtual Account/ }).check();
   await page.locator(".checkout-bar").getByRole("button").click();
-  await expect(page).toHaveURL("/paymentmethod");
+  await expect(page).toHaveURL("/paymentmethod", { timeout: 30_000 });
   await page.getByRole("button", { name: "Bayar Sekarang" }).click();
-  await expect(page).toHaveURL(/\/payment\/\d+$/);
+  // Opening the payment (the gateway, a transaction) takes a while on a busy machine.
+  await expect(page).toHaveURL(/\/payment\/\d+$/, { timeout: 60_000 });
   return Number(new URL(page.url()).pathname.split("/").pop());
 }
 
