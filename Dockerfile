@@ -1,8 +1,9 @@
 # Toko Pegawai PLN: one image, configured by environment variables (README.md → Configuration).
 #   docker build -t employee-store .
-#   docker run -p 3000:3000 -v store-data:/data -e PAYMENT_GATEWAY=midtrans -e MIDTRANS_SERVER_KEY=… employee-store
-#   docker run -p 3000:3000 -v store-data:/data -e PAYMENT_GATEWAY=sandbox -e DEMO_DATA=1 employee-store   (a demo)
-# Production names its payment gateway: without PAYMENT_GATEWAY the server stops at start.
+#   docker run -p 3000:3000 -v store-data:/data -e PAYMENT_GATEWAY=midtrans -e MIDTRANS_SERVER_KEY=… -e DATA_ENCRYPTION_KEY=… employee-store
+#   docker run -p 3000:3000 -v store-data:/data -e PAYMENT_GATEWAY=sandbox -e DEMO_DATA=1 -e DATA_ENCRYPTION_KEY="$(openssl rand -base64 32)" employee-store   (a demo)
+# Production names its payment gateway and sets DATA_ENCRYPTION_KEY (the NIK and photos at rest,
+# decision 0055): without either the server stops at start. Keep the key: a new one opens no old data.
 # Stages: deps (all dependencies) → build (react-router build, which also writes the prepared
 # first-start database into build/server: decision 0012) → prod-deps (runtime dependencies
 # only) → runtime (non-root, the build, the migrations, the ops CLI).

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Config } from "@react-router/dev/config";
@@ -21,6 +22,9 @@ export default {
     // written: the queue's options, the settings' defaults) refuses production without one named
     // (issue 25); this build process names the sandbox for itself. The server still names its own.
     process.env.PAYMENT_GATEWAY ??= "sandbox";
+    // Likewise DATA_ENCRYPTION_KEY (issue 35): the template holds no personal data, so a key that
+    // lives only in this build process is enough. The server uses its own.
+    process.env.DATA_ENCRYPTION_KEY ??= randomBytes(32).toString("base64");
     const { entry } = await import(/* @vite-ignore */ bundle);
     await entry.module.writeDatabaseTemplate();
     await entry.module.writePreparedDemoMedia();

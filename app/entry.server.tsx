@@ -18,6 +18,7 @@ import { contentSecurityPolicy, SECURITY_HEADERS } from "./.server/http/request"
 import { outboxWarning } from "./.server/store/messages";
 import { PERSONAL_CACHE_CONTROL } from "./.server/http/request-guards";
 import { startOpsChannel } from "./.server/ops/channel";
+import { deleteExpiredKtpPhotos } from "./.server/store/privacy";
 import { NonceContext } from "./lib/nonce";
 import { errorField, log } from "./.server/log";
 import { seedDemoData } from "./.server/demo/demo-data";
@@ -118,7 +119,12 @@ export async function startServer() {
   setLockRole("server");
   // The message workers and the once-a-minute jobs (one run per minute across all instances) start
   // with the job queue, which starts with the database (store/messages/queue.ts).
-  await startMessageWorkers({ "payments-sweep": paymentSweep, "payment-reminders": sendPaymentReminders });
+  await startMessageWorkers({
+    "payments-sweep": paymentSweep,
+    "payment-reminders": sendPaymentReminders,
+    // Issue 35: KTP photos past their retention (a few rows a day; the minute's run finds most days none).
+    "ktp-retention": () => deleteExpiredKtpPhotos(),
+  });
   await getDb();
   // PGlite is this process's alone (DATA_DIR/pglite.lock): the ops CLI sends its commands here.
   if (!e.databaseUrl) {

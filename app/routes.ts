@@ -36,7 +36,11 @@ export default [
     route("forgot-password", "routes/forgot-password.tsx"),
   ]),
 
-  layout("layouts/default.tsx", [route("authrequired", "routes/authrequired.tsx"), route("system-error", "routes/system-error.tsx")]),
+  layout("layouts/default.tsx", [
+    route("authrequired", "routes/authrequired.tsx"),
+    route("system-error", "routes/system-error.tsx"),
+    route("kebijakan-privasi", "routes/privacy-policy.tsx"),
+  ]),
 
   layout("layouts/guard.tsx", [
     layout("layouts/default.tsx", { id: "layouts/default-guarded" }, [
@@ -67,6 +71,7 @@ export default [
     route("ops/2fa", "routes/ops/second-factor.tsx"),
     route("ops/queue/:queue", "routes/ops/queue.tsx"),
     route("ops/orders/:id", "routes/ops/order.tsx"),
+    route("ops/orders/:id/ktp", "routes/ops/order-ktp.ts"),
     route("ops/withdrawals", "routes/ops/withdrawals.tsx"),
     route("ops/messages", "routes/ops/messages.tsx"),
     route("ops/search", "routes/ops/search.tsx"),
@@ -86,6 +91,8 @@ export default [
     route("ops/accounts", "routes/ops/employees/accounts.tsx"),
     route("ops/staff", "routes/ops/staff.tsx"),
     route("ops/settings", "routes/ops/settings.tsx"),
+    route("ops/privacy", "routes/ops/privacy.tsx"),
+    route("ops/privacy/export", "routes/ops/privacy-export.ts"),
   ]),
 
   route("*", "routes/not-found.tsx"),

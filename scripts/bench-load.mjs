@@ -22,7 +22,7 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { freePort, root, spawnServer, stopServer, waitForHealth } from "./lib.mjs";
+import { freePort, root, SERVER_ENV, spawnServer, stopServer, waitForHealth } from "./lib.mjs";
 import { useProjectNode } from "./node-runtime.mjs";
 
 // Measured on the Node the store runs on (24), also where the system Node is older.
@@ -64,6 +64,7 @@ if (catalogueSize > 0) {
       ...process.env,
       DATA_DIR: dataDir,
       NODE_ENV: "production",
+      DATA_ENCRYPTION_KEY: SERVER_ENV.DATA_ENCRYPTION_KEY,
       DATABASE_URL: "",
       ...(fs.existsSync(template) ? { DB_TEMPLATE_DIR: template } : {}),
     },

@@ -18,6 +18,8 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+// @ts-expect-error: plain JavaScript module without types
+import { TEST_DATA_ENCRYPTION_KEY } from "./lib.mjs";
 import { CONCURRENCY, countTransitions, seedOpenVaPayments, sendAll, shuffle, withServer } from "./bench-webhook-common";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -43,6 +45,8 @@ Object.assign(process.env, {
   PAYMENT_WEBHOOK_SECRET: secret,
   PAYMENT_GATEWAY: "sandbox",
   DEMO_DATA: "0",
+  // Production requires it (issue 35); the bench's database is thrown away.
+  DATA_ENCRYPTION_KEY: process.env.DATA_ENCRYPTION_KEY || TEST_DATA_ENCRYPTION_KEY,
   PORT: String(port),
 });
 delete process.env.DATABASE_URL;

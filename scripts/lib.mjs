@@ -20,6 +20,9 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
  */
 export const SERVER_NODE_FLAGS = ["--max-old-space-size=128", "--optimize-for-size", "--liftoff-only"];
 
+/** The tests' and benches' DATA_ENCRYPTION_KEY: public, so only for databases that are thrown away. */
+export const TEST_DATA_ENCRYPTION_KEY = "mHAOVcbSTnfjVG1UUQNv4VT6UlC6xZra+MH9kj/eBFE=";
+
 /**
  * Environment of the production server. glibc gives every thread that allocates (libuv's pool,
  * V8's workers, libvips) a malloc arena of its own, each holding freed memory: one arena, blocks of
@@ -28,7 +31,15 @@ export const SERVER_NODE_FLAGS = ["--max-old-space-size=128", "--optimize-for-si
  * smaller after load for about 5 % of its requests per second (decision 0049). Read when the
  * process starts, so it is set by whoever starts server.js (the Dockerfile and `npm run serve` too).
  */
-export const SERVER_ENV = { MALLOC_ARENA_MAX: "1", MALLOC_TRIM_THRESHOLD_: "131072", MALLOC_MMAP_THRESHOLD_: "131072" };
+export const SERVER_ENV = {
+  MALLOC_ARENA_MAX: "1",
+  MALLOC_TRIM_THRESHOLD_: "131072",
+  MALLOC_MMAP_THRESHOLD_: "131072",
+  // Production refuses to start without DATA_ENCRYPTION_KEY (issue 35): the tests' and benches'
+  // servers (throwaway databases) get a fixed key unless one is given; `npm start` passes its own, a
+  // deployment its own secret (the Dockerfile sets none).
+  DATA_ENCRYPTION_KEY: process.env.DATA_ENCRYPTION_KEY || TEST_DATA_ENCRYPTION_KEY,
+};
 
 /**
  * Starts the production server (server.js) as the container runs it: SERVER_NODE_FLAGS, SERVER_ENV,

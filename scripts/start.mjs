@@ -67,14 +67,30 @@ if (builtAt === 0 || builtAt < changedAt) {
 
 // Chosen here (unless given), so it can be printed with the address: it opens the outbox from another machine.
 const outboxKey = process.env.OUTBOX_KEY || randomBytes(18).toString("base64url");
+const dataDir = process.env.DATA_DIR || "./data";
 const env = {
   // The demo pays with the sandbox; production names its gateway itself (env.ts refuses none).
   PAYMENT_GATEWAY: process.env.PAYMENT_GATEWAY || "sandbox",
   OUTBOX_KEY: outboxKey,
   PORT: port,
-  DATA_DIR: process.env.DATA_DIR || "./data",
+  DATA_DIR: dataDir,
   DEMO_DATA: process.env.DEMO_DATA ?? "1",
+  DATA_ENCRYPTION_KEY: process.env.DATA_ENCRYPTION_KEY || demoDataEncryptionKey(path.resolve(root, dataDir)),
 };
+
+/**
+ * The production server requires DATA_ENCRYPTION_KEY (issue 35). For the demo: one generated at the
+ * first start and kept beside the database (DATA_DIR/data-encryption-key, as a developer's server
+ * keeps it), so every later start reads the same NIKs and photos. A deployment sets its own.
+ */
+function demoDataEncryptionKey(dir) {
+  const file = path.join(dir, "data-encryption-key");
+  if (fs.existsSync(file)) return fs.readFileSync(file, "utf8").trim();
+  fs.mkdirSync(dir, { recursive: true });
+  const key = randomBytes(32).toString("base64");
+  fs.writeFileSync(file, key, { mode: 0o600 });
+  return key;
+}
 const firstStart = !fs.existsSync(path.join(root, env.DATA_DIR, "pglite", "PG_VERSION")) && !process.env.DATABASE_URL;
 const serverStart = performance.now();
 process.stdout.write(`• ${firstStart ? "Preparing the database and the demo data (first start)" : "Starting the server"}… `);

@@ -3,12 +3,16 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeEach, vi } from "vitest";
 import { log } from "~/.server/log";
+// @ts-expect-error: plain JavaScript module without types
+import { TEST_DATA_ENCRYPTION_KEY } from "../scripts/lib.mjs";
 
 // Each test file gets its own PGlite data directory (unless DATABASE_URL points at a PostgreSQL
 // server, as in CI's second run), and mail goes to that directory's outbox.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "store-test-"));
 process.env.DATA_DIR = dataDir;
 process.env.NODE_ENV = "test";
+// The NIK and the uploads are encrypted at rest (issue 35): the tests' databases under a fixed key.
+process.env.DATA_ENCRYPTION_KEY ??= TEST_DATA_ENCRYPTION_KEY;
 delete process.env.SMTP_URL;
 delete process.env.DEMO_DATA;
 // A failed message is tried again after a second, not a minute (the retry tests wait for it).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { csvReadError, csvSafeCell, looksLikeFormula, openCsv } from "./csv";
+import { csvReadError, csvSafeCell, csvUnsafeCell, looksLikeFormula, openCsv } from "./csv";
 
 const COLUMNS = ["sku", "nama", "harga"] as const;
 
@@ -59,5 +59,15 @@ describe("openCsv", () => {
     expect(looksLikeFormula("Motor =listrik")).toBe(false);
     expect(csvSafeCell("=1+1")).toBe("'=1+1");
     expect(csvSafeCell("Motor")).toBe("Motor");
+  });
+
+  it("no way of splitting an exported cell (',' ';' tab, line break) leaves a formula (issue 35: Indonesian Excel splits on ';')", () => {
+    const hostile = ["Budi;=cmd|' /C calc'!A0", "Budi,+1", "Budi\t@SUM(A1)", "Budi\n-2+3", "Budi\r\n=1", "a;b;=c,=d"];
+    for (const cell of hostile) {
+      const written = csvSafeCell(cell);
+      for (const piece of written.split(/[,;\t\r\n]/)) expect(looksLikeFormula(piece), `${JSON.stringify(cell)} → ${piece}`).toBe(false);
+      expect(csvUnsafeCell(written)).toBe(cell);
+    }
+    expect(csvSafeCell("Motor listrik; baterai 72V")).toBe("Motor listrik; baterai 72V");
   });
 });

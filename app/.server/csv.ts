@@ -34,8 +34,28 @@ export type CsvReader<C extends string> = { ok: true; delimiter: "," | ";"; colu
  */
 export const looksLikeFormula = (value: string) => /^[=+\-@\t\r]/.test(value);
 
-/** For csv-stringify's `cast.string`: a formula-like cell is written with a leading apostrophe. */
-export const csvSafeCell = (value: string) => (looksLikeFormula(value) ? `'${value}` : value);
+/**
+ * Where a spreadsheet may start a new cell inside our one cell: a separator (',' ';' — Excel in
+ * Indonesia splits on ';' — or a tab) or a line break. `Budi;=cmd|' /C calc'!A0` is one name to us
+ * and two cells to Excel, the second one a formula.
+ */
+const FORMULA_AFTER_SEPARATOR = /([,;\t\r\n])([=+\-@])/g;
+/** The same spot as csvSafeCell wrote it (an apostrophe after the separator), for importers reading an export back. */
+const NEUTRALISED_AFTER_SEPARATOR = /([,;\t\r\n])'([=+\-@])/g;
+
+/**
+ * For csv-stringify's `cast.string`: a formula-like cell is written with a leading apostrophe, and
+ * so is every formula start after a separator or line break inside it (`Budi;'=cmd…`), so that no
+ * way of splitting the line makes a formula.
+ */
+export const csvSafeCell = (value: string) => {
+  const inner = value.replace(FORMULA_AFTER_SEPARATOR, "$1'$2");
+  return looksLikeFormula(inner) ? `'${inner}` : inner;
+};
+
+/** What csvSafeCell wrote reads back as it was (the catalogue's import of its own export). */
+export const csvUnsafeCell = (value: string) =>
+  (/^'[=+\-@\t\r]/.test(value) ? value.slice(1) : value).replace(NEUTRALISED_AFTER_SEPARATOR, "$1$2");
 
 function firstLine(text: string): string {
   const end = text.search(/\r?\n|\r/);

@@ -1,6 +1,7 @@
 import net from "node:net";
 import path from "node:path";
 import { z } from "zod/mini";
+import { parseDataKeys } from "./data-crypto";
 
 // Configuration is read and validated once; a bad value stops the server with a message naming it.
 // zod/mini, like the forms: the full zod would add about 4 MB to the server's heap for this alone.
@@ -46,6 +47,8 @@ const schema = z.object({
       ),
     "0",
   ),
+  // Personal data at rest (issue 35): checked in readEnv with data-crypto.ts's parser, never echoed.
+  DATA_ENCRYPTION_KEY: z.optional(z.string()),
   OUTBOX_KEY: z.optional(z.string().check(z.minLength(16, "must be at least 16 characters"))),
   LOG_LEVEL: z.optional(
     z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"], "must be trace, debug, info, warn, error, fatal or silent"),
@@ -104,6 +107,11 @@ export type Env = {
    * believed: a number of hops (any peer counts as the first), or the proxies' addresses and CIDRs.
    */
   trustProxy: number | string[];
+  /**
+   * DATA_ENCRYPTION_KEY as given (validated: 32-byte keys in base64, comma-separated), or undefined
+   * outside production (data-crypto.ts then keeps a generated key in DATA_DIR). A secret: never log it.
+   */
+  dataEncryptionKey: string | undefined;
   /** Opens the demo outbox from other machines (/outbox?key=…); absent: a new one each start. */
   outboxKey: string | undefined;
   /** Opens GET /metrics to other machines (`Authorization: Bearer …`); loopback clients need none. */
@@ -169,6 +177,15 @@ function readEnv(source: NodeJS.ProcessEnv): Env {
       "PAYMENT_GATEWAY: must be set in production: midtrans, or sandbox for a demo or a test (with sandbox anyone can pay their orders for free)",
     );
   }
+  if (isProduction && !e.DATA_ENCRYPTION_KEY) {
+    throw new ConfigurationError(
+      "DATA_ENCRYPTION_KEY: must be set in production: 32 random bytes in base64 (openssl rand -base64 32); it encrypts the NIK and KTP photos",
+    );
+  }
+  if (e.DATA_ENCRYPTION_KEY) {
+    const keys = parseDataKeys(e.DATA_ENCRYPTION_KEY);
+    if (typeof keys === "string") throw new ConfigurationError(`DATA_ENCRYPTION_KEY: ${keys}`);
+  }
   const paymentGateway = e.PAYMENT_GATEWAY ?? "sandbox";
   if (paymentGateway === "midtrans" && !e.MIDTRANS_SERVER_KEY) {
     throw new ConfigurationError("MIDTRANS_SERVER_KEY: is required when PAYMENT_GATEWAY=midtrans");
@@ -206,6 +223,7 @@ function readEnv(source: NodeJS.ProcessEnv): Env {
     demoData: e.DEMO_DATA === "1",
     adminPhone: e.ADMIN_PHONE,
     trustProxy: /^\d+$/.test(e.TRUST_PROXY) ? Number(e.TRUST_PROXY) : proxyAddressList(e.TRUST_PROXY)!,
+    dataEncryptionKey: e.DATA_ENCRYPTION_KEY,
     outboxKey: e.OUTBOX_KEY,
     metricsToken: e.METRICS_TOKEN,
     shutdownDrainMs: Number(e.SHUTDOWN_DRAIN_MS),

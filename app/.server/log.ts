@@ -117,7 +117,21 @@ function defaultOptions(): LogOptions {
 /** The process's logger (level from LOG_LEVEL, checked by env.ts; JSON unless NODE_ENV=development). */
 export const log: Logger = createLogger(defaultOptions());
 
-/** An error as a log field: its message and stack, nothing else it may carry. */
+/**
+ * What of an error's text may be written: drizzle's 'Failed query: …' message (and so its stack)
+ * ends with the query's parameters ('params: Budi,3273…'), and some of PostgreSQL's own reasons
+ * quote the value they refused ('invalid input syntax for type integer: "Budi"', 'value "…" is out
+ * of range'). The statement and the reason stay; the values go (issue 35: no personal data in logs).
+ */
+export function withoutQueryValues(text: string): string {
+  return text
+    .replace(/\nparams: .*(?=\n {4}at |$)/gs, "\nparams: [redacted]")
+    .replace(/(for type [\w ]+: |value |for encoding "\w+": |Key \(.*?\)=)"?\(?[^\n]*?\)?"?(?= is out of range|\n|$)/g, "$1[redacted]");
+}
+
+/** An error as a log field: its message and stack without the values a failed query carried, nothing else it may carry. */
 export function errorField(error: unknown) {
-  return error instanceof Error ? { type: error.name, message: error.message, stack: error.stack } : { message: String(error) };
+  return error instanceof Error
+    ? { type: error.name, message: withoutQueryValues(error.message), stack: error.stack && withoutQueryValues(error.stack) }
+    : { message: withoutQueryValues(String(error)) };
 }

@@ -38,6 +38,18 @@ const rateLimited = new Counter({
   registers: [registry],
 });
 
+const smsSent = new Counter({
+  name: "store_sms_sent_total",
+  help: "SMS queued for sending (one-time codes of BRI-CERIA), by kind: paid traffic once a provider is set.",
+  labelNames: ["kind"] as const,
+  registers: [registry],
+});
+
+/** One SMS queued (each one costs money with a provider such as Twilio: watch for pumping). */
+export function countSmsSent(kind: string) {
+  smsSent.inc({ kind });
+}
+
 /** One payment notification from `gateway` (sandbox, midtrans…) and how it ended. */
 export function countPaymentNotification(gateway: string, outcome: string) {
   paymentNotifications.inc({ gateway, outcome });

@@ -6,6 +6,7 @@ import { BellIcon, SearchIcon } from "~/components/icons";
 import type { RootData } from "~/lib/root-data";
 import { PageOutlet } from "~/components/page-outlet";
 import { StoreLogo } from "~/components/store-logo";
+import { PRIVACY_POLICY_PATH } from "~/lib/privacy";
 
 /** Spec §2 main layout: logo, Login or bell, search box that opens /search, activation banner, tabs. */
 export default function MainLayout() {
@@ -40,6 +41,9 @@ export default function MainLayout() {
       <main className="page">
         <PageOutlet />
       </main>
+      <footer className="page-footer">
+        <Link to={PRIVACY_POLICY_PATH}>Kebijakan Privasi</Link>
+      </footer>
       <BottomTabs />
     </div>
   );

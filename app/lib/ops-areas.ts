@@ -35,6 +35,8 @@ export const OPS_AREAS: readonly OpsArea[] = [
   { path: "/ops/accounts", roles: ["pegawai"], changeRoles: ["admin"] },
   { path: "/ops/staff", label: "Staf", roles: ["admin"] },
   { path: "/ops/settings", label: "Pengaturan", roles: ["admin"] },
+  // Who opened which buyer's NIK or KTP photo (issue 35, UU PDP's record of processing).
+  { path: "/ops/privacy", label: "Log Akses Data Pribadi", roles: ["admin"] },
   { path: "/ops/messages", label: "Pesan", roles: ["keuangan"] },
 ];
 

@@ -16,6 +16,7 @@ import { displayTitle, formatCount, formatWeight, ratingOutOfHundred } from "~/l
 import { formatPrice, formatRupiah } from "~/lib/money";
 import { applyDiscount, isDiscounted } from "~/lib/pricing";
 import type { RouteHandle } from "~/lib/route-handle";
+import { parseId } from "~/lib/ids";
 
 export const handle: RouteHandle = { title: "Detail Produk" };
 
@@ -26,8 +27,9 @@ const TERMS_SHEET = "syarat";
 
 /** The product id from the address; anything but a plain positive number is an unknown product. */
 function productIdOf(param: string | undefined): number {
-  if (!param || !/^[1-9]\d{0,8}$/.test(param)) throw data("Not Found", { status: 404 });
-  return Number(param);
+  const id = parseId(param);
+  if (id === null) throw data("Not Found", { status: 404 });
+  return id;
 }
 
 type OrderState = { allowed: true } | { allowed: false; reason: string };

@@ -3,7 +3,7 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/otp";
 import { requireUser } from "~/.server/http/auth";
 import { formatDateTimeWib } from "~/.server/dates";
-import { readForm } from "~/.server/http/request";
+import { clientAddress, readForm } from "~/.server/http/request";
 import { flash } from "~/.server/http/session";
 import { getOtpState, OTP_WRONG, requestOtp, validateOtp } from "~/.server/store/payments";
 import { getPaymentFlowSummary, getPaymentSummary, paylaterPhone, payDraft } from "~/.server/store/checkout";
@@ -78,12 +78,12 @@ export async function action({ context, request, url }: Route.ActionArgs) {
   if (form.get("intent") === "send") {
     if (!summary?.method || !PAYMENT_KINDS[summary.method.type].otp) throw redirect(paymentFlowHref("/paymentmethod", flow));
     const phone = await paylaterPhone(user.id, flow.orderId);
-    const sent = phone ? await requestOtp(user.id, phone) : null;
+    const sent = phone ? await requestOtp(user.id, phone, new Date(), clientAddress(request)) : null;
     if (sent && !sent.ok && paylaterFailureUrl(sent.message)) throw redirect(paylaterFailureUrl(sent.message)!);
     if (!sent?.ok)
       return data(
         { formError: sent?.message ?? "Nomor HP tidak valid.", codeError: null },
-        { status: sent?.code === "COOLDOWN" ? 429 : 400 },
+        { status: sent?.code === "COOLDOWN" || sent?.code === "TOO_MANY" ? 429 : 400 },
       );
     flash(context, "toast", { type: "success", message: CODE_SENT });
     throw redirect(here);

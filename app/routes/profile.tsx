@@ -6,6 +6,7 @@ import { getHelpContacts, getProfile } from "~/.server/store/people";
 import { EditIcon, HelpIcon, LogoutIcon, UserIcon } from "~/components/icons";
 import { SubmitButton } from "~/components/submit-button";
 import type { RouteHandle } from "~/lib/route-handle";
+import { PRIVACY_POLICY_PATH } from "~/lib/privacy";
 
 // The profile layout titles the page 'Akun'; this names the document.
 export const handle: RouteHandle = { title: "Akun" };
@@ -75,6 +76,11 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
           <span>Bantuan</span>
           <ChevronIcon />
         </Link>
+        <Link to={PRIVACY_POLICY_PATH} className="menu-item" data-testid="privacy-policy-link">
+          <HelpIcon size={20} />
+          <span>Kebijakan Privasi</span>
+          <ChevronIcon />
+        </Link>
         <Form method="post" action="/logout" className="menu-form">
           <SubmitButton className="menu-item menu-item-danger">
             <LogoutIcon size={20} />
@@ -108,8 +114,7 @@ function HelpSheet({ admin }: { admin: { phone: string; tel: string; chat: strin
         <p className="muted">NIP hanya dapat diubah oleh admin. Untuk mengubah NIP, silakan hubungi admin.</p>
         <a className="btn btn-outline btn-block" href={admin.tel}>
           <PhoneIcon />
-          {/* One unbroken label: a telephone link's text keeps together (html-validate tel-non-breaking). */}
-          {"Telepon\u00a0Admin"}
+          Telepon Admin
         </a>
         <a className="btn btn-outline btn-block" href={admin.chat} target="_blank" rel="noopener noreferrer">
           <ChatIcon />

@@ -12,6 +12,8 @@ import { SubmitButton } from "~/components/submit-button";
 import { parseForm, useSchemaForm } from "~/lib/forms";
 import type { RouteHandle } from "~/lib/route-handle";
 import { keepDigitsOnly, registerSchema } from "~/lib/schemas/account";
+import { parseId } from "~/lib/ids";
+import { PRIVACY_POLICY_PATH } from "~/lib/privacy";
 
 export const handle: RouteHandle = { title: "Daftar", back: "/login" };
 
@@ -55,7 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   }
   const { companyId, ...account } = submission.value;
-  const result = await registerUser({ ...account, companyId: Number(companyId) });
+  const result = await registerUser({ ...account, companyId: parseId(companyId) ?? 0 });
   if (!result.ok) {
     return data(
       { reply: submission.reply({ fieldErrors: { [result.field ?? ""]: [result.message] }, hideFields: HIDDEN_FIELDS }) },
@@ -102,6 +104,9 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
       </Form>
       <p className="muted center">
         Sudah punya akun? <Link to="/login">Login</Link>
+      </p>
+      <p className="muted center small">
+        Data Anda dijaga sesuai <Link to={PRIVACY_POLICY_PATH}>Kebijakan Privasi</Link>.
       </p>
     </section>
   );

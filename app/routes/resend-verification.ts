@@ -3,7 +3,7 @@ import type { Route } from "./+types/resend-verification";
 import { clientAddress, readForm } from "~/.server/http/request";
 import { flash, getUser } from "~/.server/http/session";
 import { resendVerification } from "~/.server/store/people";
-import { hitRateLimit, RATE_LIMITS } from "~/.server/store/people";
+import { hitMailRateLimit, RATE_LIMITS } from "~/.server/store/people";
 import { safeRedirect } from "~/lib/safe-redirect";
 
 /** 'Kirim Ulang' on the activation banner: sends a new verification e-mail, then back to the page. */
@@ -12,7 +12,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const back = safeRedirect(form.get("redirectTo"), "/home");
   const user = getUser(context);
   if (!user) return redirect(`/authrequired?redirect=${encodeURIComponent(back)}`);
-  const limited = await hitRateLimit(RATE_LIMITS.resend, `${clientAddress(request)}|${user.id}`);
+  const limited = await hitMailRateLimit(RATE_LIMITS.resend, clientAddress(request), String(user.id));
   if (!limited.allowed) {
     flash(context, "toast", { type: "danger", message: "Terlalu banyak permintaan. Coba lagi nanti." });
     return redirect(back);

@@ -4,7 +4,7 @@ import type { Route } from "./+types/send-email";
 import { clientAddress, readForm } from "~/.server/http/request";
 import { flash } from "~/.server/http/session";
 import { requestPasswordReset } from "~/.server/store/people";
-import { hitRateLimit, RATE_LIMITS } from "~/.server/store/people";
+import { hitMailRateLimit, RATE_LIMITS } from "~/.server/store/people";
 import { ErrorSummary } from "~/components/error-summary";
 import { Field, FormError } from "~/components/field";
 import { SubmitButton } from "~/components/submit-button";
@@ -25,7 +25,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ reply: submission.reply() }, { status: 400 });
   }
   const { email } = submission.value;
-  const limited = await hitRateLimit(RATE_LIMITS.forgotPassword, `${clientAddress(request)}|${email}`);
+  const limited = await hitMailRateLimit(RATE_LIMITS.forgotPassword, clientAddress(request), email);
   if (!limited.allowed) {
     const minutes = Math.ceil(limited.retryAfterSeconds / 60);
     return data(

@@ -24,6 +24,7 @@ import { displayTitle, ORDER_TITLE_LENGTH } from "~/lib/display";
 import { formatRupiah } from "~/lib/money";
 import { orderActions } from "~/lib/order-actions";
 import type { RouteHandle } from "~/lib/route-handle";
+import { KTP_DELETED } from "~/lib/privacy";
 
 export const handle: RouteHandle = { title: "Detail Transaksi" };
 
@@ -209,7 +210,13 @@ export default function TransactionDetail({ loaderData, actionData }: Route.Comp
           <dt>Nama Penerima</dt>
           <dd>{order.buyerName}</dd>
           <dt>NIK</dt>
-          <dd>{order.buyerNik}</dd>
+          <dd data-testid="buyer-nik">{order.buyerNik}</dd>
+          {order.ktpDeleted ? (
+            <>
+              <dt>Foto KTP</dt>
+              <dd data-testid="ktp-deleted">{KTP_DELETED}</dd>
+            </>
+          ) : null}
           <dt>No. HP</dt>
           <dd>{order.buyerPhoneNumber}</dd>
           <dt>Email</dt>

@@ -10,6 +10,7 @@ import { formatRupiah } from "~/lib/money";
 import { ORDER_STATUS } from "~/lib/order-status";
 import type { RouteHandle } from "~/lib/route-handle";
 import ordersStylesUrl from "~/styles/orders.css?url";
+import { parseId } from "~/lib/ids";
 export const handle: RouteHandle = { title: "Pesanan Selesai", back: "/transaction" };
 
 // The order screens' styles load only on these screens.
@@ -26,7 +27,8 @@ const SUGGESTIONS = 7;
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser(context);
   const raw = url.searchParams.get("order") ?? "";
-  const order = /^[1-9]\d{0,9}$/.test(raw) ? await getOwnedOrderDetail(Number(raw), user.id) : null;
+  const orderId = parseId(raw);
+  const order = orderId ? await getOwnedOrderDetail(orderId, user.id) : null;
   const reward = order?.statusId === ORDER_STATUS.DONE ? rewardFor({ amount: order.amount }) : null;
   const page = await listProducts({ page: 0, size: SUGGESTIONS });
   return { reward, suggestions: page.content };

@@ -18,7 +18,8 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const user = getUser(context) ?? (token ? await getSessionUser(token, "api") : null);
   const id = params.id ?? "";
   if (!user || !UPLOAD_ID.test(id)) return notFound();
-  const upload = mayOpenOrderImages(user) ? await getUploadForOperator(id) : await getOwnedUpload(id, user.id);
+  // An operator's own files stay theirs; a KTP photo opens to operators only through its order (issue 35).
+  const upload = (mayOpenOrderImages(user) ? await getUploadForOperator(id) : null) ?? (await getOwnedUpload(id, user.id));
   if (!upload) return notFound();
   return new Response(upload.bytes as Uint8Array<ArrayBuffer>, {
     headers: {

@@ -2,6 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+// @ts-expect-error: plain JavaScript module without types
+import { TEST_DATA_ENCRYPTION_KEY } from "../lib.mjs";
 
 // What the in-process benchmarks (bench:export, bench:import, bench:dashboard, bench:roster) share: their command-line counts and
 // a fresh PGlite store in a temporary directory, set up before the store's modules are imported.
@@ -26,6 +28,8 @@ export function useTemporaryPglite(prefix: string): string {
   process.env.NODE_ENV = "production";
   // Production names its gateway (issue 25); the benches pay in the sandbox.
   process.env.PAYMENT_GATEWAY = "sandbox";
+  // Production requires it (issue 35); the bench's database is thrown away.
+  process.env.DATA_ENCRYPTION_KEY ||= TEST_DATA_ENCRYPTION_KEY;
   delete process.env.DATABASE_URL;
   delete process.env.DEMO_DATA;
   delete process.env.SMTP_URL;

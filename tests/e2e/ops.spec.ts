@@ -52,7 +52,8 @@ test("an operator enrols the second factor, approves an incentive after opening 
   const ktp = operator.getByRole("img", { name: "Foto KTP" });
   await expect(ktp).toBeVisible();
   const [photoTab] = await Promise.all([operator.waitForEvent("popup"), operator.getByRole("link", { name: "Foto KTP" }).click()]);
-  await expect(photoTab).toHaveURL(/\/uploads\/[A-Za-z0-9_-]{22}$/);
+  // Issue 35: through its order, on record (the personal-data access log).
+  await expect(photoTab).toHaveURL(/\/ops\/orders\/\d+\/ktp$/);
   const ktpUrl = photoTab.url();
   await photoTab.close();
   const image = await operator.request.get(ktpUrl);

@@ -218,6 +218,7 @@ export async function openDatabase(options: {
   const prepare = async (db: Db) => {
     await seedReferenceData(db);
     if (options.demoData && demoSeeder) await demoSeeder(db);
+    for (const task of startupTasks) await task(db);
   };
   // PostgreSQL: under the start-up lock (several instances may start together). PGlite needs none:
   // one process holds its data directory (data-dir-lock.ts).
@@ -230,7 +231,22 @@ export async function openDatabase(options: {
     handle = await openPglite(options.dataDir);
   }
   if (options.demoData && demoSeeder) await demoSeeder(handle.db);
+  for (const task of startupTasks) await task(handle.db);
   return handle;
+}
+
+/**
+ * Work a domain needs done on its data after the migrations, before anyone is served: on PostgreSQL
+ * under the start-up lock with the migrations (one instance does it, the others find it done). The
+ * one today: sealing rows stored before personal data was encrypted (store/privacy, issue 35), which
+ * a migration cannot do because it has no DATA_ENCRYPTION_KEY. Each task must be idempotent.
+ */
+export type StartupTask = (db: Db) => Promise<void>;
+const startupTasks: StartupTask[] = [];
+
+/** Registers a start-up task (once, at module load, before the database is first opened). */
+export function addStartupTask(task: StartupTask): void {
+  startupTasks.push(task);
 }
 
 /**

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { env } from "../env";
 import { TENORS, type TenorSetting } from "~/lib/payment-pricing";
 import { MANUAL_TRANSFER_ACCOUNT, type PaymentChannel } from "~/lib/payment-channels";
+import { DEFAULT_KTP_RETENTION_DAYS } from "~/lib/privacy";
 import { storeSettings } from "./schema";
 import type { Executor } from "./types";
 
@@ -20,6 +21,8 @@ export type StoreSettingValues = {
   tenors: TenorSetting[];
   "help-contacts": HelpContacts;
   "how-to": HowToTexts;
+  /** Days a KTP photo is kept after the incentive decision once its order is closed (issue 35, store/privacy/retention.ts). */
+  "ktp-retention-days": number;
 };
 export type StoreSettingKey = keyof StoreSettingValues;
 
@@ -37,6 +40,7 @@ function defaultSetting<K extends StoreSettingKey>(key: K): StoreSettingValues[K
     tenors: TENORS.map((t) => ({ ...t })),
     "help-contacts": { phone: env().adminPhone, whatsapp: env().adminPhone },
     "how-to": {},
+    "ktp-retention-days": DEFAULT_KTP_RETENTION_DAYS,
   };
   return defaults[key];
 }

@@ -114,6 +114,8 @@ export const ORDER_DETAIL = object(
     kodePos: str,
     note: str,
     ktpImageUrl: nullable(str),
+    // Retention deleted the KTP photo (issue 35): ktpImageUrl is then null.
+    ktpDeleted: bool,
     orderProducts: list(
       object({
         id: int,

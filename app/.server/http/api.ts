@@ -2,9 +2,11 @@ import type { ZodMiniType } from "zod/mini";
 import { parseForm } from "~/lib/forms";
 import { clientAddress } from "./request";
 import { env } from "../env";
-import { hitRateLimit, type RateLimitRule } from "../store/people";
+import { hitMailRateLimit, hitRateLimit, type RateLimitRule } from "../store/people";
 import { getSessionUser, type SessionUser } from "../store/people";
 import { errorField, log } from "../log";
+import { holdsNul, NUL_REFUSED } from "./request";
+import { parseId } from "~/lib/ids";
 
 // The JSON API's door (spec §7, issue 19): the envelope, bearer tokens, errors and CORS. The
 // handlers in app/routes/api/ are thin: they read the request, call app/.server/store and answer
@@ -83,18 +85,21 @@ export async function readJson(request: Request): Promise<JsonBody> {
     }
     const body: JsonBody = {};
     for (const [key, value] of form) if (typeof value === "string") body[key] = value;
+    if (holdsNul(body)) throw new ApiError(400, NUL_REFUSED);
     return body;
   }
   const text = await request.text().catch(() => {
     throw new ApiError(400, MESSAGES.badJson);
   });
   if (!text.trim()) return {};
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(text);
-    if (value && typeof value === "object" && !Array.isArray(value)) return value as JsonBody;
+    value = JSON.parse(text);
   } catch {
-    // falls through to the 400
+    throw new ApiError(400, MESSAGES.badJson);
   }
+  if (holdsNul(value)) throw new ApiError(400, NUL_REFUSED);
+  if (value && typeof value === "object" && !Array.isArray(value)) return value as JsonBody;
   throw new ApiError(400, MESSAGES.badJson);
 }
 
@@ -128,10 +133,7 @@ export function validate<Schema extends ZodMiniType>(form: FormData | URLSearchP
 
 /** A positive whole id from a query value or a JSON field (string or number), else undefined. */
 export function idOf(value: unknown): number | undefined {
-  const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
-  if (!/^[1-9]\d{0,9}$/.test(text)) return undefined;
-  const n = Number(text);
-  return n <= 2_147_483_647 ? n : undefined;
+  return parseId(value) ?? undefined;
 }
 
 /** A required id: missing or malformed is a 400 naming the field. */
@@ -139,6 +141,12 @@ export function requireId(value: unknown, field: string, message = `${field} tid
   const id = idOf(value);
   if (id === undefined) throw invalid({ [field]: [message] });
   return id;
+}
+
+/** A request that queues mail: the address's mail limit, then `rule` for address and subject (hitMailRateLimit); over either: 429. */
+export async function limitMail(rule: RateLimitRule, address: string, subject: string, message: (minutes: number) => string) {
+  const limited = await hitMailRateLimit(rule, address, subject);
+  if (!limited.allowed) throw tooMany(limited.retryAfterSeconds, message(Math.ceil(limited.retryAfterSeconds / 60)));
 }
 
 /** Counts an attempt against a DB rate limit (the web's rules); over it: 429 with Retry-After. */

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { isOwnNavigation, readForm, sameOriginMiddleware } from "./request";
+import { holdsNul, isOwnNavigation, NUL_REFUSED, readForm, sameOriginMiddleware } from "./request";
+import { readJson } from "./api";
 import { log } from "../log";
 
 const URL_ = "http://store.test/logout";
@@ -65,5 +66,28 @@ describe("readForm", () => {
   ])("reads a %s body as an empty form instead of failing", async (_, type, body) => {
     const request = new Request("http://store.test/detail/1", { method: "PUT", body, headers: type ? { "content-type": type } : {} });
     expect([...(await readForm(request)).keys()]).toEqual([]);
+  });
+});
+
+describe("NUL bytes (issue 35: PostgreSQL refuses them and its error logged the row's NIK, phone and e-mail)", () => {
+  it("a form or JSON field holding \\u0000 is a 400 with an Indonesian message, before any query", async () => {
+    const form = new FormData();
+    form.set("buyerName", "Budi");
+    form.set("buyerNik", "3273\u00000101900001");
+    const thrown = await readForm(new Request("http://localhost/checkout", { method: "POST", body: form })).catch((e: unknown) => e);
+    expect(thrown).toBeInstanceOf(Response);
+    expect((thrown as Response).status).toBe(400);
+    expect(await (thrown as Response).text()).toBe(NUL_REFUSED);
+    const json = (body: unknown) =>
+      readJson(
+        new Request("http://localhost/api", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        }),
+      );
+    await expect(json({ order: { buyerPhoneNumber: "0812\u0000" } })).rejects.toMatchObject({ status: 400, message: NUL_REFUSED });
+    await expect(json({ name: "Budi" })).resolves.toEqual({ name: "Budi" });
+    expect(holdsNul(["a", { "b\u0000": 1 }])).toBe(true);
   });
 });

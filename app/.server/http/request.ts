@@ -104,9 +104,24 @@ export function contentSecurityPolicy(nonce: string, isProduction: boolean, form
  * instead of failing with a 500.
  */
 export async function readForm(request: Request): Promise<FormData> {
+  let form: FormData;
   try {
-    return await request.formData();
+    form = await request.formData();
   } catch {
     return new FormData();
   }
+  for (const [, value] of form) if (typeof value === "string" && value.includes("\u0000")) throw nulRefused();
+  return form;
+}
+
+/** The answer to text holding a NUL byte: PostgreSQL refuses it (its error would log the row's values), so do we, first. */
+export const NUL_REFUSED = "Isian tidak boleh berisi karakter kosong (NUL). Hapus karakter itu lalu kirim ulang.";
+const nulRefused = () => new Response(NUL_REFUSED, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+
+/** Whether a JSON value holds a NUL byte in any string, key or nested value. */
+export function holdsNul(value: unknown): boolean {
+  if (typeof value === "string") return value.includes("\u0000");
+  if (Array.isArray(value)) return value.some(holdsNul);
+  if (value && typeof value === "object") return Object.entries(value).some(([key, v]) => key.includes("\u0000") || holdsNul(v));
+  return false;
 }

@@ -6,6 +6,8 @@ import { isStaffRole, STAFF_ROLES, type StaffRole } from "~/lib/staff-roles";
 import { listPaymentIncidents, resolvePaymentIncident, runPaymentSweep, sweepSummary } from "../store/payments";
 import { backupCommand, restoreCommand } from "./backup";
 import type { OpsIO } from "./io";
+import { getDb } from "../db/client";
+import { rotatePersonalDataKey, rowsNotUnderCurrentKey } from "../store/privacy";
 
 // The ops commands (`npm run ops -- <command>`), independent of where they run: in the CLI's own
 // process (PostgreSQL, or PGlite while no server runs) or inside the running server, which takes
@@ -277,6 +279,25 @@ export const OPS_COMMANDS: Record<string, Command> = {
     usage: "db:restore <file>",
     summary: "restore a backup into an empty DATA_DIR or an empty database (refuses anything else)",
     run: (args, io) => restoreCommand(args, io, usageError),
+  },
+  "data:rotate-key": {
+    usage: "data:rotate-key",
+    summary: "re-seal every NIK and photo under the first DATA_ENCRYPTION_KEY, in small batches, while the server serves",
+    async run(args, io) {
+      if (args.length) return usageError(io, "data:rotate-key");
+      const result = await rotatePersonalDataKey();
+      const left = await rowsNotUnderCurrentKey(await getDb());
+      io.out(
+        `key ${result.keyId}: ${result.orders} orders, ${result.uploads} files, ${result.drafts} checkout drafts, ${result.keys} store keys re-sealed`,
+      );
+      if (left > 0) {
+        // Rows written under an older key meanwhile (an instance not yet restarted with the new list).
+        io.err(`${left} rows are still under another key: run data:rotate-key again`);
+        return EXIT_REFUSED;
+      }
+      io.out("every personal-data row is under the first key: the older keys may now be removed from DATA_ENCRYPTION_KEY");
+      return EXIT_OK;
+    },
   },
   "balance:settle": {
     usage: "balance:settle <id> ok|cancel",

@@ -1,4 +1,4 @@
-import { ApiError, asForm, defineArea, invalid, limit, MESSAGES, ok, readJson, validate } from "~/.server/http/api";
+import { ApiError, asForm, defineArea, invalid, limit, limitMail, MESSAGES, ok, readJson, validate } from "~/.server/http/api";
 import { object, TOKEN_DATA, USER_SCHEMA } from "~/.server/http/api-shapes";
 import { checkCredentials } from "~/.server/http/auth";
 import {
@@ -12,6 +12,7 @@ import {
 import { RATE_LIMITS } from "~/.server/store/people";
 import { createSession, getSessionUser, revokeSession } from "~/.server/store/people";
 import { forgotPasswordSchema, loginSchema, registerSchema, resetPasswordSchema } from "~/lib/schemas/account";
+import { parseId } from "~/lib/ids";
 
 // Spec §7 Auth (/api/v1/auth): the same rules, limits and messages as /login, /register,
 // /send-email, /forgot-password and the activation link, answering a bearer token instead of a cookie.
@@ -72,7 +73,7 @@ const area = defineArea("auth", {
         (minutes) => `Terlalu banyak pendaftaran dari perangkat ini. Coba lagi dalam ${minutes} menit.`,
       );
       const { companyId, matchPassword: _match, ...account } = value;
-      const result = await registerUser({ ...account, companyId: Number(companyId) });
+      const result = await registerUser({ ...account, companyId: parseId(companyId) ?? 0 });
       if (!result.ok) throw invalid({ [result.field ?? "form"]: [result.message] });
       if (result.value.userId === null) {
         return ok(
@@ -127,9 +128,10 @@ const area = defineArea("auth", {
     },
     async handle({ request, address }) {
       const { email } = validate(asForm(await readJson(request), ["email"]), forgotPasswordSchema);
-      await limit(
+      await limitMail(
         RATE_LIMITS.forgotPassword,
-        `${address}|${email}`,
+        address,
+        email,
         (minutes) => `Terlalu banyak permintaan. Coba lagi dalam ${minutes} menit.`,
       );
       await requestPasswordReset(email);
@@ -169,7 +171,7 @@ const area = defineArea("auth", {
       errors: [400, 429],
     },
     async handle({ user, address }) {
-      await limit(RATE_LIMITS.resend, `${address}|${user.id}`, () => "Terlalu banyak permintaan. Coba lagi nanti.");
+      await limitMail(RATE_LIMITS.resend, address, String(user.id), () => "Terlalu banyak permintaan. Coba lagi nanti.");
       const result = await resendVerification(user.id);
       if (!result.ok) throw invalid({ form: [result.message] });
       return ok(

@@ -24,7 +24,7 @@ const area = defineArea("otp", {
       }),
       errors: [400, 429],
     },
-    async handle({ request, user }) {
+    async handle({ request, user, address }) {
       const body = await readJson(request);
       const orderId = idOf(body.orderId);
       const phone =
@@ -33,9 +33,11 @@ const area = defineArea("otp", {
           : typeof body.phone === "string" && body.phone.trim()
             ? body.phone.replace(/\D/g, "")
             : ((await getProfile(user.id))?.phoneNo.replace(/\D/g, "") ?? null);
-      const sent = phone ? await requestOtp(user.id, phone) : null;
+      const sent = phone ? await requestOtp(user.id, phone, new Date(), address) : null;
       if (!sent?.ok) {
         const message = sent?.message ?? "Nomor HP tidak valid.";
+        if (sent?.code === "TOO_MANY") throw tooMany(sent.retryAfterSeconds ?? 60, message);
+        if (sent?.code === "NOT_VERIFIED") throw new ApiError(403, message);
         if (sent?.code === "COOLDOWN")
           throw tooMany(Math.ceil(((sent.resendAvailableAt?.getTime() ?? Date.now()) - Date.now()) / 1000), message);
         // Spec §8: BRI-CERIA's NOT_EXIST error ('Nomor Telephone tak terdaftar').

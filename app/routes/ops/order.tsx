@@ -10,6 +10,10 @@ import { applyOpsDecision } from "~/.server/store/back-office";
 import { uploadUrl } from "~/.server/store/orders";
 import { formatRupiah } from "~/lib/money";
 import { COURIERS, decisionsFrom, isOpsDecision, OPS_TRANSITIONS, OTHER_COURIER } from "~/lib/ops-decisions";
+import { KTP_DELETED } from "~/lib/privacy";
+import { ORDER_STATUS } from "~/lib/order-status";
+import { clientAddress } from "~/.server/http/request";
+import { openOrderNik } from "~/.server/store/privacy";
 import type { RouteHandle } from "~/lib/route-handle";
 import { PAYMENT_KINDS, type PaymentMethodType } from "~/lib/payment-kinds";
 import { StatusBadge } from "./components";
@@ -22,12 +26,29 @@ import { DecisionForms, type DecisionFailure } from "./order-decisions";
 
 export const handle: RouteHandle = { title: "Detail Pesanan · Back Office" };
 
-export async function loader({ params }: Route.LoaderArgs) {
+/** `?data=lengkap`: the operator asks to see the full NIK and the KTP photo of a decided order. */
+export const OPEN_PERSONAL_DATA = "lengkap";
+
+export async function loader({ context, params, request, url }: Route.LoaderArgs) {
+  const operator = requireStaff(context);
   const order = await getOrderForOps(orderIdOf(params.id));
   if (!order) throw data("Not Found", { status: 404 });
+  // Issue 35: the full NIK and the KTP photo are the incentive review's (an incentive order waiting
+  // for its decision); elsewhere masked until the operator asks. Either way, each opening is recorded.
+  const inReview = order.insentif && order.statusId === ORDER_STATUS.INCENTIVE_REVIEW;
+  const opened = inReview || url.searchParams.get("data") === OPEN_PERSONAL_DATA;
+  const nik = opened ? await openOrderNik({ operatorId: operator.id, clientAddress: clientAddress(request) }, order.id) : null;
   return {
+    personalData: {
+      inReview,
+      opened,
+      // The photo is served by /ops/orders/:id/ktp, which records its own opening.
+      ktpUrl: opened && order.ktp.state === "present" ? `/ops/orders/${order.id}/ktp` : null,
+      ktp: order.ktp.state,
+    },
     order: {
       ...order,
+      buyer: { ...order.buyer, nik: nik ?? order.buyer.nik },
       createdAt: formatWhen(order.createdAt),
       statusChangedAt: formatWhen(order.statusChangedAt),
       payment: order.payment && {
@@ -38,7 +59,6 @@ export async function loader({ params }: Route.LoaderArgs) {
       },
       sameNik: order.sameNik.map((o) => ({ ...o, createdAt: formatWhen(o.createdAt) })),
       timeline: order.timeline.map((e) => ({ ...e, at: formatWhen(e.at) })),
-      ktpUrl: order.ktpUploadId ? uploadUrl(order.ktpUploadId) : null,
       transferProofUrl: order.transferProofUploadId ? uploadUrl(order.transferProofUploadId) : null,
       deliveryPhotoUrls: order.deliveryPhotoUploadIds.map(uploadUrl),
     },
@@ -89,7 +109,7 @@ function Photo({ url, alt }: { url: string; alt: string }) {
 }
 
 export default function OpsOrder({ loaderData, actionData }: Route.ComponentProps) {
-  const { order, decisions, couriers } = loaderData;
+  const { order, decisions, couriers, personalData } = loaderData;
   const failed = actionData as ActionData | undefined;
   const p = order.payment;
   return (
@@ -119,7 +139,17 @@ export default function OpsOrder({ loaderData, actionData }: Route.ComponentProp
             <dt>Nama</dt>
             <dd>{order.buyer.name}</dd>
             <dt>NIK</dt>
-            <dd data-testid="ops-nik">{order.buyer.nik}</dd>
+            <dd data-testid="ops-nik">
+              {order.buyer.nik}
+              {personalData.opened ? null : (
+                <>
+                  {" "}
+                  <a href="?data=lengkap" data-testid="open-personal-data">
+                    Lihat NIK dan Foto KTP
+                  </a>
+                </>
+              )}
+            </dd>
             {order.buyer.dadName ? (
               <>
                 <dt>Nama Ayah Kandung</dt>
@@ -233,7 +263,19 @@ export default function OpsOrder({ loaderData, actionData }: Route.ComponentProp
       <section className="ops-card" aria-labelledby="photos-heading" style={{ marginTop: 16 }}>
         <h2 id="photos-heading">Foto dan Bukti</h2>
         <div className="ops-photos">
-          {order.ktpUrl ? <Photo url={order.ktpUrl} alt="Foto KTP" /> : <p className="ops-muted">Tidak ada foto KTP.</p>}
+          {personalData.ktpUrl ? (
+            <Photo url={personalData.ktpUrl} alt="Foto KTP" />
+          ) : personalData.ktp === "deleted" ? (
+            <p className="ops-muted" data-testid="ktp-deleted">
+              {KTP_DELETED}
+            </p>
+          ) : personalData.ktp === "present" ? (
+            <p className="ops-muted" data-testid="ktp-hidden">
+              Foto KTP disembunyikan. <a href="?data=lengkap">Lihat NIK dan Foto KTP</a> (tercatat di Log Akses Data Pribadi).
+            </p>
+          ) : (
+            <p className="ops-muted">Tidak ada foto KTP.</p>
+          )}
           {order.transferProofUrl ? <Photo url={order.transferProofUrl} alt="Bukti Transfer" /> : null}
           {order.deliveryPhotoUrls.map((url) => (
             <Photo key={url} url={url} alt="Bukti Barang Sampai" />

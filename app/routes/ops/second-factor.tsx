@@ -5,21 +5,20 @@ import { clientAddress, readForm } from "~/.server/http/request";
 import { requireStaff } from "~/.server/http/ops-access";
 import { getSessionId } from "~/.server/http/session";
 import {
+  claimSecondFactorAttempt,
   clearWrongSecondFactors,
   confirmEnrolment,
-  countWrongSecondFactor,
   getFactorState,
   markSecondFactorPassed,
   recordAudit,
-  secondFactorRefusal,
   verifySecondFactor,
 } from "~/.server/store/people";
 import type { RouteHandle } from "~/lib/route-handle";
 
 // /ops/2fa (issue 17): the operator's second factor. First time: enrol from the QR code or the key
 // printed as text, confirm with one code, then the ten recovery codes, shown once. After that: one
-// code from the app (or a recovery code) per session. Wrong codes count against limits per account
-// and address (secondFactorRefusal): failures from elsewhere never lock the operator out.
+// code from the app (or a recovery code) per session. Attempts count against limits per account
+// and address (claimSecondFactorAttempt): failures from elsewhere never lock the operator out.
 
 export const handle: RouteHandle = { title: "Verifikasi Dua Langkah" };
 
@@ -50,13 +49,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!code) return data({ error: CODE_REQUIRED, recoveryCodes: null }, { status: 400 });
 
   const address = clientAddress(request);
-  const refused = await secondFactorRefusal(operator.id, address);
+  // Counted before the code is looked at (one atomic upsert each): parallel guesses cannot slip past.
+  const refused = await claimSecondFactorAttempt(operator.id, address);
   if (refused) {
     await recordAudit(null, operator.id, "2fa-rate-limited", { address });
     return data({ error: tooMany(refused.retryAfterSeconds), recoveryCodes: null }, { status: 429 });
   }
   const wrong = async (detail?: string) => {
-    await countWrongSecondFactor(operator.id, address);
     await recordAudit(null, operator.id, "2fa-wrong-code", { detail, address });
   };
 

@@ -17,7 +17,9 @@ import {
 import { addCompany, getHelpContacts, listAllCompanies, saveHelpContacts, updateCompany } from "~/.server/store/people";
 import type { RouteHandle } from "~/lib/route-handle";
 import { PAYMENT_KINDS } from "~/lib/payment-kinds";
+import { getKtpRetentionDays, saveKtpRetentionDays } from "~/.server/store/privacy";
 import { InputField, OpsMessage } from "./components";
+import { parseId } from "~/lib/ids";
 
 // /ops/settings ('Admin', issue 27): what a company changes without a developer. The transfer
 // account, methods, fees and tenors apply to payments opened afterwards (an open payment keeps the
@@ -27,13 +29,14 @@ const TITLE = "Pengaturan Toko";
 export const handle: RouteHandle = { title: TITLE };
 
 export async function loader() {
-  const [account, methods, tenors, howTo, companies, help] = await Promise.all([
+  const [account, methods, tenors, howTo, companies, help, retentionDays] = await Promise.all([
     getTransferAccount(),
     listMethodSettings(),
     getTenorSettings(),
     getHowToTexts(),
     listAllCompanies(),
     getHelpContacts(),
+    getKtpRetentionDays(),
   ]);
   return {
     account,
@@ -44,6 +47,7 @@ export async function loader() {
     channels: HOW_TO_CHANNELS,
     companies,
     help,
+    retentionDays,
   };
 }
 
@@ -88,9 +92,9 @@ export async function action({ context, request }: Route.ActionArgs) {
       saved = "Perusahaan ditambahkan.";
       break;
     case "company-save": {
-      const id = Number(text("companyId"));
+      const id = parseId(text("companyId"));
       result =
-        Number.isSafeInteger(id) && id > 0
+        id !== null
           ? await updateCompany(admin.id, id, { name: text("name"), hidden: form.get("hidden") === "on" })
           : { ok: false, errors: { form: "Permintaan tidak valid." } };
       saved = "Perusahaan disimpan.";
@@ -99,6 +103,10 @@ export async function action({ context, request }: Route.ActionArgs) {
     case "help":
       result = await saveHelpContacts(admin.id, { phone: text("phone"), whatsapp: text("whatsapp") });
       saved = "Kontak bantuan disimpan.";
+      break;
+    case "retention":
+      result = await saveKtpRetentionDays(admin.id, text("retentionDays"));
+      saved = "Masa simpan foto KTP disimpan.";
       break;
     default:
       return data<ActionData>({ intent, errors: { form: "Permintaan tidak valid." }, values: {} }, { status: 400 });
@@ -109,7 +117,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 }
 
 export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
-  const { account, methods, tenorsText, howTo, howToMethods, channels, companies, help } = loaderData;
+  const { account, methods, tenorsText, howTo, howToMethods, channels, companies, help, retentionDays } = loaderData;
   const failed = (intent: string) => (actionData?.intent === intent ? actionData : null);
   const err = (intent: string, name: string) => failed(intent)?.errors[name];
   const val = (intent: string, name: string, fallback: string) => failed(intent)?.values[name] ?? fallback;
@@ -335,6 +343,37 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           </div>
         </Form>
       </section>
+
+      <RetentionSettings days={retentionDays} value={failed("retention")?.values.retentionDays} error={err("retention", "retentionDays")} />
     </>
+  );
+}
+
+/** Issue 35: how long KTP photos are kept after the incentive decision once the order is closed. */
+function RetentionSettings({ days, value, error }: { days: number; value: string | undefined; error: string | undefined }) {
+  return (
+    <section className="ops-card" id="retention" aria-labelledby="retention-title">
+      <h2 id="retention-title">Retensi Data Pribadi</h2>
+      <p className="ops-muted">
+        Foto KTP dihapus otomatis sekian hari setelah keputusan insentif, setelah pesanan selesai atau ditutup. Catatan pesanan tetap
+        disimpan.
+      </p>
+      <Form method="post" className="ops-form" style={{ maxWidth: 480 }}>
+        <input type="hidden" name="intent" value="retention" />
+        <InputField
+          name="retentionDays"
+          label="Masa Simpan Foto KTP (hari)"
+          inputMode="numeric"
+          defaultValue={value ?? String(days)}
+          error={error}
+          maxLength={4}
+        />
+        <div>
+          <button type="submit" className="ops-btn">
+            Simpan Retensi
+          </button>
+        </div>
+      </Form>
+    </section>
   );
 }

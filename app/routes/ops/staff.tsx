@@ -7,6 +7,7 @@ import { findUserByEmail, listStaff, setStaffRolesFromOps } from "~/.server/stor
 import type { RouteHandle } from "~/lib/route-handle";
 import { isStaffRole, STAFF_ROLE_AREAS, STAFF_ROLE_LABELS, STAFF_ROLES, type StaffRole } from "~/lib/staff-roles";
 import { InputField, OpsMessage } from "./components";
+import { parseId } from "~/lib/ids";
 
 // /ops/staff ('Admin', issue 27): who holds which role; roles granted and revoked per person
 // through setStaffRoles (the person's sessions end: their next sign-in passes the second factor
@@ -42,8 +43,8 @@ export async function action({ context, request }: Route.ActionArgs) {
     if (rolesOf(form).length === 0) return data<ActionData>({ email, error: "Pilih minimal satu peran." }, { status: 400 });
     userId = user.id;
   } else if (intent === "save") {
-    userId = Number(form.get("userId"));
-    if (!Number.isSafeInteger(userId) || userId <= 0) return data<ActionData>({ error: "Permintaan tidak valid." }, { status: 400 });
+    userId = parseId(form.get("userId")) ?? 0;
+    if (!userId) return data<ActionData>({ error: "Permintaan tidak valid." }, { status: 400 });
   } else return data<ActionData>({ error: "Permintaan tidak valid." }, { status: 400 });
 
   const result = await setStaffRolesFromOps(admin.id, userId, rolesOf(form));

@@ -10,6 +10,7 @@ import { recordAudit } from "~/.server/store/people";
 import { formatRupiah } from "~/lib/money";
 import type { RouteHandle } from "~/lib/route-handle";
 import { Pager } from "./components";
+import { parseId } from "~/lib/ids";
 
 // /ops/withdrawals: the withdrawals 'Dalam Proses', oldest first, each settled 'Berhasil' (paid
 // out) or 'Dibatalkan' (the amount back to the balance) by the same function as `balance:settle`.
@@ -29,13 +30,12 @@ export async function loader({ url }: Route.LoaderArgs) {
 export async function action({ context, request }: Route.ActionArgs) {
   const operator = requireStaff(context);
   const form = await readForm(request);
-  const id = String(form.get("withdrawalId") ?? "");
+  const id = parseId(form.get("withdrawalId"));
   const intent = form.get("intent");
-  if (!/^[1-9]\d{0,9}$/.test(id) || (intent !== "ok" && intent !== "cancel"))
-    return data({ error: "Permintaan tidak valid." }, { status: 400 });
-  const result = await settleWithdrawal(Number(id), intent);
+  if (id === null || (intent !== "ok" && intent !== "cancel")) return data({ error: "Permintaan tidak valid." }, { status: 400 });
+  const result = await settleWithdrawal(id, intent);
   await recordAudit(null, operator.id, result.ok ? "withdrawal-settled" : "withdrawal-refused", {
-    withdrawalId: Number(id),
+    withdrawalId: id,
     detail: result.ok ? intent : result.message,
   });
   flash(

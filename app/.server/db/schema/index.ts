@@ -6,3 +6,4 @@ export * from "./payments";
 export * from "./balance";
 export * from "./operators";
 export * from "./messages";
+export * from "./privacy";

@@ -20,8 +20,15 @@ export const uploads = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     purpose: text("purpose", { enum: ["ktp", "transfer-proof", "delivery-proof"] }).notNull(),
     contentType: text("content_type", { enum: ["image/jpeg", "image/png", "application/pdf"] }).notNull(),
+    // The clear file's size; `bytes` hold it sealed with AES-256-GCM under the key `keyId` names
+    // (issue 35: a backup holds no KTP picture in clear). A null keyId is a row stored before
+    // encryption, sealed at the next start (store/privacy/rotation.ts).
     size: integer("size").notNull(),
     bytes: bytea("bytes").notNull(),
+    keyId: text("key_id"),
+    // A KTP photo past its retention (store/privacy/retention.ts): the bytes are gone (empty), the
+    // row stays so the order shows 'Foto KTP telah dihapus sesuai kebijakan retensi'.
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("uploads_owner_idx").on(t.ownerId)],
@@ -114,7 +121,10 @@ export const orders = pgTable(
     buyerName: text("buyer_name").notNull(),
     buyerPhoneNumber: text("buyer_phone_number").notNull(),
     buyerEmail: text("buyer_email").notNull(),
+    // Sealed (`pd1.<key id>.…`, app/.server/data-crypto.ts); read only through store/privacy readNik.
     buyerNik: text("buyer_nik").notNull(),
+    // HMAC-SHA256 of the NIK under the store's hash key: the same-NIK rules compare this, never the NIK.
+    buyerNikHash: text("buyer_nik_hash"),
     buyerNip: text("buyer_nip"),
     buyerDadName: text("buyer_dad_name"),
     note: text("note").notNull().default(""),
@@ -160,9 +170,11 @@ export const orders = pgTable(
     index("orders_status_changed_idx").on(t.statusId, t.statusChangedAt, t.id),
     index("orders_created_idx").on(t.createdAt, t.id),
     // One NIK, one incentive unit, enforced by the database even under concurrent submits.
-    uniqueIndex("orders_live_incentive_nik_key")
-      .on(t.buyerNik)
+    uniqueIndex("orders_live_incentive_nik_hash_key")
+      .on(t.buyerNikHash)
       .where(sql`${t.insentif} and ${t.statusId} not in (${RELEASED_LIST})`),
+    // The back office's other orders with the same NIK, and its search by NIK.
+    index("orders_nik_hash_idx").on(t.buyerNikHash),
     // One employee promo per employee per product.
     uniqueIndex("orders_live_employee_promo_key")
       .on(t.userId, t.productId)

@@ -6,7 +6,8 @@ import { listWithdrawalsInProcess, listQueue, OPS_PAGE_SIZE, queueSummaries, sea
 import { createVerifiedUser } from "../../testing/fixtures";
 import { ownDatabaseForThisFile } from "../../testing/own-database";
 import { requestWithdrawal } from "../orders";
-import { exportOrdersCsv, EXPORT_HEADER, maskNik } from "./export";
+import { exportOrdersCsv, EXPORT_HEADER } from "./export";
+import { maskNik, readNik } from "../privacy";
 import { createOrderInStatus } from "../../testing/order-fixtures";
 
 // What the back office reads (issue 17): the queues (counts, oldest waiting first, pages), the
@@ -65,12 +66,15 @@ describe("search and export", () => {
     expect(await ids({ invoice: rowA!.invoiceId })).toEqual([a.orderId]);
     expect(await ids({ invoice: rowA!.invoiceId.slice(-6) })).toContain(a.orderId);
     expect(await ids({ email: rowB!.buyerEmail.toUpperCase() })).toContain(b.orderId);
-    expect(await ids({ nik: rowB!.buyerNik })).toEqual([b.orderId]);
-    expect(await ids({ nik: rowB!.buyerNik, statusId: 300 })).toEqual([]);
+    expect(await ids({ nik: readNik(rowB!.buyerNik) })).toEqual([b.orderId]);
+    expect(await ids({ nik: readNik(rowB!.buyerNik), statusId: 300 })).toEqual([]);
     expect(await ids({ statusId: 302, email: rowB!.buyerEmail })).toContain(b.orderId);
     const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Jakarta" }).format(new Date());
-    expect(await ids({ nik: rowA!.buyerNik, dateFrom: today, dateTo: today })).toEqual([a.orderId]);
-    expect(await ids({ nik: rowA!.buyerNik, dateFrom: "2020-01-01", dateTo: "2020-01-31" })).toEqual([]);
+    // The NIK is stored sealed; the search compares its keyed hash (issue 35).
+    const nikA = readNik(rowA!.buyerNik);
+    expect(rowA!.buyerNik).not.toContain(nikA);
+    expect(await ids({ nik: nikA, dateFrom: today, dateTo: today })).toEqual([a.orderId]);
+    expect(await ids({ nik: nikA, dateFrom: "2020-01-01", dateTo: "2020-01-31" })).toEqual([]);
     // LIKE's own characters are text, not patterns.
     expect(await ids({ invoice: "%" })).toEqual([]);
 
@@ -78,15 +82,29 @@ describe("search and export", () => {
     const lines = csv.trimEnd().split("\n");
     expect(lines[0]).toBe(EXPORT_HEADER.join(","));
     const line = lines.find((l) => l.startsWith(rowB!.invoiceId))!;
-    expect(line).toContain(maskNik(rowB!.buyerNik));
-    expect(csv).not.toContain(rowB!.buyerNik);
+    const nikB = readNik(rowB!.buyerNik);
+    expect(line).toContain(maskNik(nikB));
+    expect(csv).not.toContain(nikB);
     expect(csv).not.toContain(rowA!.invoiceId);
-    expect(maskNik("3273011234567890")).toBe("************7890");
+    expect(maskNik("3273011234567890")).toBe("3273********7890");
     const all = await readAll(exportOrdersCsv({}));
     const [{ n }] = (await db
       .select({ n: db.$count(orders) })
       .from(orders)
       .limit(1)) as [{ n: number }];
     expect(all.trimEnd().split("\n")).toHaveLength(Number(n) + 1);
+  });
+
+  it("a buyer name with a formula after a separator is exported as text (issue 35: Excel in Indonesia splits on ';')", async () => {
+    const order = await createOrderInStatus(db, 302);
+    const [row] = await db
+      .update(orders)
+      .set({ buyerName: "Budi;=cmd|' /C calc'!A0" })
+      .where(eq(orders.id, order.orderId))
+      .returning({ invoiceId: orders.invoiceId });
+    const csv = await readAll(exportOrdersCsv({ invoice: row!.invoiceId }));
+    const line = csv.split("\n").find((l) => l.startsWith(row!.invoiceId))!;
+    expect(line).toContain("Budi;'=cmd");
+    for (const piece of line.split(/[,;\t]/)) expect(piece.replace(/^"/, "")).not.toMatch(/^[=+\-@]/);
   });
 });

@@ -6,6 +6,7 @@ import { getDb } from "../../db/client";
 import { orderProducts, orders, orderStatuses, paymentMethods } from "../../db/schema";
 import { amountToPay } from "../orders";
 import { searchConditions, type OrderSearch } from "./queues";
+import { readMaskedNik } from "../privacy";
 
 // The finance export (issue 17): orders as CSV, streamed. Rows are read in batches by keyset
 // (created_at, id) and written one by one through csv-stringify, so a year of orders never sits
@@ -32,11 +33,6 @@ export const EXPORT_HEADER = [
   "Nomor Resi",
 ];
 
-/** Everything but the last four digits hidden (DESIGN §9: NIK masked outside the decision screens). */
-export function maskNik(nik: string): string {
-  return nik.length <= 4 ? nik : "*".repeat(nik.length - 4) + nik.slice(-4);
-}
-
 const wib = new Intl.DateTimeFormat("sv-SE", {
   timeZone: "Asia/Jakarta",
   year: "numeric",
@@ -49,7 +45,7 @@ const when = (d: Date) => `${wib.format(d)} WIB`;
 
 async function* exportRows(search: OrderSearch): AsyncGenerator<(string | number)[]> {
   const db = await getDb();
-  const base = searchConditions(search);
+  const base = await searchConditions(search);
   let after: { createdAt: Date; id: number } | null = null;
   for (;;) {
     const conditions: SQL[] = [...base];
@@ -92,7 +88,7 @@ async function* exportRows(search: OrderSearch): AsyncGenerator<(string | number
         when(o.statusChangedAt),
         o.buyerName,
         o.buyerEmail,
-        maskNik(o.buyerNik),
+        readMaskedNik(o.buyerNik),
         o.productTitle ?? "",
         o.priceOri,
         o.insentifValue,

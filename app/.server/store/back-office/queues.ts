@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, ilike, inArray, lt, ne, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, ilike, inArray, isNull, lt, ne, sql, type SQL } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import {
   balanceEntries,
@@ -15,6 +15,7 @@ import {
 import { ORDER_STATUS } from "~/lib/order-status";
 import { startOfDayWib } from "../../dates";
 import { amountToPay, costLines, type CostLine } from "../orders";
+import { type KtpPhoto, nikHashOf, openUpload, orderKtpState, readMaskedNik, readNik } from "../privacy";
 
 // What the back office reads (issue 17): the queues with their counts and oldest item, one queue's
 // page, one order with everything an operator decides on, the search. Reads only: every change goes
@@ -145,11 +146,12 @@ const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 /** The conditions of a search (also the export's): parts of the invoice or e-mail, NIK, status, WIB days. */
-export function searchConditions(search: OrderSearch): SQL[] {
+export async function searchConditions(search: OrderSearch): Promise<SQL[]> {
   const conditions: SQL[] = [];
   if (search.invoice) conditions.push(ilike(orders.invoiceId, `%${likeEscape(search.invoice)}%`));
   if (search.email) conditions.push(ilike(orders.buyerEmail, `%${likeEscape(search.email)}%`));
-  if (search.nik) conditions.push(eq(orders.buyerNik, search.nik));
+  // The NIK is sealed: the search compares its keyed hash (issue 35).
+  if (search.nik) conditions.push(eq(orders.buyerNikHash, await nikHashOf(await getDb(), search.nik)));
   if (search.statusId !== undefined) conditions.push(eq(orders.statusId, search.statusId));
   if (search.dateFrom) conditions.push(gte(orders.createdAt, startOfDayWib(search.dateFrom)));
   if (search.dateTo) conditions.push(lt(orders.createdAt, startOfDayWib(nextDay(search.dateTo))));
@@ -160,7 +162,7 @@ export type SearchItem = QueueItem & { statusId: number; statusName: string };
 
 /** Orders matching every given criterion, newest first. */
 export async function searchOrders(search: OrderSearch, page: number): Promise<Paged<SearchItem>> {
-  return listOrders(searchConditions(search), pageOf(page), "newest") as Promise<Paged<SearchItem>>;
+  return listOrders(await searchConditions(search), pageOf(page), "newest") as Promise<Paged<SearchItem>>;
 }
 
 export type TimelineEntry = {
@@ -184,6 +186,7 @@ export type OpsOrderDetail = {
     name: string;
     email: string;
     phone: string;
+    /** Masked ('3171********0001'); the full NIK opens only on record (store/privacy openOrderNik). */
     nik: string;
     nip: string | null;
     dadName: string | null;
@@ -217,7 +220,8 @@ export type OpsOrderDetail = {
     markedPaidAt: Date | null;
     paidAt: Date | null;
   } | null;
-  ktpUploadId: string | null;
+  /** The KTP photo's state; its bytes open only through openOrderKtp (on record). */
+  ktp: KtpPhoto;
   transferProofUploadId: string | null;
   deliveryPhotoUploadIds: string[];
   courier: string | null;
@@ -289,7 +293,7 @@ export async function getOrderForOps(orderId: number): Promise<OpsOrderDetail | 
     })
     .from(orders)
     .innerJoin(orderStatuses, eq(orderStatuses.id, orders.statusId))
-    .where(and(eq(orders.buyerNik, o.buyerNik), ne(orders.id, orderId)))
+    .where(and(eq(orders.buyerNikHash, o.buyerNikHash ?? (await nikHashOf(db, readNik(o.buyerNik)))), ne(orders.id, orderId)))
     .orderBy(desc(orders.createdAt))
     .limit(50);
   // Delivery photos are named in the notes of the buyer's confirmation ('bukti:<upload id>').
@@ -324,7 +328,7 @@ export async function getOrderForOps(orderId: number): Promise<OpsOrderDetail | 
       name: o.buyerName,
       email: o.buyerEmail,
       phone: o.buyerPhoneNumber,
-      nik: o.buyerNik,
+      nik: readMaskedNik(o.buyerNik),
       nip: o.buyerNip,
       dadName: o.buyerDadName,
       accountEmail: row.account.email,
@@ -372,7 +376,7 @@ export async function getOrderForOps(orderId: number): Promise<OpsOrderDetail | 
           paidAt: payment.paidAt,
         }
       : null,
-    ktpUploadId: o.ktpUploadId,
+    ktp: await orderKtpState(o.id),
     transferProofUploadId: payment?.proofUploadId ?? null,
     deliveryPhotoUploadIds: deliveryPhotos,
     courier: o.courier,
@@ -386,7 +390,11 @@ export async function getOrderForOps(orderId: number): Promise<OpsOrderDetail | 
 export async function getUploadForOperator(id: string): Promise<{ contentType: string; bytes: Uint8Array } | null> {
   if (!/^[A-Za-z0-9_-]{22}$/.test(id)) return null;
   const db = await getDb();
-  const [row] = await db.select({ contentType: uploads.contentType, bytes: uploads.bytes }).from(uploads).where(eq(uploads.id, id));
+  const [row] = await db
+    .select({ id: uploads.id, contentType: uploads.contentType, bytes: uploads.bytes, keyId: uploads.keyId })
+    .from(uploads)
+    // A KTP photo opens only through its order's review page, on record (privacy/access.ts).
+    .where(and(eq(uploads.id, id), ne(uploads.purpose, "ktp"), isNull(uploads.deletedAt)));
   if (!row) return null;
-  return { contentType: row.contentType, bytes: new Uint8Array(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength) };
+  return { contentType: row.contentType, bytes: openUpload(row) };
 }

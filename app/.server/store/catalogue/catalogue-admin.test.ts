@@ -397,11 +397,15 @@ describe("CSV import", () => {
 
   it("export → import changes nothing (formula-like and quoted cells included)", async () => {
     await newProduct({ description: '-Baterai; "72V", lepas-pasang\n+ garansi' });
+    await newProduct({ title: "Motor;=cmd|' /C calc'!A0" });
     const chunks: Buffer[] = [];
     for await (const chunk of exportCatalogueCsv()) chunks.push(Buffer.from(chunk));
     const csv = Buffer.concat(chunks).toString("utf8");
     expect(csv.split("\n")[0]).toBe(header);
     expect(csv).toContain("'-Baterai");
+    // Excel in Indonesia splits on ';': the piece after it is text, never a formula.
+    expect(csv).toContain("Motor;'=cmd");
+    expect(csv).not.toMatch(/[,;\t\r\n]"?[=+@]/);
     const preview = await previewCatalogueCsv(csv);
     expect(preview).toMatchObject({ ok: true, plan: { added: 0, changed: 0, invalid: 0 } });
     if (preview.ok) expect(preview.plan.unchanged).toBe(await countProducts());

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { stringify } from "csv-stringify";
 import { asc, eq, gt, inArray, sql } from "drizzle-orm";
-import { csvReadError, csvSafeCell, openCsv, rowMessage } from "../../csv";
+import { csvReadError, csvSafeCell, csvUnsafeCell, openCsv, rowMessage } from "../../csv";
 import { getDb, type Executor } from "../../db/client";
 import { catalogueAudit, categories, cities, products, type ProductStatus } from "../../db/schema";
 import { readProductFields, type ProductFieldName, type ProductFields } from "./product-input";
@@ -73,8 +73,8 @@ export type CsvPlan = {
   newCities: string[];
 };
 
-/** A cell the export wrote with a leading apostrophe (csvSafeCell) reads back as it was. */
-const unquoted = (value: string) => (/^'[=+\-@\t\r]/.test(value) ? value.slice(1) : value);
+/** A cell the export neutralised (csvSafeCell) reads back as it was. */
+const unquoted = csvUnsafeCell;
 
 const productColumns = {
   ...productFieldColumns,

@@ -25,10 +25,11 @@ export const PRODUCT_CONFLICT = "Produk ini sudah diubah oleh operator lain. Mua
 export const CATEGORY_REQUIRED = "Kategori wajib dipilih.";
 export const CITY_UNKNOWN = "Kota tidak ditemukan.";
 export const PROMO_UNKNOWN = "Promo tidak ditemukan.";
+import { parseId } from "~/lib/ids";
 
 export const OPS_PAGE_SIZE = 25;
 const isId = (n: unknown): n is number => typeof n === "number" && Number.isSafeInteger(n) && n > 0 && n <= 2_147_483_647;
-const idOf = (text: string | null | undefined) => (text && /^[1-9]\d{0,9}$/.test(text.trim()) ? Number(text.trim()) : null);
+const idOf = parseId;
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export type OpsProductRow = {

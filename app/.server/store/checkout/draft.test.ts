@@ -1,7 +1,8 @@
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../db/client";
-import type { AddressInput } from "../../db/schema";
+import { checkoutDrafts, type AddressInput } from "../../db/schema";
+import { eq } from "drizzle-orm";
 import { processImageUpload } from "../../images";
 import {
   checkEmployeePromo,
@@ -204,6 +205,9 @@ describe("checkout draft", () => {
       domisiliValidation: true,
       extra: "no",
     } as never);
+    // Issue 35: the draft keeps the NIK sealed; the form gets it back in clear.
+    const [stored] = await db.select({ values: checkoutDrafts.values }).from(checkoutDrafts).where(eq(checkoutDrafts.userId, user.id));
+    expect(JSON.stringify(stored!.values)).not.toContain("3273010101010001");
     const restored = await getCheckoutDraft(user.id);
     // The second save replaced the first: the father's name and the incentive tick are gone.
     expect(restored?.values).toEqual({

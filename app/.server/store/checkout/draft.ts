@@ -17,6 +17,7 @@ import { resolveAddress, type ResolvedAddress } from "./locations";
 import { uploadUrl } from "../orders";
 import { employeeStanding, NOT_ACTIVE_EMPLOYEE } from "../people";
 import { promoIsValid } from "../catalogue";
+import { readNik, sealDraftNik } from "../privacy";
 
 // The checkout draft (DESIGN §4): the one open checkout of a user, a database row that replaces the
 // spec's local-storage dataCheckout/detail_produk/address/methodPayment/tenor. It survives the trip
@@ -161,7 +162,7 @@ export async function getCheckoutDraft(userId: number): Promise<CheckoutDraft | 
   const resolved = row.address ? await resolveAddress(row.address) : null;
   return {
     product: checkoutProduct,
-    values: row.values,
+    values: openDraftValues(row.values),
     ktp: row.ktpUploadId ? { id: row.ktpUploadId, url: uploadUrl(row.ktpUploadId) } : null,
     address: resolved?.ok ? resolved.address : null,
     paymentMethodId: row.paymentMethodId,
@@ -192,13 +193,23 @@ function cleanValues(values: CheckoutDraftValues): CheckoutDraftValues {
   return clean;
 }
 
+/** The values as stored: a NIK typed into the form is sealed like an order's (issue 35). */
+function sealDraftValues(values: CheckoutDraftValues): CheckoutDraftValues {
+  return values.buyerNik ? { ...values, buyerNik: sealDraftNik(values.buyerNik) } : values;
+}
+
+/** The values as the form shows them again: the NIK opened. */
+function openDraftValues(values: CheckoutDraftValues): CheckoutDraftValues {
+  return values.buyerNik ? { ...values, buyerNik: readNik(values.buyerNik) } : values;
+}
+
 /** Replaces the draft's values (no validation: the user may leave the form half done). */
 export async function saveDraftValues(userId: number, values: CheckoutDraftValues): Promise<void> {
   if (!isId(userId)) return;
   const db = await getDb();
   await db
     .update(checkoutDrafts)
-    .set({ values: cleanValues(values), updatedAt: new Date() })
+    .set({ values: sealDraftValues(cleanValues(values)), updatedAt: new Date() })
     .where(eq(checkoutDrafts.userId, userId));
 }
 

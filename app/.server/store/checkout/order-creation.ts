@@ -20,6 +20,7 @@ import type { CheckoutContext, checkoutSchema } from "~/lib/schemas/checkout";
 import { loadCheckoutProduct, OUT_OF_STOCK, PRODUCT_NOT_ORDERABLE, type CheckoutDraft } from "./draft";
 import { resolveAddress, type ResolvedAddress } from "./locations";
 import { employeeStanding, NOT_ACTIVE_EMPLOYEE } from "../people";
+import { nikHashOf, sealNik } from "../privacy";
 // Making an order from the checkout draft (spec §4 Checkout flow): the rules the form cannot check,
 // then one transaction that reserves the stock unit, writes the order, its product row and its
 // first event, and clears the draft. Idempotent on the form's key.
@@ -108,7 +109,6 @@ async function checkRules(db: Executor, userId: number, submission: CheckoutSubm
   const resolved = draft.address ? await resolveAddress(draft.address, db) : null;
   if (!resolved?.ok) return { ok: false, field: "address", message: ADDRESS_REQUIRED };
 
-  const nik = submission.buyerNik.trim();
   let ktpUploadId: string | null = null;
   if (draft.ktpUploadId) {
     const [own] = await db
@@ -123,7 +123,13 @@ async function checkRules(db: Executor, userId: number, submission: CheckoutSubm
     const [taken] = await db
       .select({ id: orders.id })
       .from(orders)
-      .where(and(eq(orders.buyerNik, nik), eq(orders.insentif, true), notInArray(orders.statusId, [...RELEASED_STATUSES])))
+      .where(
+        and(
+          eq(orders.buyerNikHash, await nikHashOf(db, submission.buyerNik.trim())),
+          eq(orders.insentif, true),
+          notInArray(orders.statusId, [...RELEASED_STATUSES]),
+        ),
+      )
       .limit(1);
     if (taken) return { ok: false, field: "buyerNik", message: NIK_ALREADY_USED };
   }
@@ -260,7 +266,8 @@ export async function createOrderFromDraft(
         buyerName: submission.buyerName.trim(),
         buyerPhoneNumber: submission.buyerPhoneNumber.trim(),
         buyerEmail: submission.buyerEmail.trim(),
-        buyerNik: submission.buyerNik.trim(),
+        // Sealed, with the keyed hash the one-NIK-one-incentive index holds (issue 35).
+        ...(await sealNik(tx, submission.buyerNik)),
         buyerNip: submission.buyerNip?.trim() || null,
         buyerDadName: submission.insentif ? submission.buyerDadName?.trim() || null : null,
         note: submission.note.trim().slice(0, 500),
@@ -328,7 +335,7 @@ export async function createOrderFromDraft(
     // A concurrent submit won a unique index between our check and our insert: answer its rule.
     const constraint = violatedConstraint(error);
     if (constraint === null) throw error;
-    if (constraint.includes("orders_live_incentive_nik_key")) return { ok: false, field: "buyerNik", message: NIK_ALREADY_USED };
+    if (constraint.includes("orders_live_incentive_nik_hash_key")) return { ok: false, field: "buyerNik", message: NIK_ALREADY_USED };
     if (constraint.includes("orders_live_employee_promo_key"))
       return { ok: false, field: "ajukanInsentifPegawai", message: EMPLOYEE_PROMO_USED };
     const first = await findByKey(db, userId, key);

@@ -8,10 +8,12 @@ import {
   orderStatuses,
   paymentMethods,
   payments,
+  uploads,
   type AppliedPromo,
 } from "../../db/schema";
 import { startOfDayWib } from "../../dates";
 import { uploadUrl } from "./uploads";
+import { readMaskedNik } from "../privacy";
 import type { TransactionFilters } from "~/lib/transaction-filters";
 import { isPaidStatus, ORDER_STATUS, STATUS_DISPLAY_ORDER } from "~/lib/order-status";
 
@@ -200,6 +202,7 @@ export type OrderDetail = {
   promoPegawaiValue: number;
   redirectUrl: string | null;
   buyerName: string;
+  /** Masked ('3171********0001'): the full NIK is shown only in the incentive review (issue 35). */
   buyerNik: string;
   buyerPhoneNumber: string;
   buyerEmail: string;
@@ -210,7 +213,9 @@ export type OrderDetail = {
   provinsi: string;
   kodePos: string;
   note: string;
+  /** Null without a KTP photo, or once retention deleted it (then ktpDeleted). */
   ktpUrl: string | null;
+  ktpDeleted: boolean;
   /** The photos or PDFs the buyer sent with 'Konfirmasi Barang Sampai' (up to 5, in their order). */
   deliveryProofUrls: string[];
   /** When the payment was received (the first move to 300); null while unpaid. */
@@ -260,6 +265,7 @@ export async function getOwnedOrderDetail(orderId: number, userId: number): Prom
     .orderBy(asc(orderEvents.id))
     .limit(1);
   const o = order.order;
+  const [ktp] = o.ktpUploadId ? await db.select({ deletedAt: uploads.deletedAt }).from(uploads).where(eq(uploads.id, o.ktpUploadId)) : [];
   return {
     id: o.id,
     invoiceId: o.invoiceId,
@@ -278,7 +284,7 @@ export async function getOwnedOrderDetail(orderId: number, userId: number): Prom
     promoPegawaiValue: o.promoPegawaiValue,
     redirectUrl: (await openRedirectUrls([o.id])).get(o.id) ?? null,
     buyerName: o.buyerName,
-    buyerNik: o.buyerNik,
+    buyerNik: readMaskedNik(o.buyerNik),
     buyerPhoneNumber: o.buyerPhoneNumber,
     buyerEmail: o.buyerEmail,
     fullAddress: o.fullAddress,
@@ -288,7 +294,8 @@ export async function getOwnedOrderDetail(orderId: number, userId: number): Prom
     provinsi: o.provinsi,
     kodePos: o.kodePos,
     note: o.note,
-    ktpUrl: o.ktpUploadId ? uploadUrl(o.ktpUploadId) : null,
+    ktpUrl: o.ktpUploadId && ktp && !ktp.deletedAt ? uploadUrl(o.ktpUploadId) : null,
+    ktpDeleted: !!ktp?.deletedAt,
     deliveryProofUrls: proofIds.map(uploadUrl),
     paidAt: isPaidStatus(o.statusId) ? (paid?.at ?? o.statusChangedAt) : null,
     orderProducts: products.map((p) => ({

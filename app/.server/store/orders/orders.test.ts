@@ -22,6 +22,7 @@ import { ownDatabaseForThisFile } from "../../testing/own-database";
 import { checkOrderRules, createOrderFromDraft, EMPLOYEE_PROMO_USED, NIK_ALREADY_USED, NIP_NOT_ACCOUNTS, NO_DRAFT } from "../checkout";
 import { getOwnedOrderSummary, ORDER_TRANSITIONS, transitionOrder } from "./orders";
 import { saveUpload } from "./uploads";
+import { readNik } from "../privacy";
 
 // Orders, stock and statuses through the one store module. Runs on this file's PGlite, or with
 // DATABASE_URL on a database of its own on that server (it creates products, which would move the
@@ -99,7 +100,6 @@ describe("createOrderFromDraft", () => {
       userId: user.id,
       productId: product,
       statusId: 100,
-      buyerNik: nik,
       buyerDadName: "Ahmad Yani",
       note: "Kirim pagi",
       provinsi: "Jawa Barat",
@@ -115,6 +115,10 @@ describe("createOrderFromDraft", () => {
       totalAmount: 18_825_000,
     });
     expect(order!.ktpUploadId).toBeTruthy();
+    // Issue 35: the NIK is stored sealed, with its keyed hash; it opens only through the store.
+    expect(order!.buyerNik).not.toContain(nik);
+    expect(readNik(order!.buyerNik)).toBe(nik);
+    expect(order!.buyerNikHash).toMatch(/^[0-9a-f]{64}$/);
     expect(order!.invoiceId).toMatch(/^INV\/20\d{6}\/\d{6,}$/);
     expect(order!.invoiceId.endsWith(String(result.orderId).padStart(6, "0"))).toBe(true);
 

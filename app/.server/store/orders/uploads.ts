@@ -1,8 +1,9 @@
 import crypto from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { uploads } from "../../db/schema";
 import type { ProcessedFile } from "../../images";
+import { openUpload, sealUpload } from "../privacy";
 
 // Uploaded files live in the database (DESIGN §6, §9): every instance on one PostgreSQL serves the
 // same files and a backup holds them. Only checked files (app/.server/images.ts) are stored, and
@@ -17,7 +18,9 @@ const ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 export async function saveUpload(ownerId: number, purpose: UploadPurpose, file: ProcessedFile): Promise<string> {
   const db = await getDb();
   const id = crypto.randomBytes(16).toString("base64url");
-  await db.insert(uploads).values({ id, ownerId, purpose, contentType: file.contentType, size: file.bytes.length, bytes: file.bytes });
+  // Sealed before it reaches the database (issue 35): the files and a backup hold no photo in clear.
+  const sealed = sealUpload(id, file.bytes);
+  await db.insert(uploads).values({ id, ownerId, purpose, contentType: file.contentType, size: file.bytes.length, ...sealed });
   return id;
 }
 
@@ -29,16 +32,11 @@ export async function getOwnedUpload(
   if (!ID_PATTERN.test(id)) return null;
   const db = await getDb();
   const [row] = await db
-    .select({ contentType: uploads.contentType, bytes: uploads.bytes, size: uploads.size })
+    .select({ id: uploads.id, contentType: uploads.contentType, bytes: uploads.bytes, keyId: uploads.keyId, size: uploads.size })
     .from(uploads)
-    .where(and(eq(uploads.id, id), eq(uploads.ownerId, ownerId)));
+    .where(and(eq(uploads.id, id), eq(uploads.ownerId, ownerId), isNull(uploads.deletedAt)));
   if (!row) return null;
-  // postgres-js hands a Buffer, PGlite a Uint8Array: give the caller one plain type.
-  return {
-    contentType: row.contentType,
-    size: row.size,
-    bytes: new Uint8Array(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength),
-  };
+  return { contentType: row.contentType, size: row.size, bytes: openUpload(row) };
 }
 
 export function uploadUrl(id: string): string {

@@ -1,7 +1,8 @@
 import crypto from "node:crypto";
 import { and, eq, gt, isNull, lte } from "drizzle-orm";
 import { getDb } from "../../db/client";
-import { otpCodes } from "../../db/schema";
+import { otpCodes, users } from "../../db/schema";
+import { countSmsSent } from "../../metrics";
 import { awaitFirstTry, enqueueMessage } from "../messages";
 import { hitRateLimit, RATE_LIMITS } from "../people";
 
@@ -26,6 +27,9 @@ export const PHONE_NOT_REGISTERED = "Nomor Telephone tak terdaftar";
 export const OTP_EXPIRED = "Kode OTP sudah kedaluwarsa. Silakan kirim ulang kode.";
 export const OTP_NOT_REQUESTED = "Kode OTP belum dikirim. Silakan kirim kode terlebih dahulu.";
 export const OTP_PHONE_INVALID = "Nomor HP tidak valid.";
+export const OTP_PHONE_NOT_INDONESIAN = "Kode OTP hanya dapat dikirim ke nomor HP Indonesia (+62 atau 08).";
+export const OTP_ACCOUNT_NOT_VERIFIED = "Aktivasi akun Anda terlebih dahulu untuk menerima kode OTP.";
+export const otpSmsTooMany = (minutes: number) => `Terlalu banyak permintaan kode OTP. Coba lagi dalam ${minutes} menit.`;
 export const otpTooManyTries = (minutes: number) => `Terlalu banyak percobaan kode OTP. Coba lagi dalam ${minutes} menit.`;
 export const otpResendWait = (seconds: number) => `Kode OTP baru dapat dikirim ulang dalam ${seconds} detik.`;
 
@@ -63,16 +67,59 @@ export async function getOtpState(userId: number): Promise<OtpState | null> {
 
 export type OtpRequestResult =
   | { ok: true; phone: string; expiresAt: Date; resendAvailableAt: Date }
-  | { ok: false; code: "NOT_EXIST" | "COOLDOWN" | "INVALID_PHONE"; message: string; resendAvailableAt?: Date };
+  | {
+      ok: false;
+      code: "NOT_EXIST" | "COOLDOWN" | "INVALID_PHONE" | "NOT_VERIFIED" | "TOO_MANY";
+      message: string;
+      resendAvailableAt?: Date;
+      retryAfterSeconds?: number;
+    };
+
+/**
+ * An Indonesian mobile number as the SMS is sent to it (0812…), from +62 812…, 62812… or 0812…;
+ * null for any other country (issue 35: SMS pumping sends paid traffic to premium numbers abroad).
+ */
+export function indonesianMobile(phone: string): string | null {
+  const digits = phone.replace(/\D/g, "");
+  const national = digits.startsWith("62") ? `0${digits.slice(2)}` : digits;
+  return /^08\d{8,12}$/.test(national) ? national : null;
+}
+
+/** Whether the account may be sent a code: verified (an unverified account is anyone's e-mail). */
+async function isVerified(userId: number): Promise<boolean> {
+  const db = await getDb();
+  const [row] = await db.select({ verifiedAt: users.verifiedAt }).from(users).where(eq(users.id, userId));
+  return Boolean(row?.verifiedAt);
+}
+
+/** The hourly SMS caps: per account, per client address, for the whole store (RATE_LIMITS.otpSms*). */
+async function smsAllowance(userId: number, address: string): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+  for (const [rule, subject] of [
+    [RATE_LIMITS.otpSmsAccount, `user:${userId}`],
+    [RATE_LIMITS.otpSmsAddress, address],
+    [RATE_LIMITS.otpSmsGlobal, "all"],
+  ] as const) {
+    const limited = await hitRateLimit(rule, subject);
+    if (!limited.allowed) return limited;
+  }
+  return { allowed: true, retryAfterSeconds: 0 };
+}
 
 /**
  * Sends a new 4-digit code to `phone` (replacing the user's earlier one) unless the cooldown of the
  * last one is still running. The claim is one conditional upsert, so two quick presses send one SMS.
  * In the sandbox a number ending in 0000 answers NOT_EXIST: 'Nomor Telephone tak terdaftar'.
+ * Only to a verified account, only to an Indonesian number, within the hourly caps per account,
+ * per client `address` and for the store (issue 35: SMS pumping); the caller checks that a
+ * BRI-CERIA payment is open (the payment screens, the API's otp/request).
  */
-export async function requestOtp(userId: number, phone: string, now = new Date()): Promise<OtpRequestResult> {
-  const digits = typeof phone === "string" ? phone.replace(/\D/g, "") : "";
-  if (!isId(userId) || digits.length < 10 || digits.length > 15) return { ok: false, code: "INVALID_PHONE", message: OTP_PHONE_INVALID };
+export async function requestOtp(userId: number, phone: string, now = new Date(), address = "local"): Promise<OtpRequestResult> {
+  const raw = typeof phone === "string" ? phone.replace(/\D/g, "") : "";
+  if (!isId(userId) || raw.length < 10 || raw.length > 15) return { ok: false, code: "INVALID_PHONE", message: OTP_PHONE_INVALID };
+  // Kept as given (the order's buyer phone is compared with it when the secret is used).
+  const digits = raw;
+  if (!indonesianMobile(raw)) return { ok: false, code: "INVALID_PHONE", message: OTP_PHONE_NOT_INDONESIAN };
+  if (!(await isVerified(userId))) return { ok: false, code: "NOT_VERIFIED", message: OTP_ACCOUNT_NOT_VERIFIED };
   const db = await getDb();
   const code = String(crypto.randomInt(0, 10 ** OTP_LENGTH)).padStart(OTP_LENGTH, "0");
   const expiresAt = new Date(now.getTime() + OTP_VALIDITY_MS);
@@ -87,6 +134,18 @@ export async function requestOtp(userId: number, phone: string, now = new Date()
     secretHash: null,
     consumedAt: null,
   };
+  // Counted before the claim: a refused cooldown press costs nothing, but a cap is never passed by racing.
+  const cooling = await getOtpState(userId);
+  if (!cooling || cooling.resendAvailableAt <= now) {
+    const allowance = await smsAllowance(userId, address);
+    if (!allowance.allowed)
+      return {
+        ok: false,
+        code: "TOO_MANY",
+        message: otpSmsTooMany(Math.ceil(allowance.retryAfterSeconds / 60)),
+        retryAfterSeconds: allowance.retryAfterSeconds,
+      };
+  }
   // The claim and the SMS's job in one transaction (issue 28): a code is never kept without its SMS.
   const jobId = await db.transaction(async (tx) => {
     const claimed = await tx
@@ -101,6 +160,7 @@ export async function requestOtp(userId: number, phone: string, now = new Date()
       text: `Kode OTP Toko Pegawai PLN Anda: ${code}. Berlaku 30 menit. Jangan berikan kode ini kepada siapa pun.`,
     });
   });
+  if (jobId) countSmsSent("otp");
   if (!jobId) {
     const state = await getOtpState(userId);
     const wait = Math.max(1, Math.ceil(((state?.resendAvailableAt.getTime() ?? now.getTime()) - now.getTime()) / 1000));

@@ -18,13 +18,12 @@ export {
 export {
   clearWrongSecondFactors,
   confirmEnrolment,
-  countWrongSecondFactor,
   getFactorState,
   recordAudit,
-  secondFactorRefusal,
+  claimSecondFactorAttempt,
   verifySecondFactor,
 } from "./operators";
-export { checkRateLimit, hitRateLimit, RATE_LIMITS, type RateLimitRule, resetRateLimit } from "./rate-limits";
+export { checkRateLimit, hitMailRateLimit, hitRateLimit, RATE_LIMITS, type RateLimitRule, resetRateLimit } from "./rate-limits";
 export { createSession, getSessionUser, hashToken, markSecondFactorPassed, revokeSession, type SessionUser } from "./sessions";
 export {
   countAdmins,

@@ -3,7 +3,7 @@ import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import { getDb, type Executor } from "../../db/client";
 import { operatorAudit, operatorFactors, operatorRecoveryCodes } from "../../db/schema";
-import { checkRateLimit, hitRateLimit, RATE_LIMITS, resetRateLimit } from "./rate-limits";
+import { giveBackRateLimitHit, hitRateLimit, RATE_LIMITS, resetRateLimit } from "./rate-limits";
 import { hashToken } from "./sessions";
 
 // Operators (issue 17), that is staff of any role (staff.ts): their
@@ -167,33 +167,32 @@ async function passedFrom(operatorId: number, address: string): Promise<boolean>
 }
 
 /**
- * Whether a code from `address` may be checked now, before it is. Wrong codes count twice: per
- * account and address (5 per 15 minutes: that address is refused), and per account from every
- * address (10 per 15 minutes: then only the addresses the operator passed from before may still try).
- * Someone with an operator's password thus cannot lock the operator out from elsewhere, and
- * guesses from any number of addresses stay bounded by the account's count.
+ * Counts an attempt at the second factor from `address` BEFORE its code is looked at, and says
+ * whether it may be checked. Each count is one atomic upsert (hitRateLimit) whose answer decides:
+ * parallel guesses on a PostgreSQL pool each get their own number, so no more than the limit are
+ * ever checked (issue 35: check-then-count let them slip past). Attempts count twice: per account
+ * and address (5 per 15 minutes: that address is refused), and per account from every address (10
+ * per 15 minutes: then only the addresses the operator passed from before may still try). Someone
+ * with an operator's password thus cannot lock the operator out from elsewhere, and guesses from
+ * any number of addresses stay bounded by the account's count.
  */
-export async function secondFactorRefusal(operatorId: number, address: string): Promise<{ retryAfterSeconds: number } | null> {
+export async function claimSecondFactorAttempt(operatorId: number, address: string): Promise<{ retryAfterSeconds: number } | null> {
   const key = limitAddress(address);
-  const fromHere = await checkRateLimit(RATE_LIMITS.secondFactorAddress, `user:${operatorId}:${key}`);
+  const fromHere = await hitRateLimit(RATE_LIMITS.secondFactorAddress, `user:${operatorId}:${key}`);
   if (!fromHere.allowed) return fromHere;
   if (await passedFrom(operatorId, key)) return null;
-  const overall = await checkRateLimit(RATE_LIMITS.secondFactor, `user:${operatorId}`);
+  const overall = await hitRateLimit(RATE_LIMITS.secondFactor, `user:${operatorId}`);
   return overall.allowed ? null : overall;
 }
 
-/** A wrong code from `address`: counted per account and address, and per account. */
-export async function countWrongSecondFactor(operatorId: number, address: string): Promise<void> {
-  await hitRateLimit(RATE_LIMITS.secondFactorAddress, `user:${operatorId}:${limitAddress(address)}`);
-  await hitRateLimit(RATE_LIMITS.secondFactor, `user:${operatorId}`);
-}
-
 /**
- * The right code from `address`: that address's count starts again. The account's count does not:
- * the operator passing must not give someone else's guesses a fresh allowance.
+ * The right code from `address`: that address's count starts again, and the account's count gives
+ * back this one attempt (it was counted before the check). Only that one: the operator passing must
+ * not give someone else's guesses a fresh allowance.
  */
 export async function clearWrongSecondFactors(operatorId: number, address: string): Promise<void> {
   await resetRateLimit(RATE_LIMITS.secondFactorAddress, `user:${operatorId}:${limitAddress(address)}`);
+  await giveBackRateLimitHit(RATE_LIMITS.secondFactor, `user:${operatorId}`);
 }
 
 export async function unusedRecoveryCodes(userId: number): Promise<number> {

@@ -8,6 +8,7 @@ import { addBanner, changeBanner, listBannersForOps, productFormChoices, type Ba
 import type { RouteHandle } from "~/lib/route-handle";
 import { InputField, SelectField } from "../components";
 import { CatalogueNav, ErrorSummary, formValues, MoveButtons, type FormReply } from "./components";
+import { parseId } from "~/lib/ids";
 
 // /ops/catalogue/banners (issue 26 item 5): the home carousel's banners in their order ('Naik',
 // 'Turun', 'Hapus'), and 'Tambah Banner': a picture (cropped to the slot's 640 × 300), where it
@@ -42,8 +43,8 @@ export async function action({ context, request }: Route.ActionArgs) {
   const form = await readForm(request);
   const intent = form.get("intent");
   if (intent === "up" || intent === "down" || intent === "delete") {
-    const id = String(form.get("bannerId") ?? "");
-    const changed = /^[1-9]\d{0,9}$/.test(id) && (await changeBanner(operator.id, Number(id), intent));
+    const id = parseId(form.get("bannerId"));
+    const changed = id !== null && (await changeBanner(operator.id, id, intent));
     flash(
       context,
       "toast",

@@ -6,6 +6,7 @@ import { flash } from "~/.server/http/session";
 import { changeTaxonomy, listTaxonomy, type TaxonomyChange, type TaxonomyItem, type TaxonomyKind } from "~/.server/store/catalogue";
 import type { RouteHandle } from "~/lib/route-handle";
 import { CatalogueNav } from "./components";
+import { parseId } from "~/lib/ids";
 
 // /ops/catalogue/categories (issue 26 item 6): categories and cities: add, rename, reorder; one
 // still used by a product cannot be deleted (the message says so), a category can be hidden from
@@ -26,7 +27,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const kind = form.get("kind") === "kota" ? "kota" : form.get("kind") === "kategori" ? "kategori" : null;
   const intent = String(form.get("intent") ?? "");
   const idText = String(form.get("id") ?? "");
-  const id = /^[1-9]\d{0,9}$/.test(idText) ? Number(idText) : null;
+  const id = parseId(idText);
   const name = String(form.get("name") ?? "").slice(0, 200);
   let change: TaxonomyChange | null = null;
   if (intent === "add") change = { intent, name };

@@ -19,6 +19,7 @@ import { PRODUCT_STATUSES, STATUS_LABELS } from "~/lib/product-status";
 import type { RouteHandle } from "~/lib/route-handle";
 import { InputField, SelectField, TextAreaField } from "../components";
 import { CatalogueNav, ErrorSummary, formValues, MoveButtons, type FormReply } from "./components";
+import { parseId } from "~/lib/ids";
 
 // /ops/catalogue/products/{id} and /ops/catalogue/products/new (issue 26 items 1, 2, 3 and 8): the
 // product form ('Simpan' names the version it was read at and the stock it showed), its photos
@@ -44,7 +45,7 @@ const FIELDS = [
 ] as const;
 type Field = (typeof FIELDS)[number] | "promoIds";
 
-const idParam = (text: string | undefined) => (text && /^[1-9]\d{0,9}$/.test(text) ? Number(text) : null);
+const idParam = parseId;
 
 export async function loader({ params }: Route.LoaderArgs) {
   const isNew = params.id === "new";

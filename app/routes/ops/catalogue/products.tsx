@@ -6,6 +6,7 @@ import { PRODUCT_STATUSES, STATUS_LABELS } from "~/lib/product-status";
 import type { RouteHandle } from "~/lib/route-handle";
 import { Pager } from "../components";
 import { CatalogueNav } from "./components";
+import { parseId } from "~/lib/ids";
 
 // /ops/catalogue/products (issue 26 item 1): every product, newest first, with 'Cari' (title or SKU,
 // the GET parameter q), filters by category and status, and paging links; each row links to its
@@ -17,7 +18,7 @@ export const handle: RouteHandle = { title: `${TITLE} — Katalog` };
 export async function loader({ url }: Route.LoaderArgs) {
   const q = (url.searchParams.get("q") ?? "").slice(0, 100);
   const categoryText = url.searchParams.get("kategori") ?? "";
-  const categoryId = /^[1-9]\d{0,9}$/.test(categoryText) ? Number(categoryText) : null;
+  const categoryId = parseId(categoryText);
   const statusText = url.searchParams.get("status") ?? "";
   const status = (PRODUCT_STATUSES as readonly string[]).includes(statusText) ? statusText : null;
   const [list, choices] = await Promise.all([listProductsForOps({ q, categoryId, status, page: pageParam(url) }), productFormChoices()]);

@@ -9,6 +9,7 @@ import { formatRupiah } from "~/lib/money";
 import type { RouteHandle } from "~/lib/route-handle";
 import { InputField, SelectField, TextAreaField } from "../components";
 import { CatalogueNav, ErrorSummary, formValues, type FormReply } from "./components";
+import { parseId } from "~/lib/ids";
 
 // /ops/catalogue/promos (issue 26 item 4): the promos with their kind ('Insentif Pemerintah': the
 // checkout asks for the KTP; a fixed Rp1.000.000 is the employee promo, spec §6), an optional
@@ -48,7 +49,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const operator = requireStaff(context);
   const form = await readForm(request);
   const idText = String(form.get("id") ?? "");
-  const id = /^[1-9]\d{0,9}$/.test(idText) ? Number(idText) : null;
+  const id = parseId(idText);
   const values = formValues(form, FIELDS) as Partial<Record<PromoField, string>>;
   const incentive = form.get("incentive") === "1";
   const result = await savePromo(operator.id, id, { ...values, incentive });

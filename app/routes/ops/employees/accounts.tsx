@@ -7,6 +7,7 @@ import { changeAccountEmployment, findAccountsForOps, listAllCompanies, STANDING
 import type { RouteHandle } from "~/lib/route-handle";
 import { hasRole } from "~/lib/staff-roles";
 import { InputField, OpsMessage } from "../components";
+import { parseId } from "~/lib/ids";
 
 // /ops/accounts ('Pegawai', issue 27): buyer accounts found by e-mail or NIP with where each stands
 // with its company's roster ('Belum terverifikasi HR' where the company loaded none). Changing an
@@ -32,12 +33,11 @@ type ActionData = { userId: number; errors: { nip?: string; companyId?: string; 
 export async function action({ context, request }: Route.ActionArgs) {
   const admin = requireStaff(context);
   const form = await readForm(request);
-  const userId = Number(form.get("userId"));
+  const userId = parseId(form.get("userId")) ?? 0;
   const nip = String(form.get("nip") ?? "");
   const companyId = String(form.get("companyId") ?? "");
-  if (!Number.isSafeInteger(userId) || userId <= 0)
-    return data<ActionData>({ userId: 0, errors: { form: "Permintaan tidak valid." }, nip, companyId }, { status: 400 });
-  const result = await changeAccountEmployment(admin.id, userId, { companyId: Number(companyId) || 0, nip });
+  if (!userId) return data<ActionData>({ userId: 0, errors: { form: "Permintaan tidak valid." }, nip, companyId }, { status: 400 });
+  const result = await changeAccountEmployment(admin.id, userId, { companyId: parseId(companyId) ?? 0, nip });
   if (!result.ok)
     return data<ActionData>(
       { userId, errors: result.field ? { [result.field]: result.message } : { form: result.message }, nip, companyId },

@@ -17,6 +17,7 @@ import {
 } from "~/.server/store/people";
 import type { RouteHandle } from "~/lib/route-handle";
 import { CsvUploadForm, InputField, OpsMessage, Pager } from "../components";
+import { parseId } from "~/lib/ids";
 
 // /ops/employees ('Pegawai', issue 27): each company's roster from its HR export. 'Unggah CSV' keeps
 // the file (csv_imports) and shows what 'Terapkan Impor' would do; the apply is one transaction.
@@ -25,7 +26,7 @@ import { CsvUploadForm, InputField, OpsMessage, Pager } from "../components";
 const TITLE = "Daftar Pegawai";
 export const handle: RouteHandle = { title: TITLE };
 
-const idParam = (value: unknown) => (typeof value === "string" && /^[1-9]\d{0,9}$/.test(value) ? Number(value) : null);
+const idParam = parseId;
 
 export async function loader({ url }: Route.LoaderArgs) {
   const companies = await listCompanyRosters();

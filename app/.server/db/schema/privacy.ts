@@ -1,0 +1,43 @@
+import { index, integer, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { users } from "./accounts";
+import { orders } from "./orders";
+
+/**
+ * Keys the store keeps for itself, each sealed under DATA_ENCRYPTION_KEY (issue 35). Today one: the
+ * key of the NIK's keyed hash, random and stable, so rotating DATA_ENCRYPTION_KEY re-seals this row
+ * instead of re-hashing every order (and the one-NIK-one-incentive index holds during a rotation).
+ */
+export const personalDataKeys = pgTable("personal_data_keys", {
+  purpose: text("purpose").primaryKey(),
+  sealed: text("sealed").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * One row per opening of an order's full NIK and KTP photo by an operator (issue 35, UU 27/2022):
+ * who, when, which order (and so which buyer), from which address. Listed at /ops/privacy.
+ */
+export const personalDataAccess = pgTable(
+  "personal_data_access",
+  {
+    id: serial("id").primaryKey(),
+    operatorId: integer("operator_id")
+      .notNull()
+      .references(() => users.id),
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id),
+    buyerId: integer("buyer_id")
+      .notNull()
+      .references(() => users.id),
+    // What was opened: the NIK in clear, or the KTP photo's bytes.
+    item: text("item", { enum: ["nik", "ktp"] }).notNull(),
+    clientAddress: text("client_address").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("personal_data_access_created_idx").on(t.createdAt, t.id),
+    index("personal_data_access_operator_idx").on(t.operatorId, t.createdAt),
+    index("personal_data_access_buyer_idx").on(t.buyerId, t.createdAt),
+  ],
+);

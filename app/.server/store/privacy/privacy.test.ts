@@ -1,0 +1,233 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import zlib from "node:zlib";
+import { eq, sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getDb, type Db } from "../../db/client";
+import { operatorAudit, orderEvents, orders, personalDataAccess, uploads } from "../../db/schema";
+import { resetEnvForTests } from "../../env";
+import { resetDataKeyringForTests } from "../../data-crypto";
+import { backupDatabase } from "../../ops/backup";
+import { createVerifiedUser, randomNik, submission } from "../../testing/fixtures";
+import { createOrderInStatus } from "../../testing/order-fixtures";
+import { ownDatabaseForThisFile } from "../../testing/own-database";
+import { checkOrderRules, NIK_ALREADY_USED } from "../checkout";
+import { getOwnedOrderDetail, getOwnedUpload, saveUpload, transitionOrder } from "../orders";
+import { getOrderForOps, searchOrders } from "../back-office";
+import {
+  deleteExpiredKtpPhotos,
+  exportPersonalDataAccessCsv,
+  getKtpRetentionDays,
+  listPersonalDataAccess,
+  maskNik,
+  nikHashOf,
+  openOrderKtp,
+  openOrderNik,
+  readNik,
+  rotatePersonalDataKey,
+  rowsNotUnderCurrentKey,
+  saveKtpRetentionDays,
+  sealPersonalData,
+} from ".";
+
+// Issue 35: the NIK and KTP photos sealed at rest, compared by keyed hash, opened on record, deleted
+// after their retention, and re-sealed under a new key while the store runs.
+
+ownDatabaseForThisFile();
+let db: Db;
+beforeAll(async () => {
+  db = await getDb();
+});
+
+async function orderRow(orderId: number) {
+  const [row] = await db.select().from(orders).where(eq(orders.id, orderId));
+  return row!;
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = "";
+  for await (const chunk of stream) text += String(chunk);
+  return text;
+}
+
+describe("masking", () => {
+  it("shows the first and last four digits of a 16-digit NIK", () => {
+    expect(maskNik("3171012345670001")).toBe("3171********0001");
+    expect(maskNik("1234")).toBe("****");
+  });
+});
+
+describe("the same-NIK rules on the keyed hash", () => {
+  it("refuses a second live incentive for one NIK, and the search finds orders by NIK, with no NIK stored in clear", async () => {
+    const first = await createOrderInStatus(db, 100);
+    const row = await orderRow(first.orderId);
+    const nik = readNik(row.buyerNik);
+    expect(nik).toMatch(/^\d{16}$/);
+    expect(row.buyerNik).not.toContain(nik);
+    expect(row.buyerNikHash).toBe(await nikHashOf(db, nik));
+    expect(row.buyerNikHash).not.toContain(nik);
+
+    const other = await createVerifiedUser(db);
+    const again = submission(other, { buyerNik: nik, insentif: true, buyerDadName: "Budi" });
+    expect(await checkOrderRules(other.id, again)).toEqual(expect.objectContaining({ ok: false }));
+    expect((await searchOrders({ nik }, 1)).items.map((o) => o.id)).toEqual([first.orderId]);
+    expect((await searchOrders({ nik: randomNik() }, 1)).items).toEqual([]);
+    expect(NIK_ALREADY_USED).toBe("NIK sudah digunakan untuk pengajuan insentif lain.");
+  });
+
+  it("masks the NIK on the buyer's detail and the operator's order", async () => {
+    const made = await createOrderInStatus(db, 100);
+    const nik = readNik((await orderRow(made.orderId)).buyerNik);
+    expect((await getOwnedOrderDetail(made.orderId, made.user.id))!.buyerNik).toBe(maskNik(nik));
+    expect((await getOrderForOps(made.orderId))!.buyer.nik).toBe(maskNik(nik));
+  });
+});
+
+describe("the access log", () => {
+  it("writes one row per opening of a NIK or KTP photo, listed and exported with the operator, buyer and address", async () => {
+    const made = await createOrderInStatus(db, 100);
+    const operator = await createVerifiedUser(db);
+    const opener = { operatorId: operator.id, clientAddress: "203.0.113.7" };
+    const nik = await openOrderNik(opener, made.orderId);
+    expect(nik).toBe(readNik((await orderRow(made.orderId)).buyerNik));
+    const photo = await openOrderKtp(opener, made.orderId);
+    expect(Buffer.from(photo!.bytes)).toEqual(Buffer.from([0xff, 0xd8, 0xff, 0xd9]));
+    expect(await openOrderNik(opener, 2_147_483_647)).toBeNull();
+
+    const rows = await db.select().from(personalDataAccess).where(eq(personalDataAccess.orderId, made.orderId));
+    expect(rows.map((r) => [r.operatorId, r.buyerId, r.item, r.clientAddress])).toEqual([
+      [operator.id, made.user.id, "nik", "203.0.113.7"],
+      [operator.id, made.user.id, "ktp", "203.0.113.7"],
+    ]);
+
+    const byOperator = await listPersonalDataAccess({ operator: operator.email });
+    expect(byOperator.entries.map((e) => e.item)).toEqual(["ktp", "nik"]);
+    expect(byOperator.entries[0]).toMatchObject({ buyerEmail: made.user.email, operatorEmail: operator.email, orderId: made.orderId });
+    expect((await listPersonalDataAccess({ buyer: made.user.email })).entries).toHaveLength(2);
+    expect((await listPersonalDataAccess({ buyer: "nobody-like-this@example.invalid" })).entries).toEqual([]);
+
+    const csv = await readAll(exportPersonalDataAccessCsv({ operator: operator.email }));
+    const lines = csv.trimEnd().split("\n");
+    expect(lines[0]).toBe("Waktu,Operator,Pembeli,E-mail Pembeli,Invoice,Data,Alamat IP");
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toContain("Foto KTP");
+    expect(lines[2]).toContain("NIK lengkap");
+    expect(csv).not.toContain(nik!);
+  });
+});
+
+describe("retention of KTP photos", () => {
+  async function decidedOrder(daysAgo: number, to: 1 | 2 | 200) {
+    const made = await createOrderInStatus(db, 100);
+    const moved = await transitionOrder(made.orderId, 100, to, "system", "test");
+    if (!moved.ok) throw new Error(moved.message);
+    // Time travel: the decision happened `daysAgo` days ago.
+    await db
+      .update(orderEvents)
+      .set({ createdAt: new Date(Date.now() - daysAgo * 86_400_000) })
+      .where(sql`${orderEvents.orderId} = ${made.orderId} and ${orderEvents.fromStatus} = 100`);
+    const row = await orderRow(made.orderId);
+    return { ...made, uploadId: row.ktpUploadId! };
+  }
+  const uploadRow = async (id: string) => (await db.select().from(uploads).where(eq(uploads.id, id)))[0]!;
+
+  it("deletes the bytes (keeping the row) once the order is closed and the days have passed, and the setting changes the days", async () => {
+    expect(await getKtpRetentionDays()).toBe(90);
+    const old = await decidedOrder(91, 2);
+    const recent = await decidedOrder(30, 2);
+    const stillOpen = await decidedOrder(200, 200);
+
+    await deleteExpiredKtpPhotos();
+    const gone = await uploadRow(old.uploadId);
+    expect(gone.deletedAt).not.toBeNull();
+    expect(gone.bytes.byteLength).toBe(0);
+    expect(await getOwnedUpload(old.uploadId, old.user.id)).toBeNull();
+    expect(await getOwnedOrderDetail(old.orderId, old.user.id)).toMatchObject({ ktpUrl: null, ktpDeleted: true });
+    expect((await getOrderForOps(old.orderId))!.ktp.state).toBe("deleted");
+    expect((await uploadRow(recent.uploadId)).deletedAt).toBeNull();
+    expect((await uploadRow(stillOpen.uploadId)).deletedAt).toBeNull();
+
+    const admin = await createVerifiedUser(db);
+    expect(await saveKtpRetentionDays(admin.id, "0")).toEqual({
+      ok: false,
+      errors: { retentionDays: expect.stringMatching(/1–3650 hari/) },
+    });
+    expect(await saveKtpRetentionDays(admin.id, "abc")).toMatchObject({ ok: false });
+    expect(await saveKtpRetentionDays(admin.id, "14")).toEqual({ ok: true });
+    expect(await getKtpRetentionDays()).toBe(14);
+    const [audit] = await db.select().from(operatorAudit).where(eq(operatorAudit.operatorId, admin.id));
+    expect(audit).toMatchObject({ action: "settings", detail: "retensi foto KTP: 14 hari" });
+
+    await deleteExpiredKtpPhotos();
+    expect((await uploadRow(recent.uploadId)).deletedAt).not.toBeNull();
+    expect((await uploadRow(stillOpen.uploadId)).deletedAt).toBeNull();
+    await saveKtpRetentionDays(admin.id, "90");
+  });
+});
+
+describe("rotation and the files at rest", () => {
+  it("re-seals every NIK, photo and store key under a new first key; the old key may then go", async () => {
+    const made = await createOrderInStatus(db, 100);
+    const row = await orderRow(made.orderId);
+    const nik = readNik(row.buyerNik);
+    const oldKey = process.env.DATA_ENCRYPTION_KEY!;
+    const newKey = crypto.randomBytes(32).toString("base64");
+    const useKeys = (value: string) => {
+      process.env.DATA_ENCRYPTION_KEY = value;
+      resetEnvForTests();
+      resetDataKeyringForTests();
+    };
+    try {
+      useKeys(`${newKey},${oldKey}`);
+      expect(await rowsNotUnderCurrentKey(db)).toBeGreaterThan(0);
+      const result = await rotatePersonalDataKey();
+      expect(result.orders).toBeGreaterThan(0);
+      expect(result.uploads).toBeGreaterThan(0);
+      expect(result.keys).toBe(1);
+      expect(await rowsNotUnderCurrentKey(db)).toBe(0);
+      // Idempotent: a second run finds nothing left.
+      expect(await sealPersonalData(db, "all")).toEqual({ keys: 0, orders: 0, drafts: 0, uploads: 0 });
+
+      useKeys(newKey);
+      const rotated = await orderRow(made.orderId);
+      expect(readNik(rotated.buyerNik)).toBe(nik);
+      // The keyed hash does not change with the key: the same-NIK rules hold through a rotation.
+      expect(rotated.buyerNikHash).toBe(row.buyerNikHash);
+      expect(await getOwnedUpload(row.ktpUploadId!, made.user.id)).toMatchObject({ contentType: "image/jpeg" });
+      // The old key alone no longer opens what was re-sealed.
+      useKeys(oldKey);
+      expect(() => readNik(rotated.buyerNik)).toThrow(/no key with id/);
+    } finally {
+      // Back under the old key for the other tests: rotate again, the other way round.
+      useKeys(`${oldKey},${newKey}`);
+      await rotatePersonalDataKey();
+      useKeys(oldKey);
+    }
+  });
+
+  it("leaves no NIK and no KTP bytes in clear in the database files or a backup", async () => {
+    const made = await createOrderInStatus(db, 100);
+    const row = await orderRow(made.orderId);
+    const nik = readNik(row.buyerNik);
+    const marker = Buffer.concat([Buffer.from("KTP-PICTURE-"), crypto.randomBytes(48)]);
+    const photoId = await saveUpload(made.user.id, "ktp", { bytes: marker, contentType: "image/jpeg" });
+    expect(Buffer.from((await getOwnedUpload(photoId, made.user.id))!.bytes).equals(marker)).toBe(true);
+    const dataDir = process.env.DATA_DIR!;
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "privacy-backup-")), "store.backup");
+    const backup = await backupDatabase(file);
+    expect(backup.ok).toBe(true);
+    const dump = zlib.gunzipSync(fs.readFileSync(file));
+    const needles = [Buffer.from(nik), marker.subarray(12)];
+    for (const needle of needles) expect(dump.includes(needle)).toBe(false);
+    if (!process.env.DATABASE_URL) {
+      const files = fs.readdirSync(path.join(dataDir, "pglite"), { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
+      for (const entry of files) {
+        const content = fs.readFileSync(path.join(entry.parentPath, entry.name));
+        for (const needle of needles) expect(content.includes(needle), entry.name).toBe(false);
+      }
+    }
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  });
+});

@@ -1,0 +1,153 @@
+import { and, asc, eq, gt, isNull, ne, or, sql } from "drizzle-orm";
+import { addStartupTask, getDb, type Db, type Executor } from "../../db/client";
+import { checkoutDrafts, orders, personalDataKeys, uploads } from "../../db/schema";
+import { dataKeyring, decryptText, encryptText } from "../../data-crypto";
+import { log } from "../../log";
+import { queryRows } from "../../db/query-rows";
+import { keyContext } from "./keys";
+import { NIK_CONTEXT, readNik, sealDraftNik, sealNik } from "./nik";
+import { openUpload, sealUpload } from "./uploads";
+
+// Sealing personal data under the current key (issue 35, decision 0056), in small batches, each in a
+// short transaction of conditional updates (`… WHERE the value is still what was read`), so the server
+// serves between them and a row changed meanwhile is simply left for the next pass.
+// - scope 'clear': rows stored before encryption existed (at every start, see the end of this file);
+// - scope 'all': also rows sealed under an older key (`npm run ops -- data:rotate-key`).
+
+export type SealScope = "clear" | "all";
+export type SealCounts = { keys: number; orders: number; drafts: number; uploads: number };
+
+const ORDER_BATCH = 200;
+// Up to 2 MB each: a batch of uploads stays a few MB in memory.
+const UPLOAD_BATCH = 10;
+
+/** Seals every row the scope names; returns how many rows of each kind were (re)sealed. */
+export async function sealPersonalData(db: Db, scope: SealScope, options: { pauseMs?: number } = {}): Promise<SealCounts> {
+  const current = dataKeyring().current.id;
+  const pause = () => (options.pauseMs ? new Promise((resolve) => setTimeout(resolve, options.pauseMs)) : Promise.resolve());
+  const counts: SealCounts = { keys: 0, orders: 0, drafts: 0, uploads: 0 };
+  const notCurrent = (column: typeof orders.buyerNik | typeof personalDataKeys.sealed) =>
+    scope === "all" ? sql`${column} not like ${`pd1.${current}.%`}` : sql`${column} not like 'pd1.%'`;
+
+  // The store's own keys first: the NIK hash key must open before any order is hashed.
+  for (const row of await db.select().from(personalDataKeys).where(notCurrent(personalDataKeys.sealed))) {
+    const clear = decryptText(row.sealed, keyContext(row.purpose));
+    await db
+      .update(personalDataKeys)
+      .set({ sealed: encryptText(clear, keyContext(row.purpose)) })
+      .where(and(eq(personalDataKeys.purpose, row.purpose), eq(personalDataKeys.sealed, row.sealed)));
+    counts.keys++;
+  }
+
+  for (let after = 0; ;) {
+    const batch = await db
+      .select({ id: orders.id, buyerNik: orders.buyerNik, buyerNikHash: orders.buyerNikHash })
+      .from(orders)
+      .where(and(gt(orders.id, after), or(notCurrent(orders.buyerNik), isNull(orders.buyerNikHash))))
+      .orderBy(asc(orders.id))
+      .limit(ORDER_BATCH);
+    if (!batch.length) break;
+    await db.transaction(async (tx) => {
+      for (const row of batch) {
+        const sealed = await sealNik(tx, readNik(row.buyerNik));
+        await tx
+          .update(orders)
+          .set(sealed)
+          .where(and(eq(orders.id, row.id), eq(orders.buyerNik, row.buyerNik)));
+      }
+    });
+    counts.orders += batch.length;
+    after = batch.at(-1)!.id;
+    await pause();
+  }
+
+  const draftNik = sql<string>`${checkoutDrafts.values}->>'buyerNik'`;
+  for (let after = 0; ;) {
+    const batch = await db
+      .select({ userId: checkoutDrafts.userId, nik: draftNik })
+      .from(checkoutDrafts)
+      .where(
+        and(
+          gt(checkoutDrafts.userId, after),
+          sql`${draftNik} <> ''`,
+          scope === "all" ? sql`${draftNik} not like ${`pd1.${current}.%`}` : sql`${draftNik} not like 'pd1.%'`,
+        ),
+      )
+      .orderBy(asc(checkoutDrafts.userId))
+      .limit(ORDER_BATCH);
+    if (!batch.length) break;
+    await db.transaction(async (tx) => {
+      for (const row of batch) {
+        const sealed = sealDraftNik(decryptText(row.nik, NIK_CONTEXT));
+        await tx
+          .update(checkoutDrafts)
+          .set({ values: sql`jsonb_set(${checkoutDrafts.values}, '{buyerNik}', to_jsonb(${sealed}::text))` })
+          .where(and(eq(checkoutDrafts.userId, row.userId), sql`${draftNik} = ${row.nik}`));
+      }
+    });
+    counts.drafts += batch.length;
+    after = batch.at(-1)!.userId;
+    await pause();
+  }
+
+  for (let after = ""; ;) {
+    const batch = await db
+      .select({ id: uploads.id, bytes: uploads.bytes, keyId: uploads.keyId })
+      .from(uploads)
+      .where(
+        and(
+          gt(uploads.id, after),
+          isNull(uploads.deletedAt),
+          scope === "all" ? or(isNull(uploads.keyId), ne(uploads.keyId, current)) : isNull(uploads.keyId),
+        ),
+      )
+      .orderBy(asc(uploads.id))
+      .limit(UPLOAD_BATCH);
+    if (!batch.length) break;
+    await db.transaction(async (tx) => {
+      for (const row of batch) {
+        const sealed = sealUpload(row.id, openUpload(row));
+        const sameKey = row.keyId === null ? isNull(uploads.keyId) : eq(uploads.keyId, row.keyId);
+        await tx
+          .update(uploads)
+          .set(sealed)
+          .where(and(eq(uploads.id, row.id), sameKey, isNull(uploads.deletedAt)));
+      }
+    });
+    counts.uploads += batch.length;
+    after = batch.at(-1)!.id;
+    await pause();
+  }
+  return counts;
+}
+
+/**
+ * `npm run ops -- data:rotate-key`: everything under the first DATA_ENCRYPTION_KEY, while the server
+ * serves (a short pause between batches gives PGlite's one connection back to the requests).
+ */
+export async function rotatePersonalDataKey(): Promise<SealCounts & { keyId: string }> {
+  const counts = await sealPersonalData(await getDb(), "all", { pauseMs: 5 });
+  return { ...counts, keyId: dataKeyring().current.id };
+}
+
+/** How many rows are not yet under the current key (the rotate command's check, the tests). */
+export async function rowsNotUnderCurrentKey(db: Executor): Promise<number> {
+  const current = `pd1.${dataKeyring().current.id}.%`;
+  const [row] = await queryRows<{ n: number }>(
+    db,
+    sql`
+    select (select count(*) from ${orders} where ${orders.buyerNik} not like ${current} or ${orders.buyerNikHash} is null)
+         + (select count(*) from ${uploads} where ${uploads.deletedAt} is null and ${uploads.keyId} is distinct from ${dataKeyring().current.id})
+         + (select count(*) from ${personalDataKeys} where ${personalDataKeys.sealed} not like ${current})
+         + (select count(*) from ${checkoutDrafts} where coalesce(${checkoutDrafts.values}->>'buyerNik', '') <> '' and ${checkoutDrafts.values}->>'buyerNik' not like ${current})
+      as n`,
+  );
+  return Number(row?.n ?? 0);
+}
+
+// Rows stored before this release (or by a bench writing SQL directly) are sealed at start, after the
+// migrations and under the start-up lock: a migration cannot, it has no DATA_ENCRYPTION_KEY.
+addStartupTask(async (db) => {
+  const counts = await sealPersonalData(db, "clear");
+  if (counts.orders || counts.drafts || counts.uploads) log.info(counts, "personal data stored in clear sealed at start");
+});

@@ -1,0 +1,84 @@
+import { Link } from "react-router";
+import type { Route } from "./+types/privacy-policy";
+import { getKtpRetentionDays } from "~/.server/store/privacy";
+import { getHelpContacts } from "~/.server/store/people";
+import type { RouteHandle } from "~/lib/route-handle";
+
+// /kebijakan-privasi (issue 35, UU No. 27/2022): public, plain Indonesian: what the store keeps, why,
+// for how long, and the employee's rights. The KTP retention days are the admin's setting, read live.
+
+export const handle: RouteHandle = { title: "Kebijakan Privasi" };
+
+export async function loader(_: Route.LoaderArgs) {
+  const [ktpDays, help] = await Promise.all([getKtpRetentionDays(), getHelpContacts()]);
+  return { ktpDays, help };
+}
+
+export default function PrivacyPolicy({ loaderData }: Route.ComponentProps) {
+  const { ktpDays, help } = loaderData;
+  return (
+    // The layout's header names the page ('Kebijakan Privasi', the handle's title): its one h1.
+    <article className="card prose" data-testid="privacy-policy">
+      <p>
+        Toko Pegawai PLN menyimpan data pribadi Anda hanya untuk melayani pesanan Anda, sesuai Undang-Undang No. 27 Tahun 2022 tentang
+        Pelindungan Data Pribadi.
+      </p>
+
+      <h2>Data yang kami simpan dan untuk apa</h2>
+      <ul>
+        <li>
+          <strong>Akun</strong>: nama, email, nomor HP, NIP dan perusahaan — untuk masuk, mengirim kabar pesanan, dan memberikan Promo
+          Pegawai.
+        </li>
+        <li>
+          <strong>Alamat pengiriman</strong> — untuk mengirim barang.
+        </li>
+        <li>
+          <strong>NIK dan foto KTP</strong> — hanya bila Anda mengajukan Insentif Pemerintah, untuk memeriksa pengajuan itu (satu NIK untuk
+          satu unit).
+        </li>
+        <li>
+          <strong>Pesanan dan pembayaran</strong> — untuk memproses pesanan dan untuk catatan keuangan perusahaan.
+        </li>
+      </ul>
+
+      <h2>Cara kami menjaganya</h2>
+      <ul>
+        <li>
+          NIK dan foto KTP disimpan terenkripsi. Di luar pemeriksaan insentif, NIK hanya ditampilkan sebagian (misalnya 3171********0001).
+        </li>
+        <li>
+          Hanya petugas yang memutuskan insentif yang dapat membuka NIK lengkap dan foto KTP, dan setiap pembukaan dicatat (siapa, kapan,
+          pesanan mana, dari alamat mana).
+        </li>
+      </ul>
+
+      <h2>Berapa lama disimpan</h2>
+      <ul>
+        <li>
+          Foto KTP dihapus <strong>{ktpDays} hari</strong> setelah keputusan insentif, setelah pesanan selesai atau ditutup. Catatan pesanan
+          tetap ada dengan keterangan bahwa fotonya telah dihapus.
+        </li>
+        <li>Catatan pesanan dan pembayaran disimpan selama 10 tahun, sesuai kewajiban perpajakan.</li>
+        <li>Salinan email dan SMS yang dikirim toko disimpan paling lama 7 hari.</li>
+        <li>Data akun disimpan selama akun Anda aktif.</li>
+      </ul>
+
+      <h2>Hak Anda</h2>
+      <ul>
+        <li>
+          Melihat dan mengunduh data Anda, serta menghapus akun Anda, dari halaman <Link to="/profile">Profil</Link>. Catatan keuangan
+          pesanan tetap disimpan tanpa nama Anda selama masa simpan yang diwajibkan.
+        </li>
+        <li>
+          Memperbaiki data akun Anda melalui <Link to="/edit-profile">Ubah Profil</Link>.
+        </li>
+      </ul>
+
+      <h2>Kontak</h2>
+      <p>
+        Pertanyaan tentang data pribadi Anda: hubungi admin di <a href={`tel:${help.phone.replace(/[^\d+]/g, "")}`}>{help.phone}</a>.
+      </p>
+    </article>
+  );
+}
