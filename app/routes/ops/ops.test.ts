@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import * as exportRoute from "./export";
 import * as layoutRoute from "./layout";
 import * as orderRoute from "./order";
+import * as orderKtpRoute from "./order-ktp";
 import * as queueRoute from "./queue";
 import * as queuesRoute from "./queues";
 import * as searchRoute from "./search";
@@ -36,6 +37,7 @@ import {
   operatorAudit,
   operatorFactors,
   orderEvents,
+  personalDataAccess,
   orders,
   paymentMethods,
   productImages,
@@ -523,17 +525,26 @@ describe("role matrix: anonymous, buyer, operator without the second factor, ope
     // The operator reads everything: the pages, the images (private, never in shared caches), the CSV with the NIK masked.
     for (const [name, handler, url, params] of reads)
       expect((await operator.browser.get(handler, url, params)).status, `operator GET ${name}`).toBe(200);
-    for (const id of images) {
+    // A transfer proof or a delivery photo opens by its address; a KTP photo only through its order (issue 35).
+    const [ktpImage, ...otherImages] = images;
+    for (const id of otherImages) {
       const image = await operator.browser.get(uploadsRoute.loader, `/uploads/${id}`, { id }, []);
       expect(image.status).toBe(200);
       expect(image.response!.headers.get("cache-control")).toMatch(/^private/);
     }
+    expect((await operator.browser.get(uploadsRoute.loader, `/uploads/${ktpImage}`, { id: ktpImage! }, [])).status).toBe(404);
     const detail = (await operator.browser.get(orderRoute.loader, `/ops/orders/${incentive.orderId}`, { id: String(incentive.orderId) }))
-      .data as { order: { ktpUrl: string; buyer: { nik: string } } };
-    expect(detail.order.ktpUrl).toMatch(/^\/uploads\//);
+      .data as { order: { buyer: { nik: string } }; personalData: { ktpUrl: string } };
+    expect(detail.personalData.ktpUrl).toBe(`/ops/orders/${incentive.orderId}/ktp`);
+    const accessesBefore = (await db.select({ n: count() }).from(personalDataAccess))[0]!.n;
+    const ktp = await operator.browser.get(orderKtpRoute.loader, detail.personalData.ktpUrl, { id: String(incentive.orderId) });
+    expect(ktp.status).toBe(200);
+    expect(ktp.response!.headers.get("cache-control")).toBe("private, no-store");
+    expect((await db.select({ n: count() }).from(personalDataAccess))[0]!.n).toBe(accessesBefore + 1);
     const csv = await (await operator.browser.get(exportRoute.loader, "/ops/export", {})).response!.text();
-    expect(csv).toContain(`*`.repeat(12) + detail.order.buyer.nik.slice(-4));
-    expect(csv).not.toContain(detail.order.buyer.nik);
+    const nik = detail.order.buyer.nik;
+    expect(csv).toContain(nik.slice(0, 4) + "*".repeat(nik.length - 8) + nik.slice(-4));
+    expect(csv).not.toContain(nik);
     console.log(`[role matrix] ${checks} denied checks, ${leaks} leaks, ${foreignWrites} foreign writes`);
     expect(leaks).toBe(0);
   });
