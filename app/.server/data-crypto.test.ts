@@ -1,16 +1,7 @@
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
-import {
-  DataDecryptionError,
-  decryptBytes,
-  decryptText,
-  encryptBytes,
-  encryptText,
-  keyIdOf,
-  keyedHash,
-  parseDataKeys,
-  type Keyring,
-} from "./data-crypto";
+import { DataDecryptionError, decryptBytes, decryptText, encryptBytes, encryptText, keyedHash } from "./data-crypto";
+import { keyIdOf, type Keyring, parseDataKeys } from "./data-keys";
 
 // Issue 35: the NIK and the photos at rest under AES-256-GCM with key ids (rotation), and the keyed hash.
 

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { type DataKey, type Keyring, parseDataKeys } from "./data-keys";
 import { env } from "./env";
 
 // Personal data at rest (issue 35, DESIGN §6, decision 0056): the NIK and the uploaded photos are
@@ -9,9 +10,6 @@ import { env } from "./env";
 // keys in base64: the first encrypts, every one decrypts (rotation: put the new key first, run
 // `npm run ops -- data:rotate-key`, then drop the old one). Every ciphertext names its key by an id,
 // a short hash of the key, so a reader knows which key opens it without trying them all.
-
-export type DataKey = { id: string; key: Buffer };
-export type Keyring = { current: DataKey; byId: ReadonlyMap<string, DataKey> };
 
 /** A ciphertext no key of the ring opens: an unknown key id, a wrong key, or altered bytes. */
 export class DataDecryptionError extends Error {
@@ -23,28 +21,6 @@ const TAG_BYTES = 16;
 /** Text ciphertexts look like `pd1.<key id>.<iv | tag | ciphertext, base64url>`; a clear NIK never does. */
 const TEXT_PREFIX = "pd1.";
 const TEXT_PATTERN = /^pd1\.([0-9a-f]{8})\.([A-Za-z0-9_-]+)$/;
-
-/** The key's id: the first 4 bytes of a SHA-256 of the key (names the key, tells nothing about it). */
-export function keyIdOf(key: Buffer): string {
-  return crypto.createHash("sha256").update("personal-data-key-id:").update(key).digest("hex").slice(0, 8);
-}
-
-/** Parses DATA_ENCRYPTION_KEY's value; a string is the problem (for env.ts's message), never the key. */
-export function parseDataKeys(value: string): Keyring | string {
-  const entries = value
-    .split(",")
-    .map((entry) => entry.trim())
-    .filter(Boolean);
-  if (!entries.length) return "must be 32 random bytes in base64 (openssl rand -base64 32), comma-separated for rotation";
-  const keys: DataKey[] = [];
-  for (const [index, entry] of entries.entries()) {
-    const key = /^[A-Za-z0-9+/_-]+={0,2}$/.test(entry) ? Buffer.from(entry, "base64") : Buffer.alloc(0);
-    if (key.length !== 32)
-      return `key ${index + 1} must be 32 random bytes in base64 (openssl rand -base64 32), ${key.length ? `not ${key.length} bytes` : "not base64"}`;
-    keys.push({ id: keyIdOf(key), key });
-  }
-  return { current: keys[0]!, byId: new Map(keys.map((k) => [k.id, k])) };
-}
 
 let cachedRing: Keyring | undefined;
 

@@ -1,7 +1,7 @@
 import net from "node:net";
 import path from "node:path";
 import { z } from "zod/mini";
-import { parseDataKeys } from "./data-crypto";
+import { parseDataKeys } from "./data-keys";
 
 // Configuration is read and validated once; a bad value stops the server with a message naming it.
 // zod/mini, like the forms: the full zod would add about 4 MB to the server's heap for this alone.

@@ -2,9 +2,8 @@ import type { Route } from "./+types/uploads";
 import { bearerToken } from "~/.server/http/api";
 import { getUser } from "~/.server/http/session";
 import { mayOpenOrderImages } from "~/.server/http/ops-access";
-import { getUploadForOperator } from "~/.server/store/back-office";
 import { getSessionUser } from "~/.server/store/people";
-import { getOwnedUpload } from "~/.server/store/orders";
+import { getOwnedUpload, getUploadForOperator } from "~/.server/store/orders";
 
 // Files users uploaded (the KTP photo …), served from the database to their owner and to operators
 // who passed their second factor (the back office, issue 17) only (DESIGN §6, §9). Anyone else — another user, an anonymous visitor, an unknown id — gets the same 404, so the

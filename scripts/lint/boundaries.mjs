@@ -13,15 +13,14 @@ import path from "node:path";
 export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
 
 /** The platform files: configuration, logging, metrics, dates, images, CSV, sharp. */
-const PLATFORM = /^app\/\.server\/(env|log|metrics|dates|images|csv|sharp)\.ts$/;
+const PLATFORM = /^app\/\.server\/(env|log|metrics|dates|images|csv|sharp|data-keys|data-crypto)\.ts$/;
 
 /**
- * The layers, low to high; a file imports only files of its own layer or a lower one. `test`: the
- * folders above them all are test support, which production code never imports.
+ * The layers, low to high; a file imports only files of its own layer or a lower one.
  */
 export const LAYERS = [
   { name: "lib (app/lib)", test: (file) => file.startsWith("app/lib/") },
-  { name: "platform (app/.server/{env,log,metrics,dates,images,csv,sharp}.ts)", test: (file) => PLATFORM.test(file) },
+  { name: "platform (app/.server/{env,log,metrics,dates,images,csv,sharp,data-keys,data-crypto}.ts)", test: (file) => PLATFORM.test(file) },
   { name: "db (app/.server/db)", test: (file) => file.startsWith("app/.server/db/") },
   { name: "gateway (app/.server/gateway)", test: (file) => file.startsWith("app/.server/gateway/") },
   { name: "store (app/.server/store)", test: (file) => file.startsWith("app/.server/store/") },
@@ -29,11 +28,13 @@ export const LAYERS = [
     name: "doors and demo data (app/.server/http, app/.server/ops, app/.server/demo)",
     test: (file) => /^app\/\.server\/(http|ops|demo)\//.test(file),
   },
+  // Test support drives the doors and the store; a test passes it the screens it runs (test-browser's
+  // handlers, the API's areas), so support code never imports a page.
+  { name: "test support (app/.server/testing)", test: (file) => file.startsWith("app/.server/testing/") },
   {
     name: "pages (app/components, app/layouts, app/routes, app/root.tsx, the entries)",
     test: (file) => /^app\/(components|layouts|routes)\//.test(file) || /^app\/[^/]+\.tsx?$/.test(file),
   },
-  { name: "test support (app/.server/testing)", test: (file) => file.startsWith("app/.server/testing/") },
 ];
 
 /** The index of a file's layer in LAYERS, or -1 (styles, images: not code). */
@@ -83,6 +84,8 @@ export function boundaryViolation(from, target) {
     return `'${target}' is inside the payment gateway: import its index (~/.server/gateway) instead`;
   if (isBuyerCode(from) && /^app\/routes\/(ops|api)\//.test(target))
     return `buyer code may not import the back office or the API ('${target}'): it would reach buyer bundles`;
+  if (target.startsWith("app/.server/testing/") && !from.startsWith("app/.server/testing/") && !/\.test\.tsx?$/.test(from))
+    return `'${target}' is test support: only tests import it`;
   const fromLayer = layerOf(from);
   const toLayer = layerOf(target);
   if (fromLayer >= 0 && toLayer > fromLayer)

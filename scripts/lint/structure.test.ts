@@ -107,6 +107,16 @@ describe("the boundary rule (ESLint, as npm run lint runs it)", () => {
     );
     expect(await boundaryErrors("app/routes/ops/probe.tsx", 'export { x } from "~/.server/store/back-office";\n')).toEqual([]);
   }, 60_000);
+
+  it("keeps test support out of production code and screens out of test support", async () => {
+    expect(await boundaryErrors("app/routes/ops/probe.tsx", 'export { Browser } from "~/.server/testing/test-browser";\n')).toEqual([
+      expect.stringContaining("is test support: only tests import it"),
+    ]);
+    expect(await boundaryErrors("app/routes/ops/probe.test.ts", 'export { Browser } from "~/.server/testing/test-browser";\n')).toEqual([]);
+    expect(await boundaryErrors("app/.server/testing/probe.ts", 'export { API_AREAS } from "~/routes/api/openapi.server";\n')).toEqual([
+      expect.stringContaining("the test support (app/.server/testing) layer may not import the higher pages"),
+    ]);
+  }, 60_000);
 });
 
 describe("the import graph of app/", () => {

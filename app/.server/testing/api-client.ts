@@ -1,8 +1,8 @@
-import { API_PREFIX, runApi } from "~/.server/http/api";
-import { API_AREAS } from "../../routes/api/openapi.server";
+import { API_PREFIX, type ApiArea, runApi } from "~/.server/http/api";
 
 // For the API's tests: one call through the same dispatcher the resource routes use (area lookup,
 // token check, envelope), with a real Request. Not a route module (routes.ts does not name it).
+// The API's areas are given by its tests (`apiCaller(API_AREAS)`): support code does not import screens.
 
 export type ApiAnswer = {
   status: number;
@@ -10,14 +10,17 @@ export type ApiAnswer = {
   headers: Headers;
 };
 
-export async function callApi(
-  method: string,
-  path: string,
-  options: { token?: string; json?: unknown; form?: FormData; headers?: Record<string, string>; address?: string } = {},
-): Promise<ApiAnswer> {
+export type ApiCallOptions = { token?: string; json?: unknown; form?: FormData; headers?: Record<string, string>; address?: string };
+
+/** `callApi(method, path, options)` over the given areas, e.g. `apiCaller(API_AREAS)("GET", "/order/list")`. */
+export function apiCaller(areas: readonly ApiArea[]) {
+  return (method: string, path: string, options: ApiCallOptions = {}) => callApi(areas, method, path, options);
+}
+
+async function callApi(areas: readonly ApiArea[], method: string, path: string, options: ApiCallOptions): Promise<ApiAnswer> {
   const [pathname] = path.split("?") as [string];
   const [, area = "", ...rest] = pathname.split("/");
-  const definition = API_AREAS.find((a) => a.area === area);
+  const definition = areas.find((a) => a.area === area);
   if (!definition) throw new Error(`no API area ${area}`);
   const headers = new Headers(options.headers);
   if (options.token) headers.set("authorization", `Bearer ${options.token}`);

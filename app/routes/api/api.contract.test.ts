@@ -10,12 +10,14 @@ import { createProduct, createVerifiedUser, EMPLOYEE_PROMO, INCENTIVE_PROMO, ran
 import { transitionOrder } from "~/.server/store/orders";
 import { createSession } from "~/.server/store/people";
 import { methodId } from "~/.server/testing/payment-fixtures";
-import { callApi } from "../../.server/testing/api-client";
+import { apiCaller } from "../../.server/testing/api-client";
 import { RouterContextProvider } from "react-router";
 import { sessionMiddleware } from "~/.server/http/session";
 import * as uploadsRoute from "../uploads";
 import * as apiRoute from "./index";
-import { buildOpenApi } from "./openapi.server";
+import { buildOpenApi, API_AREAS } from "./openapi.server";
+
+const callApi = apiCaller(API_AREAS);
 
 // Contract tests of spec §7 (issue 19): every call's status, envelope, field names and messages,
 // through the same dispatcher as the resource routes, on the real database.

@@ -21,8 +21,11 @@ import {
 } from "~/.server/testing/fixtures";
 import { methodId } from "~/.server/testing/payment-fixtures";
 import { createSession } from "~/.server/store/people";
-import { callApi } from "../../.server/testing/api-client";
+import { apiCaller } from "../../.server/testing/api-client";
+import { API_AREAS } from "./openapi.server";
 import { TestBrowser } from "../../.server/testing/test-browser";
+
+const callApi = apiCaller(API_AREAS);
 
 // Issue 19: two doors, one store. The same purchase made through the web's own forms (detail →
 // checkout form with the KTP photo → address → payment screens) and through POST /order/create

@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import * as detailRoute from "../detail";
 import * as registerRoute from "../register";
 import { TestBrowser } from "../../.server/testing/test-browser";
-import { callApi } from "../../.server/testing/api-client";
+import { apiCaller } from "../../.server/testing/api-client";
+import { API_AREAS } from "./openapi.server";
 import { getDb, type Db } from "~/.server/db/client";
 import { companies, rosterEntries, users } from "~/.server/db/schema";
 import {
@@ -19,6 +20,8 @@ import { getPaymentDetail, markPaid } from "~/.server/store/payments";
 import { createProduct, createVerifiedUser } from "~/.server/testing/fixtures";
 import { createStockedProduct, placeOrder, proofUpload } from "~/.server/testing/payment-fixtures";
 import { ownDatabaseForThisFile } from "~/.server/testing/own-database";
+
+const callApi = apiCaller(API_AREAS);
 
 // The roster at the buyers' doors (issue 27): the web registration form and the API's
 // /auth/register answer the roster's messages on the NIP field; a deactivated employee's 'Beli

@@ -19,16 +19,7 @@ export {
 export { exportOrdersCsv } from "./export";
 export { formatAge, formatWhen, pageParam, readOrderSearch } from "./format";
 export { registerStoreMetrics } from "./metrics";
-export {
-  getOrderForOps,
-  getUploadForOperator,
-  isOrderQueue,
-  listQueue,
-  listWithdrawalsInProcess,
-  QUEUES,
-  queueSummaries,
-  searchOrders,
-} from "./queues";
+export { getOrderForOps, isOrderQueue, listQueue, listWithdrawalsInProcess, QUEUES, queueSummaries, searchOrders } from "./queues";
 export { type CsvImportKind, getStagedCsvImport, markCsvImportApplied, stageCsvImport, type StagedCsvImport } from "./csv-imports";
 export {
   DASHBOARD_DAYS,

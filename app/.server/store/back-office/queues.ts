@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, ilike, inArray, isNull, lt, ne, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, ilike, inArray, lt, ne, sql, type SQL } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import {
   balanceEntries,
@@ -15,7 +15,7 @@ import {
 import { ORDER_STATUS } from "~/lib/order-status";
 import { startOfDayWib } from "../../dates";
 import { amountToPay, costLines, type CostLine } from "../orders";
-import { type KtpPhoto, nikHashOf, openUpload, orderKtpState, readMaskedNik, readNik } from "../privacy";
+import { type KtpPhoto, nikHashOf, orderKtpState, readMaskedNik, readNik } from "../privacy";
 
 // What the back office reads (issue 17): the queues with their counts and oldest item, one queue's
 // page, one order with everything an operator decides on, the search. Reads only: every change goes
@@ -384,17 +384,4 @@ export async function getOrderForOps(orderId: number): Promise<OpsOrderDetail | 
     sameNik,
     timeline: events.map((e) => ({ ...e, who: describeActor(e.actor, emails) })),
   };
-}
-
-/** Any stored upload, for an operator who passed the second factor (the route checks that). */
-export async function getUploadForOperator(id: string): Promise<{ contentType: string; bytes: Uint8Array } | null> {
-  if (!/^[A-Za-z0-9_-]{22}$/.test(id)) return null;
-  const db = await getDb();
-  const [row] = await db
-    .select({ id: uploads.id, contentType: uploads.contentType, bytes: uploads.bytes, keyId: uploads.keyId })
-    .from(uploads)
-    // A KTP photo opens only through its order's review page, on record (privacy/access.ts).
-    .where(and(eq(uploads.id, id), ne(uploads.purpose, "ktp"), isNull(uploads.deletedAt)));
-  if (!row) return null;
-  return { contentType: row.contentType, bytes: openUpload(row) };
 }

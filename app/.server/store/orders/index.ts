@@ -24,4 +24,4 @@ export {
   TOO_MANY_PROOFS,
   transitionOrder,
 } from "./orders";
-export { getOwnedUpload, saveUpload, type UploadPurpose, uploadUrl } from "./uploads";
+export { getOwnedUpload, getUploadForOperator, saveUpload, type UploadPurpose, uploadUrl } from "./uploads";

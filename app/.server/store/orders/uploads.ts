@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, ne } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { uploads } from "../../db/schema";
 import type { ProcessedFile } from "../../images";
@@ -37,6 +37,19 @@ export async function getOwnedUpload(
     .where(and(eq(uploads.id, id), eq(uploads.ownerId, ownerId), isNull(uploads.deletedAt)));
   if (!row) return null;
   return { contentType: row.contentType, size: row.size, bytes: openUpload(row) };
+}
+
+/** Any stored upload but a KTP photo, for an operator who passed the second factor (the route checks that). */
+export async function getUploadForOperator(id: string): Promise<{ contentType: string; bytes: Uint8Array } | null> {
+  if (!ID_PATTERN.test(id)) return null;
+  const db = await getDb();
+  const [row] = await db
+    .select({ id: uploads.id, contentType: uploads.contentType, bytes: uploads.bytes, keyId: uploads.keyId })
+    .from(uploads)
+    // A KTP photo opens only through its order (/ops/orders/:id/ktp), on record (privacy/access.ts).
+    .where(and(eq(uploads.id, id), ne(uploads.purpose, "ktp"), isNull(uploads.deletedAt)));
+  if (!row) return null;
+  return { contentType: row.contentType, bytes: openUpload(row) };
 }
 
 export function uploadUrl(id: string): string {
