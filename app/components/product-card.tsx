@@ -58,11 +58,9 @@ export const ProductCard = memo(function ProductCard({
           <p className="product-card-price">{formatPrice(price === null ? null : applyDiscount(price, product))}</p>
           {discounted ? (
             <p className="product-card-original">
-              {/* A label on <s> is not read (a generic element): the words are in the text, hidden from sight. */}
-              <s>
-                <span className="sr-only">Harga awal </span>
-                {formatPrice(price)}
-              </s>
+              {/* A label on <s> is not read (a generic element): the words are text, hidden from sight. */}
+              <span className="sr-only">Harga awal </span>
+              <s>{formatPrice(price)}</s>
               {product.discountType === "%" && product.discount > 0 ? (
                 <span className="discount-badge">-{Math.min(100, product.discount)}%</span>
               ) : null}

@@ -114,7 +114,8 @@ function HelpSheet({ admin }: { admin: { phone: string; tel: string; chat: strin
         <p className="muted">NIP hanya dapat diubah oleh admin. Untuk mengubah NIP, silakan hubungi admin.</p>
         <a className="btn btn-outline btn-block" href={admin.tel}>
           <PhoneIcon />
-          Telepon Admin
+          {/* One unbroken label: a telephone link's text keeps together (html-validate tel-non-breaking). */}
+          {"Telepon\u00a0Admin"}
         </a>
         <a className="btn btn-outline btn-block" href={admin.chat} target="_blank" rel="noopener noreferrer">
           <ChatIcon />

@@ -170,7 +170,7 @@ export function InputField({
 }: Common & Omit<React.InputHTMLAttributes<HTMLInputElement>, "name">) {
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint}>
-      <input {...controlProps(id, name, error, hint)} {...rest} />
+      <input type="text" {...controlProps(id, name, error, hint)} {...rest} />
     </FieldFrame>
   );
 }
