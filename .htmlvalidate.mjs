@@ -20,8 +20,10 @@ export default {
     // React's useId gives ids like `_R_1kj5_`: valid HTML ids (no spaces), which the strict option
     // (must start with a letter) refuses.
     "valid-id": ["error", { relaxed: true }],
-    // A group of checkboxes sends one name several times by design (the filter's `categories`).
-    "form-dup-name": ["error", { shared: ["radio", "checkbox", "button", "reset", "submit"] }],
+    // One name sent by several controls by design: the filter's `categories` checkboxes, and the
+    // checkout's KTP photo, one file input per source (camera, gallery) under the one name the server
+    // reads a single file from; the rule's shared types cannot name file inputs.
+    "form-dup-name": "off",
     // Sizes known only while rendering (a sheet's height, a chart's bars) go through React's style
     // prop; everything else is in the stylesheet.
     "no-inline-style": "off",

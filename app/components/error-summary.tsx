@@ -23,9 +23,9 @@ export function ErrorSummary({ form, labels }: ErrorSummaryProps) {
   const fieldId = (name: string) => `${form.id}-${name}`;
   return (
     <div className="error-summary" role="alert" aria-labelledby={`${form.id}-summary-title`} data-testid="error-summary">
-      <h3 id={`${form.id}-summary-title`} className="error-summary-title">
+      <h2 id={`${form.id}-summary-title`} className="error-summary-title">
         {names.length === 1 ? "Ada 1 isian yang perlu diperbaiki:" : `Ada ${names.length} isian yang perlu diperbaiki:`}
-      </h3>
+      </h2>
       <ul className="error-summary-list">
         {names.map((name) => (
           <li key={name}>
