@@ -198,11 +198,12 @@ export const CheckoutForm = memo(function CheckoutForm({
           <Field meta={fields.buyerNip} label="NIP" autoComplete="off" />
 
           <fieldset className="field ktp-field">
+            {/* A fieldset's legend comes first (HTML content model); the preview follows it. */}
+            <legend>{ktp || preview ? "Ganti Foto KTP" : "Foto KTP"}</legend>
             {ktpImage ? (
               // A picked file the browser cannot show as a picture is no preview (the server will say why).
               <img src={ktpImage} alt="Foto KTP" className="ktp-image" onError={preview ? () => setPreview(null) : undefined} />
             ) : null}
-            <legend>{ktp || preview ? "Ganti Foto KTP" : "Foto KTP"}</legend>
             <KtpSources
               sources={[
                 { id: cameraId, label: "Kamera", capture: true },
