@@ -55,6 +55,7 @@ export default [
       route("payment/:id", "routes/payment.tsx"),
       route("transaction-done", "routes/transaction-done.tsx"),
       route("notifikasi", "routes/notifikasi.tsx"),
+      route("konfirmasi-pegawai", "routes/employee-confirm.tsx"),
     ]),
     // The address pickers' options for a fetcher (resource route, JSON).
     route("address/areas", "routes/address-areas.ts"),

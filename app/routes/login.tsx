@@ -2,6 +2,7 @@ import { getFormProps } from "@conform-to/react";
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/login";
 import { login, requireAnonymous, startSession } from "~/.server/http/auth";
+import { rosterMatchFor } from "~/.server/store/people";
 import { flash } from "~/.server/http/session";
 import { ErrorSummary } from "~/components/error-summary";
 import { Field, FormError } from "~/components/field";
@@ -27,6 +28,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!outcome.ok) return data({ reply: outcome.reply }, { status: outcome.status });
   await startSession(context, outcome.userId);
   flash(context, "toast", { type: "success", message: "Login berhasil. Selamat datang!" });
+  // Issue 35: an employee whose company loaded its roster after they registered confirms the link.
+  if (await rosterMatchFor(outcome.userId)) return redirect(`/konfirmasi-pegawai?redirect=${encodeURIComponent(outcome.redirectTo)}`);
   return redirect(outcome.redirectTo);
 }
 

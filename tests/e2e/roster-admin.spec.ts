@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import { expect, type Page } from "@playwright/test";
-import { test } from "./helpers";
-import { checkoutToPayment, chooseManualTransfer, productId, registerBuyer, samplePhoto } from "./helpers/purchase";
+import { fillLogin, test } from "./helpers";
+import { BUYER_PASSWORD, checkoutToPayment, chooseManualTransfer, productId, registerBuyer, samplePhoto } from "./helpers/purchase";
 import { signedInStaff } from "./helpers/staff";
 import { holdingTransferAccount } from "./helpers/store-settings";
 
@@ -13,7 +13,8 @@ import { holdingTransferAccount } from "./helpers/store-settings";
 // home shows the 30-day chart as <svg>. Each project makes its own company and accounts.
 
 test.describe.configure({ timeout: 420_000 });
-test.use({ extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` } });
+const anotherAddress = () => ({ "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` });
+test.use({ extraHTTPHeaders: anotherAddress() });
 
 const BIKE = "Exotic Sepeda Listrik Lipat 14 inci";
 const DEFAULT_ACCOUNT = { bank: "Bank Negara Indonesia (BNI)", owner: "PT Toko Pegawai PLN", number: "0987654321" };
@@ -150,5 +151,81 @@ test("an admin loads a company's roster; only its active employees register and 
   expect((await katalog.goto("/ops/settings"))!.status()).toBe(404);
 
   await katalog.context().close();
+  await admin.context().close();
+});
+
+test("a roster import links no account by itself (issue 35): the employee confirms on sign-in, the admin links or undoes a link", async ({
+  browser,
+  javaScriptEnabled,
+}) => {
+  const admin = await signedInStaff(browser, javaScriptEnabled);
+  const company = `PT Uji Tautan ${randomInt(1e6, 9e6)}`;
+  await admin.goto("/ops/settings");
+  await admin.getByLabel("Perusahaan baru", { exact: true }).fill(company);
+  await admin.getByRole("button", { name: "Tambah Perusahaan" }).click();
+  await expect(admin.getByTestId("toast")).toContainText("Perusahaan ditambahkan.");
+
+  // Before the company loads its roster, any NIP registers: the employee, and someone with another
+  // employee's NIP (registerBuyer names every account 'Rina Wulandari').
+  const ownNip = `78${randomInt(1e7, 9e7)}`;
+  const otherNip = `79${randomInt(1e7, 9e7)}`;
+  const employee = await browser.newContext({
+    javaScriptEnabled,
+    viewport: { width: 390, height: 844 },
+    extraHTTPHeaders: anotherAddress(),
+  });
+  const employeePage = await employee.newPage();
+  const { email } = await registerBuyer(employeePage, { company, nip: ownNip });
+  await employee.clearCookies();
+  const squatter = await browser.newContext({ javaScriptEnabled, extraHTTPHeaders: anotherAddress() });
+  const { email: squatterEmail } = await registerBuyer(await squatter.newPage(), { company, nip: otherNip });
+  await squatter.close();
+
+  await admin.goto("/ops/employees");
+  await admin.getByLabel("File CSV", { exact: true }).setInputFiles({
+    name: "pegawai.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from(
+      [`nip;nama;perusahaan;status`, `${ownNip};Rina Wulandari;${company};aktif`, `${otherNip};Budi Santoso;${company};aktif`].join("\n"),
+    ),
+  });
+  await admin.getByRole("button", { name: "Unggah CSV" }).click();
+  await admin.getByRole("button", { name: "Terapkan Impor" }).click();
+  await expect(admin.getByTestId("toast")).toContainText("Impor diterapkan: 2 ditambah");
+  await admin.goto(`/ops/employees?q=${otherNip}`);
+  await admin.getByLabel("Perusahaan", { exact: true }).selectOption({ label: `${company} (2 aktif, 0 nonaktif)` });
+  await admin.getByRole("button", { name: "Tampilkan" }).click();
+  const squatted = admin.getByTestId("roster-row").filter({ hasText: otherNip });
+  // Not linked: the account that registered with the NIP is only a candidate.
+  await expect(squatted.getByRole("button", { name: `Hubungkan ${squatterEmail}` })).toBeVisible();
+  await expect(squatted.getByRole("button", { name: /Putuskan/ })).toHaveCount(0);
+
+  // The employee signs in: her name and NIP are on the roster, she confirms.
+  await employeePage.goto("/login");
+  await fillLogin(employeePage, email, BUYER_PASSWORD);
+  await expect(employeePage).toHaveURL(/\/konfirmasi-pegawai/);
+  await expect(employeePage.getByTestId("employee-confirm")).toContainText(ownNip);
+  await employeePage.getByRole("button", { name: "Ya, Hubungkan" }).click();
+  await expect(employeePage).toHaveURL("/home");
+  await expect(employeePage.getByTestId("toast")).toContainText("Akun Anda terhubung dengan data pegawai.");
+  await employee.close();
+
+  // The admin links the other account by mistake and undoes it: the entry is free again, audited.
+  await squatted.getByRole("button", { name: `Hubungkan ${squatterEmail}` }).click();
+  await expect(admin.getByTestId("toast")).toContainText("Akun dihubungkan.");
+  const linked = admin.getByTestId("roster-row").filter({ hasText: otherNip });
+  await expect(linked).toContainText(squatterEmail);
+  await linked.getByRole("button", { name: `Putuskan ${otherNip}` }).click();
+  await expect(admin.getByTestId("toast")).toContainText("Akun diputus dari data pegawai.");
+  await expect(
+    admin
+      .getByTestId("roster-row")
+      .filter({ hasText: otherNip })
+      .getByRole("button", { name: /Hubungkan/ }),
+  ).toBeVisible();
+  await admin.goto(`/ops/employees?q=${ownNip}`);
+  await admin.getByLabel("Perusahaan", { exact: true }).selectOption({ label: `${company} (2 aktif, 0 nonaktif)` });
+  await admin.getByRole("button", { name: "Tampilkan" }).click();
+  await expect(admin.getByTestId("roster-row").filter({ hasText: ownNip })).toContainText(email);
   await admin.context().close();
 });

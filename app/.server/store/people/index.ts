@@ -59,4 +59,13 @@ export {
   STANDING_LABELS,
   updateRosterEntry,
 } from "./roster";
+export {
+  confirmRosterMatch,
+  linkRosterAccount,
+  type RosterCandidate,
+  rosterCandidates,
+  type RosterMatch,
+  rosterMatchFor,
+  unlinkRosterAccount,
+} from "./roster-links";
 export { addCompany, getHelpContacts, type HelpContacts, listAllCompanies, saveHelpContacts, updateCompany } from "./settings";

@@ -217,6 +217,8 @@ export type AuditAction =
   | "export"
   | "roster-import"
   | "roster-edit"
+  | "roster-link"
+  | "roster-unlink"
   | "account-employment"
   | "staff-roles"
   | "settings"

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb, type Db } from "../../db/client";
 import { companies, operatorAudit, rosterEntries, users } from "../../db/schema";
@@ -21,8 +21,17 @@ import {
   previewRosterImport,
   ROSTER_FIX_ROWS_FIRST,
   ROSTER_MAX_BYTES,
+  type RosterRow,
   updateRosterEntry,
 } from "./roster";
+import {
+  confirmRosterMatch,
+  linkRosterAccount,
+  ROSTER_LINK_REFUSED,
+  rosterCandidates,
+  rosterMatchFor,
+  unlinkRosterAccount,
+} from "./roster-links";
 
 // The employee roster (issue 27): the CSV import (preview, apply, idempotent, the deactivation
 // option, hostile files), registration against it (and the race of 30 registrations for one NIP),
@@ -184,31 +193,73 @@ describe("the roster import", () => {
     });
   });
 
-  it("links an entry to the account registered earlier with its company and NIP; a single edit and 'Nonaktifkan' are audited", async () => {
+  it("never links an account by itself (issue 35): the operator links a candidate or the employee confirms; 'Putuskan' undoes; a single edit and 'Nonaktifkan' are audited", async () => {
     const company = await newCompany();
-    const early = await registerUser(registration(company.id, "7007"));
-    if (!early.ok || !early.value.userId) throw new Error("registration failed");
+    // A stranger registers first with the employee's NIP (company without a roster yet: any NIP).
+    const stranger = await registerUser(registration(company.id, "7007", { fullname: "Orang Lain" }));
+    const early = await registerUser(registration(company.id, "7008", { fullname: "Gita" }));
+    if (!stranger.ok || !stranger.value.userId || !early.ok || !early.value.userId) throw new Error("registration failed");
     expect(await employeeStanding(early.value.userId)).toBe("no-roster");
-    await applied(csv(["nip,nama,perusahaan,status", `7007,Gita,${company.name},aktif`]));
-    const [entry] = (await listRoster(company.id, "70", 1)).rows;
-    expect(entry).toMatchObject({ nip: "7007", accountEmail: expect.stringContaining("@example.test") });
+    await applied(csv(["nip,nama,perusahaan,status", `7007,Gita Savitri,${company.name},aktif`, `7008,Gita,${company.name},aktif`]));
+    // Neither account was linked by the import.
+    expect(await employeeStanding(stranger.value.userId)).toBe("inactive");
+    expect(await employeeStanding(early.value.userId)).toBe("inactive");
+    const rows = (await listRoster(company.id, "700", 1)).rows;
+    expect(rows.map((r) => r.accountEmail)).toEqual([null, null]);
+    const [squatted, own] = rows as [RosterRow, RosterRow];
+    const candidates = await rosterCandidates([squatted.id, own.id]);
+    expect(candidates.map((c) => [c.entryId, c.userId])).toEqual([
+      [squatted.id, stranger.value.userId],
+      [own.id, early.value.userId],
+    ]);
+
+    // The employee confirms on sign-in only with a verified account whose name is the roster's.
+    expect(await rosterMatchFor(early.value.userId)).toBeNull();
+    await db
+      .update(users)
+      .set({ verifiedAt: new Date() })
+      .where(inArray(users.id, [early.value.userId, stranger.value.userId]));
+    expect(await rosterMatchFor(early.value.userId)).toMatchObject({ entryId: own.id, nip: "7008", companyName: company.name });
+    expect(await rosterMatchFor(stranger.value.userId)).toBeNull();
+    expect(await confirmRosterMatch(stranger.value.userId)).toBe(false);
+    expect(await confirmRosterMatch(early.value.userId)).toBe(true);
     expect(await employeeStanding(early.value.userId)).toBe("active");
+    expect(await confirmRosterMatch(early.value.userId)).toBe(false);
+
+    // An operator links the stranger by mistake, then undoes it; the entry is free for the employee again.
+    expect(await linkRosterAccount(operatorId, squatted.id, early.value.userId)).toEqual({ ok: false, message: ROSTER_LINK_REFUSED });
+    expect(await linkRosterAccount(operatorId, squatted.id, stranger.value.userId)).toEqual({ ok: true });
+    expect(await employeeStanding(stranger.value.userId)).toBe("active");
+    expect(await unlinkRosterAccount(operatorId, squatted.id)).toEqual({ ok: true });
+    expect(await unlinkRosterAccount(operatorId, squatted.id)).toEqual({ ok: false, message: ROSTER_LINK_REFUSED });
+    expect(await employeeStanding(stranger.value.userId)).toBe("inactive");
+    const links = await db
+      .select({ action: operatorAudit.action, detail: operatorAudit.detail })
+      .from(operatorAudit)
+      .where(inArray(operatorAudit.action, ["roster-link", "roster-unlink"]));
+    expect(links.filter((l) => l.detail?.includes(`akun ${stranger.value.userId}`)).map((l) => l.action)).toEqual([
+      "roster-link",
+      "roster-unlink",
+    ]);
+
+    const [entry] = (await listRoster(company.id, "7008", 1)).rows;
+    expect(entry).toMatchObject({ nip: "7008", accountEmail: expect.stringContaining("@example.test") });
 
     expect(await updateRosterEntry(operatorId, entry!.id, { name: "  " })).toEqual({
       ok: false,
       field: "name",
       message: "Nama tidak boleh kosong.",
     });
-    expect(await updateRosterEntry(operatorId, entry!.id, { name: "Gita Savitri", status: "aktif" })).toEqual({ ok: true });
+    expect(await updateRosterEntry(operatorId, entry!.id, { name: "Gita Pratiwi", status: "aktif" })).toEqual({ ok: true });
     expect(await updateRosterEntry(operatorId, entry!.id, { status: "nonaktif" })).toEqual({ ok: true });
     expect(await employeeStanding(early.value.userId)).toBe("inactive");
-    expect((await listRoster(company.id, "savitri", 1)).rows).toMatchObject([{ name: "Gita Savitri", status: "nonaktif" }]);
+    expect((await listRoster(company.id, "pratiwi", 1)).rows).toMatchObject([{ name: "Gita Pratiwi", status: "nonaktif" }]);
     expect(await updateRosterEntry(operatorId, 2_000_000_000, { status: "nonaktif" })).toEqual({
       ok: false,
       message: "Data pegawai tidak ditemukan.",
     });
     const audit = await db.select({ detail: operatorAudit.detail }).from(operatorAudit).where(eq(operatorAudit.action, "roster-edit"));
-    expect(audit.some((a) => a.detail?.includes("NIP 7007") && a.detail.includes("nonaktif"))).toBe(true);
+    expect(audit.some((a) => a.detail?.includes("NIP 7008") && a.detail.includes("nonaktif"))).toBe(true);
   });
 });
 

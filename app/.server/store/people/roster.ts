@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, ilike, or, sql } from "drizzle-orm";
 import { getDb, type Executor } from "../../db/client";
 import { queryRows } from "../../db/query-rows";
 import { companies, rosterEntries, users } from "../../db/schema";
@@ -226,8 +226,8 @@ export const ROSTER_FIX_ROWS_FIRST = "File masih memiliki baris yang salah. Perb
 /**
  * Applies the file in one transaction keyed by (company, NIP): new entries added, changed names and
  * statuses updated, with `deactivateMissing` the active entries of the file's companies that the
- * file lacks set 'nonaktif'; entries without an account are linked to the one account registered
- * earlier with that company and NIP. Applying the same file again changes nothing. A file with an
+ * file lacks set 'nonaktif'. No account is linked here (issue 35: the first to register with a NIP
+ * may be a stranger): see roster-links.ts. Applying the same file again changes nothing. A file with an
  * invalid row is refused whole (with 'Nonaktifkan…', a skipped row would deactivate its employee).
  */
 export async function applyRosterImport(
@@ -250,20 +250,10 @@ export async function applyRosterImport(
         where e.status = 'aktif' and e.company_id in (select distinct company_id from roster_import)
           and not exists (select 1 from roster_import s where s.company_id = e.company_id and s.nip = e.nip)`);
     }
-    await linkEarlierAccounts(tx, sql`e.company_id in (select distinct company_id from roster_import)`);
     const summary = `${counts.toAdd} ditambah, ${counts.toUpdate} diubah, ${counts.toDeactivate} dinonaktifkan (${counts.companies.join(", ")})`;
     await recordAudit(tx, operatorId, "roster-import", { detail: summary });
     return { ok: true, counts, summary };
   });
-}
-
-/** Entries without an account get the earliest account of their company and NIP that no entry holds. */
-async function linkEarlierAccounts(tx: Executor, where: SQL) {
-  await tx.execute(sql`update roster_entries e set user_id = u.id, updated_at = now()
-    from (select distinct on (company_id, trim(nip)) id, company_id, trim(nip) as nip from users
-          where not exists (select 1 from roster_entries r where r.user_id = users.id)
-          order by company_id, trim(nip), id) u
-    where e.user_id is null and u.company_id = e.company_id and u.nip = e.nip and ${where}`);
 }
 
 // ————————————————————————————————————————————— the roster page

@@ -7,8 +7,11 @@ import { getStagedCsvImport, markCsvImportApplied, pageParam, stageCsvImport } f
 import {
   applyRosterImport,
   listCompanyRosters,
+  linkRosterAccount,
   listRoster,
   previewRosterImport,
+  rosterCandidates,
+  unlinkRosterAccount,
   ROSTER_COLUMNS,
   ROSTER_MAX_BYTES,
   ROSTER_PAGE_SIZE,
@@ -35,6 +38,9 @@ export async function loader({ url }: Route.LoaderArgs) {
   const q = (url.searchParams.get("q") ?? "").slice(0, 100);
   const page = pageParam(url);
   const roster = companyId ? await listRoster(companyId, q, page) : { rows: [], total: 0 };
+  // Accounts that registered with a free entry's NIP: the operator links one ('Hubungkan'); the
+  // import never does (issue 35: the first to register with a NIP may not be the employee).
+  const candidates = await rosterCandidates(roster.rows.filter((r) => r.accountEmail === null).map((r) => r.id));
   return {
     companies,
     companyId,
@@ -42,7 +48,7 @@ export async function loader({ url }: Route.LoaderArgs) {
     page,
     pageCount: Math.max(1, Math.ceil(roster.total / ROSTER_PAGE_SIZE)),
     total: roster.total,
-    rows: roster.rows,
+    rows: roster.rows.map((r) => ({ ...r, candidates: candidates.filter((c) => c.entryId === r.id) })),
     editId: idParam(url.searchParams.get("edit")),
     columns: ROSTER_COLUMNS.join(","),
   };
@@ -94,6 +100,16 @@ export async function action({ context, request }: Route.ActionArgs) {
     await markCsvImportApplied(staged.id, applied.summary);
     flash(context, "toast", { type: "success", message: `Impor diterapkan: ${applied.summary}.` });
     throw redirect(back ? `/ops/employees${back}` : "/ops/employees");
+  }
+
+  if (intent === "link" || intent === "unlink") {
+    const id = idParam(form.get("entryId"));
+    const userId = idParam(form.get("userId"));
+    if (!id || (intent === "link" && !userId)) return data<ActionData>({ error: "Permintaan tidak valid." }, { status: 400 });
+    const result = intent === "link" ? await linkRosterAccount(operator.id, id, userId!) : await unlinkRosterAccount(operator.id, id);
+    if (!result.ok) return data<ActionData>({ error: result.message }, { status: 409 });
+    flash(context, "toast", { type: "success", message: intent === "link" ? "Akun dihubungkan." : "Akun diputus dari data pegawai." });
+    throw redirect(`/ops/employees${back}`);
   }
 
   if (intent === "edit" || intent === "deactivate" || intent === "activate") {
@@ -249,7 +265,33 @@ export default function Roster({ loaderData, actionData }: Route.ComponentProps)
                       )}
                     </td>
                     <td data-testid="roster-status">{r.status === "aktif" ? "Aktif" : "Nonaktif"}</td>
-                    <td>{r.accountEmail ?? <span className="ops-muted">Belum mendaftar</span>}</td>
+                    <td className="ops-wrap-anywhere">
+                      {r.accountEmail ? (
+                        <Form method="post" className="ops-inline-form">
+                          <input type="hidden" name="entryId" value={r.id} />
+                          <span>{r.accountEmail}</span>
+                          <button type="submit" name="intent" value="unlink" className="ops-btn ops-btn-secondary">
+                            Putuskan<span className="ops-sr-only"> {r.nip}</span>
+                          </button>
+                        </Form>
+                      ) : r.candidates.length ? (
+                        r.candidates.map((c) => (
+                          <Form method="post" className="ops-inline-form" key={c.userId}>
+                            <input type="hidden" name="entryId" value={r.id} />
+                            <input type="hidden" name="userId" value={c.userId} />
+                            <span>
+                              {c.email}{" "}
+                              <span className="ops-muted">({c.verified ? "email terverifikasi" : "email belum diverifikasi"})</span>
+                            </span>
+                            <button type="submit" name="intent" value="link" className="ops-btn ops-btn-secondary">
+                              Hubungkan<span className="ops-sr-only"> {c.email}</span>
+                            </button>
+                          </Form>
+                        ))
+                      ) : (
+                        <span className="ops-muted">Belum mendaftar</span>
+                      )}
+                    </td>
                     <td>
                       <div className="ops-inline-form">
                         {editing === r.id ? null : (
