@@ -10,12 +10,13 @@ import { setLockRole } from "./.server/db/data-dir-lock";
 export { writeDatabaseTemplate } from "./.server/db/client";
 export { writePreparedDemoMedia } from "./.server/demo/demo-catalogue";
 import { env } from "./.server/env";
-import { sendPaymentReminders, smsUsesOutbox, startMessageWorkers } from "./.server/store/messages";
+import { pruneOutbox, sendPaymentReminders, smsUsesOutbox, startMessageWorkers } from "./.server/store/messages";
 import { holdScriptsUntilLoad } from "./.server/http/scripts-after-load";
 import { gatewayFormActionOrigins, webhookSecret } from "./.server/gateway";
 import { runPaymentSweep, sweepSummary } from "./.server/store/payments";
 import { contentSecurityPolicy, SECURITY_HEADERS } from "./.server/http/request";
 import { outboxWarning } from "./.server/store/messages";
+import { forgetAppliedImportFiles } from "./.server/store/back-office";
 import { PERSONAL_CACHE_CONTROL } from "./.server/http/request-guards";
 import { startOpsChannel } from "./.server/ops/channel";
 import { deleteExpiredKtpPhotos } from "./.server/store/privacy";
@@ -122,8 +123,13 @@ export async function startServer() {
   await startMessageWorkers({
     "payments-sweep": paymentSweep,
     "payment-reminders": sendPaymentReminders,
-    // Issue 35: KTP photos past their retention (a few rows a day; the minute's run finds most days none).
-    "ktp-retention": () => deleteExpiredKtpPhotos(),
+    // Issue 35: what is kept only as long as needed: KTP photos past their retention, applied import
+    // files, the demo outbox's old messages (a few rows a day; the minute's run finds most days none).
+    "data-retention": async () => ({
+      ktpPhotos: await deleteExpiredKtpPhotos(),
+      importFiles: await forgetAppliedImportFiles(),
+      outbox: await pruneOutbox(),
+    }),
   });
   await getDb();
   // PGlite is this process's alone (DATA_DIR/pglite.lock): the ops CLI sends its commands here.

@@ -34,6 +34,8 @@ export const LIVE_PAYMENT_STATUSES = [S.AWAITING_PAYMENT, S.INSTALLMENT_REVIEW, 
 export const CANCELLABLE_STATUSES = [S.INCENTIVE_REVIEW, ...LIVE_PAYMENT_STATUSES] as const;
 /** Closed without a sale: they no longer hold a unit of stock, an incentive or an employee promo. */
 export const RELEASED_STATUSES = [S.CANCELLED, S.EXPIRED_OR_REJECTED] as const;
+/** Closed for good: an order in one of these never changes again (what retention waits for). */
+export const FINAL_STATUSES = [...RELEASED_STATUSES, S.DONE] as const;
 /** Waiting for an operator's decision (the back office's queues). */
 export const AWAITING_OPERATOR_STATUSES = [S.INCENTIVE_REVIEW, S.INSTALLMENT_REVIEW, S.TRANSFER_REVIEW, S.PAYMENT_RECEIVED] as const;
 /** Spec §4 order of display: the path of an order first, then its endings. */

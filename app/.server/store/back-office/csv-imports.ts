@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, isNull, lt } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, lt, ne } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { csvImports } from "../../db/schema";
 
@@ -54,8 +54,20 @@ export async function markCsvImportApplied(id: string, summary: string): Promise
   const db = await getDb();
   const rows = await db
     .update(csvImports)
-    .set({ appliedAt: new Date(), summary: summary.slice(0, 1000) })
+    // Applied, the file (names, NIPs, prices) is kept no longer: its summary is the record (issue 35).
+    .set({ appliedAt: new Date(), summary: summary.slice(0, 1000), content: "" })
     .where(and(eq(csvImports.id, id), isNull(csvImports.appliedAt)))
     .returning({ id: csvImports.id });
   return rows.length > 0;
+}
+
+/** Empties the files of imports applied before this version kept only their summary; returns how many. */
+export async function forgetAppliedImportFiles(): Promise<number> {
+  const db = await getDb();
+  const rows = await db
+    .update(csvImports)
+    .set({ content: "" })
+    .where(and(isNotNull(csvImports.appliedAt), ne(csvImports.content, "")))
+    .returning({ id: csvImports.id });
+  return rows.length;
 }

@@ -20,7 +20,14 @@ export { exportOrdersCsv } from "./export";
 export { formatAge, formatWhen, pageParam, readOrderSearch } from "./format";
 export { registerStoreMetrics } from "./metrics";
 export { getOrderForOps, isOrderQueue, listQueue, listWithdrawalsInProcess, QUEUES, queueSummaries, searchOrders } from "./queues";
-export { type CsvImportKind, getStagedCsvImport, markCsvImportApplied, stageCsvImport, type StagedCsvImport } from "./csv-imports";
+export {
+  type CsvImportKind,
+  forgetAppliedImportFiles,
+  getStagedCsvImport,
+  markCsvImportApplied,
+  stageCsvImport,
+  type StagedCsvImport,
+} from "./csv-imports";
 export {
   DASHBOARD_DAYS,
   type DayFigures,

@@ -4,7 +4,7 @@
 // other domains may call; inside the domain, modules import each other directly (DESIGN §3).
 export { defineMail, messageIdFor } from "./deliver";
 export { renderEmail, type EmailContent } from "./email-layout";
-export { mayReadOutbox, type OutboxEntry, outboxWarning, readOutbox } from "./mail";
+export { mayReadOutbox, OUTBOX_KEEP_DAYS, type OutboxEntry, outboxWarning, pruneOutbox, readOutbox } from "./mail";
 export {
   listNotifications,
   markNotificationsRead,

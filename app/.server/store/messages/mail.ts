@@ -55,6 +55,32 @@ export async function writeToOutbox(message: MailMessage, messageId?: string): P
   return entry;
 }
 
+/** How long the demo outbox keeps a message (issue 35): its links and codes are long expired by then. */
+export const OUTBOX_KEEP_DAYS = 7;
+
+/** Deletes the outbox's messages older than OUTBOX_KEEP_DAYS at `now`; returns how many. Safe in every instance at once. */
+export async function pruneOutbox(now = new Date()): Promise<number> {
+  const dir = outboxDir();
+  const cutoff = now.getTime() - OUTBOX_KEEP_DAYS * 86_400_000;
+  let pruned = 0;
+  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.endsWith(".json")) continue;
+    const file = path.join(dir, name);
+    const stat = await fs.stat(file).catch(() => null);
+    if (!stat || stat.mtimeMs >= cutoff) continue;
+    // Another instance may have taken it first: a missing file is already gone.
+    if (
+      await fs.rm(file).then(
+        () => true,
+        () => false,
+      )
+    )
+      pruned += 1;
+  }
+  return pruned;
+}
+
 function outboxDir() {
   return path.join(env().dataDir, "outbox");
 }

@@ -96,8 +96,13 @@ async function startQueue(engine: Engine) {
   const existing = new Set((await created.getQueues()).map((q) => q.name));
   for (const queue of MESSAGE_QUEUES) {
     const { deadLetter, ...options } = queueOptions(queue);
-    if (!existing.has(deadLetter))
-      await created.createQueue(deadLetter, { retentionSeconds: 30 * 24 * 3600, deleteAfterSeconds: 30 * 24 * 3600 });
+    // A failed e-mail waits 30 days for 'Kirim Ulang'. A failed SMS holds a one-time code (valid 30
+    // minutes) and a phone number: its dead letter is gone after an hour (issue 35), a resend later
+    // would carry a dead code anyway.
+    const keep = queue === "sms" ? 3600 : 30 * 24 * 3600;
+    const deadLetterOptions = { retentionSeconds: keep, deleteAfterSeconds: keep };
+    if (existing.has(deadLetter)) await created.updateQueue(deadLetter, deadLetterOptions);
+    else await created.createQueue(deadLetter, deadLetterOptions);
     // A queue made by an earlier start keeps its options unless told: this start's retry policy wins.
     if (existing.has(queue)) await created.updateQueue(queue, { ...options, deadLetter });
     else await created.createQueue(queue, { ...options, deadLetter });

@@ -4,6 +4,7 @@ import { queryRows } from "../../db/query-rows";
 import { operatorAudit, orderEvents, orders, uploads } from "../../db/schema";
 import { readSetting, writeSetting } from "../../db/settings";
 import { log } from "../../log";
+import { FINAL_STATUSES, ORDER_STATUS } from "~/lib/order-status";
 
 // Kept only as long as needed (issue 35, decision 0056): a KTP photo serves the incentive decision.
 // Once its order is closed (Selesai, Dibatalkan, Kedaluwarsa / Ditolak) and the set number of days
@@ -11,8 +12,6 @@ import { log } from "../../log";
 // row stays (deleted_at), so the order shows 'Foto KTP telah dihapus sesuai kebijakan retensi'.
 // A KTP photo no order and no checkout draft uses is deleted the same number of days after upload.
 
-/** The statuses after which an order never changes again (DESIGN §6). */
-const CLOSED_STATUSES = [1, 2, 500];
 export const RETENTION_MIN_DAYS = 1;
 export const RETENTION_MAX_DAYS = 3650;
 const BATCH = 200;
@@ -59,7 +58,7 @@ export async function deleteExpiredKtpPhotos(now = new Date()): Promise<number> 
           where u.purpose = 'ktp' and u.deleted_at is null
             -- No open order and no checkout draft still needs it.
             and not exists (select 1 from ${orders} o where o.ktp_upload_id = u.id and o.status_id not in (${sql.join(
-              CLOSED_STATUSES.map((s) => sql`${s}`),
+              FINAL_STATUSES.map((s) => sql`${s}`),
               sql`, `,
             )}))
             and not exists (select 1 from checkout_drafts d where d.ktp_upload_id = u.id)
@@ -68,7 +67,7 @@ export async function deleteExpiredKtpPhotos(now = new Date()): Promise<number> 
               exists (
                 select 1 from ${orders} o where o.ktp_upload_id = u.id
                   and coalesce(
-                    (select min(e.created_at) from ${orderEvents} e where e.order_id = o.id and e.from_status = 100),
+                    (select min(e.created_at) from ${orderEvents} e where e.order_id = o.id and e.from_status = ${ORDER_STATUS.INCENTIVE_REVIEW}),
                     o.status_changed_at
                   ) < ${cutoff}::timestamptz
               )
