@@ -61,6 +61,7 @@ export default function PrivacyPolicy({ loaderData }: Route.ComponentProps) {
         </li>
         <li>Catatan pesanan dan pembayaran disimpan selama 10 tahun, sesuai kewajiban perpajakan.</li>
         <li>Salinan email dan SMS yang dikirim toko disimpan paling lama 7 hari.</li>
+        <li>File daftar pegawai dari HR dihapus begitu diterapkan; yang disimpan hanya ringkasannya.</li>
         <li>Data akun disimpan selama akun Anda aktif.</li>
       </ul>
 

@@ -96,10 +96,10 @@ async function startQueue(engine: Engine) {
   const existing = new Set((await created.getQueues()).map((q) => q.name));
   for (const queue of MESSAGE_QUEUES) {
     const { deadLetter, ...options } = queueOptions(queue);
-    // A failed e-mail waits 30 days for 'Kirim Ulang'. A failed SMS holds a one-time code (valid 30
-    // minutes) and a phone number: its dead letter is gone after an hour (issue 35), a resend later
-    // would carry a dead code anyway.
-    const keep = queue === "sms" ? 3600 : 30 * 24 * 3600;
+    // A failed e-mail waits 7 days for 'Kirim Ulang' (what /kebijakan-privasi promises for copies of
+    // messages). A failed SMS holds a one-time code (valid 30 minutes) and a phone number: its dead
+    // letter is gone after an hour (issue 35), a resend later would carry a dead code anyway.
+    const keep = queue === "sms" ? 3600 : 7 * 24 * 3600;
     const deadLetterOptions = { retentionSeconds: keep, deleteAfterSeconds: keep };
     if (existing.has(deadLetter)) await created.updateQueue(deadLetter, deadLetterOptions);
     else await created.createQueue(deadLetter, deadLetterOptions);
