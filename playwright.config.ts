@@ -17,6 +17,8 @@ import { SERVER_ENV, SERVER_NODE_FLAGS } from "./scripts/lib.mjs";
 const port = Number(process.env.PORT ?? 3456);
 const buildDir = process.env.BUILD_DIR ?? "build";
 const baseURL = `http://localhost:${port}`;
+// The server's standard output (its log), searched after the suite for personal data (issue 35).
+process.env.E2E_SERVER_LOG ??= `/tmp/store-e2e-${port}.server.log`;
 
 // The key that opens the demo outbox for requests that do not come straight from this machine (the
 // specs send X-Forwarded-For, as through a proxy). Set once here; the test workers inherit it.
@@ -38,6 +40,7 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 5_000 },
   reporter: "list",
+  globalTeardown: "./tests/e2e/helpers/server-log-check.ts",
   use: {
     baseURL,
     locale: "id-ID",
@@ -61,11 +64,11 @@ export default defineConfig({
   ],
   webServer: {
     // scripts/e2e-server.mjs wipes the data directory, then runs server.js in the same process.
-    command: `node ${SERVER_NODE_FLAGS.join(" ")} scripts/e2e-server.mjs`,
+    command: `node ${SERVER_NODE_FLAGS.join(" ")} scripts/e2e-server.mjs > ${process.env.E2E_SERVER_LOG}`,
     url: `${baseURL}/healthz`,
     reuseExistingServer: false,
     timeout: 120_000,
-    stdout: "ignore",
+    stdout: "ignore", // in E2E_SERVER_LOG
     stderr: "pipe",
     gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
     env: {

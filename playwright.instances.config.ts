@@ -15,6 +15,9 @@ if (!databaseUrl) throw new Error("playwright.instances.config.ts needs DATABASE
 const port = Number(process.env.PORT ?? 3456);
 export const INSTANCE_URLS = [`http://localhost:${port}`, `http://localhost:${port + 1}`] as const;
 process.env.INSTANCE_URLS = INSTANCE_URLS.join(",");
+// Each instance's log, searched after the suite for personal data (tests/e2e/helpers/server-log-check.ts).
+const serverLogs = INSTANCE_URLS.map((_, i) => `/tmp/store-e2e-instances-${port + i}.server.log`);
+process.env.E2E_SERVER_LOG = serverLogs.join(",");
 
 const shared = {
   ...SERVER_ENV,
@@ -38,7 +41,7 @@ export default {
   testDir: "tests/e2e-instances",
   use: { ...baseConfig.use, baseURL: INSTANCE_URLS[0] },
   webServer: INSTANCE_URLS.map((url, i) => ({
-    command: `node ${SERVER_NODE_FLAGS.join(" ")} server.js`,
+    command: `node ${SERVER_NODE_FLAGS.join(" ")} server.js > ${serverLogs[i]}`,
     url: `${url}/healthz`,
     reuseExistingServer: false,
     timeout: 120_000,
