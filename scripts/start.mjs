@@ -5,6 +5,7 @@
 // It prints one short line per step with its time; the output of npm and of the build goes to a log
 // file, whose path is printed only when a step fails.
 // Environment: PORT (3000), DATA_DIR (./data), DEMO_DATA (1), BUILD_DIR (build); see README.md.
+// `npm start -- --no-demo` (or DEMO_DATA=0 npm start): a real start, without the demo data.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -22,6 +23,7 @@ const startedAt = commandStartedAt();
 const logFile = path.join(os.tmpdir(), `toko-pegawai-start-${process.pid}.log`);
 const port = process.env.PORT || "3000";
 const DEMO_LOGIN = { email: "demo@pln.co.id", password: "Demo12345!" };
+const noDemoFlag = process.argv.slice(2).includes("--no-demo");
 
 /** Runs a command with its output appended to the log file; on failure prints where to look. */
 async function step(label, command, args) {
@@ -74,9 +76,10 @@ const env = {
   OUTBOX_KEY: outboxKey,
   PORT: port,
   DATA_DIR: dataDir,
-  DEMO_DATA: process.env.DEMO_DATA ?? "1",
+  DEMO_DATA: noDemoFlag ? "0" : (process.env.DEMO_DATA ?? "1"),
   DATA_ENCRYPTION_KEY: process.env.DATA_ENCRYPTION_KEY || demoDataEncryptionKey(path.resolve(root, dataDir)),
 };
+const demo = env.DEMO_DATA === "1";
 
 /**
  * The production server requires DATA_ENCRYPTION_KEY (issue 35). For the demo: one generated at the
@@ -93,15 +96,17 @@ function demoDataEncryptionKey(dir) {
 }
 const firstStart = !fs.existsSync(path.join(root, env.DATA_DIR, "pglite", "PG_VERSION")) && !process.env.DATABASE_URL;
 const serverStart = performance.now();
-process.stdout.write(`• ${firstStart ? "Preparing the database and the demo data (first start)" : "Starting the server"}… `);
+const preparing = demo ? "Preparing the database and the demo data (first start)" : "Preparing the database (first start)";
+process.stdout.write(`• ${firstStart ? preparing : "Starting the server"}… `);
 
 // Until the server is ready its lines are kept (and shown only if it stops); afterwards they pass
 // through, readable in a terminal and as JSON lines otherwise.
 const server = spawnServer(env);
 let ready = false;
 let startupOutput = "";
+const serverOutput = await serverLogOutput(process.stdout, process.stdout.isTTY === true);
 for (const [stream, target] of [
-  [server.stdout, await serverLogOutput(process.stdout, process.stdout.isTTY === true)],
+  [server.stdout, serverOutput],
   [server.stderr, process.stderr],
 ]) {
   stream.on("data", (chunk) => {
@@ -135,9 +140,18 @@ while (!ready) {
 }
 console.log(`done (${formatSeconds(performance.now() - serverStart)})`);
 
+// The server's warnings from its start (sandbox gateway in production, no SMTP, …), held back until
+// now with the rest of its start-up lines: the operator must read them (issue 38).
+for (const line of startupOutput.split("\n")) {
+  try {
+    if (JSON.parse(line).level >= 40) serverOutput.write(`${line}\n`);
+  } catch {
+    // not a log line
+  }
+}
+
 const url = `http://localhost:${port}`;
-const demo = env.DEMO_DATA === "1";
 console.log(`
 Toko Pegawai PLN is ready in ${formatSeconds(Date.now() - startedAt)}: ${url}
-${demo ? `  Demo account:  ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}\n` : ""}${process.env.SMTP_URL || !demo ? "" : `  E-mails (activation, password reset) are not sent; read them in the outbox: ${url}/outbox\n  From another machine, with its key (keep it secret: it opens every account): ${url}/outbox?key=${outboxKey}\n`}  Stop with Ctrl-C.
+${demo ? `  Demo account:  ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}\n` : ""}${demo ? "" : `  Without demo data: the first admin registers at ${url}/register, then \`npm run ops -- users:grant-operator <email>\`.\n`}${process.env.SMTP_URL ? "" : `  E-mails (activation, password reset) are not sent; read them in the outbox: ${url}/outbox\n  From another machine, with its key (keep it secret: it opens every account): ${url}/outbox?key=${outboxKey}\n`}  Stop with Ctrl-C.
 `);

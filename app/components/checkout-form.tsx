@@ -30,6 +30,8 @@ export type CheckoutFormProps = {
   /** The draft's values as the form's strings (a ticked box is "on"). */
   values: Record<string, string | undefined>;
   ktp: { id: string; url: string } | null;
+  /** The masked NIK of the buyer's previous order, offered instead of the NIK field (issue 38). */
+  savedNik: string | null;
   address: { fullAddress: string; kelurahan: string; kecamatan: string; kota: string; provinsi: string; kodePos: string } | null;
   employeePromo: CheckoutPromo | null;
   idempotencyKey: string;
@@ -74,6 +76,7 @@ export const CheckoutForm = memo(function CheckoutForm({
   product,
   values,
   ktp,
+  savedNik,
   address,
   employeePromo,
   idempotencyKey,
@@ -81,6 +84,7 @@ export const CheckoutForm = memo(function CheckoutForm({
 }: CheckoutFormProps) {
   const checkout: CheckoutContext = {
     ktpOnFile: ktp !== null,
+    nikOnFile: savedNik !== null,
     addressOnFile: address !== null,
     hasIncentive: product.hasIncentive,
     hasEmployeePromo: employeePromo !== null,
@@ -89,10 +93,10 @@ export const CheckoutForm = memo(function CheckoutForm({
     lastResult,
     defaultValue: values,
     // The schema is built when the form is first validated (a blur, a submit), not while the page
-    // hydrates: the server has validated what it rendered. The address button saves the draft
-    // without validating (the server does not validate it either).
+    // hydrates: the server has validated what it rendered. The address button and the NIK's
+    // 'Ganti' save the draft without validating (the server does not validate them either).
     onValidate: ({ formData, submitter }) =>
-      submitter?.getAttribute("value") === "address"
+      submitter?.getAttribute("name") === "intent"
         ? parse(formData, { resolve: () => ({ value: {} }) })
         : parseForm(withOneKtpFile(formData), checkoutSchema(checkout)),
     shouldValidate: "onBlur",
@@ -194,15 +198,45 @@ export const CheckoutForm = memo(function CheckoutForm({
           <Field meta={fields.buyerName} label="Nama Pembeli" autoComplete="name" />
           <Field meta={fields.buyerPhoneNumber} label="No. HP" type="tel" inputMode="numeric" autoComplete="tel" onInput={keepDigitsOnly} />
           <Field meta={fields.buyerEmail} label="Email" type="email" autoComplete="email" />
-          <Field meta={fields.buyerNik} label="NIK" inputMode="numeric" autoComplete="off" hint="16 digit sesuai KTP." />
+          {savedNik ? (
+            <div className="field saved-nik" data-testid="saved-nik">
+              <label htmlFor={fields.buyerNik.id}>NIK</label>
+              <div className="saved-value">
+                <span>
+                  <strong>{savedNik}</strong>
+                  <small className="muted"> dari pesanan sebelumnya</small>
+                </span>
+                {/* Kept in the draft as the form is; the page comes back with an empty NIK field. */}
+                <button
+                  type="submit"
+                  name="intent"
+                  value="nik"
+                  id={fields.buyerNik.id}
+                  aria-label="Ganti NIK"
+                  className="btn btn-link"
+                  formNoValidate
+                >
+                  Ganti
+                </button>
+              </div>
+              <FieldError id={fields.buyerNik.errorId} errors={fields.buyerNik.errors} />
+            </div>
+          ) : (
+            <Field meta={fields.buyerNik} label="NIK" inputMode="numeric" autoComplete="off" hint="16 digit sesuai KTP." />
+          )}
           <Field meta={fields.buyerNip} label="NIP" autoComplete="off" />
 
           <fieldset className="field ktp-field">
             {/* A fieldset's legend comes first (HTML content model); the preview follows it. */}
-            <legend>{ktp || preview ? "Ganti Foto KTP" : "Foto KTP"}</legend>
+            <legend>Foto KTP</legend>
             {ktpImage ? (
               // A picked file the browser cannot show as a picture is no preview (the server will say why).
               <img src={ktpImage} alt="Foto KTP" className="ktp-image" onError={preview ? () => setPreview(null) : undefined} />
+            ) : null}
+            {ktp && !preview ? (
+              <p className="ktp-saved" data-testid="ktp-saved">
+                KTP tersimpan
+              </p>
             ) : null}
             <KtpSources
               sources={[
@@ -213,11 +247,10 @@ export const CheckoutForm = memo(function CheckoutForm({
               inputProps={ktpInputProps}
               invalid={!!fields.ktp.errors}
               onOpenSheet={() => setKtpSheet(true)}
+              replacing={ktp !== null}
               onPicked={setPreview}
             />
-            <p className="field-hint">
-              {ktp ? "Foto KTP sudah tersimpan. Pilih file baru hanya jika ingin menggantinya." : "Format .jpg, .jpeg atau .png."}
-            </p>
+            <p className="field-hint">{ktp ? "Pilih file baru hanya jika ingin mengganti foto KTP." : "Format .jpg, .jpeg atau .png."}</p>
             <FieldError id={fields.ktp.errorId} errors={fields.ktp.errors} />
           </fieldset>
         </section>
@@ -326,6 +359,7 @@ function KtpSources({
   invalid,
   onOpenSheet,
   onPicked,
+  replacing,
 }: {
   sources: { id: string; label: string; capture: boolean }[];
   inputKey: string;
@@ -333,16 +367,19 @@ function KtpSources({
   invalid: boolean;
   onOpenSheet: () => void;
   onPicked: (preview: string | null) => void;
+  /** A photo is kept already: the button (and without JavaScript the inputs' heading) says 'Ganti'. */
+  replacing: boolean;
 }) {
   const hydrated = useHydrated();
   return (
     <>
       {hydrated ? (
         <button type="button" className="btn btn-outline btn-block" aria-haspopup="dialog" onClick={onOpenSheet}>
-          Upload KTP
+          {replacing ? "Ganti" : "Upload KTP"}
         </button>
       ) : null}
       <div className={hydrated ? "sr-only" : "ktp-sources"}>
+        {replacing && !hydrated ? <p className="ktp-replace">Ganti:</p> : null}
         {sources.map((source) => (
           <div key={source.id} className="ktp-source">
             <label htmlFor={source.id}>{source.label}</label>

@@ -7,6 +7,7 @@ describe("payment totals", () => {
     expect(paymentBreakdown("virtual_account", 28_500_000, 4_000)).toEqual({
       amount: 28_500_000,
       discount: 855_000,
+      discountPercent: 3,
       fee: 4_000,
       uniqueCode: 0,
       total: 27_649_000,
@@ -16,11 +17,23 @@ describe("payment totals", () => {
     expect(vaDiscount(50)).toBe(2);
   });
 
+  it("takes the store's own cash discount (issue 38): another percentage, or none when it is off", () => {
+    expect(paymentBreakdown("virtual_account", 1_000_000, 4_000, 0, 2.5)).toMatchObject({
+      discount: 25_000,
+      discountPercent: 2.5,
+      total: 979_000,
+    });
+    expect(paymentBreakdown("virtual_account", 1_000_000, 4_000, 0, 0)).toMatchObject({ discount: 0, total: 1_004_000 });
+    // Never on the other kinds, whatever the setting.
+    expect(paymentBreakdown("bank_transfer", 1_000_000, 0, 5, 2.5)).toMatchObject({ discount: 0, total: 1_000_005 });
+  });
+
   it("adds the fee and, once opened, the unique code to a manual transfer; no discount", () => {
     expect(paymentBreakdown("bank_transfer", 8_750_000, 0)).toMatchObject({ discount: 0, uniqueCode: 0, total: 8_750_000 });
     expect(paymentBreakdown("bank_transfer", 8_750_000, 2_500, 417)).toEqual({
       amount: 8_750_000,
       discount: 0,
+      discountPercent: 0,
       fee: 2_500,
       uniqueCode: 417,
       total: 8_752_917,

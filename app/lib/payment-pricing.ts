@@ -6,9 +6,27 @@ import { PAYMENT_KINDS, type PaymentMethodType } from "./payment-kinds";
 
 export type { PaymentMethodType };
 
-/** The badge of the Virtual Account group: a VA total is 3% lower (a cash purchase discount). */
+/**
+ * The spec's cash discount of the Virtual Account group: a VA total is 3% lower. An admin changes the
+ * percentage or turns it off in /ops/settings (issue 38); this is the built-in value.
+ */
 export const VA_DISCOUNT_PERCENT = 3;
-export const VA_BADGE = "-3% Diskon Pembelian Tunai";
+
+/** A percentage in Indonesian notation: 3 → "3", 2.5 → "2,5". */
+export function formatPercent(percent: number): string {
+  return String(Math.round(percent * 100) / 100).replace(".", ",");
+}
+
+/** The Virtual Account group's badge for a discount percentage: 3 → '-3% Diskon Pembelian Tunai' (the spec's text). */
+export function vaBadge(percent: number): string {
+  return `-${formatPercent(percent)}% Diskon Pembelian Tunai`;
+}
+export const VA_BADGE = vaBadge(VA_DISCOUNT_PERCENT);
+
+/** The discount's line in a payment's breakdown: 'Diskon Pembelian Tunai (3%)'. */
+export function cashDiscountLine(percent: number): string {
+  return `Diskon Pembelian Tunai (${formatPercent(percent)}%)`;
+}
 
 /** The 3-digit code added to a manual transfer so the store can tell transfers apart (1–999). */
 export const UNIQUE_CODE_MIN = 1;
@@ -17,8 +35,10 @@ export const UNIQUE_CODE_MAX = 999;
 export type PaymentBreakdown = {
   /** The goods amount (the checkout total). */
   amount: number;
-  /** Taken off: the VA cash discount, round(3% of amount); 0 for the other methods. */
+  /** Taken off: the VA cash discount, round(discountPercent% of amount); 0 for the other methods. */
   discount: number;
+  /** The cash discount's percentage this total was computed with (0: none). */
+  discountPercent: number;
   /** The method's service fee ('Biaya layanan'). */
   fee: number;
   /** Added to a manual transfer once its payment is opened; 0 otherwise. */
@@ -29,21 +49,29 @@ export type PaymentBreakdown = {
 
 const rupiah = (value: number) => (Number.isFinite(value) && value > 0 ? Math.round(value) : 0);
 
-/** The VA cash discount on `amount`: 3%, rounded to a whole rupiah (half up). */
-export function vaDiscount(amount: number): number {
-  return Math.round((rupiah(amount) * VA_DISCOUNT_PERCENT) / 100);
+/** The VA cash discount on `amount`: `percent` (3 built in), rounded to a whole rupiah (half up). */
+export function vaDiscount(amount: number, percent: number = VA_DISCOUNT_PERCENT): number {
+  return Math.round((rupiah(amount) * Math.max(0, percent)) / 100);
 }
 
 /**
- * The total of a method for a goods amount. VA: amount − round(3%) + fee; manual transfer: amount
- * + fee (+ the unique code once the payment is opened); instalment and paylater: amount + fee.
+ * The total of a method for a goods amount. VA: amount − round(discount%) + fee; manual transfer:
+ * amount + fee (+ the unique code once the payment is opened); instalment and paylater: amount + fee.
+ * `vaDiscountPercent` is the store's setting (0 when the admin turned the discount off).
  */
-export function paymentBreakdown(type: PaymentMethodType, amount: number, fee: number, uniqueCode = 0): PaymentBreakdown {
+export function paymentBreakdown(
+  type: PaymentMethodType,
+  amount: number,
+  fee: number,
+  uniqueCode = 0,
+  vaDiscountPercent: number = VA_DISCOUNT_PERCENT,
+): PaymentBreakdown {
   const base = rupiah(amount);
-  const discount = PAYMENT_KINDS[type].cashDiscount ? vaDiscount(base) : 0;
+  const discountPercent = PAYMENT_KINDS[type].cashDiscount ? Math.max(0, vaDiscountPercent) : 0;
+  const discount = vaDiscount(base, discountPercent);
   const code = PAYMENT_KINDS[type].transferProof ? rupiah(uniqueCode) : 0;
   const serviceFee = rupiah(fee);
-  return { amount: base, discount, fee: serviceFee, uniqueCode: code, total: base - discount + serviceFee + code };
+  return { amount: base, discount, discountPercent, fee: serviceFee, uniqueCode: code, total: base - discount + serviceFee + code };
 }
 
 /** The fee the method list shows: the instalment fee is shown as Rp 0 (spec §2), it is charged per tenor. */

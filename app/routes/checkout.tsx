@@ -13,6 +13,7 @@ import {
   submitCheckout,
 } from "~/.server/store/checkout";
 import { getOwnedOrderSummary } from "~/.server/store/orders";
+import { maskNik } from "~/.server/store/privacy";
 import { isEmptyFile } from "~/.server/images";
 import { CheckoutForm } from "~/components/checkout-form";
 import { Sheet } from "~/components/sheet";
@@ -28,10 +29,11 @@ export const handle: RouteHandle = { title: "Checkout", back: "/home" };
 /** Where the success sheet of an incentive order is rendered (server-side, so it needs no JavaScript). */
 const DONE_PARAM = "selesai";
 
-/** The draft's values as the form's strings (a ticked box is "on"). */
+/** The draft's values as the form's strings (a ticked box is "on"); an offered NIK is not among them (it is shown masked). */
 function formDefaults(values: CheckoutDraft["values"]): Record<string, string | undefined> {
   const defaults: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(values)) {
+    if (name === "nikSaved" || (name === "buyerNik" && values.nikSaved)) continue;
     if (typeof value === "boolean") defaults[name] = value ? "on" : undefined;
     else if (typeof value === "string") defaults[name] = value;
   }
@@ -60,6 +62,8 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     product: draft.product,
     values: formDefaults(draft.values),
     ktp: draft.ktp,
+    // The previous order's NIK, offered again (issue 38): only its mask reaches the page.
+    savedNik: draft.values.nikSaved && draft.values.buyerNik ? maskNik(draft.values.buyerNik) : null,
     address: draft.address,
     employeePromo,
     // A fresh key per render of the form: a double submit of this render makes one order.
@@ -89,6 +93,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const ktp = picked instanceof File ? { file: picked } : null;
   // 'Isi/Ubah Alamat' is a button of this form: the draft and a picked photo are kept, nothing is validated.
   if (intent === "address") throw (await saveCheckoutForm(user, form, ktp)) ? redirect("/address") : noDraft();
+  // 'Ganti' beside the offered NIK: the form is kept as it is, and comes back with an empty NIK field.
+  if (intent === "nik") throw (await saveCheckoutForm(user, form, ktp, { forgetSavedNik: true })) ? redirect("/checkout") : noDraft();
 
   const keyValue = form.get("idempotencyKey");
   const idempotencyKey = typeof keyValue === "string" && IDEMPOTENCY_KEY.test(keyValue) ? keyValue : crypto.randomUUID();

@@ -73,7 +73,8 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   if (!user) throw redirect(`/authrequired?redirect=${encodeURIComponent(`/detail/${id}`)}`);
   const order = orderStateOf(user, product);
   if (!order.allowed) return data({ error: order.reason }, { status: 403 });
-  const started = await startCheckout(user, id);
+  // The NIK and KTP photo of the buyer's previous order are offered again (issue 38).
+  const started = await startCheckout(user, id, { offerSaved: true });
   if (!started.ok) return data({ error: started.message }, { status: 409 });
   throw redirect("/checkout");
 }

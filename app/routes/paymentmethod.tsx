@@ -8,6 +8,7 @@ import { METHOD_REQUIRED, type PayResult, setOrderPayment } from "~/.server/stor
 import { FormError } from "~/components/field";
 import { useHydrated } from "~/components/use-hydrated";
 import { formatRupiah } from "~/lib/money";
+import { cashDiscountLine } from "~/lib/payment-pricing";
 import { paylaterFailureUrl, type PaymentFlow, paymentFlowHref, paymentPageHref, readPaymentFlow } from "~/lib/payment-flow";
 import type { RouteHandle } from "~/lib/route-handle";
 import { PAYMENT_KINDS } from "~/lib/payment-kinds";
@@ -150,7 +151,7 @@ export default function PaymentSummaryScreen({ loaderData, actionData }: Route.C
           </div>
           {breakdown && breakdown.discount > 0 ? (
             <div>
-              <dt>Diskon Pembelian Tunai (3%)</dt>
+              <dt>{cashDiscountLine(breakdown.discountPercent)}</dt>
               <dd>-{formatRupiah(breakdown.discount)}</dd>
             </div>
           ) : null}

@@ -1,4 +1,5 @@
 import { useEffect } from "react";
+import { EmailText } from "~/components/email-text";
 import { data, Form, Link, useNavigate } from "react-router";
 import type { Route } from "./+types/profile";
 import { requireUser } from "~/.server/http/auth";
@@ -48,7 +49,9 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
           </span>
           <div className="profile-who">
             <h2 className="profile-name">{profile.fullname}</h2>
-            <p className="profile-email">{profile.email}</p>
+            <p className="profile-email">
+              <EmailText email={profile.email} />
+            </p>
           </div>
           <Link to="/edit-profile" className="icon-button" aria-label="Ubah Profil">
             <EditIcon size={20} />

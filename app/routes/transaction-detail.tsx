@@ -1,4 +1,5 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { EmailText } from "~/components/email-text";
 import type { Route } from "./+types/transaction-detail";
 import { notFound, orderIdOf } from "~/.server/http/route-params";
 import { requireUser } from "~/.server/http/auth";
@@ -220,7 +221,9 @@ export default function TransactionDetail({ loaderData, actionData }: Route.Comp
           <dt>No. HP</dt>
           <dd>{order.buyerPhoneNumber}</dd>
           <dt>Email</dt>
-          <dd>{order.buyerEmail}</dd>
+          <dd>
+            <EmailText email={order.buyerEmail} />
+          </dd>
           <dt>Alamat</dt>
           <dd data-testid="buyer-address">
             {order.fullAddress}, {order.kelurahan}, {order.kecamatan}, {order.kota}, {order.provinsi} {order.kodePos}

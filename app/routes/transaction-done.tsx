@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/transaction-done";
 import { requireUser } from "~/.server/http/auth";
-import { rewardFor } from "~/.server/store/orders";
+import { getCreditedReward } from "~/.server/store/orders";
 import { listProducts } from "~/.server/store/catalogue";
 import { getOwnedOrderDetail } from "~/.server/store/orders";
 import { ProductCard } from "~/components/product-card";
@@ -21,15 +21,16 @@ const SUGGESTIONS = 7;
 
 /**
  * Spec §2 Transaction done: 'Pesanan Selesai!', a button home and 7 suggested products. After
- * 'Konfirmasi' the address names the order (`?order=id`): its reward (decision 0030's rule, which
- * is what confirmDelivery credited) shows in a sheet over the page, for its owner only.
+ * 'Konfirmasi' the address names the order (`?order=id`): the reward confirmDelivery credited
+ * (under the rule the order was made with) shows in a sheet over the page, for its owner only.
  */
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser(context);
   const raw = url.searchParams.get("order") ?? "";
   const orderId = parseId(raw);
   const order = orderId ? await getOwnedOrderDetail(orderId, user.id) : null;
-  const reward = order?.statusId === ORDER_STATUS.DONE ? rewardFor({ amount: order.amount }) : null;
+  // The reward the order was credited (its own rule, issue 38), read back from the balance.
+  const reward = order?.statusId === ORDER_STATUS.DONE ? await getCreditedReward(order.id, user.id) : null;
   const page = await listProducts({ page: 0, size: SUGGESTIONS });
   return { reward, suggestions: page.content };
 }

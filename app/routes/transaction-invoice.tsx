@@ -6,6 +6,7 @@ import { costLines, getOwnedOrderDetail } from "~/.server/store/orders";
 import { PriceLines } from "~/components/price-lines";
 import { displayTitle, ORDER_TITLE_LENGTH } from "~/lib/display";
 import { formatRupiah } from "~/lib/money";
+import { cashDiscountLine, VA_DISCOUNT_PERCENT } from "~/lib/payment-pricing";
 import type { RouteHandle } from "~/lib/route-handle";
 
 export const handle: RouteHandle = { title: "Invoice" };
@@ -101,7 +102,7 @@ export default function Invoice({ loaderData }: Route.ComponentProps) {
           ...(order.promoPegawaiValue > 0 ? [{ label: "Promo Pegawai", amount: -order.promoPegawaiValue }] : []),
           // The payment's own lines (issue 25): they take 'Total Belanja' to what was paid.
           ...(order.payment && order.payment.discount > 0
-            ? [{ label: "Diskon Pembelian Tunai (3%)", amount: -order.payment.discount }]
+            ? [{ label: cashDiscountLine(order.payment.discountPercent ?? VA_DISCOUNT_PERCENT), amount: -order.payment.discount }]
             : []),
           ...(order.payment && order.payment.fee > 0 ? [{ label: "Biaya layanan", amount: order.payment.fee }] : []),
           ...(order.payment?.uniqueCode ? [{ label: "Kode Unik", amount: order.payment.uniqueCode }] : []),

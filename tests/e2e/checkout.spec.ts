@@ -62,7 +62,7 @@ const errorOf = (page: Page, control: Locator) => page.locator(".field").filter(
 const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
 const checkbox = (page: Page, name: string) => page.getByRole("checkbox", { name });
 // The 'Galeri' source of the KTP photo (the other one, 'Kamera', has `capture`), under the legend
-// 'Foto KTP', or 'Ganti Foto KTP' once a photo is kept.
+// 'Foto KTP' ('KTP tersimpan' above them once a photo is kept).
 const ktpInput = (page: Page) => page.locator('input[type="file"][name="ktp"]:not([capture])');
 
 /** A real photo of the right kind, made here (JPEG, 1200×760). */
@@ -352,7 +352,7 @@ test("buy the incentive product: KTP photo, address pickers, incentive and emplo
   const ktpUrl = (await photo.getAttribute("src"))!;
   expect(ktpUrl).toMatch(/^\/uploads\/[A-Za-z0-9_-]+$/);
   expect(await photo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(800); // re-encoded at most 800 px wide
-  await expect(page.getByText("Ganti Foto KTP")).toBeVisible();
+  await expect(page.getByTestId("ktp-saved")).toHaveText("KTP tersimpan");
 
   await page.getByRole("button", { name: "Isi Alamat" }).click();
   await fillAddress(page, javaScriptEnabled);
@@ -391,11 +391,13 @@ test("buy the incentive product: KTP photo, address pickers, incentive and emplo
   await expect(page.getByTestId("toast")).toHaveText(/Data checkout tidak ditemukan\. Silakan pilih produk kembali\./);
 
   // A second incentive on the same NIK is refused at the NIK field. The address saved last comes
-  // back with the new checkout, and /address is prefilled with it.
+  // back with the new checkout, and /address is prefilled with it; so do the NIK (masked) and the
+  // KTP photo of this order (issue 38): nothing to type or upload again.
   await startCheckout(page, INCENTIVE_PRODUCT);
   await expect(page.getByTestId("checkout-address")).toContainText("Kota Bandung, Jawa Barat 40111");
-  await fillBuyer(page, { nik });
-  await ktpInput(page).setInputFiles(await ktpPhoto());
+  await expect(page.getByTestId("saved-nik")).toContainText(`${nik.slice(0, 4)}********${nik.slice(-4)}`);
+  await expect(page.getByTestId("saved-nik")).not.toContainText(nik);
+  await expect(page.getByTestId("ktp-saved")).toHaveText("KTP tersimpan");
   await checkbox(page, "Ajukan Insentif").check();
   await field(page, "Nama Ayah Kandung").fill("Slamet Riyadi");
   await checkbox(page, "Saya menyatakan NIK di atas belum pernah digunakan untuk pengajuan insentif kendaraan listrik.").check();
@@ -556,7 +558,7 @@ test("'Upload KTP': the camera or the gallery (a sheet with JavaScript, two labe
     await expect(page).toHaveURL("/address");
     await page.getByRole("link", { name: "Kembali" }).click();
     await expect(page.getByRole("img", { name: "Foto KTP" })).toHaveAttribute("src", /^\/uploads\//);
-    await expect(page.getByText("Ganti Foto KTP")).toBeVisible();
+    await expect(page.getByTestId("ktp-saved")).toHaveText("KTP tersimpan");
   }
 });
 

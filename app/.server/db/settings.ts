@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { env } from "../env";
-import { TENORS, type TenorSetting } from "~/lib/payment-pricing";
+import { TENORS, VA_DISCOUNT_PERCENT, type TenorSetting } from "~/lib/payment-pricing";
 import { MANUAL_TRANSFER_ACCOUNT, type PaymentChannel } from "~/lib/payment-channels";
 import { DEFAULT_KTP_RETENTION_DAYS } from "~/lib/privacy";
 import { storeSettings } from "./schema";
@@ -13,6 +13,10 @@ import type { Executor } from "./types";
 
 export type TransferAccount = { bankName: string; accountName: string; accountNumber: string };
 export type HelpContacts = { phone: string; whatsapp: string };
+/** The virtual accounts' cash discount (spec: '-3% Diskon Pembelian Tunai'): a percentage of the goods amount, or off. */
+export type CashDiscount = { enabled: boolean; percent: number };
+/** The reward a finished order credits as withdrawable balance (decision 0030): a percentage, at most `cap` rupiah, or off. */
+export type OrderReward = { enabled: boolean; percent: number; cap: number };
 /** Per payment method code and channel (ATM, Mobile Banking, Internet Banking), the admin's how-to-pay HTML; a channel without one shows the built-in text. */
 export type HowToTexts = Record<string, Partial<Record<PaymentChannel, string>>>;
 
@@ -23,6 +27,8 @@ export type StoreSettingValues = {
   "how-to": HowToTexts;
   /** Days a KTP photo is kept after the incentive decision once its order is closed (issue 35, store/privacy/retention.ts). */
   "ktp-retention-days": number;
+  "cash-discount": CashDiscount;
+  "order-reward": OrderReward;
 };
 export type StoreSettingKey = keyof StoreSettingValues;
 
@@ -41,6 +47,8 @@ function defaultSetting<K extends StoreSettingKey>(key: K): StoreSettingValues[K
     "help-contacts": { phone: env().adminPhone, whatsapp: env().adminPhone },
     "how-to": {},
     "ktp-retention-days": DEFAULT_KTP_RETENTION_DAYS,
+    "cash-discount": { enabled: true, percent: VA_DISCOUNT_PERCENT },
+    "order-reward": { enabled: true, percent: 1, cap: 500_000 },
   };
   return defaults[key];
 }
@@ -58,6 +66,15 @@ export async function seedSettings(db: Executor): Promise<void> {
 export async function readSetting<K extends StoreSettingKey>(db: Executor, key: K): Promise<StoreSettingValues[K]> {
   const [row] = await db.select({ value: storeSettings.value }).from(storeSettings).where(eq(storeSettings.key, key));
   return (row?.value as StoreSettingValues[K] | undefined) ?? defaultSetting(key);
+}
+
+/**
+ * Whether an admin (or a script) ever saved the key: the seeded transfer account is a placeholder
+ * (demo data), which production does not offer to buyers until an admin sets the real one.
+ */
+export async function settingSavedByOperator(db: Executor, key: StoreSettingKey): Promise<boolean> {
+  const [row] = await db.select({ updatedBy: storeSettings.updatedBy }).from(storeSettings).where(eq(storeSettings.key, key));
+  return !!row && row.updatedBy !== "seed";
 }
 
 export async function writeSetting<K extends StoreSettingKey>(

@@ -20,6 +20,7 @@ import { invalidateCatalogueCache } from "../store/catalogue";
 /** Bump when the artwork changes: the file names change with it (they are cached for a year). */
 const ARTWORK_VERSION = 2;
 
+// The same titles and order every new store starts with (migration 0015_operator_rules, issue 38).
 export const DEMO_CATEGORIES = [
   "Kendaraan Listrik",
   "Motor Listrik",

@@ -12,8 +12,6 @@ export const SANDBOX_VA_PREFIX: Record<string, string> = {
   "MANDIRI-VA": "89608",
 };
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 export const SANDBOX_VALIDITY_MS = 24 * 60 * 60 * 1000;
 
 /** prefix + the order id, 16 digits: unique per order without a counter, and stable on a repeat. */
@@ -41,8 +39,8 @@ export const sandboxGateway: PaymentGateway = {
     return { vaNumber: null, expiresAt: null, redirectUrl: null, gatewayRef };
   },
 
-  howToPay(method, payTo, _billerCode, payToName) {
-    return howTo(method.code, method.type, payTo ?? "-", payToName ?? MANUAL_TRANSFER_ACCOUNT.bankAccountName);
+  howToPay(method, payTo) {
+    return howTo(method.code, method.type, payTo ?? "-");
   },
 };
 
@@ -50,30 +48,13 @@ const BANK_OF: Record<string, { bank: string; mobile: string; internet: string }
   "BNI-VA": { bank: "BNI", mobile: "BNI Mobile Banking", internet: "BNI Internet Banking (ibank.bni.co.id)" },
   "BRI-VA": { bank: "BRI", mobile: "BRImo", internet: "Internet Banking BRI (ib.bri.co.id)" },
   "MANDIRI-VA": { bank: "Mandiri", mobile: "Livin' by Mandiri", internet: "Mandiri Internet Banking" },
-  "MANUAL-BNI": { bank: "BNI", mobile: "BNI Mobile Banking", internet: "BNI Internet Banking (ibank.bni.co.id)" },
 };
 
-function howTo(code: string, type: OpenPaymentRequest["method"]["type"], payTo: string, payToName: string): HowToPay[] {
+function howTo(code: string, type: OpenPaymentRequest["method"]["type"], payTo: string): HowToPay[] {
   const bank = BANK_OF[code];
-  if (!bank || (type !== "virtual_account" && type !== "bank_transfer")) return [];
+  // A manual transfer's how-to follows the store's account (store/payments/transfer-bank.ts).
+  if (!bank || type !== "virtual_account") return [];
   const escapedPayTo = payTo.replace(/[^0-9A-Za-z-]/g, "");
-  if (type === "bank_transfer") {
-    const account = `<b>${escapedPayTo}</b> a.n. <b>${escapeHtml(payToName)}</b>`;
-    return [
-      {
-        type: "ATM",
-        content: `<ol><li>Masukkan kartu ATM dan PIN Anda.</li><li>Pilih <b>Menu Lainnya</b> &gt; <b>Transfer</b>.</li><li>Masukkan nomor rekening ${account}.</li><li>Masukkan jumlah transfer <b>tepat sampai 3 digit terakhir</b>.</li><li>Periksa data, lalu pilih <b>Ya</b>. Simpan struk sebagai bukti pembayaran.</li></ol>`,
-      },
-      {
-        type: "Mobile Banking",
-        content: `<ol><li>Buka aplikasi ${bank.mobile} dan masuk.</li><li>Pilih <b>Transfer</b>.</li><li>Masukkan nomor rekening ${account}.</li><li>Masukkan jumlah transfer <b>tepat sampai 3 digit terakhir</b>.</li><li>Konfirmasi dengan PIN transaksi, lalu simpan tangkapan layar bukti transfer.</li></ol>`,
-      },
-      {
-        type: "Internet Banking",
-        content: `<ol><li>Masuk ke ${bank.internet}.</li><li>Pilih <b>Transfer</b> &gt; <b>Transfer Antar Rekening</b>.</li><li>Masukkan nomor rekening ${account}.</li><li>Masukkan jumlah transfer <b>tepat sampai 3 digit terakhir</b>.</li><li>Konfirmasi dengan token, lalu unduh bukti transfer.</li></ol>`,
-      },
-    ];
-  }
   const va = `<b>${escapedPayTo}</b>`;
   return [
     {

@@ -1,5 +1,5 @@
 import { redirect, type RouterContextProvider } from "react-router";
-import { getUser } from "./session";
+import { flash, getUser } from "./session";
 import type { SessionUser } from "../store/people";
 import { hasRole, type StaffRole } from "~/lib/staff-roles";
 
@@ -8,7 +8,8 @@ import { hasRole, type StaffRole } from "~/lib/staff-roles";
 // action, export and image: nothing tells that /ops exists. A screen or action outside a person's
 // roles answers the same 404 (and is not in their menu): the /ops layout's middleware checks the
 // area of every request against ~/lib/ops-areas. Staff who have not passed the second factor in
-// this session are sent to /ops/2fa.
+// this session are sent to /ops/2fa. Staff whose account is not activated yet (e-mail not
+// verified, issue 38) are sent to /home, where the activation banner offers the e-mail again.
 
 export const OPS_HOME = "/ops";
 export const SECOND_FACTOR_PATH = "/ops/2fa";
@@ -18,6 +19,8 @@ export function opsNotFound(): Response {
 }
 
 export type Staff = SessionUser;
+
+export const OPS_NEEDS_ACTIVATION = "Aktifkan akun Anda melalui e-mail aktivasi sebelum membuka back office.";
 
 /**
  * The signed-in staff member who may use something needing any of `role` (none: any staff member);
@@ -33,6 +36,10 @@ export function requireStaff(
 ): Staff {
   const user = getUser(context);
   if (!user || user.roles.length === 0) throw opsNotFound();
+  if (!user.verified) {
+    flash(context, "toast", { type: "warning", message: OPS_NEEDS_ACTIVATION });
+    throw redirect("/home");
+  }
   if ((options.secondFactor ?? true) && !user.secondFactorPassed) throw redirect(SECOND_FACTOR_PATH);
   if (role !== undefined && !hasRole(user.roles, role)) throw opsNotFound();
   return user;

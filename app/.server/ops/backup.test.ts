@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 // @ts-expect-error: plain JavaScript module without types
 import { spawnServer } from "../../../scripts/lib.mjs";
 import { getDb } from "../db/client";
-import { creditOrderReward } from "../store/orders";
+import { BUILT_IN_REWARD_RULE, creditOrderReward } from "../store/orders";
 import { createBuyer, createStockedProduct, placeOrder } from "../testing/payment-fixtures";
 import { backupDatabase, findPgTool, restoreDatabase } from "./backup";
 
@@ -55,7 +55,7 @@ describe.skipIf(!adminUrl)("backup and restore on PostgreSQL", () => {
     const product = await createStockedProduct({ stock: 40 });
     const before = await placeOrder(buyer, product, "BNI-VA");
     const db = await getDb();
-    await creditOrderReward(db, before, buyer.id, 5_000_000);
+    await creditOrderReward(db, before, buyer.id, { amount: 5_000_000, rule: BUILT_IN_REWARD_RULE });
 
     const file = path.join(work, "store.dump");
     let purchasing = true;

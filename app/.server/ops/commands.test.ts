@@ -11,7 +11,7 @@ import { env } from "../env";
 import { readOutbox } from "../store/messages";
 import { settleMessages } from "../testing/messages";
 import { log } from "../log";
-import { creditOrderReward, getBalance, listBalanceHistory } from "../store/orders";
+import { BUILT_IN_REWARD_RULE, creditOrderReward, getBalance, listBalanceHistory } from "../store/orders";
 import { createVerifiedUser, productStock } from "../testing/fixtures";
 import { createOrderInStatus } from "../testing/order-fixtures";
 import { createBuyer, createStockedProduct, placeOrder, productStock as stockOf } from "../testing/payment-fixtures";
@@ -218,7 +218,7 @@ describe("balance commands", () => {
   it("withdraw within the balance (exit 0), refused beyond it (exit 1); settle ok/cancel once", async () => {
     const db = await getDb();
     const { orderId, user } = await createOrderInStatus(db, 400);
-    await db.transaction((tx) => creditOrderReward(tx, orderId, user.id, 10_000_000)); // Rp100.000
+    await db.transaction((tx) => creditOrderReward(tx, orderId, user.id, { amount: 10_000_000, rule: BUILT_IN_REWARD_RULE })); // Rp100.000
 
     const first = await ops("balance:withdraw", user.email, "60000");
     expect(first.code).toBe(0);
@@ -369,7 +369,7 @@ describe("buyer e-mails on status changes", () => {
     const db = await getDb();
     const { orderId, user } = await createOrderInStatus(db, 400);
     const { transitionOrder } = await import("../store/orders");
-    await db.transaction((tx) => creditOrderReward(tx, orderId, user.id, 28_500_000));
+    await db.transaction((tx) => creditOrderReward(tx, orderId, user.id, { amount: 28_500_000, rule: BUILT_IN_REWARD_RULE }));
     expect(await transitionOrder(orderId, 400, 500, `buyer:${user.id}`)).toEqual({ ok: true });
     // The shipment's e-mail (from the set-up's 300 → 400) is delivered by its own job, maybe after this one.
     const done = (await mailsTo(user.email)).find((m) => m.subject.startsWith("Pesanan Selesai – "));
@@ -451,7 +451,7 @@ describe("the CLI while the server runs (PGlite: through the server's socket)", 
       expect(listed.code).toBe(0);
       expect(listed.stdout).toMatch(new RegExp(`^${orderId}\\s+INV/`, "m"));
 
-      await db.transaction((tx) => creditOrderReward(tx, orderId, user.id, 10_000_000));
+      await db.transaction((tx) => creditOrderReward(tx, orderId, user.id, { amount: 10_000_000, rule: BUILT_IN_REWARD_RULE }));
       expect(await cli("balance:withdraw", user.email, "100001")).toMatchObject({
         code: 1,
         stderr: `${user.email}: Saldo tidak mencukupi. Saldo saat ini Rp100.000.`,

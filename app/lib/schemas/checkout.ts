@@ -74,6 +74,8 @@ const isPickedFile = (value: unknown): value is PickedFile =>
 export type CheckoutContext = {
   /** A KTP photo was accepted earlier and stays in the draft: the field may stay empty. */
   ktpOnFile: boolean;
+  /** The NIK of the buyer's previous order is offered (issue 38): the form shows it masked, not as a field, and it may stay empty. */
+  nikOnFile?: boolean;
   /** The draft has a delivery address (chosen on /address). */
   addressOnFile: boolean;
   /** The product carries the government incentive promo (else `insentif` is ignored). */
@@ -98,7 +100,7 @@ export function checkoutSchema(context: CheckoutContext) {
       buyerEmail: z
         .string({ error: M.emailRequired })
         .check(z.trim(), z.maxLength(254, M.emailInvalid), z.email({ error: M.emailInvalid })),
-      buyerNik: nik(),
+      buyerNik: context.nikOnFile ? z.optional(nik()) : nik(),
       buyerNip: optionalText("NIP", NIP_MAX),
       ktp: z.optional(z.custom<PickedFile>((value) => isPickedFile(value) && KTP_NAME.test(value.name), { error: M.ktpWrongType })),
       insentif: tick(),

@@ -10,9 +10,9 @@ import * as secondFactorRoute from "./second-factor";
 import * as staffRoute from "./staff";
 import { TestBrowser, type RouteMiddleware } from "../../.server/testing/test-browser";
 import { getDb, type Db } from "~/.server/db/client";
-import { operatorAudit, products, sessions } from "~/.server/db/schema";
+import { operatorAudit, operatorFactors, products, sessions, users } from "~/.server/db/schema";
 import { transitionOrder } from "~/.server/store/orders";
-import { grantRolesByEmail, LAST_ADMIN, rolesOf } from "~/.server/store/people";
+import { grantRolesByEmail, LAST_ADMIN, OWN_FACTOR, rolesOf } from "~/.server/store/people";
 import { createVerifiedUser } from "~/.server/testing/fixtures";
 import { createOrderInStatus } from "~/.server/testing/order-fixtures";
 import { ownDatabaseForThisFile } from "~/.server/testing/own-database";
@@ -154,5 +154,41 @@ describe("/ops/staff", () => {
 
     const audit = await db.select({ detail: operatorAudit.detail }).from(operatorAudit).where(eq(operatorAudit.action, "staff-roles"));
     expect(audit.map((a) => a.detail)).toEqual([`akun ${person.id}: - → pesanan,katalog`, `akun ${person.id}: pesanan,katalog → katalog`]);
+  });
+
+  it("shows each person's standing; an admin resets a colleague's second factor (audited, sessions ended); an unactivated operator stays out", async () => {
+    const admin = await staffMember(["admin"]);
+    const colleague = await staffMember(["katalog"]);
+    const fresh = await createVerifiedUser(db);
+    await grantRolesByEmail(fresh.email, ["pesanan"], "ops");
+    const unactivated = await createVerifiedUser(db);
+    await db.update(users).set({ verifiedAt: null }).where(eq(users.id, unactivated.id));
+    await grantRolesByEmail(unactivated.email, ["pesanan"], "ops");
+
+    type Listed = Awaited<ReturnType<typeof staffRoute.loader>>;
+    const standing = async (id: number) =>
+      ((await admin.browser.get(staffRoute.loader, "/ops/staff")).data as Listed).staff.find((m) => m.id === id)!.standing;
+    expect(await standing(colleague.user.id)).toBe("Aktif");
+    expect(await standing(fresh.id)).toBe("Belum 2FA");
+    expect(await standing(unactivated.id)).toBe("Belum aktivasi");
+
+    // An operator whose e-mail is not verified is sent home (where the activation banner is), not into /ops.
+    const theirs = await new Browser().signIn(unactivated.id);
+    expect(await theirs.get(queuesRoute.loader, "/ops")).toMatchObject({ status: 302, location: "/home" });
+
+    expect(
+      await admin.browser.postFields(staffRoute.action, "/ops/staff", { intent: "reset-2fa", userId: String(admin.user.id) }),
+    ).toMatchObject({ status: 409, data: { error: OWN_FACTOR } });
+    expect(
+      await admin.browser.postFields(staffRoute.action, "/ops/staff", { intent: "reset-2fa", userId: String(colleague.user.id) }),
+    ).toMatchObject({ status: 302, location: "/ops/staff" });
+    expect(await db.select().from(operatorFactors).where(eq(operatorFactors.userId, colleague.user.id))).toEqual([]);
+    expect(await standing(colleague.user.id)).toBe("Belum 2FA");
+    // Their session ended: the next sign-in enrols a new factor at /ops/2fa.
+    expect((await colleague.browser.get(queuesRoute.loader, "/ops")).status).toBe(404);
+    const again = await new Browser().signIn(colleague.user.id);
+    expect(await again.get(queuesRoute.loader, "/ops")).toMatchObject({ status: 302, location: "/ops/2fa" });
+    const audit = await db.select({ detail: operatorAudit.detail }).from(operatorAudit).where(eq(operatorAudit.action, "2fa-reset"));
+    expect(audit.map((a) => a.detail)).toEqual([`akun ${colleague.user.id}: verifikasi dua langkah diatur ulang`]);
   });
 });

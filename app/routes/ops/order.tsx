@@ -16,6 +16,7 @@ import { clientAddress } from "~/.server/http/request";
 import { openOrderNik } from "~/.server/store/privacy";
 import type { RouteHandle } from "~/lib/route-handle";
 import { PAYMENT_KINDS, type PaymentMethodType } from "~/lib/payment-kinds";
+import { EmailText } from "~/components/email-text";
 import { StatusBadge } from "./components";
 import { DecisionForms, type DecisionFailure } from "./order-decisions";
 
@@ -58,7 +59,7 @@ export async function loader({ context, params, request, url }: Route.LoaderArgs
         paidAt: order.payment.paidAt ? formatWhen(order.payment.paidAt) : null,
       },
       sameNik: order.sameNik.map((o) => ({ ...o, createdAt: formatWhen(o.createdAt) })),
-      timeline: order.timeline.map((e) => ({ ...e, at: formatWhen(e.at) })),
+      timeline: order.timeline.map((e) => ({ ...e, at: formatWhen(e.at), ...timelineNote(e.note) })),
       transferProofUrl: order.transferProofUploadId ? uploadUrl(order.transferProofUploadId) : null,
       deliveryPhotoUrls: order.deliveryPhotoUploadIds.map(uploadUrl),
     },
@@ -95,6 +96,29 @@ export async function action({ context, params, request }: Route.ActionArgs) {
   // rendered again with the order as it is now.
   const conflict = `Keputusan tidak disimpan: pesanan ini sudah diproses lebih dulu. Status pesanan sekarang: ${result.current.statusName} (${result.current.statusId}).`;
   return data<ActionData>({ intent, errors: {}, values, conflict }, { status: 409 });
+}
+
+/**
+ * An event's note as the operator reads it: the proof ids the notes carry ('Bukti transfer dikirim
+ * (bukti:…)', a confirmation's 'bukti:…') become links named 'Bukti transfer' / 'Foto barang sampai'
+ * (issue 38: no internal ids on screen).
+ */
+function timelineNote(note: string | null): { note: string | null; proofs: { label: string; url: string }[] } {
+  if (!note) return { note: null, proofs: [] };
+  if (note.startsWith("bukti:"))
+    return {
+      note: null,
+      proofs: note
+        .slice("bukti:".length)
+        .split(",")
+        .filter(Boolean)
+        .map((id, i, all) => ({ label: all.length > 1 ? `Foto barang sampai ${i + 1}` : "Foto barang sampai", url: uploadUrl(id) })),
+    };
+  const ids = [...note.matchAll(/\s*\(bukti:([\w-]+)\)/g)].map((m) => m[1]!);
+  return {
+    note: note.replace(/\s*\(bukti:[\w-]+\)/g, "").trim() || null,
+    proofs: ids.map((id) => ({ label: "Bukti transfer", url: uploadUrl(id) })),
+  };
 }
 
 function Photo({ url, alt }: { url: string; alt: string }) {
@@ -159,10 +183,18 @@ export default function OpsOrder({ loaderData, actionData }: Route.ComponentProp
             <dt>No. HP</dt>
             <dd>{order.buyer.phone}</dd>
             <dt>Email</dt>
-            <dd>{order.buyer.email}</dd>
-            <dt>Akun</dt>
             <dd>
-              {order.buyer.accountName} ({order.buyer.accountEmail})
+              <EmailText email={order.buyer.email} />
+            </dd>
+            <dt>Akun</dt>
+            {/* The account's e-mail on a line of its own, without brackets: a long address no longer
+                leaves a lone ')' on the next line (issue 38). */}
+            <dd data-testid="buyer-account">
+              {order.buyer.accountName}
+              <br />
+              <span className="ops-muted">
+                <EmailText email={order.buyer.accountEmail} />
+              </span>
             </dd>
             <dt>NIP</dt>
             <dd>
@@ -310,7 +342,16 @@ export default function OpsOrder({ loaderData, actionData }: Route.ComponentProp
                 <span className="when">{e.at}</span> · <strong>{e.toStatusName}</strong>
                 <br />
                 oleh {e.who}
-                {e.note && !e.note.startsWith("bukti:") ? <> — {e.note}</> : null}
+                {e.note ? <> — {e.note}</> : null}
+                {e.proofs.map((proof) => (
+                  <span key={proof.url}>
+                    {" "}
+                    ·{" "}
+                    <a href={proof.url} target="_blank" rel="noopener">
+                      {proof.label}
+                    </a>
+                  </span>
+                ))}
               </li>
             ))}
           </ol>

@@ -4,17 +4,23 @@ import { requireStaff } from "~/.server/http/ops-access";
 import { readForm } from "~/.server/http/request";
 import { flash } from "~/.server/http/session";
 import {
+  getCashDiscount,
   getHowToTexts,
   getTenorSettings,
   getTransferAccount,
   HOW_TO_CHANNELS,
   listMethodSettings,
+  manualTransferReady,
+  saveCashDiscount,
   saveHowToTexts,
   saveMethodSettings,
   saveTenorSettings,
   saveTransferAccount,
 } from "~/.server/store/payments";
+import { getOrderRewardSetting, saveOrderRewardSetting } from "~/.server/store/orders";
 import { addCompany, getHelpContacts, listAllCompanies, saveHelpContacts, updateCompany } from "~/.server/store/people";
+import { formatRupiah } from "~/lib/money";
+import { formatPercent, vaBadge } from "~/lib/payment-pricing";
 import type { RouteHandle } from "~/lib/route-handle";
 import { PAYMENT_KINDS } from "~/lib/payment-kinds";
 import { getKtpRetentionDays, saveKtpRetentionDays } from "~/.server/store/privacy";
@@ -22,15 +28,19 @@ import { InputField, OpsMessage } from "./components";
 import { parseId } from "~/lib/ids";
 
 // /ops/settings ('Admin', issue 27): what a company changes without a developer. The transfer
-// account, methods, fees and tenors apply to payments opened afterwards (an open payment keeps the
-// account and total it showed); how-to texts are sanitised HTML; every save is audited.
+// account, methods, fees, tenors and the VA cash discount apply to payments opened afterwards (an
+// open payment keeps the account, discount and total it showed); the reward rule applies to orders
+// made afterwards (issue 38); how-to texts are sanitised HTML; every save is audited.
 
 const TITLE = "Pengaturan Toko";
 export const handle: RouteHandle = { title: TITLE };
 
 export async function loader() {
-  const [account, methods, tenors, howTo, companies, help, retentionDays] = await Promise.all([
+  const [account, manualReady, discount, reward, methods, tenors, howTo, companies, help, retentionDays] = await Promise.all([
     getTransferAccount(),
+    manualTransferReady(),
+    getCashDiscount(),
+    getOrderRewardSetting(),
     listMethodSettings(),
     getTenorSettings(),
     getHowToTexts(),
@@ -40,6 +50,9 @@ export async function loader() {
   ]);
   return {
     account,
+    manualReady,
+    discount: { enabled: discount.enabled, percent: formatPercent(discount.percent), badge: vaBadge(discount.percent) },
+    reward: { enabled: reward.enabled, percent: formatPercent(reward.percent), cap: String(reward.cap), capText: formatRupiah(reward.cap) },
     methods,
     tenorsText: tenors.map((t) => `${t.tenor},${t.interestPercentage}`).join("\n"),
     howTo,
@@ -79,6 +92,18 @@ export async function action({ context, request }: Route.ActionArgs) {
       saved = "Metode pembayaran disimpan. Berlaku untuk pembayaran baru.";
       break;
     }
+    case "discount":
+      result = await saveCashDiscount(admin.id, { enabled: form.get("enabled") === "on", percent: text("percent") });
+      saved = "Diskon Pembelian Tunai disimpan. Berlaku untuk pembayaran baru.";
+      break;
+    case "reward":
+      result = await saveOrderRewardSetting(admin.id, {
+        enabled: form.get("enabled") === "on",
+        percent: text("rewardPercent"),
+        cap: text("rewardCap"),
+      });
+      saved = "Reward pesanan selesai disimpan. Berlaku untuk pesanan baru.";
+      break;
     case "tenors":
       result = await saveTenorSettings(admin.id, text("tenors"));
       saved = "Tenor cicilan disimpan.";
@@ -117,7 +142,8 @@ export async function action({ context, request }: Route.ActionArgs) {
 }
 
 export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
-  const { account, methods, tenorsText, howTo, howToMethods, channels, companies, help, retentionDays } = loaderData;
+  const { account, manualReady, discount, reward, methods, tenorsText, howTo, howToMethods, channels, companies, help, retentionDays } =
+    loaderData;
   const failed = (intent: string) => (actionData?.intent === intent ? actionData : null);
   const err = (intent: string, name: string) => failed(intent)?.errors[name];
   const val = (intent: string, name: string, fallback: string) => failed(intent)?.values[name] ?? fallback;
@@ -129,8 +155,14 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
       <section className="ops-card" id="account" aria-labelledby="account-title">
         <h2 id="account-title">Rekening Transfer Manual</h2>
         <p className="ops-muted">
-          Ditampilkan di halaman pembayaran transfer manual. Pembayaran yang sudah dibuka tetap menampilkan rekening lamanya.
+          Ditampilkan di halaman pembayaran transfer manual; nama metode, logo dan cara bayarnya mengikuti bank ini. Pembayaran yang sudah
+          dibuka tetap menampilkan rekening lamanya.
         </p>
+        {manualReady ? null : (
+          <p className="ops-error" data-testid="manual-transfer-off">
+            Rekening transfer belum diisi: transfer manual belum ditawarkan kepada pembeli sampai rekening toko disimpan.
+          </p>
+        )}
         <Form method="post" className="ops-form" style={{ maxWidth: 480 }}>
           <input type="hidden" name="intent" value="account" />
           <InputField
@@ -158,6 +190,80 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           <div>
             <button type="submit" className="ops-btn">
               Simpan Rekening
+            </button>
+          </div>
+        </Form>
+      </section>
+
+      <section className="ops-card" id="discount" aria-labelledby="discount-title">
+        <h2 id="discount-title">Diskon Pembelian Tunai (Virtual Account)</h2>
+        <p className="ops-muted">
+          Dipotong dari total setiap pembayaran Virtual Account yang dibuka sesudah disimpan; label grup saat ini:{" "}
+          <strong data-testid="discount-badge">{discount.enabled ? discount.badge : "tidak ada (nonaktif)"}</strong>. Pembayaran yang sudah
+          dibuka tetap dengan diskonnya sendiri.
+        </p>
+        <Form method="post" className="ops-form" style={{ maxWidth: 480 }}>
+          <input type="hidden" name="intent" value="discount" />
+          <label className="ops-check">
+            <input
+              type="checkbox"
+              name="enabled"
+              defaultChecked={failed("discount") ? failed("discount")!.values.enabled === "on" : discount.enabled}
+            />{" "}
+            Diskon aktif
+          </label>
+          <InputField
+            name="percent"
+            label="Diskon (%)"
+            inputMode="decimal"
+            defaultValue={val("discount", "percent", discount.percent)}
+            error={err("discount", "percent")}
+            maxLength={6}
+          />
+          <div>
+            <button type="submit" className="ops-btn">
+              Simpan Diskon
+            </button>
+          </div>
+        </Form>
+      </section>
+
+      <section className="ops-card" id="reward" aria-labelledby="reward-title">
+        <h2 id="reward-title">Reward Pesanan Selesai</h2>
+        <p className="ops-muted">
+          Dikreditkan ke saldo pembeli (dapat ditarik) saat pesanan selesai: persentase dari nilai pesanan, paling banyak batasnya. Berlaku
+          untuk pesanan yang dibuat sesudah disimpan; pesanan lama tetap dengan aturannya sendiri. Saat ini:{" "}
+          <strong data-testid="reward-rule">{reward.enabled ? `${reward.percent}%, maksimal ${reward.capText}` : "nonaktif"}</strong>.
+        </p>
+        <Form method="post" className="ops-form" style={{ maxWidth: 480 }}>
+          <input type="hidden" name="intent" value="reward" />
+          <label className="ops-check">
+            <input
+              type="checkbox"
+              name="enabled"
+              defaultChecked={failed("reward") ? failed("reward")!.values.enabled === "on" : reward.enabled}
+            />{" "}
+            Reward aktif
+          </label>
+          <InputField
+            name="rewardPercent"
+            label="Reward (%)"
+            inputMode="decimal"
+            defaultValue={val("reward", "rewardPercent", reward.percent)}
+            error={err("reward", "rewardPercent")}
+            maxLength={5}
+          />
+          <InputField
+            name="rewardCap"
+            label="Batas reward per pesanan (Rp)"
+            inputMode="numeric"
+            defaultValue={val("reward", "rewardCap", reward.cap)}
+            error={err("reward", "rewardCap")}
+            maxLength={12}
+          />
+          <div>
+            <button type="submit" className="ops-btn">
+              Simpan Reward
             </button>
           </div>
         </Form>

@@ -3,7 +3,7 @@ import type { Route } from "./+types/staff";
 import { requireStaff } from "~/.server/http/ops-access";
 import { readForm } from "~/.server/http/request";
 import { flash } from "~/.server/http/session";
-import { findUserByEmail, listStaff, setStaffRolesFromOps } from "~/.server/store/people";
+import { findUserByEmail, listStaff, resetSecondFactorFromOps, setStaffRolesFromOps } from "~/.server/store/people";
 import type { RouteHandle } from "~/lib/route-handle";
 import { isStaffRole, STAFF_ROLE_AREAS, STAFF_ROLE_LABELS, STAFF_ROLES, type StaffRole } from "~/lib/staff-roles";
 import { InputField, OpsMessage } from "./components";
@@ -12,6 +12,8 @@ import { parseId } from "~/lib/ids";
 // /ops/staff ('Admin', issue 27): who holds which role; roles granted and revoked per person
 // through setStaffRoles (the person's sessions end: their next sign-in passes the second factor
 // again). The page never removes the last admin (the CLI, run by whoever holds the server, can).
+// Each person's standing ('Aktif', 'Belum aktivasi', 'Belum 2FA') shows beside their name; an admin
+// resets a colleague's second factor (a lost phone: audited, they enrol again on their next sign-in).
 
 const TITLE = "Staf dan Peran";
 export const handle: RouteHandle = { title: TITLE };
@@ -34,6 +36,17 @@ export async function action({ context, request }: Route.ActionArgs) {
   const form = await readForm(request);
   const intent = form.get("intent");
   let userId: number;
+  if (intent === "reset-2fa") {
+    userId = Number(form.get("userId"));
+    if (!Number.isSafeInteger(userId) || userId <= 0) return data<ActionData>({ error: "Permintaan tidak valid." }, { status: 400 });
+    const reset = await resetSecondFactorFromOps(admin.id, userId);
+    if (!reset.ok) return data<ActionData>({ error: reset.message, userId }, { status: 409 });
+    flash(context, "toast", {
+      type: "success",
+      message: "Verifikasi dua langkah diatur ulang. Orang itu mendaftarkan kode baru saat masuk lagi.",
+    });
+    throw redirect("/ops/staff");
+  }
   if (intent === "add") {
     const email = String(form.get("email") ?? "").trim();
     if (!email) return data<ActionData>({ email, emailError: "Email tidak boleh kosong." }, { status: 400 });
@@ -59,7 +72,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 }
 
 export default function Staff({ loaderData, actionData }: Route.ComponentProps) {
-  const { staff, roles } = loaderData;
+  const { staff, roles, selfId } = loaderData;
   return (
     <>
       <h1>{TITLE}</h1>
@@ -69,6 +82,7 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
           <thead>
             <tr>
               <th scope="col">Staf</th>
+              <th scope="col">Status</th>
               <th scope="col">Peran</th>
             </tr>
           </thead>
@@ -78,7 +92,21 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
                 <td>
                   {member.fullname}
                   <br />
-                  <span className="ops-muted">{member.email}</span>
+                  <span className="ops-muted ops-wrap-anywhere">{member.email}</span>
+                </td>
+                <td>
+                  <span className={`ops-badge ops-standing-${member.standing === "Aktif" ? "ok" : "pending"}`} data-testid="staff-standing">
+                    {member.standing}
+                  </span>
+                  {member.standing !== "Belum aktivasi" && member.id !== selfId ? (
+                    <Form method="post" className="ops-staff-reset">
+                      <input type="hidden" name="intent" value="reset-2fa" />
+                      <input type="hidden" name="userId" value={member.id} />
+                      <button type="submit" className="ops-btn ops-btn-secondary">
+                        Atur ulang 2FA<span className="ops-sr-only"> {member.email}</span>
+                      </button>
+                    </Form>
+                  ) : null}
                 </td>
                 <td>
                   <Form method="post" className="ops-inline-form" aria-label={`Peran ${member.email}`}>
@@ -108,8 +136,11 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
           <fieldset className="ops-form" style={{ border: 0, padding: 0 }}>
             <legend>Peran</legend>
             {roles.map(({ role, label, area }) => (
-              <label key={role} className="ops-check">
-                <input type="checkbox" name="role" value={role} /> {label} <span className="ops-muted">— {area}</span>
+              <label key={role} className="ops-check ops-role-choice">
+                <input type="checkbox" name="role" value={role} />
+                <span>
+                  {label} <span className="ops-muted">— {area}</span>
+                </span>
               </label>
             ))}
           </fieldset>

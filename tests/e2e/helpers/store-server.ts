@@ -54,7 +54,8 @@ export async function startStore(env: Record<string, string> = {}, dataDir = new
               (r) => r.status,
               () => 0,
             ),
-      { timeout: 90_000, message: "the server is ready" },
+      // Generous: a busy machine (several stores starting with their demo data at once) takes its time.
+      { timeout: 240_000, message: "the server is ready" },
     )
     .toBe(200);
   return { url, child, output: () => output, dataDir };

@@ -1,5 +1,17 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { users } from "./accounts";
 import { bytea } from "./columns";
 import { products } from "./catalogue";
@@ -51,6 +63,8 @@ export type CheckoutDraftValues = Partial<{
   buyerPhoneNumber: string;
   buyerEmail: string;
   buyerNik: string;
+  /** `buyerNik` is the NIK of the buyer's previous order, offered again (issue 38): the form shows it masked. */
+  nikSaved: boolean;
   buyerNip: string;
   buyerDadName: string;
   insentif: boolean;
@@ -155,6 +169,10 @@ export const orders = pgTable(
     paymentTotal: integer("payment_total"),
     paymentMethodId: integer("payment_method_id").references(() => paymentMethods.id),
     tenor: integer("tenor"),
+    // The reward rule when the order was made (the admin's setting then, issue 38; decision 0030):
+    // a finished order credits min(cap, floor(amount × percent%)). Null percent: the order earns none.
+    rewardPercent: doublePrecision("reward_percent"),
+    rewardCap: integer("reward_cap"),
     // Set by the operator's 'Kirim' (300 → 400), shown on the buyer's order detail.
     courier: text("courier"),
     trackingNumber: text("tracking_number"),

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { doublePrecision, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { users } from "./accounts";
 import { orders, uploads } from "./orders";
 import { paymentMethods } from "./reference";
@@ -34,6 +34,9 @@ export const payments = pgTable(
     // transfer's unique code, and the total = amount − discount + fee + uniqueCode.
     amount: integer("amount").notNull(),
     discount: integer("discount").notNull().default(0),
+    // The VA cash discount's percentage when the payment opened (the admin's setting then, issue 38):
+    // the invoice names it; null on payments without a discount.
+    discountPercent: doublePrecision("discount_percent"),
     fee: integer("fee").notNull().default(0),
     uniqueCode: integer("unique_code"),
     total: integer("total").notNull(),

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { count, eq, inArray } from "drizzle-orm";
+import { asc, count, eq, inArray } from "drizzle-orm";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb, type Db } from "../../db/client";
@@ -302,6 +302,23 @@ describe("photos", () => {
 });
 
 describe("categories", () => {
+  it("a new store starts with six categories (issue 38), which the admin renames like any other", async () => {
+    const starting = ["Kendaraan Listrik", "Motor Listrik", "Mobil Listrik", "Sepeda Listrik", "Peralatan Rumah", "Aksesori"];
+    // This file's database has no demo data: the rows are the migration's.
+    const rows = await db
+      .select({ id: categories.id, title: categories.title, position: categories.position })
+      .from(categories)
+      .where(inArray(categories.title, starting))
+      .orderBy(asc(categories.position));
+    expect(rows.map((r) => [r.title, r.position])).toEqual(starting.map((title, i) => [title, i]));
+    const accessories = rows.find((r) => r.title === "Aksesori")!;
+    expect(await changeTaxonomy(operatorId, "kategori", { intent: "rename", id: accessories.id, name: "Aksesori Kendaraan" })).toEqual({
+      ok: true,
+    });
+    const [renamed] = await db.select({ title: categories.title }).from(categories).where(eq(categories.id, accessories.id));
+    expect(renamed?.title).toBe("Aksesori Kendaraan");
+  });
+
   it("one in use cannot be deleted (it can be hidden, and leaves the buyers' list); an unused one can", async () => {
     const id = await newProduct();
     const { categoryId: used } = (await getProductForOps(id))!;
@@ -371,6 +388,10 @@ describe("CSV import", () => {
         ],
         newCategories: ["Impor Uji"],
         newCities: ["Kota Impor"],
+        // The values read, beside what the row will do (issue 38): only rows that add or change a product.
+        shown: [
+          { line: 2, sku: `${sku}-1`, name: `Produk ${sku}-1`, price: 1_500_000, stock: 7, status: "tayang", outcome: "akan ditambah" },
+        ],
       },
     });
     expect(await countProducts()).toBe(before);

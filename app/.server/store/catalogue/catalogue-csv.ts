@@ -71,7 +71,20 @@ export type CsvPlan = {
   problems: string[];
   newCategories: string[];
   newCities: string[];
+  /** The values read for each row that adds or changes a product (the first SHOWN_ROWS, in file order), issue 38. */
+  shown: {
+    line: number;
+    sku: string;
+    name: string;
+    price: number;
+    stock: number;
+    status: string;
+    outcome: "akan ditambah" | "akan diubah";
+  }[];
 };
+
+/** Rows whose values the preview shows; a bigger file is counted beyond them. */
+const SHOWN_ROWS = 200;
 
 /** A cell the export neutralised (csvSafeCell) reads back as it was. */
 const unquoted = csvUnsafeCell;
@@ -193,6 +206,21 @@ function planOf(
   }
   const newCategories = [...new Set(file.valid.map((r) => r.category).filter((c) => !maps.categoryIds.has(c)))];
   const newCities = [...new Set(file.valid.flatMap((r) => (r.city && !maps.cityIds.has(r.city) ? [r.city] : [])))];
+  const shown = [
+    ...toAdd.map((row) => ({ row, outcome: "akan ditambah" as const })),
+    ...toChange.map(([, row]) => ({ row, outcome: "akan diubah" as const })),
+  ]
+    .sort((a, b) => a.row.line - b.row.line)
+    .slice(0, SHOWN_ROWS)
+    .map(({ row, outcome }) => ({
+      line: row.line,
+      sku: row.fields.sku,
+      name: row.fields.title,
+      price: row.fields.price,
+      stock: row.fields.stock,
+      status: row.fields.status,
+      outcome,
+    }));
   return {
     rows: file.rows,
     added: toAdd.length,
@@ -202,6 +230,7 @@ function planOf(
     problems: file.problems,
     newCategories,
     newCities,
+    shown,
     toAdd,
     toChange,
   };

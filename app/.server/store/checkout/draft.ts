@@ -1,7 +1,8 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import { getDb, type Executor } from "../../db/client";
 import {
   checkoutDrafts,
+  orders,
   productImages,
   productPromos,
   products,
@@ -107,11 +108,14 @@ export async function loadCheckoutProduct(
  * 'Beli Sekarang': creates or replaces the user's one draft (qty 1). Refuses unverified users,
  * unknown/unorderable/priceless products, and stock 0 ('Stok produk habis.'). Values prefilled from
  * the profile: buyerName, buyerPhoneNumber (digits only), buyerEmail, buyerNip. The saved address
- * (if any) is prefilled too; the KTP photo of an earlier draft is not carried over.
+ * (if any) is prefilled too; the KTP photo of an earlier draft is not carried over. With `offerSaved`
+ * (the web's 'Beli Sekarang', issue 38) the NIK and KTP photo of the buyer's latest order whose photo
+ * the store still keeps are offered again: a second order needs no new upload.
  */
 export async function startCheckout(
   user: { id: number; verified: boolean },
   productId: number,
+  options: { offerSaved?: boolean } = {},
 ): Promise<{ ok: true } | { ok: false; message: string }> {
   if (!user.verified) return { ok: false, message: UNVERIFIED };
   // An employee the roster deactivated finishes their open orders but starts no new checkout.
@@ -133,10 +137,15 @@ export async function startCheckout(
     buyerEmail: profile.email,
     buyerNip: profile.nip,
   };
+  const previous = options.offerSaved ? await previousNikAndKtp(db, user.id) : null;
+  if (previous) {
+    values.buyerNik = previous.nik;
+    values.nikSaved = true;
+  }
   const fresh = {
     productId: product.id,
-    values,
-    ktpUploadId: null,
+    values: sealDraftValues(values),
+    ktpUploadId: previous?.ktpUploadId ?? null,
     address: saved,
     paymentMethodId: null,
     tenor: null,
@@ -148,6 +157,24 @@ export async function startCheckout(
     .values({ userId: user.id, ...fresh })
     .onConflictDoUpdate({ target: checkoutDrafts.userId, set: fresh });
   return { ok: true };
+}
+
+/**
+ * The NIK and KTP photo of the buyer's latest order whose photo is not deleted yet (the retention of
+ * issue 35 decides how long). The draft refers to that photo; the order made from it gets a copy
+ * (order-creation.ts), so each order's photo keeps its own retention.
+ */
+async function previousNikAndKtp(db: Executor, userId: number): Promise<{ nik: string; ktpUploadId: string } | null> {
+  const [row] = await db
+    .select({ nik: orders.buyerNik, ktpUploadId: uploads.id })
+    .from(orders)
+    .innerJoin(uploads, and(eq(uploads.id, orders.ktpUploadId), eq(uploads.ownerId, userId), isNull(uploads.deletedAt)))
+    .where(eq(orders.userId, userId))
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(1);
+  if (!row) return null;
+  const nik = readNik(row.nik);
+  return nik ? { nik, ktpUploadId: row.ktpUploadId } : null;
 }
 
 /** The user's open draft with its product, KTP and address (names looked up), or null. */
@@ -180,7 +207,7 @@ const TEXT_LIMITS = {
   buyerNip: 50,
   buyerDadName: 200,
 } as const;
-const FLAGS = ["insentif", "ajukanInsentifPegawai", "nikValidation", "bbnValidation", "domisiliValidation"] as const;
+const FLAGS = ["nikSaved", "insentif", "ajukanInsentifPegawai", "nikValidation", "bbnValidation", "domisiliValidation"] as const;
 
 /** Only the draft's own keys, strings clipped, flags as booleans: the draft holds what was typed, never more. */
 function cleanValues(values: CheckoutDraftValues): CheckoutDraftValues {

@@ -21,6 +21,7 @@ import { loadCheckoutProduct, OUT_OF_STOCK, PRODUCT_NOT_ORDERABLE, type Checkout
 import { resolveAddress, type ResolvedAddress } from "./locations";
 import { employeeStanding, NOT_ACTIVE_EMPLOYEE } from "../people";
 import { nikHashOf, sealNik } from "../privacy";
+import { copyOwnedUpload, currentRewardRule } from "../orders";
 // Making an order from the checkout draft (spec §4 Checkout flow): the rules the form cannot check,
 // then one transaction that reserves the stock unit, writes the order, its product row and its
 // first event, and clears the draft. Idempotent on the form's key.
@@ -40,6 +41,7 @@ export type CheckoutSubmission = {
 export function checkoutContextOf(draft: CheckoutDraft, hasEmployeePromo: boolean): CheckoutContext {
   return {
     ktpOnFile: draft.ktp !== null,
+    nikOnFile: draft.values.nikSaved === true && !!draft.values.buyerNik,
     addressOnFile: draft.address !== null,
     hasIncentive: draft.product.hasIncentive,
     hasEmployeePromo,
@@ -54,7 +56,8 @@ export function checkoutSubmissionOf(value: output<ReturnType<typeof checkoutSch
     buyerName: value.buyerName,
     buyerPhoneNumber: value.buyerPhoneNumber,
     buyerEmail: value.buyerEmail,
-    buyerNik: value.buyerNik,
+    // Empty when the form offered the previous order's NIK (the draft holds it: submit.ts).
+    buyerNik: value.buyerNik ?? "",
     buyerNip: value.buyerNip ?? null,
     buyerDadName: insentif ? (value.buyerDadName ?? null) : null,
     insentif,
@@ -87,6 +90,11 @@ type Checked = {
   tenor: number | null;
   promoPegawai: boolean;
 };
+
+async function ktpHeldByAnOrder(db: Executor, uploadId: string): Promise<boolean> {
+  const [held] = await db.select({ id: orders.id }).from(orders).where(eq(orders.ktpUploadId, uploadId)).limit(1);
+  return held !== undefined;
+}
 
 /**
  * The rules the form schema cannot check, against the draft: the product can be ordered and has
@@ -249,7 +257,17 @@ export async function createOrderFromDraft(
         .returning({ stock: products.stock });
       if (!reserved.length) return { ok: false as const, field: "product" as const, message: OUT_OF_STOCK };
 
+      // A photo another order holds already (the previous order's KTP the checkout offered, issue 38,
+      // or an upload id the API named) is copied: each order's photo keeps its own retention.
+      const ktpUploadId =
+        checked.ktpUploadId && (await ktpHeldByAnOrder(tx, checked.ktpUploadId))
+          ? await copyOwnedUpload(tx, checked.ktpUploadId, userId)
+          : checked.ktpUploadId;
+      if (checked.ktpUploadId && !ktpUploadId) return { ok: false as const, field: "ktp" as const, message: KTP_REQUIRED };
+
       const pricing = checkoutPricing(product.pricing, { insentif: submission.insentif, promoPegawai: checked.promoPegawai });
+      // The reward rule of this moment goes with the order: a later change of the setting leaves it (issue 38).
+      const rewardRule = await currentRewardRule(tx);
       const now = new Date();
       const [{ id: orderId }] = (await queryRows<{ id: number }>(
         tx,
@@ -281,7 +299,7 @@ export async function createOrderFromDraft(
         kelurahanId: address.kelurahanId,
         kelurahan: address.kelurahan,
         kodePos: address.kodePos,
-        ktpUploadId: checked.ktpUploadId,
+        ktpUploadId,
         insentif: submission.insentif,
         insentifValue: pricing.insentifValue,
         promoPegawai: checked.promoPegawai,
@@ -289,6 +307,8 @@ export async function createOrderFromDraft(
         priceOri: pricing.priceOri,
         amount: pricing.total,
         totalAmount: pricing.total,
+        rewardPercent: rewardRule?.percent ?? null,
+        rewardCap: rewardRule?.cap ?? null,
         paymentMethodId: options.paymentMethodId ?? checked.paymentMethodId,
         tenor: options.tenor ?? checked.tenor,
         createdAt: now,

@@ -133,7 +133,12 @@ async function isOwnKtp(userId: number, uploadId: string): Promise<boolean> {
   return row !== undefined;
 }
 
-export type SavedCheckoutForm = { context: CheckoutContext; ktpError: string | null };
+export type SavedCheckoutForm = {
+  context: CheckoutContext;
+  ktpError: string | null;
+  /** The NIK of the buyer's previous order the draft offers (the form shows it masked), if it still does. */
+  savedNik: string | null;
+};
 
 /**
  * Keeps what the checkout form holds in the buyer's draft (spec §4 "any change is saved to a
@@ -145,13 +150,20 @@ export async function saveCheckoutForm(
   buyer: CheckoutBuyer,
   form: FormData,
   ktp: KtpInput | null = null,
+  options: { forgetSavedNik?: boolean } = {},
 ): Promise<SavedCheckoutForm | null> {
   const draft = await getCheckoutDraft(buyer.id);
   if (!draft) return null;
   // Spec §4: the employee-discount check runs with the account's NIP.
   const employeePromo = await checkEmployeePromo(buyer.id, draft.product.id, buyer.nip);
   const context = checkoutContextOf(draft, employeePromo !== null);
-  await saveDraftValues(buyer.id, draftValuesOf(form, context));
+  const values = draftValuesOf(form, context);
+  // The offered NIK is not a field of the form (it shows masked): it stays until the buyer types
+  // another one or presses 'Ganti' (issue 38).
+  const keepsSavedNik = context.nikOnFile === true && !options.forgetSavedNik && !values.buyerNik?.trim();
+  if (keepsSavedNik) Object.assign(values, { buyerNik: draft.values.buyerNik, nikSaved: true });
+  if (!keepsSavedNik) context.nikOnFile = false;
+  await saveDraftValues(buyer.id, values);
   let ktpError: string | null = null;
   if (ktp && "file" in ktp && !isEmptyFile(ktp.file)) {
     const processed = await processImageUpload(ktp.file);
@@ -165,7 +177,7 @@ export async function saveCheckoutForm(
     await setDraftKtp(buyer.id, ktp.uploadId);
     context.ktpOnFile = true;
   }
-  return { context, ktpError };
+  return { context, ktpError, savedNik: keepsSavedNik ? (draft.values.buyerNik ?? null) : null };
 }
 
 async function paymentUrlOf(orderId: number): Promise<string | null> {
@@ -216,7 +228,7 @@ export async function submitCheckout(input: CheckoutInput): Promise<CheckoutResu
   }
   const saved = await saveCheckoutForm(buyer, input.form, input.ktp);
   if (!saved) return refusal(404, "product", NO_DRAFT);
-  const { context, ktpError } = saved;
+  const { context, ktpError, savedNik } = saved;
   if (input.start?.address) {
     const resolved = await resolveAddress(input.start.address);
     if (!resolved.ok) return refusal(400, `address.${resolved.field}`, resolved.message);
@@ -234,6 +246,7 @@ export async function submitCheckout(input: CheckoutInput): Promise<CheckoutResu
     return { ok: false, status: 400, message: Object.values(errors)[0]?.[0] ?? METHOD_REQUIRED, errors };
   }
   const submission = checkoutSubmissionOf(parsed.value, context);
+  if (savedNik && !submission.buyerNik) submission.buyerNik = savedNik;
   const rules = await checkOrderRules(buyer.id, submission);
   if (!rules.ok) return refusal(409, rules.field ?? "product", rules.message);
   await clearDraftPaymentChoice(buyer.id);

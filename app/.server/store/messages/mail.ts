@@ -98,10 +98,13 @@ export function outboxKey(): string {
   return generatedOutboxKey;
 }
 
-/** The /outbox page exists only for the demo (or development) and only while there is no SMTP_URL. */
+/**
+ * The /outbox page exists while there is no SMTP_URL: for the demo, and for a store started for real
+ * without a mail server (issue 38, decision 0058), whose admin otherwise could not activate anyone.
+ * From other machines it needs the key printed at start (decision 0005).
+ */
 export function outboxPageEnabled(): boolean {
-  const e = env();
-  return usesOutbox() && (e.demoData || !e.isProduction);
+  return usesOutbox();
 }
 
 /**
@@ -131,7 +134,7 @@ export function outboxWarning(): string {
   ];
   if (outboxPageEnabled()) {
     lines.push(
-      "!! Demo outbox page (DEMO_DATA=1): from this machine only, or from anywhere with the key:",
+      "!! Outbox page (until SMTP_URL is set): from this machine only, or from anywhere with the key:",
       `!!   ${e.appUrl}/outbox   (this machine)`,
       `!!   ${e.appUrl}/outbox?key=${outboxKey()}   (keep it secret: it opens every account)`,
     );

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../db/client";
 import {
+  BUILT_IN_REWARD_RULE,
   creditOrderReward,
   getBalance,
   INSUFFICIENT_BALANCE,
@@ -22,23 +23,23 @@ beforeAll(async () => {
 async function userWithReward(orderAmount = 10_000_000) {
   const db = await getDb();
   const { orderId, user } = await createOrderInStatus(db, 400);
-  const reward = await db.transaction((tx) => creditOrderReward(tx, orderId, user.id, orderAmount));
+  const reward = await db.transaction((tx) => creditOrderReward(tx, orderId, user.id, { amount: orderAmount, rule: BUILT_IN_REWARD_RULE }));
   return { user, orderId, reward };
 }
 
 describe("reward rule (decision 0030)", () => {
   it("is 1% of the order amount, rounded down, capped at Rp500.000, nothing for tiny or invalid amounts", () => {
-    expect(rewardFor({ amount: 28_500_000 })).toEqual({
+    expect(rewardFor({ amount: 28_500_000, rule: BUILT_IN_REWARD_RULE })).toEqual({
       title: "Reward Pembelian",
       description: "Reward 1% dari pembelian senilai Rp28.500.000",
       amount: 285_000,
     });
-    expect(rewardFor({ amount: 12_345 })?.amount).toBe(123);
-    expect(rewardFor({ amount: 900_000_000 })?.amount).toBe(500_000);
-    expect(rewardFor({ amount: 99 })).toBeNull();
-    expect(rewardFor({ amount: 0 })).toBeNull();
-    expect(rewardFor({ amount: -5_000_000 })).toBeNull();
-    expect(rewardFor({ amount: Number.NaN })).toBeNull();
+    expect(rewardFor({ amount: 12_345, rule: BUILT_IN_REWARD_RULE })?.amount).toBe(123);
+    expect(rewardFor({ amount: 900_000_000, rule: BUILT_IN_REWARD_RULE })?.amount).toBe(500_000);
+    expect(rewardFor({ amount: 99, rule: BUILT_IN_REWARD_RULE })).toBeNull();
+    expect(rewardFor({ amount: 0, rule: BUILT_IN_REWARD_RULE })).toBeNull();
+    expect(rewardFor({ amount: -5_000_000, rule: BUILT_IN_REWARD_RULE })).toBeNull();
+    expect(rewardFor({ amount: Number.NaN, rule: BUILT_IN_REWARD_RULE })).toBeNull();
   });
 });
 
@@ -47,13 +48,15 @@ describe("creditOrderReward", () => {
     const db = await getDb();
     const { orderId, user } = await createOrderInStatus(db, 400);
     const results = await Promise.all([
-      db.transaction((tx) => creditOrderReward(tx, orderId, user.id, 28_500_000)),
-      db.transaction((tx) => creditOrderReward(tx, orderId, user.id, 28_500_000)),
+      db.transaction((tx) => creditOrderReward(tx, orderId, user.id, { amount: 28_500_000, rule: BUILT_IN_REWARD_RULE })),
+      db.transaction((tx) => creditOrderReward(tx, orderId, user.id, { amount: 28_500_000, rule: BUILT_IN_REWARD_RULE })),
     ]);
     expect(results.filter(Boolean)).toEqual([
       { title: "Reward Pembelian", description: "Reward 1% dari pembelian senilai Rp28.500.000", amount: 285_000 },
     ]);
-    expect(await db.transaction((tx) => creditOrderReward(tx, orderId, user.id, 28_500_000))).toBeNull();
+    expect(
+      await db.transaction((tx) => creditOrderReward(tx, orderId, user.id, { amount: 28_500_000, rule: BUILT_IN_REWARD_RULE })),
+    ).toBeNull();
     expect(await getBalance(user.id)).toBe(285_000);
     expect(await listBalanceHistory(user.id)).toMatchObject([{ kind: "credit", amount: 285_000, status: null, title: "Reward Pembelian" }]);
   });
@@ -63,7 +66,7 @@ describe("creditOrderReward", () => {
     const { orderId, user } = await createOrderInStatus(db, 400);
     await expect(
       db.transaction(async (tx) => {
-        await creditOrderReward(tx, orderId, user.id, 28_500_000);
+        await creditOrderReward(tx, orderId, user.id, { amount: 28_500_000, rule: BUILT_IN_REWARD_RULE });
         throw new Error("confirmation failed after the credit");
       }),
     ).rejects.toThrow("confirmation failed");

@@ -6,7 +6,7 @@ import { getDb, type Db } from "../../db/client";
 import { balanceEntries, orderEvents, orders, type AddressInput } from "../../db/schema";
 import { processImageUpload } from "../../images";
 import { dayWib } from "../../dates";
-import { getBalance, listBalanceHistory, rewardFor } from "./balance";
+import { BUILT_IN_REWARD_RULE, getBalance, listBalanceHistory, rewardFor } from "./balance";
 import { saveDraftAddress, setDraftKtp, startCheckout } from "../checkout";
 import {
   createProduct,
@@ -165,9 +165,9 @@ describe("confirmDelivery", () => {
     const [{ amount }] = (await db.select({ amount: orders.amount }).from(orders).where(eq(orders.id, orderId))) as [{ amount: number }];
     const proof = await proofOf(user);
     const result = await confirmDelivery(orderId, user.id, proof);
-    expect(result).toEqual({ ok: true, reward: rewardFor({ amount }) });
+    expect(result).toEqual({ ok: true, reward: rewardFor({ amount, rule: BUILT_IN_REWARD_RULE }) });
     expect(await statusOf(orderId)).toBe(500);
-    expect(await getBalance(user.id)).toBe(rewardFor({ amount })!.amount);
+    expect(await getBalance(user.id)).toBe(rewardFor({ amount, rule: BUILT_IN_REWARD_RULE })!.amount);
     expect((await getOwnedOrderDetail(orderId, user.id))!.deliveryProofUrls).toEqual([`/uploads/${proof}`]);
     // A repeat (double submit, stale tab) changes nothing and credits nothing more.
     expect(await confirmDelivery(orderId, user.id, await proofOf(user))).toEqual({ ok: false, message: ORDER_ALREADY_DONE });

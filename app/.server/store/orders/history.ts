@@ -195,7 +195,7 @@ export type OrderDetail = {
   /** What is paid ('Jumlah Transfer' when it differs from amount): the payment's total once opened (amountToPay). */
   totalAmount: number;
   /** How the payment's total differs from amount (the invoice's lines); null before a payment is opened. */
-  payment: { discount: number; fee: number; uniqueCode: number | null } | null;
+  payment: { discount: number; discountPercent: number | null; fee: number; uniqueCode: number | null } | null;
   priceOri: number;
   insentif: boolean;
   insentifValue: number;
@@ -232,7 +232,12 @@ export async function getOwnedOrderDetail(orderId: number, userId: number): Prom
       order: orders,
       statusName: orderStatuses.name,
       paymentMethodName: paymentMethods.name,
-      payment: { discount: payments.discount, fee: payments.fee, uniqueCode: payments.uniqueCode },
+      payment: {
+        discount: payments.discount,
+        discountPercent: payments.discountPercent,
+        fee: payments.fee,
+        uniqueCode: payments.uniqueCode,
+      },
     })
     .from(orders)
     .innerJoin(orderStatuses, eq(orderStatuses.id, orders.statusId))

@@ -1,7 +1,19 @@
 // The orders domain: the status machine (every transition), the buyer's orders and their actions, uploads, delivery proofs, rewards and the balance.
 // What the doors (pages, the API, the ops CLI, the gateways) and other domains may call; inside the
 // domain, modules import each other directly (DESIGN §3).
-export { creditOrderReward, getBalance, listBalanceHistory, requestWithdrawal, rewardFor, settleWithdrawal } from "./balance";
+export {
+  BUILT_IN_REWARD_RULE,
+  creditOrderReward,
+  currentRewardRule,
+  getBalance,
+  getCreditedReward,
+  getOrderRewardSetting,
+  listBalanceHistory,
+  requestWithdrawal,
+  rewardFor,
+  saveOrderRewardSetting,
+  settleWithdrawal,
+} from "./balance";
 export { processProofUpload } from "./delivery-proof";
 export {
   amountToPay,
@@ -24,4 +36,4 @@ export {
   TOO_MANY_PROOFS,
   transitionOrder,
 } from "./orders";
-export { getOwnedUpload, getUploadForOperator, saveUpload, type UploadPurpose, uploadUrl } from "./uploads";
+export { copyOwnedUpload, getOwnedUpload, getUploadForOperator, saveUpload, type UploadPurpose, uploadUrl } from "./uploads";

@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { getDb, type Executor } from "../../db/client";
 import { orderDeliveryProofs, orderEvents, orders, orderStatuses, payments, products, uploads } from "../../db/schema";
 import { announceOrderEvent } from "../messages";
-import { creditOrderReward, type Reward } from "./balance";
+import { creditOrderReward, rewardRuleOf, type Reward } from "./balance";
 import { canCancel, canConfirmArrival } from "~/lib/order-actions";
 import { canTransition, isReleasedStatus, ORDER_STATUS, ORDER_TRANSITIONS } from "~/lib/order-status";
 // The ONE module through which orders, stock and statuses change (DESIGN §6). Every change is a
@@ -92,11 +92,14 @@ export const PROOF_REQUIRED = "Foto bukti barang sampai tidak boleh kosong.";
 
 type ActionResult = { ok: true } | { ok: false; message: string; notFound?: boolean };
 
-async function ownedStatus(orderId: number, userId: number): Promise<{ statusId: number; amount: number } | null> {
+async function ownedStatus(
+  orderId: number,
+  userId: number,
+): Promise<{ statusId: number; amount: number; rewardPercent: number | null; rewardCap: number | null } | null> {
   if (!isId(orderId) || !isId(userId)) return null;
   const db = await getDb();
   const [row] = await db
-    .select({ statusId: orders.statusId, amount: orders.amount })
+    .select({ statusId: orders.statusId, amount: orders.amount, rewardPercent: orders.rewardPercent, rewardCap: orders.rewardCap })
     .from(orders)
     .where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
   return row ?? null;
@@ -164,7 +167,7 @@ export async function confirmDelivery(
   const moved = await transitionOrder(orderId, ORDER_STATUS.SHIPPED, ORDER_STATUS.DONE, `buyer:${userId}`, `bukti:${wanted.join(",")}`, {
     onMoved: async (tx) => {
       await tx.insert(orderDeliveryProofs).values(wanted.map((uploadId, position) => ({ orderId, uploadId, position })));
-      reward = await creditOrderReward(tx, orderId, userId, order.amount);
+      reward = await creditOrderReward(tx, orderId, userId, { amount: order.amount, rule: rewardRuleOf(order) });
     },
   });
   if (!moved.ok) {

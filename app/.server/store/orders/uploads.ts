@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { and, eq, isNull, ne } from "drizzle-orm";
-import { getDb } from "../../db/client";
+import { getDb, type Executor } from "../../db/client";
 import { uploads } from "../../db/schema";
 import type { ProcessedFile } from "../../images";
 import { openUpload, sealUpload } from "../privacy";
@@ -50,6 +50,24 @@ export async function getUploadForOperator(id: string): Promise<{ contentType: s
     .where(and(eq(uploads.id, id), ne(uploads.purpose, "ktp"), isNull(uploads.deletedAt)));
   if (!row) return null;
   return { contentType: row.contentType, bytes: openUpload(row) };
+}
+
+/**
+ * A copy of the owner's kept file under a new id, sealed again under it (issue 38: the KTP photo of
+ * an earlier order used by a new one, so each order's photo has its own retention); null when the
+ * file is not the owner's or is deleted already.
+ */
+export async function copyOwnedUpload(db: Executor, id: string, ownerId: number): Promise<string | null> {
+  if (!ID_PATTERN.test(id)) return null;
+  const [row] = await db
+    .select()
+    .from(uploads)
+    .where(and(eq(uploads.id, id), eq(uploads.ownerId, ownerId), isNull(uploads.deletedAt)));
+  if (!row) return null;
+  const copyId = crypto.randomBytes(16).toString("base64url");
+  const sealed = sealUpload(copyId, openUpload(row));
+  await db.insert(uploads).values({ id: copyId, ownerId, purpose: row.purpose, contentType: row.contentType, size: row.size, ...sealed });
+  return copyId;
 }
 
 export function uploadUrl(id: string): string {

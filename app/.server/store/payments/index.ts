@@ -30,8 +30,11 @@ export { SANDBOX_NOT_PAYABLE, sandboxPay, type SandboxPayResult } from "./sandbo
 export { runPaymentSweep, sweepSummary } from "./sweep";
 export { listPaymentIncidents, resolvePaymentIncident, type PaymentIncident } from "./gateway-payments";
 export {
+  getCashDiscount,
   getHowToTexts,
   getTenorSettings,
+  manualTransferReady,
+  saveCashDiscount,
   HOW_TO_CHANNELS,
   getTransferAccount,
   listMethodSettings,

@@ -1,13 +1,13 @@
 import { and, asc, eq } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { paymentMethods } from "../../db/schema";
-import { getTenorSettings } from "./settings";
+import { getTenorSettings, manualTransferReady, vaDiscountPercent } from "./settings";
 import {
   isTenor,
   listedFee,
   paymentBreakdown,
   tenorOptions,
-  VA_BADGE,
+  vaBadge,
   type PaymentBreakdown,
   type PaymentMethodType,
   type TenorOption,
@@ -74,8 +74,8 @@ export type PaymentMethodChoice = {
 };
 export type PaymentMethodGroup = { name: PaymentGroupName; badge: string | null; methods: PaymentMethodChoice[] };
 
-function choiceOf(method: MethodRow, amount: number): PaymentMethodChoice {
-  const breakdown = paymentBreakdown(method.type, amount, method.fee);
+function choiceOf(method: MethodRow, amount: number, discountPercent: number): PaymentMethodChoice {
+  const breakdown = paymentBreakdown(method.type, amount, method.fee, 0, discountPercent);
   return {
     id: method.id,
     code: method.code,
@@ -91,6 +91,7 @@ function choiceOf(method: MethodRow, amount: number): PaymentMethodChoice {
   };
 }
 
+/** An active method buyers may choose: a manual transfer only once the store has its real account (production). */
 export async function activeMethod(paymentMethodId: unknown): Promise<MethodRow | null> {
   const id = typeof paymentMethodId === "string" ? Number(paymentMethodId) : paymentMethodId;
   if (!isId(id)) return null;
@@ -99,21 +100,25 @@ export async function activeMethod(paymentMethodId: unknown): Promise<MethodRow 
     .select()
     .from(paymentMethods)
     .where(and(eq(paymentMethods.id, id), eq(paymentMethods.active, true)));
+  if (method?.type === "bank_transfer" && !(await manualTransferReady(db))) return null;
   return method ?? null;
 }
 
 /** Spec §7 payment/methods: the active methods in their four groups, each with its total for `amount`. */
 export async function listPaymentMethods(amount: number): Promise<PaymentMethodGroup[]> {
   const db = await getDb();
-  const methods = await db
-    .select()
-    .from(paymentMethods)
-    .where(eq(paymentMethods.active, true))
-    .orderBy(asc(paymentMethods.position), asc(paymentMethods.id));
+  const [methods, discountPercent, manualReady] = await Promise.all([
+    db.select().from(paymentMethods).where(eq(paymentMethods.active, true)).orderBy(asc(paymentMethods.position), asc(paymentMethods.id)),
+    vaDiscountPercent(db),
+    manualTransferReady(db),
+  ]);
   return GROUPS.map((name) => ({
     name,
-    badge: name === "Virtual Account" ? VA_BADGE : null,
-    methods: methods.filter((m) => m.groupName === name).map((m) => choiceOf(m, amount)),
+    // The badge follows the admin's discount ('-3% Diskon Pembelian Tunai' at the spec's 3%); none when it is off.
+    badge: name === "Virtual Account" && discountPercent > 0 ? vaBadge(discountPercent) : null,
+    methods: methods
+      .filter((m) => m.groupName === name && (m.type !== "bank_transfer" || manualReady))
+      .map((m) => choiceOf(m, amount, discountPercent)),
   })).filter((group) => group.methods.length > 0);
 }
 
@@ -141,7 +146,7 @@ export async function checkPaymentChoice(
     return { ok: false, field: "paymentMethodId", message: METHOD_REQUIRED };
   const method = await activeMethod(paymentMethodId);
   if (!method) return { ok: false, field: "paymentMethodId", message: METHOD_UNKNOWN };
-  const choice = choiceOf(method, amount);
+  const choice = choiceOf(method, amount, await vaDiscountPercent());
   if (!PAYMENT_KINDS[method.type].tenor) return { ok: true, method: choice, tenor: null };
   const months = typeof tenor === "string" && tenor.trim() !== "" ? Number(tenor) : tenor;
   const tenors = await getTenorSettings();

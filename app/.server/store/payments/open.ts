@@ -4,7 +4,7 @@ import { queryRows } from "../../db/query-rows";
 import { orders, paymentMethods, payments } from "../../db/schema";
 import { getGateway } from "../../gateway";
 import { paymentBreakdown, UNIQUE_CODE_MAX, UNIQUE_CODE_MIN } from "~/lib/payment-pricing";
-import { getTransferAccount } from "./settings";
+import { getTransferAccount, vaDiscountPercent } from "./settings";
 import { LIVE_PAYMENT_STATUSES, PAID_STATUSES } from "~/lib/order-status";
 import { PAYMENT_KINDS } from "~/lib/payment-kinds";
 import { DEFAULT_VALIDITY_MS, UniqueCodesExhausted, isId, statusForType } from "./methods";
@@ -45,7 +45,9 @@ export async function openPayment(orderId: number): Promise<PaymentRow | null> {
   const kind = PAYMENT_KINDS[method.type];
   if (kind.transferProof && (await freeUniqueCode()) === null) throw new UniqueCodesExhausted();
 
-  const priced = paymentBreakdown(method.type, order.totalAmount, method.fee);
+  // The cash discount of the moment the payment opens: later changes of the setting leave it as it is (issue 38).
+  const discountPercent = await vaDiscountPercent(db);
+  const priced = paymentBreakdown(method.type, order.totalAmount, method.fee, 0, discountPercent);
   const gateway = getGateway(method);
   const payable = kind.paysByDeadline;
   const opened = await gateway.openPayment({
@@ -71,6 +73,7 @@ export async function openPayment(orderId: number): Promise<PaymentRow | null> {
     billerCode: opened.billerCode ?? null,
     amount: priced.amount,
     discount: priced.discount,
+    discountPercent: priced.discount > 0 ? priced.discountPercent : null,
     fee: priced.fee,
     expiresAt: payable ? (opened.expiresAt ?? new Date(now.getTime() + DEFAULT_VALIDITY_MS)) : opened.expiresAt,
     redirectUrl: opened.redirectUrl,
@@ -99,7 +102,7 @@ export async function openPayment(orderId: number): Promise<PaymentRow | null> {
   for (let attempt = 0; attempt < 20; attempt++) {
     const code = await freeUniqueCode();
     if (code === null) throw new UniqueCodesExhausted();
-    const withCode = paymentBreakdown(method.type, order.totalAmount, method.fee, code);
+    const withCode = paymentBreakdown(method.type, order.totalAmount, method.fee, code, discountPercent);
     const inserted = await insert({ ...row, uniqueCode: code, total: withCode.total });
     if (inserted) return inserted;
     const [won] = await db.select().from(payments).where(eq(payments.orderId, orderId));

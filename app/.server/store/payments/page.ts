@@ -6,6 +6,7 @@ import { gatewayNamed, getGateway, type HowToPay } from "../../gateway";
 import { MANUAL_TRANSFER_ACCOUNT } from "~/lib/payment-channels";
 import { sanitizeHtml } from "./sanitize-html";
 import { getHowToTexts } from "./settings";
+import { manualTransferHowTo, transferBankOf } from "./transfer-bank";
 import { type PaymentBreakdown, type PaymentMethodType } from "~/lib/payment-pricing";
 import { errorField, log } from "../../log";
 import {
@@ -57,7 +58,7 @@ export type PaymentDetail = {
   /** 'Bayar (Sandbox)': the sandbox gateway and an open virtual account. */
   canSandboxPay: boolean;
   paid: boolean;
-  /** `bankImageUrl`: the bank's logo, '' for a bank the store has none of. */
+  /** `bankImageUrl`: the bank's logo, a neutral one for a bank the store has none of. */
   manualInfoDetail: { bankImageUrl: string; bankAccountName: string; bankName: string; bankAccountNumber: string } | null;
   /** How to pay per channel (ATM, Mobile Banking, Internet Banking), sanitised HTML. */
   howTo: HowToPay[];
@@ -140,14 +141,30 @@ export async function getPaymentDetail(orderId: number, userId: number, now = ne
       })
     : null;
   const breakdown = payment
-    ? { amount: payment.amount, discount: payment.discount, fee: payment.fee, uniqueCode: payment.uniqueCode ?? 0, total: payment.total }
+    ? {
+        amount: payment.amount,
+        discount: payment.discount,
+        discountPercent: payment.discountPercent ?? 0,
+        fee: payment.fee,
+        uniqueCode: payment.uniqueCode ?? 0,
+        total: payment.total,
+      }
     : null;
   return {
     orderId: order.id,
     invoiceId: order.invoiceId,
     statusId: order.statusId,
     statusName: order.statusName,
-    method: method ? { id: method.id, code: method.code, name: method.name, type: method.type, imageUrl: method.imageUrl } : null,
+    // A manual transfer is named after the bank its payment shows ('Transfer Bank Mandiri (Manual)').
+    method: method
+      ? {
+          id: method.id,
+          code: method.code,
+          name: transferAccount ? transferBankOf(transferAccount.bankName).methodName : method.name,
+          type: method.type,
+          imageUrl: transferAccount ? transferBankOf(transferAccount.bankName).logo : method.imageUrl,
+        }
+      : null,
     tenor: order.tenor,
     vaNo: payment?.vaNumber ?? null,
     billerCode: payment?.billerCode ?? null,
@@ -167,7 +184,7 @@ export async function getPaymentDetail(orderId: number, userId: number, now = ne
     paid: isPaidStatus(order.statusId),
     manualInfoDetail: transferAccount
       ? {
-          bankImageUrl: bankImageOf(transferAccount.bankName),
+          bankImageUrl: transferBankOf(transferAccount.bankName).logo,
           bankAccountName: transferAccount.accountName,
           bankName: transferAccount.bankName,
           bankAccountNumber: transferAccount.accountNumber,
@@ -175,18 +192,10 @@ export async function getPaymentDetail(orderId: number, userId: number, now = ne
       : null,
     howTo:
       payment && method && PAYMENT_KINDS[payment.type].paysByDeadline
-        ? await howToPay(payment, { code: method.code, type: method.type }, transferAccount?.accountName ?? null)
+        ? await howToPay(payment, { code: method.code, type: method.type }, transferAccount)
         : [],
     redirectUrl: open ? (payment?.redirectUrl ?? null) : null,
   };
-}
-
-/** The logo of the transfer account's bank when the store has one ('' otherwise: the page shows the name only). */
-function bankImageOf(bankName: string): string {
-  if (/\bBNI\b|Negara Indonesia/i.test(bankName)) return "/images/payment/bni.svg";
-  if (/\bBRI\b|Rakyat Indonesia/i.test(bankName)) return "/images/payment/bri.svg";
-  if (/Mandiri/i.test(bankName)) return "/images/payment/mandiri.svg";
-  return "";
 }
 
 /**
@@ -196,19 +205,21 @@ function bankImageOf(bankName: string): string {
 async function howToPay(
   payment: PaymentRow,
   method: { code: string; type: PaymentMethodType },
-  payToName: string | null,
+  transferAccount: { bankName: string; accountName: string; accountNumber: string } | null,
 ): Promise<HowToPay[]> {
   const custom = (await getHowToTexts())[method.code] ?? {};
   const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  return (gatewayNamed(payment.gateway) ?? getGateway(method))
-    .howToPay(method, payment.vaNumber, payment.billerCode, payToName)
-    .map((h) => {
-      const text = custom[h.type];
-      const content = text
-        ? text.replaceAll("{nomor}", escape(payment.vaNumber ?? "-")).replaceAll("{nama}", escape(payToName ?? ""))
-        : h.content;
-      return { type: h.type, content: sanitizeHtml(content) };
-    });
+  const payToName = transferAccount?.accountName ?? null;
+  const builtIn = transferAccount
+    ? manualTransferHowTo(transferAccount.bankName, transferAccount.accountNumber, transferAccount.accountName)
+    : (gatewayNamed(payment.gateway) ?? getGateway(method)).howToPay(method, payment.vaNumber, payment.billerCode, payToName);
+  return builtIn.map((h) => {
+    const text = custom[h.type];
+    const content = text
+      ? text.replaceAll("{nomor}", escape(payment.vaNumber ?? "-")).replaceAll("{nama}", escape(payToName ?? ""))
+      : h.content;
+    return { type: h.type, content: sanitizeHtml(content) };
+  });
 }
 
 /** Forgets the method of an order in 200 whose payment was never opened (set-payment then offers the choice again). */

@@ -4,7 +4,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, type Db } from "../../db/client";
 import { operatorAudit } from "../../db/schema";
 import { MANUAL_TRANSFER_ACCOUNT } from "~/lib/payment-channels";
-import { TENORS } from "~/lib/payment-pricing";
+import { TENORS, VA_BADGE } from "~/lib/payment-pricing";
+import { orders, payments } from "../../db/schema";
+import { getOrderRewardSetting, saveOrderRewardSetting } from "../orders";
 import { createVerifiedUser } from "../../testing/fixtures";
 import { createBuyer, createStockedProduct, methodId, placeOrder } from "../../testing/payment-fixtures";
 import { ownDatabaseForThisFile } from "../../testing/own-database";
@@ -12,6 +14,8 @@ import { addCompany, getHelpContacts, listAllCompanies, listCompanies, registerU
 import { getPaymentDetail } from "./page";
 import { listPaymentMethods, listTenorOptions } from "./methods";
 import {
+  getCashDiscount,
+  saveCashDiscount,
   getTenorSettings,
   getTransferAccount,
   saveHowToTexts,
@@ -171,5 +175,79 @@ describe("companies and the help contacts", () => {
     });
     expect(await saveHelpContacts(adminId, { phone: "021-7251234", whatsapp: "+62 812 3456 7890" })).toEqual({ ok: true });
     expect(await getHelpContacts()).toEqual({ phone: "021-7251234", whatsapp: "+62 812 3456 7890" });
+  });
+});
+
+describe("the business rules (issue 38)", () => {
+  it("the VA cash discount: new payments get the admin's percentage and badge, an open payment keeps its own; off means none", async () => {
+    expect(await getCashDiscount()).toEqual({ enabled: true, percent: 3 });
+    const price = 10_000_000;
+    const before = await createBuyer();
+    const oldOrder = await placeOrder(before, await createStockedProduct({ price }), "BNI-VA");
+    const oldDetail = (await getPaymentDetail(oldOrder, before.id))!;
+    expect(oldDetail.breakdown).toMatchObject({ discount: 300_000, discountPercent: 3 });
+    expect((await listPaymentMethods(price))[0]!.badge).toBe(VA_BADGE);
+
+    expect(await saveCashDiscount(adminId, { enabled: true, percent: "abc" })).toEqual({
+      ok: false,
+      errors: { percent: "Persentase diskon harus angka 0 sampai 50 (misalnya 3 atau 2,5)." },
+    });
+    expect(await saveCashDiscount(adminId, { enabled: true, percent: "2,5" })).toEqual({ ok: true });
+    expect((await listPaymentMethods(price))[0]!.badge).toBe("-2,5% Diskon Pembelian Tunai");
+    const after = await createBuyer();
+    const newOrder = await placeOrder(after, await createStockedProduct({ price }), "BNI-VA");
+    const newDetail = (await getPaymentDetail(newOrder, after.id))!;
+    expect(newDetail.breakdown).toMatchObject({ discount: 250_000, discountPercent: 2.5 });
+    // The payment opened before keeps its 3% and its total.
+    expect((await getPaymentDetail(oldOrder, before.id))!.breakdown).toEqual(oldDetail.breakdown);
+
+    expect(await saveCashDiscount(adminId, { enabled: false, percent: "2,5" })).toEqual({ ok: true });
+    expect((await listPaymentMethods(price))[0]!.badge).toBeNull();
+    const off = await createBuyer();
+    const offOrder = await placeOrder(off, await createStockedProduct({ price }), "BNI-VA");
+    const [offPayment] = await db.select().from(payments).where(eq(payments.orderId, offOrder));
+    expect(offPayment).toMatchObject({ discount: 0, discountPercent: null });
+
+    const audit = await db.select({ detail: operatorAudit.detail }).from(operatorAudit).where(eq(operatorAudit.operatorId, adminId));
+    expect(audit.map((a) => a.detail)).toEqual(expect.arrayContaining(["diskon tunai VA: 2,5%", "diskon tunai VA: nonaktif"]));
+    await saveCashDiscount(adminId, { enabled: true, percent: "3" });
+  });
+
+  it("the reward rule is written on each new order; bad input refused per field", async () => {
+    expect(await getOrderRewardSetting()).toEqual({ enabled: true, percent: 1, cap: 500_000 });
+    expect(await saveOrderRewardSetting(adminId, { enabled: true, percent: "50", cap: "x" })).toEqual({
+      ok: false,
+      errors: {
+        rewardPercent: "Persentase reward harus angka 0 sampai 20 (misalnya 1 atau 0,5).",
+        rewardCap: "Batas reward harus angka rupiah 0 sampai 100.000.000.",
+      },
+    });
+    const before = await createBuyer();
+    const oldOrder = await placeOrder(before, await createStockedProduct(), "BNI-VA");
+    expect(await saveOrderRewardSetting(adminId, { enabled: true, percent: "0,5", cap: "100.000" })).toEqual({ ok: true });
+    const after = await createBuyer();
+    const newOrder = await placeOrder(after, await createStockedProduct(), "BNI-VA");
+    const rule = async (id: number) =>
+      (await db.select({ percent: orders.rewardPercent, cap: orders.rewardCap }).from(orders).where(eq(orders.id, id)))[0];
+    expect(await rule(oldOrder)).toEqual({ percent: 1, cap: 500_000 });
+    expect(await rule(newOrder)).toEqual({ percent: 0.5, cap: 100_000 });
+    expect(await saveOrderRewardSetting(adminId, { enabled: false, percent: "0,5", cap: "100000" })).toEqual({ ok: true });
+    const none = await placeOrder(await createBuyer(), await createStockedProduct(), "BNI-VA");
+    expect(await rule(none)).toEqual({ percent: null, cap: null });
+    await saveOrderRewardSetting(adminId, { enabled: true, percent: "1", cap: "500000" });
+  });
+
+  it("the manual transfer's name, logo and how-to follow the account's bank", async () => {
+    await saveTransferAccount(adminId, { bankName: "Bank Central Asia", accountName: "PT Toko Pegawai", accountNumber: "5550001112" });
+    const manual = (await listPaymentMethods(1_000_000)).flatMap((g) => g.methods).find((m) => m.type === "bank_transfer")!;
+    expect(manual).toMatchObject({ name: "Transfer Bank Central Asia (Manual)", imageUrl: "/images/payment/bank.svg" });
+    await saveTransferAccount(adminId, { bankName: "Bank Mandiri", accountName: "PT Toko Pegawai", accountNumber: "5550001112" });
+    const buyer = await createBuyer();
+    const orderId = await placeOrder(buyer, await createStockedProduct(), "MANUAL-BNI");
+    const detail = (await getPaymentDetail(orderId, buyer.id))!;
+    expect(detail.method).toMatchObject({ name: "Transfer Bank Mandiri (Manual)", imageUrl: "/images/payment/mandiri.svg" });
+    const mobile = detail.howTo.find((h) => h.type === "Mobile Banking")!.content;
+    expect(mobile).toContain("Livin&#39; by Mandiri");
+    expect(mobile).not.toContain("BNI");
   });
 });

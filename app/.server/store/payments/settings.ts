@@ -1,23 +1,76 @@
 import { asc, eq } from "drizzle-orm";
 import { getDb, type Executor } from "../../db/client";
 import { paymentMethods } from "../../db/schema";
-import { readSetting, writeSetting, type HowToTexts, type TransferAccount } from "../../db/settings";
+import {
+  readSetting,
+  settingSavedByOperator,
+  writeSetting,
+  type CashDiscount,
+  type HowToTexts,
+  type TransferAccount,
+} from "../../db/settings";
+import { env } from "../../env";
 import type { PaymentChannel } from "../../gateway";
-import type { TenorSetting } from "~/lib/payment-pricing";
+import { formatPercent, type TenorSetting } from "~/lib/payment-pricing";
 import { recordAudit } from "../people";
 import { sanitizeHtml } from "./sanitize-html";
+import { transferBankOf } from "./transfer-bank";
 
 // The payment settings an admin changes in /ops/settings (issue 27): the manual-transfer account,
 // each method on/off and its fee, the instalment tenors and interest, each method's how-to texts.
 // They apply to payments opened afterwards: an open payment keeps the account it showed
 // (payments.transfer_account) and the fee and total it was opened with.
 
-export type { HowToTexts, TransferAccount };
+export type { CashDiscount, HowToTexts, TransferAccount };
 export type FieldErrors = Record<string, string>;
 type Saved = { ok: true } | { ok: false; errors: FieldErrors };
 
 export async function getTransferAccount(db?: Executor): Promise<TransferAccount> {
   return readSetting(db ?? (await getDb()), "transfer-account");
+}
+
+/**
+ * Whether buyers are offered the manual transfer: in production only once an admin saved the
+ * store's real account (the seeded BNI 0987654321 is demo data, issue 38); with the demo data, in
+ * development and in tests the seeded account serves.
+ */
+export async function manualTransferReady(db?: Executor): Promise<boolean> {
+  const e = env();
+  if (!e.isProduction || e.demoData) return true;
+  return settingSavedByOperator(db ?? (await getDb()), "transfer-account");
+}
+
+/** The VA cash discount new payments get: its percentage, 0 when the admin turned it off. */
+export async function getCashDiscount(db?: Executor): Promise<CashDiscount> {
+  return readSetting(db ?? (await getDb()), "cash-discount");
+}
+
+export async function vaDiscountPercent(db?: Executor): Promise<number> {
+  const setting = await getCashDiscount(db);
+  return setting.enabled ? setting.percent : 0;
+}
+
+/** A percentage typed by an admin: 0–`max`, at most two decimals, comma or point ("2,5"). */
+export function parsePercent(text: string, max: number): number | null {
+  const trimmed = text.trim().replace(",", ".");
+  if (!/^\d{1,3}(\.\d{1,2})?$/.test(trimmed)) return null;
+  const value = Number(trimmed);
+  return value >= 0 && value <= max ? value : null;
+}
+
+/** 'Simpan Diskon': the VA cash discount on/off and its percentage (0–50); new payments only. */
+export async function saveCashDiscount(operatorId: number, input: { enabled: boolean; percent: string }): Promise<Saved> {
+  const percent = parsePercent(input.percent, 50);
+  if (percent === null) return { ok: false, errors: { percent: "Persentase diskon harus angka 0 sampai 50 (misalnya 3 atau 2,5)." } };
+  const value: CashDiscount = { enabled: input.enabled, percent };
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    await writeSetting(tx, "cash-discount", value, `operator:${operatorId}`);
+    await recordAudit(tx, operatorId, "settings", {
+      detail: `diskon tunai VA: ${value.enabled ? `${formatPercent(value.percent)}%` : "nonaktif"}`,
+    });
+  });
+  return { ok: true };
 }
 
 export async function getTenorSettings(db?: Executor): Promise<TenorSetting[]> {
@@ -64,6 +117,12 @@ export async function saveTransferAccount(operatorId: number, input: TransferAcc
   const db = await getDb();
   await db.transaction(async (tx) => {
     await writeSetting(tx, "transfer-account", value, `operator:${operatorId}`);
+    // The method's name and logo follow the bank ('Transfer Bank Mandiri (Manual)'), for new choices and lists.
+    const bank = transferBankOf(value.bankName);
+    await tx
+      .update(paymentMethods)
+      .set({ name: bank.methodName, ...(bank.logo ? { imageUrl: bank.logo } : {}) })
+      .where(eq(paymentMethods.type, "bank_transfer"));
     await recordAudit(tx, operatorId, "settings", {
       detail: `rekening transfer: ${value.bankName} ${value.accountNumber} a.n. ${value.accountName}`,
     });

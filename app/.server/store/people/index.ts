@@ -35,8 +35,11 @@ export {
   rolesOf,
   setOperatorRole,
   setStaffRoles,
+  OWN_FACTOR,
+  resetSecondFactorFromOps,
   setStaffRolesFromOps,
   type StaffMember,
+  type StaffStanding,
 } from "./staff";
 export {
   applyRosterImport,

@@ -206,6 +206,7 @@ export async function unusedRecoveryCodes(userId: number): Promise<number> {
 
 export type AuditAction =
   | "2fa-enrolled"
+  | "2fa-reset"
   | "2fa-passed"
   | "2fa-recovery-code"
   | "2fa-wrong-code"

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { getDb, type Executor } from "../../db/client";
-import { companies, staffRoles, users } from "../../db/schema";
+import { companies, operatorFactors, operatorRecoveryCodes, staffRoles, users } from "../../db/schema";
 import { STAFF_ROLES, type StaffRole } from "~/lib/staff-roles";
 import { log } from "../../log";
 import { recordAudit } from "./operators";
@@ -125,20 +125,42 @@ export async function setOperatorRole(email: string, operator: boolean): Promise
   return operator ? grantRolesByEmail(email, ["admin"], "ops") : revokeRolesByEmail(email, STAFF_ROLES, "ops");
 }
 
-export type StaffMember = { id: number; email: string; fullname: string; companyName: string; roles: StaffRole[] };
+/**
+ * Where a staff member stands (issue 38): 'Belum aktivasi' (the e-mail not verified: /ops is
+ * refused), 'Belum 2FA' (no confirmed second factor yet: the next sign-in enrols one), 'Aktif'.
+ */
+export type StaffStanding = "Aktif" | "Belum aktivasi" | "Belum 2FA";
+export type StaffMember = {
+  id: number;
+  email: string;
+  fullname: string;
+  companyName: string;
+  roles: StaffRole[];
+  standing: StaffStanding;
+};
 
-/** Everyone holding a role, by e-mail. */
+/** Everyone holding a role, by e-mail, with their standing. */
 export async function listStaff(): Promise<StaffMember[]> {
   const db = await getDb();
   const rows = await db
-    .select({ id: users.id, email: users.email, fullname: users.fullname, companyName: companies.name, role: staffRoles.role })
+    .select({
+      id: users.id,
+      email: users.email,
+      fullname: users.fullname,
+      companyName: companies.name,
+      role: staffRoles.role,
+      verifiedAt: users.verifiedAt,
+      factorConfirmedAt: operatorFactors.confirmedAt,
+    })
     .from(staffRoles)
     .innerJoin(users, eq(users.id, staffRoles.userId))
     .innerJoin(companies, eq(companies.id, users.companyId))
+    .leftJoin(operatorFactors, eq(operatorFactors.userId, users.id))
     .orderBy(asc(users.email));
   const byId = new Map<number, StaffMember>();
-  for (const { role, ...person } of rows) {
-    const member = byId.get(person.id) ?? { ...person, roles: [] };
+  for (const { role, verifiedAt, factorConfirmedAt, ...person } of rows) {
+    const standing: StaffStanding = !verifiedAt ? "Belum aktivasi" : !factorConfirmedAt ? "Belum 2FA" : "Aktif";
+    const member = byId.get(person.id) ?? { ...person, standing, roles: [] };
     member.roles.push(role);
     byId.set(person.id, member);
   }
@@ -153,4 +175,27 @@ export async function countAdmins(): Promise<number> {
     .from(staffRoles)
     .where(eq(staffRoles.role, "admin"));
   return row?.n ?? 0;
+}
+
+export const NOT_STAFF = "Orang ini bukan staf.";
+export const OWN_FACTOR = "Verifikasi dua langkah Anda sendiri tidak dapat diatur ulang di sini.";
+
+/**
+ * An admin resets a colleague's second factor (a lost phone): the factor and the recovery codes go,
+ * the person's sessions end, all in one transaction with its audit row; their next sign-in enrols
+ * a new factor at /ops/2fa. Never one's own (another admin does it, or the CLI).
+ */
+export async function resetSecondFactorFromOps(operatorId: number, userId: number): Promise<{ ok: true } | { ok: false; message: string }> {
+  if (userId === operatorId) return { ok: false, message: OWN_FACTOR };
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const [held] = await tx.select({ role: staffRoles.role }).from(staffRoles).where(eq(staffRoles.userId, userId)).limit(1);
+    if (!held) return { ok: false as const, message: NOT_STAFF };
+    await tx.delete(operatorFactors).where(eq(operatorFactors.userId, userId));
+    await tx.delete(operatorRecoveryCodes).where(eq(operatorRecoveryCodes.userId, userId));
+    await revokeAllSessions(userId, undefined, tx);
+    await recordAudit(tx, operatorId, "2fa-reset", { detail: `akun ${userId}: verifikasi dua langkah diatur ulang` });
+    log.info({ userId, operatorId }, "staff: second factor reset, sessions ended");
+    return { ok: true as const };
+  });
 }

@@ -93,7 +93,8 @@ export default function Banners({ loaderData, actionData }: Route.ComponentProps
       <section className="ops-card ops-narrow" aria-labelledby="banner-form-heading">
         <h2 id="banner-form-heading">Tambah Banner</h2>
         <ErrorSummary errors={errors} />
-        <Form method="post" encType="multipart/form-data" className="ops-form" key={JSON.stringify(values)}>
+        {/* Keyed by the banners too: after 'Banner ditambahkan.' the form starts empty (issue 38), as without JavaScript. */}
+        <Form method="post" encType="multipart/form-data" className="ops-form" key={`${banners.length}:${JSON.stringify(values)}`}>
           <input type="hidden" name="intent" value="add" />
           <InputField
             name="title"

@@ -1,4 +1,5 @@
 import { data, Form, redirect } from "react-router";
+import { formatRupiah } from "~/lib/money";
 import type { Route } from "./+types/import";
 import { readForm } from "~/.server/http/request";
 import { requireStaff } from "~/.server/http/ops-access";
@@ -100,6 +101,40 @@ export default function Import({ loaderData, actionData }: Route.ComponentProps)
             {plan.newCities.length ? <li>Kota baru: {plan.newCities.join(", ")}</li> : null}
             <li>{plan.invalid} baris tidak valid (dilewati)</li>
           </ul>
+          {plan.shown.length ? (
+            <div className="ops-table-wrap">
+              <table className="ops-table" data-testid="import-rows">
+                <caption className="ops-sr-only">Nilai yang dibaca per baris</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Baris</th>
+                    <th scope="col">SKU</th>
+                    <th scope="col">Nama</th>
+                    <th scope="col">Harga</th>
+                    <th scope="col">Stok</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Hasil</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {plan.shown.map((row) => (
+                    <tr key={row.line} data-testid="import-row">
+                      <td>{row.line}</td>
+                      <td>{row.sku}</td>
+                      <td>{row.name}</td>
+                      <td>{formatRupiah(row.price)}</td>
+                      <td>{row.stock}</td>
+                      <td>{row.status}</td>
+                      <td>{row.outcome}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          ) : null}
+          {plan.added + plan.changed > plan.shown.length ? (
+            <p className="ops-muted">… dan {plan.added + plan.changed - plan.shown.length} baris lain.</p>
+          ) : null}
           {plan.problems.length ? (
             <ul className="ops-problems" data-testid="import-problems">
               {plan.problems.map((p) => (
@@ -126,7 +161,8 @@ export default function Import({ loaderData, actionData }: Route.ComponentProps)
         <h2 id="upload-heading">Unggah CSV</h2>
         <p className="ops-muted">
           UTF-8, dipisah koma atau titik koma, maksimal 5 MB. Baris pertama berisi nama kolom: <code>{columns}</code>. Status: draf, tayang
-          atau arsip; tipe_diskon: v (Rp) atau %. Kategori atau kota baru dibuat otomatis. Foto tidak termasuk CSV.
+          atau arsip; tipe_diskon: v (Rp) atau %; kondisi: Baru atau Bekas (kosong: Baru). Harga boleh ditulis 18500000, Rp18.500.000 atau
+          18.500.000 (titik pemisah ribuan). Kategori atau kota baru dibuat otomatis. Foto tidak termasuk CSV.
         </p>
         <CsvUploadForm inputId="file" />
       </section>

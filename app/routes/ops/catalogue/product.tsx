@@ -133,8 +133,14 @@ const CHANGE_LABELS: Record<string, string> = {
   description: "Deskripsi",
 };
 
-function shown(key: string, value: unknown): string {
+/** Where the history's ids are named (issue 38: 'Kategori: - → Motor Listrik', not '→ 1'). */
+type HistoryNames = { categories: { id: number; title: string }[]; cities: { id: number; name: string }[] };
+
+function shown(key: string, value: unknown, names: HistoryNames): string {
   if (value === null || value === undefined || value === "") return "-";
+  // A category or city deleted since keeps its number: there is no name to show for it.
+  if (key === "categoryId") return names.categories.find((c) => c.id === value)?.title ?? `#${String(value)}`;
+  if (key === "cityId") return names.cities.find((c) => c.id === value)?.name ?? `#${String(value)}`;
   if (key === "price" && typeof value === "number") return formatRupiah(value);
   if (key === "status" && typeof value === "string" && value in STATUS_LABELS) return STATUS_LABELS[value as keyof typeof STATUS_LABELS];
   if (key === "discountType") return value === "v" ? "Rp" : "%";
@@ -377,7 +383,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
                     <ul>
                       {Object.entries(h.changes).map(([key, change]) => (
                         <li key={key}>
-                          {CHANGE_LABELS[key] ?? key}: {shown(key, change.before)} → {shown(key, change.after)}
+                          {CHANGE_LABELS[key] ?? key}: {shown(key, change.before, choices)} → {shown(key, change.after, choices)}
                         </li>
                       ))}
                     </ul>
