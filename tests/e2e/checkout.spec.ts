@@ -410,7 +410,7 @@ test("buy the incentive product: KTP photo, address pickers, incentive and emplo
   await page.getByRole("button", { name: "Simpan", exact: true }).click();
   await expect(page).toHaveURL("/checkout");
   await submitCheckout(page, "Ajukan Insentif");
-  await expect(errorOf(page, field(page, "NIK"))).toHaveText("NIK sudah digunakan untuk pengajuan insentif lain.");
+  await expect(page.getByTestId("saved-nik").locator(".field-error")).toHaveText("NIK sudah digunakan untuk pengajuan insentif lain.");
   await expect(page).toHaveURL("/checkout");
 });
 

@@ -7,8 +7,9 @@ import fs from "node:fs";
 // never the value (it is the personal data this check keeps out of output).
 
 const PATTERNS: Record<string, RegExp> = {
-  NIK: /(?<!\d)[1-9]\d{15}(?!\d)/,
-  phone: /(?<![\d.])(?:\+62|62|0)8\d{7,12}(?!\d)/,
+  // Not inside a longer word: request ids are random letters and digits.
+  NIK: /(?<![\w.])[1-9]\d{15}(?!\w)/,
+  phone: /(?<![\w.])(?:\+62|62|0)8\d{7,12}(?!\w)/,
   "e-mail": /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/,
   name: /Rina Wulandari|Dewi Lestari|Budi Santoso|Dimas Pratama|Penyusup|Orang Jahat/i,
 };
