@@ -28,6 +28,9 @@ export const OPS_AREAS: readonly OpsArea[] = [
   { path: "/ops/orders", roles: ["pesanan"] },
   { path: "/ops/search", label: "Cari Pesanan", roles: ["pesanan"] },
   { path: "/ops/withdrawals", label: "Penarikan Saldo", roles: ["keuangan"] },
+  // Refunds to send and the money's accounts (issue 36); /ops/refunds covers its CSV export.
+  { path: "/ops/refunds", label: "Pengembalian Dana", roles: ["keuangan"] },
+  { path: "/ops/finance", label: "Keuangan", roles: ["keuangan"] },
   { path: "/ops/export", roles: ["keuangan"] },
   { path: "/ops/catalogue", label: "Katalog", roles: ["katalog"] },
   { path: "/ops/employees", label: "Pegawai", roles: ["pegawai"] },

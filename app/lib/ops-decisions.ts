@@ -89,6 +89,19 @@ export const OPS_TRANSITIONS = {
     note: "Bukti transfer ditolak",
     success: "Bukti transfer ditolak. Pembeli dapat mengirim bukti baru.",
   },
+  // For good: the order cannot go on (issue 36). With 'Dana diterima' ticked the transfer did arrive
+  // and a refund of it is created in the same transaction.
+  "reject-transfer-final": {
+    from: ORDER_STATUS.TRANSFER_REVIEW,
+    to: ORDER_STATUS.EXPIRED_OR_REJECTED,
+    kind: "reject",
+    role: "pesanan",
+    label: "Tolak Permanen",
+    reasonLabel: "Alasan (tolak permanen)",
+    asksMoneyReceived: true,
+    note: "Bukti transfer ditolak",
+    success: "Bukti transfer ditolak permanen. Pesanan ditutup.",
+  },
   ship: {
     from: ORDER_STATUS.PAYMENT_RECEIVED,
     to: ORDER_STATUS.SHIPPED,
@@ -97,6 +110,18 @@ export const OPS_TRANSITIONS = {
     label: "Kirim",
     note: "Dikirim",
     success: "Pesanan dikirim.",
+  },
+  // 'Batalkan dan Kembalikan Dana': the store cannot deliver a paid order; the stock unit returns and
+  // all the money received is refunded (decision 0057, a departure from the spec's status table).
+  "cancel-refund": {
+    from: ORDER_STATUS.PAYMENT_RECEIVED,
+    to: ORDER_STATUS.CANCELLED,
+    kind: "reject",
+    role: "pesanan",
+    label: "Batalkan dan Kembalikan Dana",
+    reasonLabel: "Alasan pembatalan",
+    note: "Dibatalkan oleh toko, dana dikembalikan",
+    success: "Pesanan dibatalkan. Pengembalian dana dibuat dan pembeli diberi tahu.",
   },
 } as const satisfies Record<string, OpsTransition>;
 
@@ -110,6 +135,10 @@ export type OpsTransition = {
   label: string;
   /** The line above an 'approve' button: what the operator has checked. */
   hint?: string;
+  /** A rejection's label for its reason when the status offers more than one ('Alasan' otherwise). */
+  reasonLabel?: string;
+  /** A rejection that asks whether the money arrived ('Dana diterima': a refund of it is created). */
+  asksMoneyReceived?: true;
   /** The event row's note (a rejection's note is the operator's reason). */
   note: string;
   /** The toast after it was applied. */
@@ -121,10 +150,22 @@ export const isOpsDecision = (value: unknown): value is OpsDecision => typeof va
 export const isRejection = (decision: OpsDecision) => OPS_TRANSITIONS[decision].kind === "reject";
 
 /** The decisions an order in `statusId` offers, in the table's order. */
-export function decisionsFrom(
-  statusId: number,
-): { intent: OpsDecision; kind: OpsTransition["kind"]; label: string; hint: string | null }[] {
+export function decisionsFrom(statusId: number): {
+  intent: OpsDecision;
+  kind: OpsTransition["kind"];
+  label: string;
+  hint: string | null;
+  reasonLabel: string;
+  asksMoneyReceived: boolean;
+}[] {
   return (Object.entries(OPS_TRANSITIONS) as [OpsDecision, OpsTransition][])
     .filter(([, t]) => t.from === statusId)
-    .map(([intent, t]) => ({ intent, kind: t.kind, label: t.label, hint: t.hint ?? null }));
+    .map(([intent, t]) => ({
+      intent,
+      kind: t.kind,
+      label: t.label,
+      hint: t.hint ?? null,
+      reasonLabel: t.reasonLabel ?? "Alasan",
+      asksMoneyReceived: !!t.asksMoneyReceived,
+    }));
 }

@@ -58,14 +58,16 @@ export const STATUS_DISPLAY_ORDER = [
  *         1 buyer cancel, 2 payment expired
  *   301 → 300 approved, 1 buyer cancel, 2 rejected
  *   302 → 300 proof verified, 200 proof rejected (the buyer may upload another), 1 buyer cancel, 2 rejected for good
- *   300 → 400 shipped;  400 → 500 buyer confirmed arrival;  500, 1, 2: terminal.
+ *   300 → 400 shipped, 1 the store cannot deliver ('Batalkan dan Kembalikan Dana', a refund in the
+ *         same transaction: a departure from the spec's table, decision 0057)
+ *   400 → 500 buyer confirmed arrival;  500, 1, 2: terminal.
  */
 export const ORDER_TRANSITIONS: Record<OrderStatusId, readonly OrderStatusId[]> = {
   [S.INCENTIVE_REVIEW]: [S.AWAITING_PAYMENT, S.CANCELLED, S.EXPIRED_OR_REJECTED],
   [S.AWAITING_PAYMENT]: [S.INSTALLMENT_REVIEW, S.TRANSFER_REVIEW, S.PAYMENT_RECEIVED, S.CANCELLED, S.EXPIRED_OR_REJECTED],
   [S.INSTALLMENT_REVIEW]: [S.PAYMENT_RECEIVED, S.CANCELLED, S.EXPIRED_OR_REJECTED],
   [S.TRANSFER_REVIEW]: [S.PAYMENT_RECEIVED, S.AWAITING_PAYMENT, S.CANCELLED, S.EXPIRED_OR_REJECTED],
-  [S.PAYMENT_RECEIVED]: [S.SHIPPED],
+  [S.PAYMENT_RECEIVED]: [S.SHIPPED, S.CANCELLED],
   [S.SHIPPED]: [S.DONE],
   [S.DONE]: [],
   [S.CANCELLED]: [],

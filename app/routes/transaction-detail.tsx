@@ -17,9 +17,12 @@ import {
   PROOF_REQUIRED,
   TOO_MANY_PROOFS,
 } from "~/.server/store/orders";
-import { saveUpload } from "~/.server/store/orders";
+import { saveUpload, uploadUrl } from "~/.server/store/orders";
+import { listOwnedRefunds, submitRefundAccount } from "~/.server/store/refunds";
+import { ASKS_FOR_ACCOUNT, REFUND_BANKS, REFUND_STATE_NAMES } from "~/lib/refunds";
 import { isEmptyFile } from "~/.server/images";
 import { PriceLines } from "~/components/price-lines";
+import { RefundBlock, type RefundFormData } from "~/components/refund-block";
 import { Sheet } from "~/components/sheet";
 import { displayTitle, ORDER_TITLE_LENGTH } from "~/lib/display";
 import { formatRupiah } from "~/lib/money";
@@ -57,6 +60,15 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
     sheet,
     // The operators' side (issue 17): courier and tracking number, a rejection's reason.
     ops: await opsFactsForBuyer(order.id),
+    // Money going back to the buyer (issue 36).
+    refunds: (await listOwnedRefunds(order.id, user.id)).map(({ proofUploadId, createdAt: _, refundedAt, ...r }) => ({
+      ...r,
+      stateName: REFUND_STATE_NAMES[r.state],
+      proofUrl: proofUploadId ? uploadUrl(proofUploadId) : null,
+      refundedAt: refundedAt ? formatDateWib(refundedAt) : null,
+      asksForAccount: r.method === "transfer" && ASKS_FOR_ACCOUNT.includes(r.state),
+    })),
+    banks: REFUND_BANKS,
   };
 }
 
@@ -126,12 +138,35 @@ export async function action({ context, params, request }: Route.ActionArgs) {
     throw redirect(`/transaction-done?order=${orderId}`);
   }
 
+  if (intent === "refund-account") {
+    const refundId = Number(form.get("refundId"));
+    const values = {
+      bankName: String(form.get("bankName") ?? "").slice(0, 100),
+      accountNumber: String(form.get("accountNumber") ?? "").slice(0, 40),
+      accountHolder: String(form.get("accountHolder") ?? "").slice(0, 200),
+    };
+    // Only a refund of this very order (the store checks it is the buyer's own).
+    const own = (await listOwnedRefunds(orderId, user.id)).some((r) => r.id === refundId);
+    if (!own) notFound();
+    const result = await submitRefundAccount(refundId, user.id, values);
+    if (result.ok) {
+      flash(context, "toast", { type: "success", message: "Data rekening terkirim. Pengembalian dana sedang diproses." });
+      throw redirect(here);
+    }
+    if (result.kind === "not-found") notFound();
+    if (result.kind === "invalid")
+      return data({ refundForm: { refundId, errors: result.errors, values } satisfies RefundFormData }, { status: 400 });
+    flash(context, "toast", { type: "danger", message: result.message });
+    throw redirect(here);
+  }
+
   return data({ confirmError: null as string | null, message: "Aksi tidak dikenal." }, { status: 400 });
 }
 
 export default function TransactionDetail({ loaderData, actionData }: Route.ComponentProps) {
   const { order, lines, actions } = loaderData;
   const confirmError = actionData && "confirmError" in actionData ? actionData.confirmError : null;
+  const refundForm = actionData && "refundForm" in actionData ? (actionData.refundForm as RefundFormData) : null;
   const sheet = confirmError ? "confirm" : loaderData.sheet;
   const here = `/transaction-detail/${order.id}`;
   const totalQty = order.orderProducts.reduce((sum, p) => sum + p.qty, 0);
@@ -164,6 +199,16 @@ export default function TransactionDetail({ loaderData, actionData }: Route.Comp
           </p>
         </section>
       ) : null}
+
+      {loaderData.refunds.map((refund) => (
+        <RefundBlock
+          key={refund.id}
+          refund={refund}
+          banks={loaderData.banks}
+          action={here}
+          failed={refundForm?.refundId === refund.id ? refundForm : null}
+        />
+      ))}
 
       {loaderData.ops.trackingNumber ? (
         <section className="card" aria-labelledby="shipping-heading" data-testid="shipping-info">

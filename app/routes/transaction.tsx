@@ -3,6 +3,8 @@ import type { Route } from "./+types/transaction";
 import { requireUser } from "~/.server/http/auth";
 import { dayWib, formatDateWib } from "~/.server/dates";
 import { hasOrders, listOrderHistoryPages, listOrderStatuses, type OrderHistoryPage } from "~/.server/store/orders";
+import { refundStatesOf } from "~/.server/store/refunds";
+import { REFUND_STATE_NAMES, type RefundState } from "~/lib/refunds";
 import { CloseIcon } from "~/components/icons";
 import { Sheet } from "~/components/sheet";
 import { useAppendingPages } from "~/components/use-appending-pages";
@@ -20,7 +22,8 @@ const SHEETS = ["status", "date"] as const;
 type SheetName = (typeof SHEETS)[number];
 
 /** A card of the list, ready to print (dates formatted on the server, in WIB). */
-function cardOf(order: OrderHistoryPage["content"][number]) {
+function cardOf(order: OrderHistoryPage["content"][number], refundStates: Map<number, RefundState>) {
+  const refundState = refundStates.get(order.id);
   return {
     id: order.id,
     statusId: order.statusId,
@@ -33,6 +36,8 @@ function cardOf(order: OrderHistoryPage["content"][number]) {
     // 'Jumlah Transfer' when the payment's total differs (VA discount, fee, unique code: spec §2).
     transfer: order.totalAmount !== order.amount ? order.totalAmount : null,
     action: listAction(order),
+    // Money going back for this order (issue 36): the latest refund's state, by its name.
+    refund: refundState ? REFUND_STATE_NAMES[refundState] : null,
   };
 }
 export type TransactionCard = ReturnType<typeof cardOf>;
@@ -50,10 +55,12 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     statuses.map((s) => s.id),
     today,
   );
-  const pages: CardPage[] = (await listOrderHistoryPages(user.id, read.filters, page, { only })).map((p) => ({
-    ...p,
-    content: p.content.map(cardOf),
-  }));
+  const history = await listOrderHistoryPages(user.id, read.filters, page, { only });
+  const refundStates = await refundStatesOf(
+    user.id,
+    history.flatMap((p) => p.content.map((o) => o.id)),
+  );
+  const pages: CardPage[] = history.map((p) => ({ ...p, content: p.content.map((o) => cardOf(o, refundStates)) }));
   if (only) return { verified: true as const, pages };
   const sheetParam = url.searchParams.get("sheet");
   // A refused date range reopens its sheet with the message and what was typed.
@@ -186,6 +193,12 @@ function OrderCard({ card, anchor }: { card: TransactionCard; anchor?: string })
           {card.statusName}
         </span>
       </div>
+      {card.refund ? (
+        <p className="small" data-testid="order-refund">
+          <span className="muted">Pengembalian Dana: </span>
+          <strong>{card.refund}</strong>
+        </p>
+      ) : null}
       <Link to={detail} className="order-card-body">
         {card.imageUrl ? (
           <img src={card.imageUrl} alt="" width={64} height={64} loading="lazy" className="order-card-image" />

@@ -16,7 +16,10 @@ export type FakeTransaction = {
   transaction_id: string;
   gross_amount: string;
   payment_type: "bank_transfer" | "echannel" | "credit_card";
-  transaction_status: "pending" | "settlement" | "capture" | "expire" | "cancel" | "deny";
+  transaction_status: "pending" | "settlement" | "capture" | "expire" | "cancel" | "deny" | "refund" | "partial_refund";
+  // The refunds made through POST /v2/{order_id}/refund, one per refund_key (issue 36).
+  refunds?: { refund_chargeback_id: number; refund_key: string; refund_amount: string; reason: string; created_at: string }[];
+  refund_amount?: string;
   // Card captures pass Midtrans's fraud detection (FDS): accept, or challenge until the merchant
   // approves (capture + accept) or denies it (deny + deny) in the dashboard or through the API.
   fraud_status: "accept" | "challenge" | "deny";
@@ -52,6 +55,8 @@ const STATUS_CODE: Record<FakeTransaction["transaction_status"], string> = {
   expire: "407",
   cancel: "200",
   deny: "202",
+  refund: "200",
+  partial_refund: "200",
 };
 const STATUS_MESSAGE: Record<FakeTransaction["transaction_status"], string> = {
   pending: "Success, transaction is found",
@@ -60,6 +65,8 @@ const STATUS_MESSAGE: Record<FakeTransaction["transaction_status"], string> = {
   expire: "Success, transaction is found",
   cancel: "Success, transaction is found",
   deny: "Success, transaction is found",
+  refund: "Success, transaction is found",
+  partial_refund: "Success, transaction is found",
 };
 
 /** "2026-11-25 21:03:11": Midtrans's times are Jakarta time without a zone. */
@@ -260,6 +267,8 @@ export class FakeMidtrans {
       }
       return path === "/v2/charge" ? this.#charge(body, json) : this.#snap(body, json);
     }
+    const refund = /^\/v2\/([A-Za-z0-9\-_~.]+)\/refund$/.exec(path);
+    if (refund && method === "POST") return this.#refund(refund[1]!, body, json);
     const status = /^\/v2\/([A-Za-z0-9\-_~.]+)\/(status|expire|approve|deny)$/.exec(path);
     if (status) {
       const orderId = status[1]!;
@@ -283,6 +292,64 @@ export class FakeMidtrans {
       }
     }
     return json(404, { status_code: "404", status_message: "The requested resource is not found" });
+  }
+
+  /** Refunds the fake refuses from now on (Midtrans answers 412: the transaction cannot be refunded). */
+  refuseRefunds = false;
+  #nextChargebackId = 1;
+
+  /**
+   * POST /v2/{order_id}/refund as Midtrans documents it: card payments only, settled (or captured)
+   * ones, never more than is left; `refund_key` names a refund, so the same key again answers the
+   * same refund and moves no money (a retry); no key: Midtrans makes one up.
+   */
+  #refund(orderId: string, body: Record<string, unknown>, json: (status: number, body: unknown) => void) {
+    const tx = this.transactions.get(orderId);
+    if (!tx) return json(404, { status_code: "404", status_message: "Transaction doesn't exist.", id: crypto.randomUUID() });
+    const key = typeof body.refund_key === "string" && body.refund_key ? body.refund_key : `mt-${crypto.randomUUID()}`;
+    const answer = (r: NonNullable<FakeTransaction["refunds"]>[number]) => ({
+      status_code: "200",
+      status_message: "Success, refund request is approved",
+      transaction_id: tx.transaction_id,
+      order_id: tx.order_id,
+      gross_amount: tx.gross_amount,
+      currency: "IDR",
+      payment_type: tx.payment_type,
+      transaction_time: tx.transaction_time,
+      transaction_status: tx.transaction_status,
+      refund_chargeback_id: r.refund_chargeback_id,
+      refund_amount: r.refund_amount,
+      refund_key: r.refund_key,
+    });
+    const earlier = tx.refunds?.find((r) => r.refund_key === key);
+    if (earlier) return json(200, answer(earlier));
+    const refundable = tx.payment_type === "credit_card" && ["settlement", "capture", "partial_refund"].includes(tx.transaction_status);
+    if (this.refuseRefunds || !refundable)
+      return json(412, {
+        status_code: "412",
+        status_message: "Merchant cannot modify the status of the transaction",
+        id: crypto.randomUUID(),
+      });
+    const gross = Number.parseFloat(tx.gross_amount);
+    const done = (tx.refunds ?? []).reduce((sum, r) => sum + Number.parseFloat(r.refund_amount), 0);
+    const amount = body.amount === undefined ? gross - done : Number(body.amount);
+    if (!Number.isFinite(amount) || amount <= 0 || amount > gross - done)
+      return json(412, {
+        status_code: "412",
+        status_message: "Refund amount is greater than the remaining amount",
+        id: crypto.randomUUID(),
+      });
+    const made = {
+      refund_chargeback_id: this.#nextChargebackId++,
+      refund_key: key,
+      refund_amount: amountText(amount),
+      reason: typeof body.reason === "string" ? body.reason : "",
+      created_at: jakarta(new Date()),
+    };
+    tx.refunds = [...(tx.refunds ?? []), made];
+    tx.refund_amount = amountText(done + amount);
+    tx.transaction_status = done + amount >= gross ? "refund" : "partial_refund";
+    return json(200, answer(made));
   }
 
   #charge(body: Record<string, unknown>, json: (status: number, body: unknown) => void) {

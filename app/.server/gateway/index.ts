@@ -14,7 +14,16 @@ import type { PaymentGateway, PaymentMethodType } from "./types";
 export { hasValidSignature, signWebhookBody, webhookSecret } from "./signature";
 export { hasValidMidtransSignature, MIDTRANS, midtransClient, midtransGateway, midtransVerdict, statusEvent } from "./midtrans";
 export type { MidtransTransaction } from "./midtrans-client";
-export type { GatewayClosing, GatewayEvent, HowToPay, OpenedPayment, OpenPaymentRequest, PaymentChannel, PaymentGateway } from "./types";
+export type {
+  GatewayClosing,
+  GatewayEvent,
+  GatewayRefund,
+  HowToPay,
+  OpenedPayment,
+  OpenPaymentRequest,
+  PaymentChannel,
+  PaymentGateway,
+} from "./types";
 
 /**
  * The gateway that opens payments of a method. With Midtrans, only virtual accounts and the card

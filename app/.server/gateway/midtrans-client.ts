@@ -73,6 +73,14 @@ export class MidtransClient {
     return this.#core("POST", `/v2/${encodeURIComponent(orderId)}/expire`);
   }
 
+  /**
+   * POST /v2/{order_id}/refund (card payments): `refund_key` names the refund, so the same request
+   * again is the same refund at Midtrans, never a second one.
+   */
+  refund(orderId: string, body: { refund_key: string; amount: number; reason: string }): Promise<MidtransTransaction> {
+    return this.#core("POST", `/v2/${encodeURIComponent(orderId)}/refund`, body);
+  }
+
   /** Snap: POST /snap/v1/transactions → a token and the payment page's redirect_url. */
   async snap(body: Record<string, unknown>): Promise<SnapTransaction> {
     const { httpStatus, json } = await this.#send("POST", `${this.#settings.snapUrl}/snap/v1/transactions`, body);

@@ -479,3 +479,39 @@ describe("the payment sweep", () => {
     expect(sweepSummary({ expired: [], reconciled: [] })).toBeNull();
   });
 });
+
+describe("card refunds through Midtrans's refund API (issue 36)", () => {
+  it("refunds a paid card instalment once even when finance presses twice; a refused refund asks the buyer for an account", async () => {
+    const { applyOpsDecision } = await import("../store/back-office");
+    const { listOwnedRefunds, refundThroughGateway } = await import("../store/refunds");
+    const finance = { operatorId: (await createBuyer()).id };
+    const pay = async () => {
+      const { buyer, orderId, payment } = await order("BNI-INSTALLMENT", { tenor: 6 });
+      expect((await fetch(`${payment.redirectUrl}/pay`, { method: "POST", redirect: "manual" })).status).toBe(302);
+      expect((await state(orderId)).statusId).toBe(300);
+      expect(await applyOpsDecision(orderId, "cancel-refund", finance, { reason: "Barang tidak tersedia" })).toMatchObject({ ok: true });
+      const [refund] = await listOwnedRefunds(orderId, buyer.id);
+      expect(refund).toMatchObject({ method: "gateway", state: "processing", amount: payment.total });
+      return { buyer, orderId, payment, refund: refund! };
+    };
+
+    const first = await pay();
+    const answers = await Promise.all([refundThroughGateway(first.refund.id, finance), refundThroughGateway(first.refund.id, finance)]);
+    expect(answers.every((a) => a.ok)).toBe(true);
+    expect(await refundThroughGateway(first.refund.id, finance)).toEqual({ ok: true, already: true });
+    const atMidtrans = fake.transactions.get(first.payment.gatewayRef!)!;
+    expect(atMidtrans.refunds).toHaveLength(1);
+    expect(atMidtrans).toMatchObject({ transaction_status: "refund", refunds: [{ refund_key: `refund-${first.refund.id}` }] });
+    expect((await listOwnedRefunds(first.orderId, first.buyer.id))[0]).toMatchObject({ state: "refunded" });
+
+    fake.refuseRefunds = true;
+    try {
+      const second = await pay();
+      expect(await refundThroughGateway(second.refund.id, finance)).toMatchObject({ ok: false, kind: "refused" });
+      expect((await listOwnedRefunds(second.orderId, second.buyer.id))[0]).toMatchObject({ state: "failed", method: "transfer" });
+      expect(fake.transactions.get(second.payment.gatewayRef!)!.refunds ?? []).toHaveLength(0);
+    } finally {
+      fake.refuseRefunds = false;
+    }
+  });
+});

@@ -3,7 +3,7 @@ import { env, type MidtransSettings } from "../env";
 import { beginChargeAttempt, setChargeState } from "./charge-attempts";
 import { jakartaTime, MidtransClient, MidtransError, midtransTime, wholeRupiah, type MidtransTransaction } from "./midtrans-client";
 import { sandboxGateway } from "./sandbox";
-import type { GatewayClosing, GatewayEvent, HowToPay, OpenedPayment, OpenPaymentRequest, PaymentGateway } from "./types";
+import type { GatewayClosing, GatewayEvent, GatewayRefund, HowToPay, OpenedPayment, OpenPaymentRequest, PaymentGateway } from "./types";
 
 // Midtrans (PAYMENT_GATEWAY=midtrans, issue 18, decision 0021): virtual accounts through the Core API
 // charge (bank_transfer with the method's bank, echannel for Mandiri), the BNI card instalment through
@@ -265,11 +265,31 @@ export const midtransGateway: PaymentGateway = {
   name: MIDTRANS,
   openPayment: openAtMidtrans,
   closePayment: closeAtMidtrans,
+  refund: refundAtMidtrans,
   howToPay(method, payTo, billerCode, payToName) {
     if (method.code === "MANDIRI-VA" && billerCode) return mandiriBillHowTo(billerCode, payTo ?? "-");
     return sandboxGateway.howToPay(method, payTo, null, payToName);
   },
 };
+
+/** A card payment given back through Midtrans's refund API (issue 36); a 4xx answer is a refusal, nothing was refunded. */
+async function refundAtMidtrans(gatewayRef: string, request: { amount: number; key: string; reason: string }): Promise<GatewayRefund> {
+  try {
+    const answer = await midtransClient().refund(gatewayRef, {
+      refund_key: request.key,
+      amount: request.amount,
+      reason: request.reason.slice(0, 200),
+    });
+    const status = answer.transaction_status;
+    if (status !== "refund" && status !== "partial_refund")
+      return { kind: "unreachable", reason: `Midtrans answered ${answer.status_code} ${status ?? "?"} to the refund` };
+    const chargeback = (answer as { refund_chargeback_id?: unknown }).refund_chargeback_id;
+    return { kind: "refunded", reference: chargeback === undefined || chargeback === null ? request.key : String(chargeback) };
+  } catch (error) {
+    if (error instanceof MidtransError && error.refused) return { kind: "refused", reason: error.message };
+    return { kind: "unreachable", reason: error instanceof Error ? error.message : String(error) };
+  }
+}
 
 function mandiriBillHowTo(billerCode: string, billKey: string): HowToPay[] {
   const company = `<b>${billerCode.replace(/[^0-9A-Za-z]/g, "")}</b>`;

@@ -42,6 +42,11 @@ export const sandboxGateway: PaymentGateway = {
   howToPay(method, payTo) {
     return howTo(method.code, method.type, payTo ?? "-");
   },
+
+  // The demo's gateway refunds at once, with a reference named by the refund's key (decision: refunds).
+  async refund(gatewayRef, request) {
+    return { kind: "refunded", reference: `${gatewayRef}-${request.key}` };
+  },
 };
 
 const BANK_OF: Record<string, { bank: string; mobile: string; internet: string }> = {

@@ -60,6 +60,10 @@ export type GatewayEvent = {
 /** What a gateway says when the store is about to expire one of its payments. */
 export type GatewayClosing = { kind: "closed" } | { kind: "unreachable"; reason: string } | { kind: "settled"; event: GatewayEvent };
 
+/** What a gateway answers to a refund request (issue 36): given back, refused (nothing was refunded), or no answer. */
+export type GatewayRefund =
+  { kind: "refunded"; reference: string } | { kind: "refused"; reason: string } | { kind: "unreachable"; reason: string };
+
 export interface PaymentGateway {
   readonly name: string;
   /** Opens (or, for the same order, re-issues the same) payment. Throws when the gateway is unreachable. */
@@ -79,4 +83,10 @@ export interface PaymentGateway {
    * /v2/{order_id}/expire). Absent: the gateway needs nothing (the sandbox).
    */
   closePayment?(gatewayRef: string): Promise<GatewayClosing>;
+  /**
+   * Gives `amount` of a card payment back (Midtrans: POST /v2/{order_id}/refund). `key` is the same on
+   * every try of one refund (Midtrans's refund_key), so a retry never refunds twice. Absent: the
+   * gateway cannot refund (money goes back by bank transfer).
+   */
+  refund?(gatewayRef: string, request: { amount: number; key: string; reason: string }): Promise<GatewayRefund>;
 }

@@ -60,7 +60,9 @@ const DECISIONS: Case[] = [
   { command: "orders:reject-installment", args: REASON, from: 301, to: 2, refusedFrom: 100 },
   { command: "orders:verify-transfer", from: 302, to: 300, refusedFrom: 301 },
   { command: "orders:reject-transfer", args: REASON, from: 302, to: 200, refusedFrom: 300 },
+  { command: "orders:reject-transfer-final", args: REASON, from: 302, to: 2, refusedFrom: 200 },
   { command: "orders:ship", args: SHIPPING, from: 300, to: 400, refusedFrom: 400 },
+  { command: "orders:cancel-refund", args: REASON, from: 300, to: 1, refusedFrom: 302 },
 ];
 
 describe("order commands", () => {

@@ -4,6 +4,7 @@ import { applyOpsDecision, listOrdersForOps, OPS_LIST_LIMIT, type DecisionInput,
 import { grantRolesByEmail, revokeRolesByEmail, setOperatorRole } from "../store/people";
 import { isStaffRole, STAFF_ROLES, type StaffRole } from "~/lib/staff-roles";
 import { listPaymentIncidents, resolvePaymentIncident, runPaymentSweep, sweepSummary } from "../store/payments";
+import { financeCsv, financeReport } from "../store/refunds";
 import { backupCommand, restoreCommand } from "./backup";
 import type { OpsIO } from "./io";
 import { getDb } from "../db/client";
@@ -201,7 +202,17 @@ export const OPS_COMMANDS: Record<string, Command> = {
     "transfer proof rejected with a reason: 302 → 200 (the buyer may upload again)",
     "reason",
   ),
+  "orders:reject-transfer-final": decision(
+    "reject-transfer-final",
+    "transfer proof rejected for good with a reason, no money received: 302 → 2 ('Dana diterima' is the back office's)",
+    "reason",
+  ),
   "orders:ship": decision("ship", "shipped with courier and tracking number: 300 → 400", "shipping"),
+  "orders:cancel-refund": decision(
+    "cancel-refund",
+    "'Batalkan dan Kembalikan Dana' with a reason: 300 → 1, the stock unit returns, all money received is refunded (decision 0057)",
+    "reason",
+  ),
   "orders:expire": {
     usage: "orders:expire",
     summary: "payment sweep: Midtrans reconciliation, then unpaid orders past the payment deadline → 2",
@@ -213,6 +224,21 @@ export const OPS_COMMANDS: Record<string, Command> = {
       const reconciled = sweepSummary({ expired: [], reconciled: result.reconciled });
       if (reconciled) io.out(reconciled);
       return EXIT_OK;
+    },
+  },
+  "finance:report": {
+    usage: "finance:report --from YYYY-MM-DD --to YYYY-MM-DD",
+    summary: "money received, refunded and net per WIB day and payment method, as CSV (issue 36)",
+    async run(args, io) {
+      const usage = "finance:report --from YYYY-MM-DD --to YYYY-MM-DD";
+      const day = /^\d{4}-\d{2}-\d{2}$/;
+      const from = args[args.indexOf("--from") + 1];
+      const to = args[args.indexOf("--to") + 1];
+      if (args.length !== 4 || !args.includes("--from") || !args.includes("--to") || !from || !to || !day.test(from) || !day.test(to))
+        return usageError(io, usage);
+      const report = await financeReport(from, to);
+      io.out(financeCsv(report.days).trimEnd());
+      return 0;
     },
   },
   "payments:incidents": {

@@ -11,6 +11,7 @@ import { ORDER_AREA } from "./order.server";
 import { OTP_AREA } from "./otp.server";
 import { PAYMENT_AREA } from "./payment.server";
 import { PRODUCT_AREA } from "./product.server";
+import { REFUND_AREA } from "./refund.server";
 import { UPLOAD_AREA } from "./upload.server";
 import { USER_AREA } from "./user.server";
 
@@ -19,7 +20,7 @@ import { USER_AREA } from "./user.server";
 // (zod's JSON Schema output), so the document cannot drift from what the server checks.
 
 /** Bump the minor version for additions; a breaking change gets a new prefix (/api/v2), see README. */
-export const API_VERSION = "1.1.0";
+export const API_VERSION = "1.2.0";
 
 export const API_AREAS: ApiArea[] = [
   AUTH_AREA,
@@ -28,6 +29,7 @@ export const API_AREAS: ApiArea[] = [
   BANNER_AREA,
   ORDER_AREA,
   PAYMENT_AREA,
+  REFUND_AREA,
   BALANCE_AREA,
   COMPANY_AREA,
   OFFICE_AREA,

@@ -38,8 +38,10 @@ export function DecisionForms({
     <section className="ops-card" aria-labelledby="decision-heading">
       <h2 id="decision-heading">Keputusan</h2>
       <div className="ops-decisions">
-        {decisions.map(({ intent, kind, label, hint }) => {
+        {decisions.map(({ intent, kind, label, hint, reasonLabel, asksMoneyReceived }) => {
           const errors = errorsFor(intent);
+          // A status may offer two rejections (302: upload again, or for good): each its own field ids.
+          const reasonId = `${intent}-reason`;
           return (
             <Form key={intent} method="post" className="ops-form">
               <input type="hidden" name="intent" value={intent} />
@@ -52,17 +54,23 @@ export function DecisionForms({
                 </>
               ) : kind === "reject" ? (
                 <>
-                  <label htmlFor="reason">Alasan</label>
+                  <label htmlFor={reasonId}>{reasonLabel}</label>
                   <textarea
-                    id="reason"
+                    id={reasonId}
                     name="reason"
                     maxLength={REASON_MAX}
                     defaultValue={valueOf(intent, "reason")}
                     className={errors.reason ? "is-invalid" : undefined}
                     aria-invalid={errors.reason ? true : undefined}
-                    aria-describedby={errors.reason ? "reason-error" : undefined}
+                    aria-describedby={errors.reason ? `${reasonId}-error` : undefined}
                   />
-                  <FieldError id="reason-error" message={errors.reason} />
+                  <FieldError id={`${reasonId}-error`} message={errors.reason} />
+                  {asksMoneyReceived ? (
+                    <label className="ops-check">
+                      <input type="checkbox" name="moneyReceived" defaultChecked={valueOf(intent, "moneyReceived") === "on"} /> Dana
+                      diterima (dana dikembalikan ke pembeli)
+                    </label>
+                  ) : null}
                   <button type="submit" className="ops-btn ops-btn-danger">
                     {label}
                   </button>

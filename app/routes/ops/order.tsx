@@ -80,12 +80,18 @@ export async function action({ context, params, request }: Route.ActionArgs) {
     courier: String(form.get("courier") ?? "").slice(0, 100),
     courierOther: String(form.get("courierOther") ?? "").slice(0, 100),
     trackingNumber: String(form.get("trackingNumber") ?? "").slice(0, 200),
+    moneyReceived: form.get("moneyReceived") === "on" ? "on" : "",
   };
   if (!isOpsDecision(intent))
     return data<ActionData>({ intent: null, errors: {}, values, conflict: "Aksi tidak dikenal." }, { status: 400 });
   // The area opens to 'pesanan'; a decision may ask for its own role (the decisions' table).
   requireStaff(context, OPS_TRANSITIONS[intent].role);
-  const result = await applyOpsDecision(orderId, intent, { operatorId: operator.id }, values);
+  const result = await applyOpsDecision(
+    orderId,
+    intent,
+    { operatorId: operator.id },
+    { ...values, moneyReceived: values.moneyReceived === "on" },
+  );
   if (result.ok) {
     flash(context, "toast", { type: "success", message: OPS_TRANSITIONS[intent].success });
     throw redirect(`/ops/orders/${orderId}`);

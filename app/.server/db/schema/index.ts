@@ -7,3 +7,4 @@ export * from "./balance";
 export * from "./operators";
 export * from "./messages";
 export * from "./privacy";
+export * from "./refunds";

@@ -30,7 +30,7 @@ export const uploads = pgTable(
     ownerId: integer("owner_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    purpose: text("purpose", { enum: ["ktp", "transfer-proof", "delivery-proof"] }).notNull(),
+    purpose: text("purpose", { enum: ["ktp", "transfer-proof", "delivery-proof", "refund-proof"] }).notNull(),
     contentType: text("content_type", { enum: ["image/jpeg", "image/png", "application/pdf"] }).notNull(),
     // The clear file's size; `bytes` hold it sealed with AES-256-GCM under the key `keyId` names
     // (issue 35: a backup holds no KTP picture in clear). A null keyId is a row stored before

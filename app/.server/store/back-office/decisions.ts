@@ -1,7 +1,9 @@
 import { desc, eq } from "drizzle-orm";
+import type { Executor } from "../../db/client";
 import { getDb } from "../../db/client";
-import { orderEvents, orders, orderStatuses } from "../../db/schema";
+import { orderEvents, orders, orderStatuses, payments } from "../../db/schema";
 import { amountToPay, transitionOrder } from "../orders";
+import { createRefund, recordReceipt } from "../refunds";
 import { recordAudit } from "../people";
 import {
   COURIER_NAME_MAX,
@@ -70,7 +72,14 @@ export const TRACKING_TOO_LONG = `Nomor Resi maksimal ${TRACKING_MAX} karakter.`
 export type OpsActor = { operatorId: number } | "cli";
 export const actorLabel = (actor: OpsActor) => (actor === "cli" ? "ops" : `operator:${actor.operatorId}`);
 
-export type DecisionInput = { reason?: string; courier?: string; courierOther?: string; trackingNumber?: string };
+export type DecisionInput = {
+  reason?: string;
+  courier?: string;
+  courierOther?: string;
+  trackingNumber?: string;
+  /** 'Dana diterima' (reject-transfer-final): the transfer reached the store's account. */
+  moneyReceived?: boolean;
+};
 export type DecisionFieldErrors = Partial<Record<"reason" | "courier" | "courierOther" | "trackingNumber", string>>;
 export type DecisionResult =
   | { ok: true; from: number; to: number }
@@ -128,6 +137,7 @@ export async function applyOpsDecision(
     onMoved: async (tx) => {
       if (checked.courier)
         await tx.update(orders).set({ courier: checked.courier, trackingNumber: checked.trackingNumber }).where(eq(orders.id, orderId));
+      await refundForDecision(tx, orderId, decision, actorLabel(actor), checked.note, input.moneyReceived === true);
       if (actor !== "cli")
         await recordAudit(tx, actor.operatorId, "order-decision", { orderId, detail: `${decision} ${from}→${to}: ${checked.note}` });
     },
@@ -143,6 +153,32 @@ export async function applyOpsDecision(
     current,
     message: `${moved.message} Pesanan berstatus ${current.statusId} ${current.statusName}; perintah ini hanya untuk status ${from}.`,
   };
+}
+
+/**
+ * The refund a decision causes, in its transaction (issue 36): a transfer rejected for good whose
+ * money arrived ('Dana diterima') is received and refunded in full; a paid order the store cancels
+ * refunds everything received and not yet refunded.
+ */
+async function refundForDecision(
+  tx: Executor,
+  orderId: number,
+  decision: OpsDecision,
+  actor: string,
+  reason: string,
+  moneyReceived: boolean,
+) {
+  if (decision === "reject-transfer-final" && moneyReceived) {
+    const [payment] = await tx.select({ total: payments.total }).from(payments).where(eq(payments.orderId, orderId));
+    if (!payment) return;
+    await recordReceipt(tx, { orderId, amount: payment.total, source: "transfer-claimed", ref: `order:${orderId}:transfer` });
+    const refund = await createRefund(tx, { orderId, amount: "rest", cause: "proof-rejected", reason, actor });
+    if (!refund.ok) throw new Error(`refund of rejected order ${orderId}: ${refund.message}`);
+  }
+  if (decision === "cancel-refund") {
+    const refund = await createRefund(tx, { orderId, amount: "rest", cause: "ops-cancel", reason, actor });
+    if (!refund.ok) throw new Error(`refund of cancelled order ${orderId}: ${refund.message}`);
+  }
 }
 
 async function orderStatus(orderId: number) {
@@ -161,6 +197,7 @@ const REJECTION_KIND: Partial<Record<OpsDecision, "incentive" | "installment" | 
   "reject-incentive": "incentive",
   "reject-installment": "installment",
   "reject-transfer": "transfer",
+  "reject-transfer-final": "transfer",
 };
 
 export type BuyerOpsFacts = {

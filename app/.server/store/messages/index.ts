@@ -4,8 +4,9 @@
 // other domains may call; inside the domain, modules import each other directly (DESIGN §3).
 export { defineMail, messageIdFor } from "./deliver";
 export { renderEmail, type EmailContent } from "./email-layout";
-export { mayReadOutbox, OUTBOX_KEEP_DAYS, type OutboxEntry, outboxWarning, pruneOutbox, readOutbox } from "./mail";
+export { type MailMessage, mayReadOutbox, OUTBOX_KEEP_DAYS, type OutboxEntry, outboxWarning, pruneOutbox, readOutbox } from "./mail";
 export {
+  addNotification,
   listNotifications,
   markNotificationsRead,
   NOTIFICATIONS_PAGE_SIZE,

@@ -315,13 +315,13 @@ describe("getOwnedOrderSummary", () => {
 describe("transitionOrder (DESIGN §6)", () => {
   const STATUSES = [100, 200, 301, 302, 300, 400, 500, 1, 2];
 
-  it("has exactly the table of DESIGN §6, with 500, 1 and 2 terminal", () => {
+  it("has exactly the table of DESIGN §6 (with 300 → 1 of decision 0057), with 500, 1 and 2 terminal", () => {
     expect(ORDER_TRANSITIONS).toEqual({
       100: [200, 1, 2],
       200: [301, 302, 300, 1, 2],
       301: [300, 1, 2],
       302: [300, 200, 1, 2],
-      300: [400],
+      300: [400, 1],
       400: [500],
       500: [],
       1: [],

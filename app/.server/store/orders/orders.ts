@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { getDb, type Executor } from "../../db/client";
 import { orderDeliveryProofs, orderEvents, orders, orderStatuses, payments, products, uploads } from "../../db/schema";
 import { announceOrderEvent } from "../messages";
+import { createRefund, recordPaymentReceipt, recordReceipt } from "../refunds";
 import { creditOrderReward, rewardRuleOf, type Reward } from "./balance";
 import { canCancel, canConfirmArrival } from "~/lib/order-actions";
 import { canTransition, isReleasedStatus, ORDER_STATUS, ORDER_TRANSITIONS } from "~/lib/order-status";
@@ -70,6 +71,11 @@ export async function transitionOrder(
       // ('Saya sudah bayar' again). The rejected proof stays named in the event that sent it.
       await tx.update(payments).set({ markedPaidAt: null, proofUploadId: null }).where(eq(payments.orderId, orderId));
     }
+    if (to === ORDER_STATUS.PAYMENT_RECEIVED) {
+      // The payment arrived (a gateway's settlement, a verified transfer, an approved instalment): the
+      // money received for the order, which every later refund of it is checked against.
+      await recordPaymentReceipt(tx, orderId);
+    }
     await options?.onMoved?.(tx);
     // The buyer's notification and e-mail job, in this transaction: the move and its messages
     // commit or roll back together (issue 28). After onMoved, so a credited reward is in them.
@@ -122,11 +128,32 @@ export async function cancelOrder(orderId: number, userId: number): Promise<Acti
     const order = await ownedStatus(orderId, userId);
     if (!order) return { ok: false, notFound: true, message: ORDER_NOT_FOUND };
     if (!canCancel(order.statusId)) return { ok: false, message: refusalFor(order.statusId, "cancel") };
-    const moved = await transitionOrder(orderId, order.statusId, ORDER_STATUS.CANCELLED, `buyer:${userId}`, "Dibatalkan oleh pembeli");
+    const moved = await transitionOrder(orderId, order.statusId, ORDER_STATUS.CANCELLED, `buyer:${userId}`, "Dibatalkan oleh pembeli", {
+      onMoved: order.statusId === ORDER_STATUS.TRANSFER_REVIEW ? (tx) => refundCancelledTransfer(tx, orderId, userId) : undefined,
+    });
     if (moved.ok) return { ok: true };
   }
   const latest = await ownedStatus(orderId, userId);
   return { ok: false, message: refusalFor(latest?.statusId ?? ORDER_STATUS.CANCELLED, "cancel") };
+}
+
+/**
+ * A cancel in 302 'Verifikasi Bukti Transfer': the buyer has transferred what the payment asked
+ * (payment_total). That money is received and a refund of all of it is created, in the transaction
+ * of the cancel (issue 36).
+ */
+async function refundCancelledTransfer(tx: Executor, orderId: number, userId: number): Promise<void> {
+  const [payment] = await tx.select({ total: payments.total }).from(payments).where(eq(payments.orderId, orderId));
+  if (!payment) return;
+  await recordReceipt(tx, { orderId, amount: payment.total, source: "transfer-claimed", ref: `order:${orderId}:transfer` });
+  const refund = await createRefund(tx, {
+    orderId,
+    amount: "rest",
+    cause: "buyer-cancel",
+    reason: "Pesanan dibatalkan oleh pembeli setelah transfer",
+    actor: `buyer:${userId}`,
+  });
+  if (!refund.ok) throw new Error(`refund of cancelled order ${orderId}: ${refund.message}`);
 }
 
 /** Spec §7 confirm (`buktiImageUrls`): at most this many photos or PDFs with one confirmation. */

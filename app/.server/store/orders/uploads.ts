@@ -9,7 +9,7 @@ import { openUpload, sealUpload } from "../privacy";
 // same files and a backup holds them. Only checked files (app/.server/images.ts) are stored, and
 // only their owner reads them back.
 
-export type UploadPurpose = "ktp" | "transfer-proof" | "delivery-proof";
+export type UploadPurpose = "ktp" | "transfer-proof" | "delivery-proof" | "refund-proof";
 
 /** 128 random bits, URL-safe: not guessable, though ownership is what actually protects a file. */
 const ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;

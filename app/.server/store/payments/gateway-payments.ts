@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { orders, paymentIncidents, payments } from "../../db/schema";
 import { RELEASED_STATUSES } from "~/lib/order-status";
+import { createRefund, recordReceipt } from "../refunds";
 
 // The bookkeeping a real gateway needs beside the payments store (decision 0021): which payments the
 // reconciliation sweep should ask about, and the incidents an operator must look at (money received
@@ -108,7 +109,11 @@ export async function openGatewayPaymentsOfClosedOrders(gateway: string, limit =
 export type PaymentIncidentKind = "paid-after-close" | "amount-mismatch";
 export type PaymentIncident = typeof paymentIncidents.$inferSelect & { invoiceId: string; statusId: number };
 
-/** Records an incident once per gateway reference and kind; true when this call recorded it. */
+/**
+ * Records an incident once per gateway reference and kind; true when this call recorded it. The
+ * money it reports is received, and all of it is refunded (the order was closed, or the settlement
+ * was refused for its amount), in the same transaction (issue 36).
+ */
 export async function recordPaymentIncident(incident: {
   kind: PaymentIncidentKind;
   orderId: number;
@@ -119,12 +124,30 @@ export async function recordPaymentIncident(incident: {
 }): Promise<boolean> {
   const db = await getDb();
   const amount = incident.amount !== null && Number.isSafeInteger(incident.amount) ? incident.amount : null;
-  const inserted = await db
-    .insert(paymentIncidents)
-    .values({ ...incident, amount, detail: incident.detail.slice(0, 1000) })
-    .onConflictDoNothing()
-    .returning({ id: paymentIncidents.id });
-  return inserted.length > 0;
+  return db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(paymentIncidents)
+      .values({ ...incident, amount, detail: incident.detail.slice(0, 1000) })
+      .onConflictDoNothing()
+      .returning({ id: paymentIncidents.id });
+    if (!inserted.length) return false;
+    if (amount !== null && amount > 0) {
+      const ref = `incident:${inserted[0]!.id}`;
+      await recordReceipt(tx, { orderId: incident.orderId, amount, source: "incident", ref });
+      const refund = await createRefund(tx, {
+        orderId: incident.orderId,
+        amount,
+        cause: incident.kind,
+        reason:
+          incident.kind === "paid-after-close"
+            ? "Pembayaran diterima setelah pesanan ditutup"
+            : "Jumlah pembayaran tidak sesuai dengan tagihan",
+        actor: "gateway",
+      });
+      if (!refund.ok) throw new Error(`refund of incident ${ref}: ${refund.message}`);
+    }
+    return true;
+  });
 }
 
 /** The incidents for operators, newest first; `open` (default): those nobody resolved yet. */

@@ -28,7 +28,7 @@ export { expireOverduePayments, getOpenVaPayment, settleGatewayEvent, type Settl
 export { applyMidtransStatus, midtransOutcome, refreshOwnedGatewayPayment, type MidtransDecision } from "./midtrans-settle";
 export { SANDBOX_NOT_PAYABLE, sandboxPay, type SandboxPayResult } from "./sandbox-pay";
 export { runPaymentSweep, sweepSummary } from "./sweep";
-export { listPaymentIncidents, resolvePaymentIncident, type PaymentIncident } from "./gateway-payments";
+export { listPaymentIncidents, recordPaymentIncident, resolvePaymentIncident, type PaymentIncident } from "./gateway-payments";
 export {
   getCashDiscount,
   getHowToTexts,

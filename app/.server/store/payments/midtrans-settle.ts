@@ -7,6 +7,7 @@ import {
   recordPaymentIncident,
 } from "./gateway-payments";
 import { settleGatewayEvent } from "./settlement";
+import { settleGatewayRefundNotice } from "../refunds";
 import { MIDTRANS, midtransClient, midtransGateway, midtransVerdict, statusEvent, type MidtransTransaction } from "../../gateway";
 import { log } from "../../log";
 
@@ -103,6 +104,14 @@ export async function applyMidtransStatus(
     return midtransOutcome("status-unavailable", payment.orderId, `${tag} (the status API answered for ${tx.order_id})`);
   await markGatewayHeard(payment.orderId, now);
 
+  if (tx.transaction_status === "refund" || tx.transaction_status === "partial_refund") {
+    // A refund notification (issue 36): the store's card refunds whose refund_key Midtrans lists settle.
+    const listed = (tx as { refunds?: unknown }).refunds;
+    const keys = Array.isArray(listed)
+      ? listed.map((r) => (r as { refund_key?: unknown })?.refund_key).filter((k): k is string => typeof k === "string")
+      : [];
+    await settleGatewayRefundNotice(MIDTRANS, gatewayRef, keys);
+  }
   const event = statusEvent(tx, gatewayRef);
   const verdict = midtransVerdict(tx);
   const about = `${tag} status=${tx.transaction_status ?? "?"} event=${event.id} amount=${tx.gross_amount ?? "?"}`;

@@ -2,6 +2,7 @@ import { and, eq, isNull, lte } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { orders, payments, orderEvents, webhookEvents } from "../../db/schema";
 import { gatewayNamed, type GatewayClosing, type GatewayEvent } from "../../gateway";
+import { recordPaymentIncident } from "./gateway-payments";
 import { log } from "../../log";
 import { closeStalePayments } from "./open";
 import { transitionOrder } from "../orders";
@@ -38,7 +39,13 @@ export async function settleGatewayEvent(event: GatewayEvent, now = new Date()):
   }
   // Midtrans's events name its order_id (gatewayRef); the sandbox's name the VA.
   const [payment] = await db
-    .select({ orderId: payments.orderId, total: payments.total, expiresAt: payments.expiresAt, closedAt: payments.closedAt })
+    .select({
+      orderId: payments.orderId,
+      total: payments.total,
+      expiresAt: payments.expiresAt,
+      closedAt: payments.closedAt,
+      gateway: payments.gateway,
+    })
     .from(payments)
     .where(
       event.gatewayRef
@@ -71,6 +78,23 @@ export async function settleGatewayEvent(event: GatewayEvent, now = new Date()):
     return { status: 200, outcome, replay: inserted.length === 0, orderId };
   };
 
+  // Money for an order the store had closed (expired, cancelled): recorded once per event as an
+  // incident, whose money is received and refunded (issue 36). Midtrans's are recorded by
+  // gateway/midtrans-settle.ts, which knows the status API's times.
+  const paidAfterClose = async (): Promise<SettlementResult> => {
+    const recorded = await record("order-closed");
+    if (recorded.status === 200 && !recorded.replay && !event.gatewayRef && Number.isSafeInteger(event.amount) && event.amount > 0)
+      await recordPaymentIncident({
+        kind: "paid-after-close",
+        orderId,
+        gateway: payment.gateway,
+        gatewayRef: event.id,
+        amount: event.amount,
+        detail: `${payment.gateway} reports ${event.amount} paid (event ${event.id}) after the store closed the order: refund it.`,
+      });
+    return recorded;
+  };
+
   const [order] = await db.select({ statusId: orders.statusId }).from(orders).where(eq(orders.id, orderId));
   let statusId = order?.statusId ?? 0;
 
@@ -93,7 +117,7 @@ export async function settleGatewayEvent(event: GatewayEvent, now = new Date()):
     if (from === S.AWAITING_PAYMENT && !event.gatewayEnforcesDeadline && payment.expiresAt && payment.expiresAt <= now) {
       // Paid after the deadline: the payment is expired (as the sweep would have done); nothing is settled.
       await expirePayment(orderId);
-      return record("order-closed");
+      return paidAfterClose();
     }
     const moved = await transitionOrder(orderId, from, S.PAYMENT_RECEIVED, "gateway", eventNote(event.id));
     if (moved.ok) {
@@ -118,7 +142,7 @@ export async function settleGatewayEvent(event: GatewayEvent, now = new Date()):
     if (byThisEvent) return { status: 200, outcome: "settled", replay: true, orderId };
     return record("already-paid");
   }
-  if (isReleasedStatus(statusId)) return record("order-closed");
+  if (isReleasedStatus(statusId)) return paidAfterClose();
   return record("ignored");
 }
 

@@ -224,7 +224,13 @@ export type AuditAction =
   | "staff-roles"
   | "settings"
   | "message-resent"
-  | "message-resend-refused";
+  | "message-resend-refused"
+  | "refund-transferred"
+  | "refund-failed"
+  | "refund-gateway"
+  | "refund-gateway-refused"
+  | "refund-refused"
+  | "refund-export";
 
 /** One audit row; inside the caller's transaction when given one (a decision and its record commit together). */
 export async function recordAudit(

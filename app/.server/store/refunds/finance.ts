@@ -1,0 +1,191 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { getDb } from "../../db/client";
+import { refunds } from "../../db/schema";
+import { gatewayNamed } from "../../gateway";
+import { log } from "../../log";
+import { recordAudit } from "../people";
+import { getRefund, isId, moveRefund, REFUND_NOT_FOUND, REFUND_REFUSED } from "./refunds";
+import { FAILURE_REASON_MAX, REFERENCE_MAX } from "~/lib/refunds";
+
+// What finance does with a refund (/ops/refunds and the ops CLI, issue 36 item 4): a transfer refund
+// is marked transferred with the bank's reference (and perhaps a proof image) or failed with a
+// reason (back to the buyer for new details); a card refund goes back through the gateway's refund
+// API with the refund's id as its key, so pressing twice (or a retry after a timeout) refunds once.
+// Every step writes an audit row in the transaction of the change.
+
+export const REFERENCE_REQUIRED = "Nomor Referensi Transfer tidak boleh kosong.";
+export const REFERENCE_TOO_LONG = `Nomor Referensi Transfer maksimal ${REFERENCE_MAX} karakter.`;
+export const FAILURE_REASON_REQUIRED = "Alasan tidak boleh kosong.";
+
+/** Who acts: an operator (their id goes in the event and the audit) or the CLI. */
+export type FinanceActor = { operatorId: number } | "cli";
+const actorLabel = (actor: FinanceActor) => (actor === "cli" ? "ops" : `operator:${actor.operatorId}`);
+
+export type FinanceResult =
+  | { ok: true; already?: boolean }
+  | { ok: false; kind: "invalid"; errors: Partial<Record<"reference" | "reason", string>>; message: string }
+  | { ok: false; kind: "not-found" | "refused" | "unreachable"; message: string };
+
+/** 'Tandai Sudah Ditransfer': a transfer refund in 'Sedang Diproses' → 'Dana Telah Dikembalikan'. */
+export async function markRefundTransferred(
+  refundId: number,
+  actor: FinanceActor,
+  input: { reference?: string; proofUploadId?: string | null },
+): Promise<FinanceResult> {
+  const reference = (input.reference ?? "").trim();
+  if (!reference) return { ok: false, kind: "invalid", errors: { reference: REFERENCE_REQUIRED }, message: REFERENCE_REQUIRED };
+  if (reference.length > REFERENCE_MAX)
+    return { ok: false, kind: "invalid", errors: { reference: REFERENCE_TOO_LONG }, message: REFERENCE_TOO_LONG };
+  const refund = await getRefund(refundId);
+  if (!refund) return { ok: false, kind: "not-found", message: REFUND_NOT_FOUND };
+  const now = new Date();
+  const moved = await moveRefund(
+    refundId,
+    "processing",
+    "refunded",
+    actorLabel(actor),
+    {
+      changes: { transferReference: reference, proofUploadId: input.proofUploadId ?? null, refundedAt: now },
+      note: `Ditransfer, referensi ${reference}`,
+      onlyMethod: "transfer",
+      onMoved: async (tx) => {
+        if (actor !== "cli")
+          await recordAudit(tx, actor.operatorId, "refund-transferred", {
+            orderId: refund.orderId,
+            detail: `refund ${refundId}: ${reference}`,
+          });
+      },
+    },
+    now,
+  );
+  return moved ? { ok: true } : refusedNow(refundId, actor, "refund-transferred");
+}
+
+/** 'Gagal': 'Sedang Diproses' → 'Gagal Diproses' with a reason; the buyer is asked for (new) details. */
+export async function failRefund(refundId: number, actor: FinanceActor, input: { reason?: string }): Promise<FinanceResult> {
+  const reason = (input.reason ?? "").trim().slice(0, FAILURE_REASON_MAX);
+  if (!reason) return { ok: false, kind: "invalid", errors: { reason: FAILURE_REASON_REQUIRED }, message: FAILURE_REASON_REQUIRED };
+  const refund = await getRefund(refundId);
+  if (!refund) return { ok: false, kind: "not-found", message: REFUND_NOT_FOUND };
+  const moved = await moveRefund(refundId, "processing", "failed", actorLabel(actor), {
+    changes: { failureReason: reason },
+    note: reason,
+    onlyMethod: "transfer",
+    onMoved: async (tx) => {
+      if (actor !== "cli")
+        await recordAudit(tx, actor.operatorId, "refund-failed", { orderId: refund.orderId, detail: `refund ${refundId}: ${reason}` });
+    },
+  });
+  return moved ? { ok: true } : refusedNow(refundId, actor, "refund-failed");
+}
+
+/**
+ * 'Kembalikan via Midtrans': asks the payment's gateway to refund (refund_key = `refund-<id>`, the
+ * same on every press) and settles on its answer: given back → 'Dana Telah Dikembalikan'; refused
+ * → 'Gagal Diproses' and the refund becomes a bank transfer (the buyer is asked for an account); no
+ * answer → nothing changes, finance presses again later (the same key: never twice).
+ */
+export async function refundThroughGateway(refundId: number, actor: FinanceActor): Promise<FinanceResult> {
+  const refund = await getRefund(refundId);
+  if (!refund) return { ok: false, kind: "not-found", message: REFUND_NOT_FOUND };
+  if (refund.method !== "gateway" || !refund.gatewayRef || !refund.gateway) return { ok: false, kind: "refused", message: REFUND_REFUSED };
+  if (refund.state === "refunded") return { ok: true, already: true };
+  if (refund.state !== "processing") return { ok: false, kind: "refused", message: REFUND_REFUSED };
+  const gateway = gatewayNamed(refund.gateway);
+  if (!gateway?.refund) return { ok: false, kind: "refused", message: REFUND_REFUSED };
+  const answer = await gateway.refund(refund.gatewayRef, { amount: refund.amount, key: refundKey(refundId), reason: refund.reason });
+  const label = actorLabel(actor);
+  const audit = (action: "refund-gateway" | "refund-gateway-refused", detail: string) => async (tx: Parameters<typeof recordAudit>[0]) => {
+    if (actor !== "cli")
+      await recordAudit(tx, actor.operatorId, action, { orderId: refund.orderId, detail: `refund ${refundId}: ${detail}` });
+  };
+  switch (answer.kind) {
+    case "refunded": {
+      const moved = await settleRefundedAtGateway(refundId, answer.reference, label, audit("refund-gateway", answer.reference));
+      return moved ? { ok: true } : { ok: true, already: true };
+    }
+    case "refused": {
+      log.warn({ refundId, gateway: gateway.name, reason: answer.reason }, "refunds: the gateway refused the refund");
+      const moved = await moveRefund(refundId, "processing", "failed", label, {
+        changes: { failureReason: "Pengembalian ke kartu ditolak oleh penyedia pembayaran.", method: "transfer" },
+        note: answer.reason,
+        onlyMethod: "gateway",
+        onMoved: audit("refund-gateway-refused", answer.reason),
+      });
+      return moved
+        ? { ok: false, kind: "refused", message: "Midtrans menolak pengembalian dana. Pembeli diminta mengirim data rekening." }
+        : refusedNow(refundId, actor, "refund-gateway-refused");
+    }
+    case "unreachable":
+      log.warn({ refundId, gateway: gateway.name, reason: answer.reason }, "refunds: no answer from the gateway to the refund");
+      return {
+        ok: false,
+        kind: "unreachable",
+        message: "Midtrans tidak dapat dihubungi. Silakan coba lagi; dana tidak akan dikembalikan dua kali.",
+      };
+  }
+}
+
+/** The key of a refund at the gateway (Midtrans refund_key): one per refund, the same on every try. */
+export const refundKey = (refundId: number) => `refund-${refundId}`;
+
+async function settleRefundedAtGateway(
+  refundId: number,
+  reference: string,
+  actor: string,
+  onMoved?: (tx: Parameters<typeof recordAudit>[0]) => Promise<void>,
+): Promise<boolean> {
+  const now = new Date();
+  return moveRefund(
+    refundId,
+    "processing",
+    "refunded",
+    actor,
+    {
+      changes: { transferReference: reference.slice(0, REFERENCE_MAX), refundedAt: now },
+      note: `Dikembalikan via gateway (${reference})`,
+      onlyMethod: "gateway",
+      onMoved,
+    },
+    now,
+  );
+}
+
+/**
+ * The gateway reports a refund (Midtrans's `refund` / `partial_refund` notification, checked through
+ * its status API): the card refunds of that payment still 'Sedang Diproses' whose keys it names
+ * settle. Returns how many settled (0 for a notification already applied).
+ */
+export async function settleGatewayRefundNotice(gateway: string, gatewayRef: string, refundKeys: string[]): Promise<number> {
+  const ids = refundKeys
+    .map((key) => /^refund-(\d{1,10})$/.exec(key)?.[1])
+    .filter((id): id is string => !!id)
+    .map(Number)
+    .filter(isId);
+  if (!ids.length) return 0;
+  const db = await getDb();
+  const waiting = await db
+    .select({ id: refunds.id })
+    .from(refunds)
+    .where(
+      and(inArray(refunds.id, ids), eq(refunds.gateway, gateway), eq(refunds.gatewayRef, gatewayRef), eq(refunds.state, "processing")),
+    );
+  let settled = 0;
+  for (const { id } of waiting) if (await settleRefundedAtGateway(id, refundKey(id), "gateway")) settled++;
+  return settled;
+}
+
+async function refusedNow(
+  refundId: number,
+  actor: FinanceActor,
+  action: "refund-transferred" | "refund-failed" | "refund-gateway-refused",
+): Promise<FinanceResult> {
+  const refund = await getRefund(refundId);
+  if (!refund) return { ok: false, kind: "not-found", message: REFUND_NOT_FOUND };
+  if (actor !== "cli")
+    await recordAudit(null, actor.operatorId, "refund-refused", {
+      orderId: refund.orderId,
+      detail: `${action} refund ${refundId}: state ${refund.state}`,
+    });
+  return { ok: false, kind: "refused", message: `${REFUND_REFUSED} Pengembalian dana ini sudah diproses lebih dulu.` };
+}

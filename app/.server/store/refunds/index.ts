@@ -1,0 +1,44 @@
+// The refunds domain (issue 36, DESIGN §6 "Money back"): the money received for each order, the
+// refunds (created in the transaction of the move that causes them), the buyer's bank details,
+// finance's steps (transfer, failure, the gateway's refund API) and the figures of /ops/finance.
+// What the doors (pages, the API, the ops CLI, the gateways) and other domains may call; inside the
+// domain, modules import each other directly (DESIGN §3).
+export {
+  type AccountResult,
+  type BuyerRefund,
+  createRefund,
+  type CreateRefundResult,
+  getRefund,
+  listOwnedRefunds,
+  listRefundsForOps,
+  moveRefund,
+  openRefundsOf,
+  type OpsRefund,
+  recordPaymentReceipt,
+  recordReceipt,
+  type Refund,
+  REFUND_ABOVE_RECEIVED,
+  REFUND_NOT_FOUND,
+  REFUND_REFUSED,
+  REFUND_TRANSITIONS,
+  type RefundCause,
+  refundCounts,
+  refundEventsOf,
+  refundOwner,
+  type RefundMethod,
+  refundStatesOf,
+  submitRefundAccount,
+} from "./refunds";
+export {
+  FAILURE_REASON_REQUIRED,
+  type FinanceActor,
+  type FinanceResult,
+  failRefund,
+  markRefundTransferred,
+  REFERENCE_REQUIRED,
+  refundKey,
+  refundThroughGateway,
+  settleGatewayRefundNotice,
+} from "./finance";
+export { exportTransferRefundsCsv } from "./export";
+export { financeCsv, type FinanceDay, financeReport, type UnbalancedOrder } from "./report";

@@ -1,0 +1,367 @@
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { getDb, type Executor } from "../../db/client";
+import { orderReceipts, orders, payments, refundEvents, refunds, REFUND_CAUSES } from "../../db/schema";
+import { isPaidStatus } from "~/lib/order-status";
+import { checkAccountInput, type AccountErrors, type RefundState } from "~/lib/refunds";
+import { announceRefundEvent } from "./refund-messages";
+
+// The ONE module through which refunds and the money received change (DESIGN §6 "Money back",
+// issue 36). Like the orders: every change of a refund is one conditional update (… WHERE state =
+// expected) plus a refund_events row, in one transaction. A refund is created in the transaction of
+// the move that causes it (a cancel in 302, a proof rejected after the money arrived, a paid order
+// cancelled by the store, money after the order closed), with the order row locked while the
+// receipts and the refunds are summed, so concurrent refunds of one order never exceed what came in.
+
+export type RefundCause = (typeof REFUND_CAUSES)[number];
+export type RefundMethod = "gateway" | "transfer";
+export type Refund = typeof refunds.$inferSelect;
+
+/** DESIGN §6: the states each state may move to. 'Dana Telah Dikembalikan' is terminal. */
+export const REFUND_TRANSITIONS: Record<RefundState, RefundState[]> = {
+  // The buyer sends their account.
+  "awaiting-account": ["processing"],
+  // Finance transferred (or the gateway refunded), or it failed.
+  processing: ["refunded", "failed"],
+  refunded: [],
+  // The buyer sends (new) details: finance tries again.
+  failed: ["processing"],
+};
+
+export const REFUND_REFUSED = "Status pengembalian dana tidak dapat diubah.";
+export const REFUND_NOT_FOUND = "Pengembalian dana tidak ditemukan.";
+export const REFUND_ABOVE_RECEIVED = "Jumlah pengembalian melebihi dana yang diterima untuk pesanan ini.";
+
+// ————————————————————————————————————————————— money received
+
+/**
+ * Records money received for an order, once per `ref` (inside the caller's transaction). Returns
+ * true when this call recorded it.
+ */
+export async function recordReceipt(
+  tx: Executor,
+  receipt: { orderId: number; amount: number; source: "payment" | "transfer-claimed" | "incident"; ref: string },
+): Promise<boolean> {
+  if (!Number.isSafeInteger(receipt.amount) || receipt.amount <= 0) return false;
+  const [payment] = await tx.select({ type: payments.type }).from(payments).where(eq(payments.orderId, receipt.orderId));
+  const inserted = await tx
+    .insert(orderReceipts)
+    .values({ ...receipt, ref: receipt.ref.slice(0, 200), methodType: payment?.type ?? null })
+    .onConflictDoNothing({ target: orderReceipts.ref })
+    .returning({ id: orderReceipts.id });
+  return inserted.length > 0;
+}
+
+/** The payment of an order arrived (it reached 300): what it asked is received, once per order. */
+export async function recordPaymentReceipt(tx: Executor, orderId: number): Promise<void> {
+  const [order] = await tx
+    .select({ asked: sql<number>`coalesce(${payments.total}, ${orders.paymentTotal}, ${orders.totalAmount})`.mapWith(Number) })
+    .from(orders)
+    .leftJoin(payments, eq(payments.orderId, orders.id))
+    .where(eq(orders.id, orderId));
+  if (order) await recordReceipt(tx, { orderId, amount: order.asked, source: "payment", ref: `order:${orderId}:paid` });
+}
+
+/** What was received for an order and what was (or is being) given back, read inside `tx`. */
+async function moneyOf(tx: Executor, orderId: number): Promise<{ received: number; payment: number; refunded: number }> {
+  const [received] = await tx
+    .select({
+      total: sql<number>`coalesce(sum(${orderReceipts.amount}), 0)`.mapWith(Number),
+      payment: sql<number>`coalesce(sum(${orderReceipts.amount}) filter (where ${orderReceipts.source} = 'payment'), 0)`.mapWith(Number),
+    })
+    .from(orderReceipts)
+    .where(eq(orderReceipts.orderId, orderId));
+  const [refunded] = await tx
+    .select({ total: sql<number>`coalesce(sum(${refunds.amount}), 0)`.mapWith(Number) })
+    .from(refunds)
+    .where(eq(refunds.orderId, orderId));
+  return { received: received?.total ?? 0, payment: received?.payment ?? 0, refunded: refunded?.total ?? 0 };
+}
+
+// ————————————————————————————————————————————— creating a refund
+
+export type CreateRefundResult = { ok: true; refundId: number; amount: number } | { ok: false; message: string };
+
+/**
+ * Creates a refund of `amount` (or, 'rest', all that was received and not yet refunded) inside the
+ * caller's transaction. The order row is locked first, so a concurrent refund of the same order
+ * waits and then sees this one: the sum of refunds never exceeds the receipts. A card payment made
+ * at a gateway goes back through the gateway's refund API ('Sedang Diproses' at once); every other
+ * payment by bank transfer to an account the buyer gives ('Menunggu Data Rekening').
+ */
+export async function createRefund(
+  tx: Executor,
+  input: { orderId: number; amount: number | "rest"; cause: RefundCause; reason: string; actor: string },
+  now = new Date(),
+): Promise<CreateRefundResult> {
+  const [order] = await tx.select({ statusId: orders.statusId }).from(orders).where(eq(orders.id, input.orderId)).for("update");
+  if (!order) return { ok: false, message: REFUND_NOT_FOUND };
+  const money = await moneyOf(tx, input.orderId);
+  // A paid order on its way to the buyer keeps its payment: only money beyond it may go back.
+  const kept = isPaidStatus(order.statusId) ? money.payment : 0;
+  const left = money.received - kept - money.refunded;
+  const amount = input.amount === "rest" ? left : input.amount;
+  if (!Number.isSafeInteger(amount) || amount <= 0 || amount > left) return { ok: false, message: REFUND_ABOVE_RECEIVED };
+  const [payment] = await tx
+    .select({ type: payments.type, gateway: payments.gateway, gatewayRef: payments.gatewayRef })
+    .from(payments)
+    .where(eq(payments.orderId, input.orderId));
+  // Midtrans refunds card payments only (not bank transfer/VA): a card instalment goes back through it.
+  const byGateway = payment?.type === "installment" && payment.gatewayRef !== null;
+  const method: RefundMethod = byGateway ? "gateway" : "transfer";
+  const state: RefundState = byGateway ? "processing" : "awaiting-account";
+  const [created] = await tx
+    .insert(refunds)
+    .values({
+      orderId: input.orderId,
+      amount,
+      cause: input.cause,
+      reason: input.reason.slice(0, 1000),
+      method,
+      state,
+      gateway: byGateway ? payment.gateway : null,
+      gatewayRef: byGateway ? payment.gatewayRef : null,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning({ id: refunds.id });
+  const refundId = created!.id;
+  const [event] = await tx
+    .insert(refundEvents)
+    .values({
+      refundId,
+      fromState: null,
+      toState: state,
+      actor: input.actor.slice(0, 100),
+      note: input.reason.slice(0, 1000),
+      createdAt: now,
+    })
+    .returning({ id: refundEvents.id });
+  await announceRefundEvent(tx, event!.id);
+  return { ok: true, refundId, amount };
+}
+
+// ————————————————————————————————————————————— moving a refund
+
+type Changes = Partial<
+  Pick<
+    typeof refunds.$inferInsert,
+    | "bankName"
+    | "accountNumber"
+    | "accountHolder"
+    | "accountGivenAt"
+    | "transferReference"
+    | "proofUploadId"
+    | "failureReason"
+    | "refundedAt"
+    | "method"
+  >
+>;
+
+/**
+ * One conditional update (WHERE state = from) plus its event row, in one transaction; `onMoved`
+ * runs in it (the audit row). Refused (false) when the refund is not in `from` any more.
+ */
+export async function moveRefund(
+  refundId: number,
+  from: RefundState,
+  to: RefundState,
+  actor: string,
+  options: { changes?: Changes; note?: string; onlyMethod?: RefundMethod; onMoved?: (tx: Executor) => Promise<void> } = {},
+  now = new Date(),
+): Promise<boolean> {
+  if (!isId(refundId) || !REFUND_TRANSITIONS[from].includes(to)) return false;
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const conditions = [eq(refunds.id, refundId), eq(refunds.state, from)];
+    if (options.onlyMethod) conditions.push(eq(refunds.method, options.onlyMethod));
+    const moved = await tx
+      .update(refunds)
+      .set({ ...options.changes, state: to, updatedAt: now })
+      .where(and(...conditions))
+      .returning({ id: refunds.id });
+    if (!moved.length) return false;
+    const [event] = await tx
+      .insert(refundEvents)
+      .values({
+        refundId,
+        fromState: from,
+        toState: to,
+        actor: actor.slice(0, 100),
+        note: options.note?.slice(0, 1000) ?? null,
+        createdAt: now,
+      })
+      .returning({ id: refundEvents.id });
+    await options.onMoved?.(tx);
+    await announceRefundEvent(tx, event!.id);
+    return true;
+  });
+}
+
+export const isId = (n: unknown): n is number => typeof n === "number" && Number.isSafeInteger(n) && n > 0 && n <= 2_147_483_647;
+
+// ————————————————————————————————————————————— the buyer
+
+export type BuyerRefund = {
+  id: number;
+  amount: number;
+  state: RefundState;
+  method: RefundMethod;
+  reason: string;
+  bankName: string | null;
+  accountNumber: string | null;
+  accountHolder: string | null;
+  transferReference: string | null;
+  proofUploadId: string | null;
+  failureReason: string | null;
+  createdAt: Date;
+  refundedAt: Date | null;
+};
+
+const buyerColumns = {
+  id: refunds.id,
+  amount: refunds.amount,
+  state: refunds.state,
+  method: refunds.method,
+  reason: refunds.reason,
+  bankName: refunds.bankName,
+  accountNumber: refunds.accountNumber,
+  accountHolder: refunds.accountHolder,
+  transferReference: refunds.transferReference,
+  proofUploadId: refunds.proofUploadId,
+  failureReason: refunds.failureReason,
+  createdAt: refunds.createdAt,
+  refundedAt: refunds.refundedAt,
+};
+
+/** The refunds of the user's own order, oldest first; [] for anyone else's order. */
+export async function listOwnedRefunds(orderId: number, userId: number): Promise<BuyerRefund[]> {
+  if (!isId(orderId) || !isId(userId)) return [];
+  const db = await getDb();
+  return db
+    .select(buyerColumns)
+    .from(refunds)
+    .innerJoin(orders, eq(orders.id, refunds.orderId))
+    .where(and(eq(refunds.orderId, orderId), eq(orders.userId, userId)))
+    .orderBy(asc(refunds.id));
+}
+
+/** For the transaction list's cards: the state of the latest refund of each of these orders (the user's own). */
+export async function refundStatesOf(userId: number, orderIds: number[]): Promise<Map<number, RefundState>> {
+  const ids = orderIds.filter(isId);
+  if (!isId(userId) || !ids.length) return new Map();
+  const db = await getDb();
+  const rows = await db
+    .select({ orderId: refunds.orderId, state: refunds.state })
+    .from(refunds)
+    .innerJoin(orders, eq(orders.id, refunds.orderId))
+    .where(and(inArray(refunds.orderId, ids), eq(orders.userId, userId)))
+    .orderBy(asc(refunds.id));
+  return new Map(rows.map((r) => [r.orderId, r.state]));
+}
+
+/** Refunds of the user's orders not yet given back (account erasure must wait for them, issue 35). */
+export async function openRefundsOf(userId: number): Promise<{ count: number; amount: number }> {
+  if (!isId(userId)) return { count: 0, amount: 0 };
+  const db = await getDb();
+  const [row] = await db
+    .select({ count: sql<number>`count(*)`.mapWith(Number), amount: sql<number>`coalesce(sum(${refunds.amount}), 0)`.mapWith(Number) })
+    .from(refunds)
+    .innerJoin(orders, eq(orders.id, refunds.orderId))
+    .where(and(eq(orders.userId, userId), sql`${refunds.state} <> 'refunded'`));
+  return { count: row?.count ?? 0, amount: row?.amount ?? 0 };
+}
+
+export type AccountResult =
+  | { ok: true }
+  | { ok: false; kind: "invalid"; errors: AccountErrors; message: string }
+  | { ok: false; kind: "not-found" | "refused"; message: string };
+
+/**
+ * 'Kirim Data Rekening': the buyer's account for a transfer refund of their own order, in
+ * 'Menunggu Data Rekening' or 'Gagal Diproses' → 'Sedang Diproses'.
+ */
+export async function submitRefundAccount(refundId: number, userId: number, raw: Record<string, unknown>): Promise<AccountResult> {
+  const checked = checkAccountInput(raw);
+  if (!checked.ok) return { ok: false, kind: "invalid", errors: checked.errors, message: Object.values(checked.errors)[0]! };
+  if (!isId(refundId) || !isId(userId)) return { ok: false, kind: "not-found", message: REFUND_NOT_FOUND };
+  const db = await getDb();
+  const [refund] = await db
+    .select({ state: refunds.state, method: refunds.method })
+    .from(refunds)
+    .innerJoin(orders, eq(orders.id, refunds.orderId))
+    .where(and(eq(refunds.id, refundId), eq(orders.userId, userId)));
+  if (!refund) return { ok: false, kind: "not-found", message: REFUND_NOT_FOUND };
+  const from = refund.state;
+  if (refund.method !== "transfer" || (from !== "awaiting-account" && from !== "failed"))
+    return { ok: false, kind: "refused", message: REFUND_REFUSED };
+  const now = new Date();
+  const moved = await moveRefund(
+    refundId,
+    from,
+    "processing",
+    `buyer:${userId}`,
+    { changes: { ...checked.value, accountGivenAt: now, failureReason: null }, note: "Data rekening dikirim", onlyMethod: "transfer" },
+    now,
+  );
+  return moved ? { ok: true } : { ok: false, kind: "refused", message: REFUND_REFUSED };
+}
+
+// ————————————————————————————————————————————— reading for finance
+
+export type OpsRefund = Refund & { invoiceId: string; orderStatusId: number };
+
+export async function listRefundsForOps(options: { state?: RefundState; limit?: number } = {}): Promise<OpsRefund[]> {
+  const db = await getDb();
+  const rows = await db
+    .select({ refund: refunds, invoiceId: orders.invoiceId, orderStatusId: orders.statusId })
+    .from(refunds)
+    .innerJoin(orders, eq(orders.id, refunds.orderId))
+    .where(options.state ? eq(refunds.state, options.state) : undefined)
+    .orderBy(options.state === "refunded" ? desc(refunds.refundedAt) : asc(refunds.createdAt), asc(refunds.id))
+    .limit(options.limit ?? 200);
+  return rows.map((r) => ({ ...r.refund, invoiceId: r.invoiceId, orderStatusId: r.orderStatusId }));
+}
+
+export async function refundCounts(): Promise<Record<RefundState, { count: number; amount: number }>> {
+  const db = await getDb();
+  const rows = await db
+    .select({
+      state: refunds.state,
+      count: sql<number>`count(*)`.mapWith(Number),
+      amount: sql<number>`coalesce(sum(${refunds.amount}), 0)`.mapWith(Number),
+    })
+    .from(refunds)
+    .groupBy(refunds.state);
+  const counts: Record<RefundState, { count: number; amount: number }> = {
+    "awaiting-account": { count: 0, amount: 0 },
+    processing: { count: 0, amount: 0 },
+    refunded: { count: 0, amount: 0 },
+    failed: { count: 0, amount: 0 },
+  };
+  for (const r of rows) counts[r.state] = { count: r.count, amount: r.amount };
+  return counts;
+}
+
+export async function getRefund(refundId: number): Promise<Refund | null> {
+  if (!isId(refundId)) return null;
+  const db = await getDb();
+  const [row] = await db.select().from(refunds).where(eq(refunds.id, refundId));
+  return row ?? null;
+}
+
+export async function refundEventsOf(refundId: number) {
+  const db = await getDb();
+  return db.select().from(refundEvents).where(eq(refundEvents.refundId, refundId)).orderBy(asc(refundEvents.id));
+}
+
+/** The buyer whose order a refund belongs to (finance's proof image is stored as theirs, so they may open it). */
+export async function refundOwner(refundId: number): Promise<number | null> {
+  if (!isId(refundId)) return null;
+  const db = await getDb();
+  const [row] = await db
+    .select({ userId: orders.userId })
+    .from(refunds)
+    .innerJoin(orders, eq(orders.id, refunds.orderId))
+    .where(eq(refunds.id, refundId));
+  return row?.userId ?? null;
+}

@@ -1,0 +1,170 @@
+import { Form, useNavigation } from "react-router";
+import { formatRupiah } from "~/lib/money";
+import type { AccountErrors, RefundState } from "~/lib/refunds";
+
+// The order detail's 'Pengembalian Dana' block (issue 36): the amount and the state of money going
+// back to the buyer, the transfer's date and reference once done, and the account form ('Nama
+// Bank', 'Nomor Rekening', 'Nama Pemilik Rekening') while the store needs one, keeping what was typed.
+
+/** A refused account form: the refund it was for, the field messages, and what the buyer typed. */
+export type RefundFormData = {
+  refundId: number;
+  errors: AccountErrors;
+  values: Record<"bankName" | "accountNumber" | "accountHolder", string>;
+};
+
+export type RefundView = {
+  id: number;
+  amount: number;
+  state: RefundState;
+  stateName: string;
+  method: "gateway" | "transfer";
+  reason: string;
+  bankName: string | null;
+  accountNumber: string | null;
+  accountHolder: string | null;
+  transferReference: string | null;
+  proofUrl: string | null;
+  failureReason: string | null;
+  refundedAt: string | null;
+  asksForAccount: boolean;
+};
+
+/** 'Pengembalian Dana': the amount, the state, and the account form while the store needs one. */
+export function RefundBlock({
+  refund,
+  banks,
+  action,
+  failed,
+}: {
+  refund: RefundView;
+  banks: readonly string[];
+  action: string;
+  failed: RefundFormData | null;
+}) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const id = (field: string) => `refund-${refund.id}-${field}`;
+  const errors = failed?.errors ?? {};
+  const value = (field: "bankName" | "accountNumber" | "accountHolder") =>
+    failed?.values[field] ?? (refund.state === "failed" ? (refund[field] ?? "") : "");
+  return (
+    <section className="card" aria-labelledby={id("heading")} data-testid="refund">
+      <h2 id={id("heading")}>Pengembalian Dana</h2>
+      <div className="row-between">
+        <span className="muted">Jumlah</span>
+        <strong data-testid="refund-amount">{formatRupiah(refund.amount)}</strong>
+      </div>
+      <div className="row-between">
+        <span className="muted">Status</span>
+        <span className="strong" data-testid="refund-state">
+          {refund.stateName}
+        </span>
+      </div>
+      <p className="muted small">{refund.reason}</p>
+      {refund.state === "processing" ? (
+        <p data-testid="refund-processing">
+          {refund.method === "gateway"
+            ? "Dana sedang dikembalikan ke kartu yang Anda gunakan untuk membayar."
+            : `Dana sedang ditransfer ke rekening ${refund.bankName ?? ""} ${refund.accountNumber ?? ""} a.n. ${refund.accountHolder ?? ""}.`}
+        </p>
+      ) : null}
+      {refund.state === "refunded" ? (
+        <dl className="facts" data-testid="refund-done">
+          <dt>Tanggal Pengembalian</dt>
+          <dd>{refund.refundedAt}</dd>
+          {refund.transferReference ? (
+            <>
+              <dt>Nomor Referensi Transfer</dt>
+              <dd data-testid="refund-reference">{refund.transferReference}</dd>
+            </>
+          ) : null}
+          {refund.proofUrl ? (
+            <>
+              <dt>Bukti Transfer</dt>
+              <dd>
+                <a href={refund.proofUrl} target="_blank" rel="noopener">
+                  Lihat Bukti Transfer
+                </a>
+              </dd>
+            </>
+          ) : null}
+        </dl>
+      ) : null}
+      {refund.state === "failed" && refund.failureReason ? (
+        <p className="field-error" data-testid="refund-failure">
+          Alasan: {refund.failureReason}
+        </p>
+      ) : null}
+      {refund.asksForAccount ? (
+        <Form method="post" action={action} className="refund-form" data-testid="refund-form" preventScrollReset>
+          <input type="hidden" name="intent" value="refund-account" />
+          <input type="hidden" name="refundId" value={refund.id} />
+          <p className="muted small">Kirim data rekening Anda agar dana dapat ditransfer kembali.</p>
+          <div className="field">
+            <label htmlFor={id("bank")}>Nama Bank</label>
+            <select
+              id={id("bank")}
+              name="bankName"
+              defaultValue={value("bankName")}
+              aria-invalid={errors.bankName ? true : undefined}
+              aria-describedby={errors.bankName ? id("bank-error") : undefined}
+            >
+              <option value="">Pilih bank</option>
+              {banks.map((bank) => (
+                <option key={bank} value={bank}>
+                  {bank}
+                </option>
+              ))}
+            </select>
+            {errors.bankName ? (
+              <p className="field-error" id={id("bank-error")} role="alert">
+                {errors.bankName}
+              </p>
+            ) : null}
+          </div>
+          <div className="field">
+            <label htmlFor={id("number")}>Nomor Rekening</label>
+            <input
+              type="text"
+              id={id("number")}
+              name="accountNumber"
+              inputMode="numeric"
+              autoComplete="off"
+              maxLength={30}
+              defaultValue={value("accountNumber")}
+              aria-invalid={errors.accountNumber ? true : undefined}
+              aria-describedby={errors.accountNumber ? id("number-error") : undefined}
+            />
+            {errors.accountNumber ? (
+              <p className="field-error" id={id("number-error")} role="alert">
+                {errors.accountNumber}
+              </p>
+            ) : null}
+          </div>
+          <div className="field">
+            <label htmlFor={id("holder")}>Nama Pemilik Rekening</label>
+            <input
+              type="text"
+              id={id("holder")}
+              name="accountHolder"
+              autoComplete="off"
+              maxLength={100}
+              defaultValue={value("accountHolder")}
+              aria-invalid={errors.accountHolder ? true : undefined}
+              aria-describedby={errors.accountHolder ? id("holder-error") : undefined}
+            />
+            {errors.accountHolder ? (
+              <p className="field-error" id={id("holder-error")} role="alert">
+                {errors.accountHolder}
+              </p>
+            ) : null}
+          </div>
+          <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+            Kirim Data Rekening
+          </button>
+        </Form>
+      ) : null}
+    </section>
+  );
+}

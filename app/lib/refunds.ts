@@ -1,0 +1,72 @@
+// Refunds as the buyer and finance see them (issue 36): the states' Indonesian names, the banks a
+// buyer may name for a transfer refund, and the rules of the account form. Shared by the server and
+// the pages (no server code here).
+
+export type RefundState = "awaiting-account" | "processing" | "refunded" | "failed";
+
+/** The one place the states are named (DESIGN §6 "Money back"). */
+export const REFUND_STATE_NAMES: Record<RefundState, string> = {
+  "awaiting-account": "Menunggu Data Rekening",
+  processing: "Sedang Diproses",
+  refunded: "Dana Telah Dikembalikan",
+  failed: "Gagal Diproses",
+};
+
+/** The states in which the buyer is asked for (new) bank details. */
+export const ASKS_FOR_ACCOUNT: readonly RefundState[] = ["awaiting-account", "failed"];
+
+/** Indonesian banks a refund can be transferred to (the banks of the store's VA methods first). */
+export const REFUND_BANKS = [
+  "BNI",
+  "BRI",
+  "Mandiri",
+  "BCA",
+  "BSI (Bank Syariah Indonesia)",
+  "BTN",
+  "CIMB Niaga",
+  "Danamon",
+  "Permata",
+  "Maybank Indonesia",
+  "OCBC",
+  "Panin",
+  "Bank Jago",
+  "SeaBank",
+  "Bank DKI",
+  "Bank Jatim",
+  "Bank Jateng",
+  "Bank BJB",
+] as const;
+
+export const ACCOUNT_NUMBER = /^\d{6,20}$/;
+export const ACCOUNT_HOLDER_MAX = 100;
+
+/** Finance's fields on /ops/refunds: the bank's transfer reference and a failure's reason. */
+export const REFERENCE_MAX = 100;
+export const FAILURE_REASON_MAX = 500;
+
+export const BANK_REQUIRED = "Nama Bank tidak boleh kosong.";
+export const ACCOUNT_NUMBER_REQUIRED = "Nomor Rekening tidak boleh kosong.";
+export const ACCOUNT_NUMBER_INVALID = "Nomor Rekening harus 6-20 digit angka.";
+export const ACCOUNT_HOLDER_REQUIRED = "Nama Pemilik Rekening tidak boleh kosong.";
+export const ACCOUNT_HOLDER_TOO_LONG = `Nama Pemilik Rekening maksimal ${ACCOUNT_HOLDER_MAX} karakter.`;
+
+export type AccountInput = { bankName: string; accountNumber: string; accountHolder: string };
+export type AccountErrors = Partial<Record<keyof AccountInput, string>>;
+
+/** The account form's checks, the same on the page and in the API (spaces and dashes in the number are dropped). */
+export function checkAccountInput(
+  raw: Partial<Record<keyof AccountInput, unknown>>,
+): { ok: true; value: AccountInput } | { ok: false; errors: AccountErrors } {
+  const text = (v: unknown) => (typeof v === "string" ? v.trim() : "");
+  const bankName = text(raw.bankName);
+  const accountNumber = text(raw.accountNumber).replace(/[\s-]/g, "");
+  const accountHolder = text(raw.accountHolder).replace(/\s+/g, " ");
+  const errors: AccountErrors = {};
+  if (!bankName) errors.bankName = BANK_REQUIRED;
+  else if (!(REFUND_BANKS as readonly string[]).includes(bankName)) errors.bankName = BANK_REQUIRED;
+  if (!accountNumber) errors.accountNumber = ACCOUNT_NUMBER_REQUIRED;
+  else if (!ACCOUNT_NUMBER.test(accountNumber)) errors.accountNumber = ACCOUNT_NUMBER_INVALID;
+  if (!accountHolder) errors.accountHolder = ACCOUNT_HOLDER_REQUIRED;
+  else if (accountHolder.length > ACCOUNT_HOLDER_MAX) errors.accountHolder = ACCOUNT_HOLDER_TOO_LONG;
+  return Object.keys(errors).length ? { ok: false, errors } : { ok: true, value: { bankName, accountNumber, accountHolder } };
+}

@@ -1,0 +1,78 @@
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { getDb } from "~/.server/db/client";
+import { createSession } from "~/.server/store/people";
+import { cancelOrder } from "~/.server/store/orders";
+import { markPaid } from "~/.server/store/payments";
+import { markRefundTransferred } from "~/.server/store/refunds";
+import { createBuyer, createStockedProduct, placeOrder, proofUpload } from "~/.server/testing/payment-fixtures";
+import { ACCOUNT_NUMBER_INVALID, BANK_REQUIRED } from "~/lib/refunds";
+import { apiCaller } from "../../.server/testing/api-client";
+import { API_AREAS } from "./openapi.server";
+
+const callApi = apiCaller(API_AREAS);
+
+// Issue 36 item 3 through the JSON API: the refund of a transfer cancelled in 302, read and given its
+// bank account as the order detail's 'Pengembalian Dana' block does, with the page's messages.
+
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 240_000 });
+beforeAll(async () => {
+  await getDb();
+});
+
+describe("refund API", () => {
+  it("lists an order's refund, refuses a wrong account with the form's messages, and takes a valid one once", async () => {
+    const buyer = await createBuyer();
+    const token = await createSession(buyer.id, "api");
+    const orderId = await placeOrder(buyer, await createStockedProduct({ price: 2_500_000 }), "MANUAL-BNI");
+    expect((await callApi("GET", `/refund/list?orderId=${orderId}`, { token })).body.data).toEqual([]);
+    expect(await markPaid(orderId, buyer.id, await proofUpload(buyer))).toEqual({ ok: true });
+    expect(await cancelOrder(orderId, buyer.id)).toEqual({ ok: true });
+
+    const listed = await callApi("GET", `/refund/list?orderId=${orderId}`, { token });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data).toHaveLength(1);
+    const refund = listed.body.data[0];
+    expect(refund).toMatchObject({
+      orderId,
+      method: "transfer",
+      state: "awaiting-account",
+      stateName: "Menunggu Data Rekening",
+      asksForAccount: true,
+      transferReference: null,
+    });
+    expect(refund.amount).toBeGreaterThan(2_000_000);
+
+    const banks = await callApi("GET", "/refund/banks", { token });
+    expect(banks.body.data).toContain("BNI");
+
+    // Someone else: the order is not theirs to read, the refund not theirs to change.
+    const stranger = await createBuyer();
+    const strangerToken = await createSession(stranger.id, "api");
+    expect((await callApi("GET", `/refund/list?orderId=${orderId}`, { token: strangerToken })).status).toBe(404);
+    const account = { orderId, refundId: refund.id, bankName: "BNI", accountNumber: "0123456789", accountHolder: "Budi Santoso" };
+    expect((await callApi("POST", "/refund/account", { token: strangerToken, json: account })).status).toBe(404);
+    expect((await callApi("GET", `/refund/list?orderId=${orderId}`)).status).toBe(401);
+
+    const wrong = await callApi("POST", "/refund/account", { token, json: { ...account, accountNumber: "12ab", bankName: "Bank Entah" } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.errors).toMatchObject({ accountNumber: [ACCOUNT_NUMBER_INVALID], bankName: [BANK_REQUIRED] });
+
+    const sent = await callApi("POST", "/refund/account", { token, json: account });
+    expect(sent.status).toBe(200);
+    expect(sent.body.data).toMatchObject({
+      state: "processing",
+      stateName: "Sedang Diproses",
+      asksForAccount: false,
+      accountNumber: "0123456789",
+    });
+    // Already being processed: the details are not replaced.
+    const again = await callApi("POST", "/refund/account", { token, json: { ...account, accountNumber: "9999999999" } });
+    expect(again.status).toBe(409);
+
+    const finance = await createBuyer();
+    expect(await markRefundTransferred(refund.id, { operatorId: finance.id }, { reference: "TRF-API-1" })).toMatchObject({ ok: true });
+    const done = await callApi("GET", `/refund/list?orderId=${orderId}`, { token });
+    expect(done.body.data[0]).toMatchObject({ state: "refunded", stateName: "Dana Telah Dikembalikan", transferReference: "TRF-API-1" });
+    expect(done.body.data[0].refundedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+  });
+});

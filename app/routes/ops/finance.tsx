@@ -1,0 +1,126 @@
+import type { Route } from "./+types/finance";
+import { requireStaff } from "~/.server/http/ops-access";
+import { financeReport } from "~/.server/store/refunds";
+import { formatRupiah } from "~/lib/money";
+import { REFUND_STATE_NAMES } from "~/lib/refunds";
+import type { RouteHandle } from "~/lib/route-handle";
+
+// /ops/finance 'Keuangan' (issue 36 item 5, keuangan or admin): per WIB day and payment method the
+// money received, refunded and net; the refunds still open; and any order whose money does not add
+// up (received ≠ kept + refunds). The same days as `npm run ops -- finance:report` (CSV).
+
+export const handle: RouteHandle = { title: "Keuangan · Back Office" };
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const wibDay = (date: Date) => new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Jakarta" }).format(date);
+const METHOD_NAMES: Record<string, string> = {
+  virtual_account: "Virtual Account",
+  bank_transfer: "Transfer Manual",
+  installment: "Cicilan",
+  paylater: "Paylater",
+  "-": "-",
+};
+
+export async function loader({ context, url }: Route.LoaderArgs) {
+  requireStaff(context, "keuangan");
+  const today = wibDay(new Date());
+  const from = DAY.test(url.searchParams.get("from") ?? "")
+    ? url.searchParams.get("from")!
+    : wibDay(new Date(Date.now() - 29 * 86_400_000));
+  const to = DAY.test(url.searchParams.get("to") ?? "") ? url.searchParams.get("to")! : today;
+  const report = await financeReport(from, to);
+  return { from, to, ...report };
+}
+
+export default function OpsFinance({ loaderData }: Route.ComponentProps) {
+  const { from, to, days, open, unbalanced } = loaderData;
+  const total = days.reduce((sum, d) => ({ received: sum.received + d.received, refunded: sum.refunded + d.refunded }), {
+    received: 0,
+    refunded: 0,
+  });
+  return (
+    <>
+      <p>
+        <a href="/ops">‹ Antrean</a>
+      </p>
+      <h1>Keuangan</h1>
+      <form method="get" className="ops-form ops-inline-form">
+        <label htmlFor="from">Dari</label>
+        <input id="from" name="from" type="date" defaultValue={from} />
+        <label htmlFor="to">Sampai</label>
+        <input id="to" name="to" type="date" defaultValue={to} />
+        <button type="submit" className="ops-btn">
+          Tampilkan
+        </button>
+      </form>
+      <section className="ops-card" aria-labelledby="open-heading">
+        <h2 id="open-heading">Pengembalian Dana Terbuka</h2>
+        <p data-testid="finance-open">
+          {open.count} pengembalian, {formatRupiah(open.amount)} (belum {REFUND_STATE_NAMES.refunded})
+        </p>
+        <a href="/ops/refunds">Buka Pengembalian Dana</a>
+      </section>
+      <div className="ops-table-wrap">
+        <table className="ops-table" data-testid="finance-days">
+          <thead>
+            <tr>
+              <th scope="col">Tanggal (WIB)</th>
+              <th scope="col">Metode</th>
+              <th scope="col" className="num">
+                Diterima
+              </th>
+              <th scope="col" className="num">
+                Dikembalikan
+              </th>
+              <th scope="col" className="num">
+                Bersih
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {days.map((d) => (
+              <tr key={`${d.day}-${d.method}`}>
+                <td>{d.day}</td>
+                <td>{METHOD_NAMES[d.method] ?? d.method}</td>
+                <td className="num">{formatRupiah(d.received)}</td>
+                <td className="num">{formatRupiah(d.refunded)}</td>
+                <td className="num">{formatRupiah(d.net)}</td>
+              </tr>
+            ))}
+            <tr>
+              <th scope="row" colSpan={2}>
+                Jumlah
+              </th>
+              <td className="num">
+                <strong>{formatRupiah(total.received)}</strong>
+              </td>
+              <td className="num">
+                <strong>{formatRupiah(total.refunded)}</strong>
+              </td>
+              <td className="num">
+                <strong>{formatRupiah(total.received - total.refunded)}</strong>
+              </td>
+            </tr>
+          </tbody>
+        </table>
+      </div>
+      <section className="ops-card" aria-labelledby="unbalanced-heading">
+        <h2 id="unbalanced-heading">Pesanan dengan Dana Tidak Sesuai (dana bergerak pada periode ini)</h2>
+        {unbalanced.length === 0 ? (
+          <p className="ops-muted" data-testid="finance-balanced">
+            Semua dana yang diterima tercatat sebagai pembayaran pesanan atau pengembalian dana.
+          </p>
+        ) : (
+          <ul data-testid="finance-unbalanced">
+            {unbalanced.map((o) => (
+              <li key={o.orderId}>
+                <a href={`/ops/orders/${o.orderId}`}>{o.invoiceId}</a> (status {o.statusId}): diterima {formatRupiah(o.received)}, disimpan{" "}
+                {formatRupiah(o.kept)}, pengembalian {formatRupiah(o.refunds)}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,282 @@
+import { data, Form, redirect } from "react-router";
+import type { Route } from "./+types/refunds";
+import { readForm } from "~/.server/http/request";
+import { requireStaff } from "~/.server/http/ops-access";
+import { flash } from "~/.server/http/session";
+import { isEmptyFile } from "~/.server/images";
+import { formatAge, formatWhen } from "~/.server/store/back-office";
+import { processProofUpload, saveUpload } from "~/.server/store/orders";
+import {
+  failRefund,
+  type FinanceResult,
+  listRefundsForOps,
+  markRefundTransferred,
+  refundCounts,
+  refundOwner,
+  refundThroughGateway,
+} from "~/.server/store/refunds";
+import { listPaymentIncidents } from "~/.server/store/payments";
+import { formatRupiah } from "~/lib/money";
+import { FAILURE_REASON_MAX, REFERENCE_MAX, REFUND_STATE_NAMES, type RefundState } from "~/lib/refunds";
+import type { RouteHandle } from "~/lib/route-handle";
+
+// /ops/refunds 'Pengembalian Dana' (issue 36 item 4, role keuangan or admin): the refunds by state
+// with amount, age and order; a transfer refund is marked transferred (the bank's reference, an
+// optional proof image) or failed (back to the buyer for new details); a card refund goes back
+// through Midtrans's refund API. The incidents the gateway reported are listed below.
+
+const TITLE = "Pengembalian Dana";
+export const handle: RouteHandle = { title: `${TITLE} · Back Office` };
+
+const STATES: RefundState[] = ["processing", "awaiting-account", "failed", "refunded"];
+const stateOf = (raw: string | null): RefundState => ((STATES as string[]).includes(raw ?? "") ? (raw as RefundState) : "processing");
+
+export async function loader({ context, url }: Route.LoaderArgs) {
+  requireStaff(context, "keuangan");
+  const state = stateOf(url.searchParams.get("state"));
+  const now = new Date();
+  const [rows, counts, incidents] = await Promise.all([listRefundsForOps({ state }), refundCounts(), listPaymentIncidents({ limit: 50 })]);
+  return {
+    state,
+    tabs: STATES.map((s) => ({ state: s, name: REFUND_STATE_NAMES[s], ...counts[s] })),
+    refunds: rows.map((r) => ({
+      id: r.id,
+      orderId: r.orderId,
+      invoiceId: r.invoiceId,
+      amount: r.amount,
+      method: r.method,
+      reason: r.reason,
+      bankName: r.bankName,
+      accountNumber: r.accountNumber,
+      accountHolder: r.accountHolder,
+      transferReference: r.transferReference,
+      failureReason: r.failureReason,
+      createdAt: formatWhen(r.createdAt),
+      age: formatAge(r.createdAt, now),
+      refundedAt: r.refundedAt ? formatWhen(r.refundedAt) : null,
+    })),
+    incidents: incidents.map((i) => ({
+      id: i.id,
+      kind: i.kind === "paid-after-close" ? "Dibayar setelah pesanan ditutup" : "Jumlah tidak sesuai",
+      orderId: i.orderId,
+      invoiceId: i.invoiceId,
+      amount: i.amount,
+      gateway: i.gateway,
+      createdAt: formatWhen(i.createdAt),
+    })),
+  };
+}
+
+type ActionData = {
+  refundId: number;
+  intent: string;
+  errors: Partial<Record<"reference" | "reason" | "proof", string>>;
+  values: Record<string, string>;
+  message?: string;
+};
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const operator = requireStaff(context, "keuangan");
+  const form = await readForm(request);
+  const rawId = String(form.get("refundId") ?? "");
+  const intent = String(form.get("intent") ?? "");
+  if (!/^[1-9]\d{0,9}$/.test(rawId) || Number(rawId) > 2_147_483_647) throw data("Not Found", { status: 404 });
+  const refundId = Number(rawId);
+  const values = { reference: String(form.get("reference") ?? "").slice(0, 200), reason: String(form.get("reason") ?? "").slice(0, 1000) };
+  const actor = { operatorId: operator.id };
+  let result: FinanceResult;
+  if (intent === "transferred") {
+    let proofUploadId: string | null = null;
+    const proof = form.get("proof");
+    if (proof instanceof File && !isEmptyFile(proof)) {
+      const processed = await processProofUpload(proof);
+      if (!processed.ok) return data<ActionData>({ refundId, intent, errors: { proof: processed.message }, values }, { status: 400 });
+      const owner = await refundOwner(refundId);
+      if (!owner) throw data("Not Found", { status: 404 });
+      // Stored as the buyer's: the order detail links it, and only they (and finance) may open it.
+      proofUploadId = await saveUpload(owner, "refund-proof", processed.file);
+    }
+    result = await markRefundTransferred(refundId, actor, { reference: values.reference, proofUploadId });
+  } else if (intent === "fail") result = await failRefund(refundId, actor, { reason: values.reason });
+  else if (intent === "gateway") result = await refundThroughGateway(refundId, actor);
+  else return data<ActionData>({ refundId, intent, errors: {}, values, message: "Aksi tidak dikenal." }, { status: 400 });
+
+  if (!result.ok && result.kind === "not-found") throw data("Not Found", { status: 404 });
+  if (!result.ok && result.kind === "invalid")
+    return data<ActionData>({ refundId, intent, errors: result.errors, values }, { status: 400 });
+  flash(
+    context,
+    "toast",
+    result.ok
+      ? { type: "success", message: `Pengembalian dana ${refundId}: ${result.already ? "sudah dikembalikan sebelumnya." : "tersimpan."}` }
+      : { type: "danger", message: `Pengembalian dana ${refundId}: ${result.message}` },
+  );
+  throw redirect(`/ops/refunds${new URL(request.url).search}`);
+}
+
+export default function OpsRefunds({ loaderData, actionData }: Route.ComponentProps) {
+  const { state, tabs, refunds, incidents } = loaderData;
+  const failed = actionData as ActionData | undefined;
+  const errorsOf = (id: number, intent: string) => (failed?.refundId === id && failed.intent === intent ? failed.errors : {});
+  const valueOf = (id: number, intent: string, field: string) =>
+    failed?.refundId === id && failed.intent === intent ? (failed.values[field] ?? "") : "";
+  return (
+    <>
+      <p>
+        <a href="/ops">‹ Antrean</a>
+      </p>
+      <h1>{TITLE}</h1>
+      {failed?.message ? (
+        <p className="ops-alert" role="alert">
+          {failed.message}
+        </p>
+      ) : null}
+      <nav className="ops-tabs" aria-label="Status pengembalian dana">
+        {tabs.map((t) => (
+          <a
+            key={t.state}
+            href={`/ops/refunds?state=${t.state}`}
+            aria-current={t.state === state ? "page" : undefined}
+            data-testid={`refund-tab-${t.state}`}
+          >
+            {t.name} ({t.count} · {formatRupiah(t.amount)})
+          </a>
+        ))}
+        <a href="/ops/refunds/export">Unduh CSV transfer (Sedang Diproses)</a>
+      </nav>
+      {refunds.length === 0 ? (
+        <p className="ops-card">Tidak ada pengembalian dana dengan status ini.</p>
+      ) : (
+        <div className="ops-table-wrap">
+          <table className="ops-table">
+            <thead>
+              <tr>
+                <th scope="col">No.</th>
+                <th scope="col">Pesanan</th>
+                <th scope="col" className="num">
+                  Jumlah
+                </th>
+                <th scope="col">Metode</th>
+                <th scope="col">Rekening</th>
+                <th scope="col">Dibuat</th>
+                <th scope="col">Umur</th>
+                <th scope="col">Tindakan</th>
+              </tr>
+            </thead>
+            <tbody>
+              {refunds.map((r) => (
+                <tr key={r.id} data-testid="refund-row" data-refund-id={r.id}>
+                  <td>{r.id}</td>
+                  <td>
+                    <a href={`/ops/orders/${r.orderId}`}>{r.invoiceId}</a>
+                    <br />
+                    <span className="ops-muted">{r.reason}</span>
+                  </td>
+                  <td className="num">{formatRupiah(r.amount)}</td>
+                  <td>{r.method === "gateway" ? "Kartu (Midtrans)" : "Transfer bank"}</td>
+                  <td>
+                    {r.bankName ? (
+                      <>
+                        {r.bankName} {r.accountNumber}
+                        <br />
+                        a.n. {r.accountHolder}
+                      </>
+                    ) : (
+                      <span className="ops-muted">-</span>
+                    )}
+                    {r.failureReason ? <p className="ops-muted">Gagal: {r.failureReason}</p> : null}
+                    {r.transferReference ? <p className="ops-muted">Referensi: {r.transferReference}</p> : null}
+                  </td>
+                  <td>{r.refundedAt ?? r.createdAt}</td>
+                  <td>{r.age}</td>
+                  <td>
+                    {state === "processing" && r.method === "transfer" ? (
+                      <div className="ops-decisions">
+                        <Form method="post" encType="multipart/form-data" className="ops-form">
+                          <input type="hidden" name="refundId" value={r.id} />
+                          <input type="hidden" name="intent" value="transferred" />
+                          <label htmlFor={`reference-${r.id}`}>Nomor Referensi Transfer</label>
+                          <input
+                            type="text"
+                            id={`reference-${r.id}`}
+                            name="reference"
+                            maxLength={REFERENCE_MAX}
+                            defaultValue={valueOf(r.id, "transferred", "reference")}
+                            aria-invalid={errorsOf(r.id, "transferred").reference ? true : undefined}
+                            aria-describedby={errorsOf(r.id, "transferred").reference ? `reference-${r.id}-error` : undefined}
+                          />
+                          <FieldError id={`reference-${r.id}-error`} message={errorsOf(r.id, "transferred").reference} />
+                          <label htmlFor={`proof-${r.id}`}>Bukti Transfer (opsional)</label>
+                          <input
+                            id={`proof-${r.id}`}
+                            name="proof"
+                            type="file"
+                            accept=".jpg,.jpeg,.png,.pdf,image/jpeg,image/png,application/pdf"
+                          />
+                          <FieldError id={`proof-${r.id}-error`} message={errorsOf(r.id, "transferred").proof} />
+                          <button type="submit" className="ops-btn">
+                            Tandai Sudah Ditransfer
+                          </button>
+                        </Form>
+                        <Form method="post" className="ops-form">
+                          <input type="hidden" name="refundId" value={r.id} />
+                          <input type="hidden" name="intent" value="fail" />
+                          <label htmlFor={`reason-${r.id}`}>Alasan gagal</label>
+                          <input
+                            type="text"
+                            id={`reason-${r.id}`}
+                            name="reason"
+                            maxLength={FAILURE_REASON_MAX}
+                            defaultValue={valueOf(r.id, "fail", "reason")}
+                            aria-invalid={errorsOf(r.id, "fail").reason ? true : undefined}
+                            aria-describedby={errorsOf(r.id, "fail").reason ? `reason-${r.id}-error` : undefined}
+                          />
+                          <FieldError id={`reason-${r.id}-error`} message={errorsOf(r.id, "fail").reason} />
+                          <button type="submit" className="ops-btn ops-btn-danger">
+                            Gagal
+                          </button>
+                        </Form>
+                      </div>
+                    ) : null}
+                    {state === "processing" && r.method === "gateway" ? (
+                      <Form method="post">
+                        <input type="hidden" name="refundId" value={r.id} />
+                        <button type="submit" name="intent" value="gateway" className="ops-btn">
+                          Kembalikan via Midtrans
+                        </button>
+                      </Form>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      <section className="ops-card" aria-labelledby="incidents-heading">
+        <h2 id="incidents-heading">Insiden Pembayaran</h2>
+        {incidents.length === 0 ? (
+          <p className="ops-muted">Tidak ada insiden terbuka.</p>
+        ) : (
+          <ul data-testid="payment-incidents">
+            {incidents.map((i) => (
+              <li key={i.id}>
+                {i.createdAt} · {i.kind} · <a href={`/ops/orders/${i.orderId}`}>{i.invoiceId}</a> ·{" "}
+                {i.amount === null ? "-" : formatRupiah(i.amount)} · {i.gateway}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </>
+  );
+}
+
+function FieldError({ id, message }: { id: string; message?: string }) {
+  return message ? (
+    <p className="ops-error" id={id}>
+      {message}
+    </p>
+  ) : null;
+}

@@ -1,0 +1,111 @@
+import { randomInt } from "node:crypto";
+import { expect } from "@playwright/test";
+import { readLatestEmail, test } from "./helpers";
+import { checkoutToPayment, chooseManualTransfer, registerBuyer, samplePhoto } from "./helpers/purchase";
+import { signedInStaff } from "./helpers/staff";
+
+// Issue 36 "Done when": money that reached the store for an order that will not be delivered goes
+// back. A manual transfer with its proof, cancelled by the buyer in 'Verifikasi Bukti Transfer',
+// becomes a refund; the buyer gives a bank account (a wrong number refused first, the form keeping
+// what was typed); finance (role keuangan) marks it transferred with the bank's reference; the
+// buyer sees 'Dana Telah Dikembalikan' with the reference, in the bell and in an e-mail.
+
+const BIKE = "Exotic Sepeda Listrik Lipat 14 inci";
+
+test("a transfer cancelled after its proof is refunded: bank details, finance's transfer with a reference, the buyer told", async ({
+  page,
+  browser,
+  javaScriptEnabled,
+}) => {
+  // Two people's whole paths (a purchase with its proof, a staff sign-in with its second factor).
+  test.setTimeout(240_000);
+  const { email } = await registerBuyer(page);
+  await checkoutToPayment(page, javaScriptEnabled, { product: BIKE, phone: `0813${randomInt(10_000_000, 99_999_999)}` });
+  const orderId = await chooseManualTransfer(page);
+  const total = await page.getByLabel("Total Pembayaran", { exact: true }).inputValue();
+
+  // The transfer is made and its proof sent: 302 'Verifikasi Bukti Transfer'.
+  await page.getByRole("link", { name: "Saya sudah bayar" }).click();
+  await page
+    .getByLabel("Bukti Pembayaran", { exact: true })
+    .setInputFiles({ name: "bukti.jpg", mimeType: "image/jpeg", buffer: await samplePhoto() });
+  await page.getByRole("dialog", { name: "Upload Bukti Pembayaran" }).getByRole("button", { name: "Kirim Bukti Pembayaran" }).click();
+  await expect(page.getByTestId("payment-status")).toContainText("Verifikasi Bukti Transfer");
+
+  // The buyer cancels: the money they sent is now owed back to them.
+  const detail = `/transaction-detail/${orderId}`;
+  await page.goto(detail);
+  const invoice = (await page.getByTestId("invoice-id").textContent())!.trim();
+  await page.getByRole("link", { name: "Batalkan Pesanan" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Ya" }).click();
+  await expect(page.getByTestId("toast")).toHaveText(/Pesanan berhasil dibatalkan\./);
+  await expect(page.locator(".status-bar")).toHaveText("Dibatalkan");
+  const refund = page.getByTestId("refund");
+  await expect(refund.getByRole("heading", { name: "Pengembalian Dana" })).toBeVisible();
+  await expect(refund.getByTestId("refund-amount")).toHaveText(total);
+  await expect(refund.getByTestId("refund-state")).toHaveText("Menunggu Data Rekening");
+  // The transaction list's card says where the money is.
+  await page.goto("/transaction?statusId=1");
+  await expect(page.getByTestId("order-card").first()).toContainText("Menunggu Data Rekening");
+  await page.goto(detail);
+
+  // A wrong account number first: refused in Indonesian, nothing typed is lost.
+  const holder = `Rina Wulandari ${randomInt(100_000, 999_999)}`;
+  const form = page.getByTestId("refund-form");
+  await form.getByLabel("Nama Bank", { exact: true }).selectOption("BNI");
+  await form.getByLabel("Nomor Rekening", { exact: true }).fill("12ab34");
+  await form.getByLabel("Nama Pemilik Rekening", { exact: true }).fill(holder);
+  await form.getByRole("button", { name: "Kirim Data Rekening" }).click();
+  await expect(page.getByTestId("refund-form").getByRole("alert")).toHaveText("Nomor Rekening harus 6-20 digit angka.");
+  await expect(page.getByTestId("refund-form").getByLabel("Nama Bank", { exact: true })).toHaveValue("BNI");
+  await expect(page.getByTestId("refund-form").getByLabel("Nomor Rekening", { exact: true })).toHaveValue("12ab34");
+  await expect(page.getByTestId("refund-form").getByLabel("Nama Pemilik Rekening", { exact: true })).toHaveValue(holder);
+  await expect(page.getByTestId("refund-state")).toHaveText("Menunggu Data Rekening");
+
+  const accountNumber = `0${randomInt(100_000_000, 999_999_999)}`;
+  await page.getByTestId("refund-form").getByLabel("Nomor Rekening", { exact: true }).fill(accountNumber);
+  await page.getByTestId("refund-form").getByRole("button", { name: "Kirim Data Rekening" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Data rekening terkirim.");
+  await expect(page.getByTestId("refund-state")).toHaveText("Sedang Diproses");
+  await expect(page.getByTestId("refund-processing")).toContainText(`BNI ${accountNumber} a.n. ${holder}`);
+  await expect(page.getByTestId("refund-form")).toHaveCount(0);
+
+  // Finance: a staff member with role keuangan only, on 'Pengembalian Dana'.
+  const finance = await signedInStaff(browser, javaScriptEnabled, ["keuangan"]);
+  await finance.getByRole("navigation", { name: "Menu back office" }).getByRole("link", { name: "Pengembalian Dana" }).click();
+  await expect(finance).toHaveURL("/ops/refunds");
+  await expect(finance.getByRole("heading", { name: "Pengembalian Dana", level: 1 })).toBeVisible();
+  const row = finance.getByTestId("refund-row").filter({ hasText: holder });
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText(`BNI ${accountNumber}`);
+  await expect(row).toContainText(total);
+  // The reference is required.
+  await row.getByRole("button", { name: "Tandai Sudah Ditransfer" }).click();
+  await expect(finance.getByTestId("refund-row").filter({ hasText: holder })).toContainText("Nomor Referensi Transfer tidak boleh kosong.");
+  const reference = `TRF${randomInt(10_000_000, 99_999_999)}`;
+  const again = finance.getByTestId("refund-row").filter({ hasText: holder });
+  await again.getByLabel("Nomor Referensi Transfer", { exact: true }).fill(reference);
+  await again.getByRole("button", { name: "Tandai Sudah Ditransfer" }).click();
+  await expect(finance.getByTestId("toast")).toContainText("tersimpan.");
+  await expect(finance.getByTestId("refund-row").filter({ hasText: holder })).toHaveCount(0);
+  await finance.goto("/ops/refunds?state=refunded");
+  await expect(finance.getByTestId("refund-row").filter({ hasText: holder })).toContainText(`Referensi: ${reference}`);
+  // 'Keuangan': today's transfers show money received and refunded (the shared server's other orders too).
+  await finance.getByRole("navigation", { name: "Menu back office" }).getByRole("link", { name: "Keuangan" }).click();
+  await expect(finance).toHaveURL("/ops/finance");
+  await expect(finance.getByRole("heading", { name: "Keuangan", level: 1 })).toBeVisible();
+  await expect(finance.getByTestId("finance-days").getByRole("row").filter({ hasText: "Transfer Manual" }).first()).toBeVisible();
+  await finance.context().close();
+
+  // The buyer: the money is back, with the bank's reference, in the bell and in the mail.
+  await page.goto(detail);
+  await expect(page.getByTestId("refund-state")).toHaveText("Dana Telah Dikembalikan");
+  await expect(page.getByTestId("refund-reference")).toHaveText(reference);
+  await expect(page.getByTestId("refund-done")).toContainText("Tanggal Pengembalian");
+  await page.goto("/notifikasi");
+  const items = page.getByTestId("notification");
+  await expect(items.filter({ hasText: "Pengembalian Dana: Dana Telah Dikembalikan" })).toHaveCount(1);
+  await expect(items.filter({ hasText: "Pengembalian Dana: Dana Telah Dikembalikan" })).toContainText(reference);
+  const mail = await readLatestEmail(page, email, { subject: `Pengembalian Dana: Dana Telah Dikembalikan — ${invoice}` });
+  expect(mail.text).toContain(reference);
+});
