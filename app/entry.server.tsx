@@ -19,7 +19,7 @@ import { outboxWarning } from "./.server/store/messages";
 import { forgetAppliedImportFiles } from "./.server/store/back-office";
 import { PERSONAL_CACHE_CONTROL } from "./.server/http/request-guards";
 import { startOpsChannel } from "./.server/ops/channel";
-import { deleteExpiredKtpPhotos } from "./.server/store/privacy";
+import { deleteExpiredDataExports, deleteExpiredKtpPhotos } from "./.server/store/privacy";
 import { NonceContext } from "./lib/nonce";
 import { errorField, log } from "./.server/log";
 import { seedDemoData } from "./.server/demo/demo-data";
@@ -124,11 +124,13 @@ export async function startServer() {
     "payments-sweep": paymentSweep,
     "payment-reminders": sendPaymentReminders,
     // Issue 35: what is kept only as long as needed: KTP photos past their retention, applied import
-    // files, the demo outbox's old messages (a few rows a day; the minute's run finds most days none).
+    // files, the demo outbox's old messages, 'Unduh Data Saya' archives past their 24 hours (decision
+    // 0059); a few rows a day, the minute's run finds most days none.
     "data-retention": async () => ({
       ktpPhotos: await deleteExpiredKtpPhotos(),
       importFiles: await forgetAppliedImportFiles(),
       outbox: await pruneOutbox(),
+      dataExports: await deleteExpiredDataExports(),
     }),
   });
   await getDb();

@@ -15,6 +15,8 @@ export default [
   route("catalogue-images/:file", "routes/catalogue-images.ts"),
   // Owner-only files: answers 404 (not the login redirect) to anyone else, anonymous included.
   route("uploads/:id", "routes/uploads.ts"),
+  // 'Unduh Data Saya': the owner's ZIP (24 h); anonymous → sign in and come back (decision 0059).
+  route("profile/data-saya/:id", "routes/data-export.ts"),
   // The payment gateway's signed settlements (JSON; no session, no Origin check: the HMAC signs it).
   route("webhooks/payment", "routes/webhooks-payment.ts"),
   route("webhooks/midtrans", "routes/webhooks-midtrans.ts"),

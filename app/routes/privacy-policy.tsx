@@ -68,8 +68,15 @@ export default function PrivacyPolicy({ loaderData }: Route.ComponentProps) {
       <h2>Hak Anda</h2>
       <ul>
         <li>
-          Melihat dan mengunduh data Anda, serta menghapus akun Anda, dari halaman <Link to="/profile">Profil</Link>. Catatan keuangan
-          pesanan tetap disimpan tanpa nama Anda selama masa simpan yang diwajibkan.
+          Mengunduh salinan data Anda dengan tombol <strong>Unduh Data Saya</strong> di halaman <Link to="/profile">Profil</Link>: berkas
+          ZIP berisi data akun, alamat, pesanan, notifikasi, saldo dan foto yang Anda unggah. Tautannya dikirim ke email Anda, hanya dapat
+          dibuka dari akun Anda, dan berlaku 24 jam; setelah itu berkasnya dihapus.
+        </li>
+        <li>
+          Menghapus akun Anda dengan tombol <strong>Hapus Akun</strong> di halaman Profil (dengan kata sandi Anda), bila tidak ada pesanan
+          yang masih berjalan dan tidak ada saldo atau penarikan saldo yang belum selesai. Nama, email, nomor HP, NIP, alamat, NIK dan foto
+          KTP Anda dihapus. Catatan keuangan pesanan (nilai, status, pembayaran) tetap disimpan dengan nama samaran, tanpa identitas Anda,
+          selama 10 tahun sesuai kewajiban perpajakan.
         </li>
         <li>
           Memperbaiki data akun Anda melalui <Link to="/edit-profile">Ubah Profil</Link>.

@@ -1,9 +1,12 @@
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
+import { data, Form, Link, redirect, useNavigate } from "react-router";
 import { EmailText } from "~/components/email-text";
-import { data, Form, Link, useNavigate } from "react-router";
 import type { Route } from "./+types/profile";
-import { requireUser } from "~/.server/http/auth";
+import { endSession, requireUser } from "~/.server/http/auth";
+import { readForm } from "~/.server/http/request";
+import { flash } from "~/.server/http/session";
 import { getHelpContacts, getProfile } from "~/.server/store/people";
+import { DATA_EXPORT_HOURS, eraseAccount, latestDataExport, requestDataExport } from "~/.server/store/privacy";
 import { EditIcon, HelpIcon, LogoutIcon, UserIcon } from "~/components/icons";
 import { SubmitButton } from "~/components/submit-button";
 import type { RouteHandle } from "~/lib/route-handle";
@@ -18,6 +21,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   if (!profile) throw data("Not Found", { status: 404 });
   // The numbers an admin sets in /ops/settings (ADMIN_PHONE until then).
   const help = await getHelpContacts();
+  const dataExport = await latestDataExport(user.id);
   return {
     profile: {
       fullname: profile.fullname,
@@ -28,8 +32,45 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     },
     // Without JavaScript the 'Bantuan' modal is this page with ?sheet=bantuan (DESIGN §5).
     showHelp: url.searchParams.get("sheet") === "bantuan",
+    showErase: url.searchParams.get("sheet") === ERASE_SHEET,
+    dataExport: dataExport && {
+      link: dataExport.link,
+      expiresAt: dataExport.expiresAt.toLocaleString("id-ID", { timeZone: "Asia/Jakarta", dateStyle: "long", timeStyle: "short" }),
+    },
     admin: { phone: help.phone, tel: `tel:${help.phone.replace(/[^\d+]/g, "")}`, chat: `https://wa.me/${whatsAppNumber(help.whatsapp)}` },
   };
+}
+
+// Without JavaScript the 'Hapus Akun' confirmation is this page with ?sheet=hapus-akun, like 'Bantuan'.
+const ERASE_SHEET = "hapus-akun";
+
+/**
+ * Issue 35 item 4: 'Unduh Data Saya' (a job builds the ZIP and e-mails its link) and 'Hapus Akun'
+ * (the password again; the store refuses while an order is open or money is due). After the erasure
+ * the session is gone: the browser is signed out and told on /login.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireUser(context);
+  const form = await readForm(request);
+  const intent = form.get("intent");
+  if (intent === "unduh-data") {
+    await requestDataExport(user.id);
+    flash(context, "toast", {
+      type: "success",
+      message: `Permintaan diterima. Tautan unduhan akan dikirim ke email Anda dan tampil di halaman ini (berlaku ${DATA_EXPORT_HOURS} jam).`,
+    });
+    return redirect("/profile");
+  }
+  if (intent === "hapus-akun") {
+    const password = form.get("password");
+    const erased = await eraseAccount(user.id, typeof password === "string" ? password : "");
+    // The password is never sent back: the form re-renders empty with the reason.
+    if (!erased.ok) return data({ eraseError: erased.message, field: erased.field ?? null }, { status: 400 });
+    await endSession(context);
+    flash(context, "toast", { type: "success", message: "Akun Anda telah dihapus. Terima kasih telah berbelanja di Toko Pegawai PLN." });
+    return redirect("/login");
+  }
+  return data({ eraseError: "Permintaan tidak dikenal.", field: null }, { status: 400 });
 }
 
 /** wa.me wants the international number in digits only: "+62 811-…" or "0811-…" → "62811…". */
@@ -38,8 +79,8 @@ function whatsAppNumber(phone: string) {
   return digits.startsWith("0") ? `62${digits.slice(1)}` : digits;
 }
 
-export default function Profile({ loaderData }: Route.ComponentProps) {
-  const { profile, admin, showHelp } = loaderData;
+export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
+  const { profile, admin, showHelp, showErase, dataExport } = loaderData;
   return (
     <>
       <section className="card profile-card" aria-label="Data akun">
@@ -92,7 +133,37 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
         </Form>
       </nav>
 
+      <section className="card" aria-labelledby="data-rights-title" data-testid="data-rights">
+        <h2 id="data-rights-title" className="card-title">
+          Data Saya
+        </h2>
+        <p className="muted">Anda dapat meminta salinan data akun Anda, atau menghapus akun Anda beserta data pribadinya.</p>
+        {dataExport ? (
+          dataExport.link ? (
+            <p data-testid="data-export-ready">
+              Data Anda siap diunduh:{" "}
+              <a href={dataExport.link} download>
+                Unduh berkas ZIP
+              </a>{" "}
+              (berlaku sampai {dataExport.expiresAt} WIB).
+            </p>
+          ) : (
+            <p data-testid="data-export-pending">
+              Data Anda sedang disiapkan. Tautan unduhan akan dikirim ke email Anda dan tampil di sini.
+            </p>
+          )
+        ) : null}
+        <Form method="post" action="/profile" className="menu-form">
+          <input type="hidden" name="intent" value="unduh-data" />
+          <SubmitButton className="btn btn-outline btn-block">Unduh Data Saya</SubmitButton>
+        </Form>
+        <Link to={`?sheet=${ERASE_SHEET}`} className="btn btn-outline btn-block menu-item-danger" preventScrollReset>
+          Hapus Akun
+        </Link>
+      </section>
+
       {showHelp ? <HelpSheet admin={admin} /> : null}
+      {showErase || actionData?.eraseError ? <EraseSheet answer={actionData ?? null} /> : null}
     </>
   );
 }
@@ -126,6 +197,48 @@ function HelpSheet({ admin }: { admin: { phone: string; tel: string; chat: strin
         </a>
         <Link className="btn btn-primary btn-block" to="/profile" preventScrollReset autoFocus>
           Tutup
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+/** 'Hapus Akun': what goes, what stays, and the password again. A plain form (works without JavaScript). */
+function EraseSheet({ answer }: { answer: { eraseError: string } | null }) {
+  const error = answer?.eraseError ?? null;
+  // With JavaScript the page is not reloaded: each answer empties the password field, as the
+  // server-rendered page does without it (a password is never kept).
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (answer) form.current?.reset();
+  }, [answer]);
+  return (
+    <div className="modal-backdrop">
+      <div className="modal help-sheet" role="dialog" aria-modal="true" aria-labelledby="erase-title">
+        <h2 id="erase-title">Hapus Akun</h2>
+        <p>
+          Nama, email, nomor HP, NIP, alamat, NIK dan foto KTP Anda akan dihapus, dan Anda akan keluar dari semua perangkat. Akun yang sudah
+          dihapus tidak dapat dikembalikan.
+        </p>
+        <p className="muted">
+          Catatan transaksi pesanan (nilai, status, pembayaran) tetap disimpan tanpa identitas Anda selama 10 tahun, sesuai kewajiban
+          perpajakan.
+        </p>
+        <Form method="post" action={`/profile?sheet=${ERASE_SHEET}`} ref={form}>
+          <input type="hidden" name="intent" value="hapus-akun" />
+          {error ? (
+            <div className="form-error" role="alert" data-testid="erase-error">
+              {error}
+            </div>
+          ) : null}
+          <div className="field">
+            <label htmlFor="erase-password">Kata Sandi</label>
+            <input id="erase-password" name="password" type="password" autoComplete="current-password" required autoFocus />
+          </div>
+          <SubmitButton className="btn btn-primary btn-block">Hapus Akun</SubmitButton>
+        </Form>
+        <Link className="btn btn-outline btn-block" to="/profile" preventScrollReset>
+          Batal
         </Link>
       </div>
     </div>

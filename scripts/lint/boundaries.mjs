@@ -12,15 +12,18 @@ import path from "node:path";
 
 export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
 
-/** The platform files: configuration, logging, metrics, dates, images, CSV, sharp. */
-const PLATFORM = /^app\/\.server\/(env|log|metrics|dates|images|csv|sharp|data-keys|data-crypto)\.ts$/;
+/** The platform files: configuration, logging, metrics, dates, images, CSV, ZIP, sharp. */
+const PLATFORM = /^app\/\.server\/(env|log|metrics|dates|images|csv|zip|sharp|data-keys|data-crypto)\.ts$/;
 
 /**
  * The layers, low to high; a file imports only files of its own layer or a lower one.
  */
 export const LAYERS = [
   { name: "lib (app/lib)", test: (file) => file.startsWith("app/lib/") },
-  { name: "platform (app/.server/{env,log,metrics,dates,images,csv,sharp,data-keys,data-crypto}.ts)", test: (file) => PLATFORM.test(file) },
+  {
+    name: "platform (app/.server/{env,log,metrics,dates,images,csv,zip,sharp,data-keys,data-crypto}.ts)",
+    test: (file) => PLATFORM.test(file),
+  },
   { name: "db (app/.server/db)", test: (file) => file.startsWith("app/.server/db/") },
   { name: "gateway (app/.server/gateway)", test: (file) => file.startsWith("app/.server/gateway/") },
   { name: "store (app/.server/store)", test: (file) => file.startsWith("app/.server/store/") },

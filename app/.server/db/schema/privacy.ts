@@ -1,5 +1,6 @@
 import { index, integer, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
 import { users } from "./accounts";
+import { bytea } from "./columns";
 import { orders } from "./orders";
 
 /**
@@ -40,4 +41,27 @@ export const personalDataAccess = pgTable(
     index("personal_data_access_operator_idx").on(t.operatorId, t.createdAt),
     index("personal_data_access_buyer_idx").on(t.buyerId, t.createdAt),
   ],
+);
+
+/**
+ * The employee's 'Unduh Data Saya' (issue 35 item 4, decision 0059): one row per request. A job of
+ * the mail queue builds the ZIP (`bytes`, sealed like an upload under the key `keyId` names), sets
+ * `readyAt` and e-mails the link; the link is `/profile/data-saya/<id>` (random, 32 bytes), opens to
+ * its owner only, until `expiresAt` (24 h after the request), when the retention job deletes the row.
+ */
+export const dataExports = pgTable(
+  "data_exports",
+  {
+    id: text("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    requestedAt: timestamp("requested_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    readyAt: timestamp("ready_at", { withTimezone: true }),
+    size: integer("size"),
+    bytes: bytea("bytes"),
+    keyId: text("key_id"),
+  },
+  (t) => [index("data_exports_user_idx").on(t.userId, t.requestedAt), index("data_exports_expires_idx").on(t.expiresAt)],
 );

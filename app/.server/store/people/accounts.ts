@@ -235,6 +235,14 @@ export async function authenticate(email: string, password: string): Promise<{ i
   return ok ? { id: user.id } : null;
 }
 
+/** Whether `password` is the account's own (asked again before 'Hapus Akun'). */
+export async function checkPassword(userId: number, password: string): Promise<boolean> {
+  const db = await getDb();
+  const [user] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).limit(1);
+  if (!user || !password) return false;
+  return verify(user.passwordHash, password).catch(() => false);
+}
+
 /**
  * Queues a reset link for `email`. The job is created whatever the address (the worker looks the
  * account up and sends nothing without one), so neither the answer nor its timing tells whether

@@ -3,6 +3,7 @@
 // domain, modules import each other directly (DESIGN §3).
 export {
   authenticate,
+  checkPassword,
   checkResetSecret,
   getProfile,
   listCompanies,
@@ -20,11 +21,20 @@ export {
   confirmEnrolment,
   getFactorState,
   recordAudit,
+  type AuditAction,
   claimSecondFactorAttempt,
   verifySecondFactor,
 } from "./operators";
 export { checkRateLimit, hitMailRateLimit, hitRateLimit, RATE_LIMITS, type RateLimitRule, resetRateLimit } from "./rate-limits";
-export { createSession, getSessionUser, hashToken, markSecondFactorPassed, revokeSession, type SessionUser } from "./sessions";
+export {
+  createSession,
+  getSessionUser,
+  hashToken,
+  markSecondFactorPassed,
+  revokeAllSessions,
+  revokeSession,
+  type SessionUser,
+} from "./sessions";
 export {
   countAdmins,
   findUserByEmail,

@@ -205,6 +205,7 @@ export async function unusedRecoveryCodes(userId: number): Promise<number> {
 }
 
 export type AuditAction =
+  | "account-erased"
   | "2fa-enrolled"
   | "2fa-reset"
   | "2fa-passed"

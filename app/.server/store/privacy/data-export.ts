@@ -1,0 +1,224 @@
+import crypto from "node:crypto";
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte } from "drizzle-orm";
+import { getDb, type Executor } from "../../db/client";
+import {
+  balanceEntries,
+  checkoutDrafts,
+  companies,
+  dataExports,
+  notifications,
+  orderEvents,
+  orderProducts,
+  orders,
+  payments,
+  savedAddresses,
+  uploads,
+  users,
+} from "../../db/schema";
+import { decryptBytes, encryptBytes } from "../../data-crypto";
+import { env } from "../../env";
+import { zipStored, type ZipEntry } from "../../zip";
+import { defineMail, enqueueMessage, renderEmail } from "../messages";
+import { readNik } from "./nik";
+import { openUpload } from "./uploads";
+
+// 'Unduh Data Saya' (issue 35 item 4, decision 0059): the employee's copy of what the store holds on
+// them. A request is a row and a job of the mail queue; the job builds the ZIP (JSON + their own
+// photos), seals it like an upload and e-mails the link, so building it never holds up a page and a
+// crash retries it. The link opens to its owner only, for 24 hours; then the row is deleted.
+
+export const DATA_EXPORT_HOURS = 24;
+/** A new request within this time of the last one gives that one back (no second job). */
+const REQUEST_AGAIN_AFTER_MS = 60 * 60 * 1000;
+
+export const dataExportPath = (id: string) => `/profile/data-saya/${id}`;
+const exportContext = (id: string) => `data-export:${id}`;
+const EXPORT_ID = /^[A-Za-z0-9_-]{43}$/;
+
+export type DataExportState = { id: string; requestedAt: Date; expiresAt: Date; ready: boolean; link: string | null };
+
+/** The newest request of `userId` not yet expired (null: none). */
+export async function latestDataExport(userId: number): Promise<DataExportState | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ id: dataExports.id, requestedAt: dataExports.requestedAt, expiresAt: dataExports.expiresAt, readyAt: dataExports.readyAt })
+    .from(dataExports)
+    .where(and(eq(dataExports.userId, userId), gt(dataExports.expiresAt, new Date())))
+    .orderBy(desc(dataExports.requestedAt))
+    .limit(1);
+  if (!row) return null;
+  const ready = row.readyAt !== null;
+  return { id: row.id, requestedAt: row.requestedAt, expiresAt: row.expiresAt, ready, link: ready ? dataExportPath(row.id) : null };
+}
+
+/**
+ * Asks for a copy of the account's data: a row and its job, in one transaction. Within an hour of
+ * the last request that one is given back instead (a double click, a reload: no second ZIP).
+ */
+export async function requestDataExport(userId: number): Promise<DataExportState> {
+  const latest = await latestDataExport(userId);
+  if (latest && Date.now() - latest.requestedAt.getTime() < REQUEST_AGAIN_AFTER_MS) return latest;
+  const db = await getDb();
+  const id = crypto.randomBytes(32).toString("base64url");
+  const now = new Date();
+  const expiresAt = new Date(now.getTime() + DATA_EXPORT_HOURS * 3600_000);
+  await db.transaction(async (tx) => {
+    await tx.insert(dataExports).values({ id, userId, requestedAt: now, expiresAt });
+    await enqueueMessage(tx, "mail", { kind: "data-export", exportId: id }, { key: `data-export:${id}` });
+  });
+  return { id, requestedAt: now, expiresAt, ready: false, link: null };
+}
+
+/** The ZIP of export `id` for its owner `userId` while it is valid (null: unknown, another's, expired or not built yet). */
+export async function openDataExport(id: string, userId: number): Promise<Uint8Array | null> {
+  if (typeof id !== "string" || !EXPORT_ID.test(id)) return null;
+  const db = await getDb();
+  const [row] = await db
+    .select({ bytes: dataExports.bytes, keyId: dataExports.keyId })
+    .from(dataExports)
+    .where(
+      and(eq(dataExports.id, id), eq(dataExports.userId, userId), gt(dataExports.expiresAt, new Date()), isNotNull(dataExports.readyAt)),
+    )
+    .limit(1);
+  if (!row?.bytes) return null;
+  const stored = new Uint8Array(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength);
+  return decryptBytes(stored, row.keyId, exportContext(id));
+}
+
+/** Deletes the requests past their 24 hours (the scheduled job, once a minute across instances). */
+export async function deleteExpiredDataExports(): Promise<number> {
+  const db = await getDb();
+  const gone = await db.delete(dataExports).where(lte(dataExports.expiresAt, new Date())).returning({ id: dataExports.id });
+  return gone.length;
+}
+
+const json = (value: unknown) => new TextEncoder().encode(`${JSON.stringify(value, null, 2)}\n`);
+const EXTENSIONS: Record<string, string> = { "image/jpeg": "jpg", "image/png": "png", "application/pdf": "pdf" };
+
+/** The archive's files: the account, addresses, orders, notifications, balance, and the user's own photos in clear. */
+export async function collectAccountData(db: Executor, userId: number): Promise<ZipEntry[]> {
+  const [account] = await db
+    .select({
+      namaLengkap: users.fullname,
+      email: users.email,
+      nomorHp: users.phoneNo,
+      nip: users.nip,
+      perusahaan: companies.name,
+      terdaftar: users.createdAt,
+      terverifikasi: users.verifiedAt,
+    })
+    .from(users)
+    .innerJoin(companies, eq(companies.id, users.companyId))
+    .where(eq(users.id, userId));
+  const [saved] = await db.select({ address: savedAddresses.address }).from(savedAddresses).where(eq(savedAddresses.userId, userId));
+  const [draft] = await db.select({ address: checkoutDrafts.address }).from(checkoutDrafts).where(eq(checkoutDrafts.userId, userId));
+  const orderRows = await db.select().from(orders).where(eq(orders.userId, userId)).orderBy(asc(orders.id));
+  const orderIds = orderRows.map((o) => o.id);
+  const products = orderIds.length ? await db.select().from(orderProducts).where(inArray(orderProducts.orderId, orderIds)) : [];
+  const paymentRows = orderIds.length ? await db.select().from(payments).where(inArray(payments.orderId, orderIds)) : [];
+  const events = orderIds.length
+    ? await db
+        .select({ orderId: orderEvents.orderId, dari: orderEvents.fromStatus, ke: orderEvents.toStatus, waktu: orderEvents.createdAt })
+        .from(orderEvents)
+        .where(inArray(orderEvents.orderId, orderIds))
+        .orderBy(asc(orderEvents.id))
+    : [];
+  const ordersOut = orderRows.map(({ buyerNik, buyerNikHash: _hash, idempotencyKey: _key, ...order }) => ({
+    ...order,
+    // The person's own NIK, in clear: it is theirs (an erased or retention-emptied value stays empty).
+    buyerNik: buyerNik ? readNik(buyerNik) : null,
+    produk: products.filter((p) => p.orderId === order.id),
+    pembayaran: paymentRows.find((p) => p.orderId === order.id) ?? null,
+    riwayatStatus: events.filter((e) => e.orderId === order.id).map(({ orderId: _id, ...e }) => e),
+  }));
+  const notes = await db
+    .select({
+      judul: notifications.title,
+      isi: notifications.body,
+      tautan: notifications.link,
+      waktu: notifications.createdAt,
+      dibaca: notifications.readAt,
+    })
+    .from(notifications)
+    .where(eq(notifications.userId, userId))
+    .orderBy(asc(notifications.id));
+  const ledger = await db
+    .select({
+      jenis: balanceEntries.kind,
+      judul: balanceEntries.title,
+      keterangan: balanceEntries.description,
+      jumlah: balanceEntries.amount,
+      status: balanceEntries.status,
+      waktu: balanceEntries.createdAt,
+    })
+    .from(balanceEntries)
+    .where(eq(balanceEntries.userId, userId))
+    .orderBy(asc(balanceEntries.id));
+  const balance = ledger.reduce((sum, e) => (e.jenis === "credit" ? sum + e.jumlah : e.status === "Dibatalkan" ? sum : sum - e.jumlah), 0);
+  const files = await db
+    .select({
+      id: uploads.id,
+      purpose: uploads.purpose,
+      contentType: uploads.contentType,
+      bytes: uploads.bytes,
+      keyId: uploads.keyId,
+      createdAt: uploads.createdAt,
+    })
+    .from(uploads)
+    .where(and(eq(uploads.ownerId, userId), isNull(uploads.deletedAt)))
+    .orderBy(asc(uploads.createdAt));
+  return [
+    { name: "akun.json", data: json(account ?? null) },
+    { name: "alamat.json", data: json({ alamatTersimpan: saved?.address ?? null, alamatCheckout: draft?.address ?? null }) },
+    { name: "pesanan.json", data: json(ordersOut) },
+    { name: "notifikasi.json", data: json(notes) },
+    { name: "saldo.json", data: json({ saldo: balance, riwayat: ledger }) },
+    ...files.map((file) => ({
+      name: `foto/${file.purpose}-${file.id}.${EXTENSIONS[file.contentType] ?? "bin"}`,
+      data: openUpload(file),
+      modified: file.createdAt,
+    })),
+  ];
+}
+
+/**
+ * Builds export `id` once (a retry after a crash finds it built): the ZIP sealed in its row. Null
+ * when the row is gone (expired, or the account was erased meanwhile).
+ */
+export async function buildDataExport(id: string): Promise<{ userId: number; expiresAt: Date } | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ userId: dataExports.userId, expiresAt: dataExports.expiresAt, readyAt: dataExports.readyAt })
+    .from(dataExports)
+    .where(eq(dataExports.id, id));
+  if (!row) return null;
+  if (row.readyAt) return row;
+  const zip = zipStored(await collectAccountData(db, row.userId));
+  const sealed = encryptBytes(zip, exportContext(id));
+  await db
+    .update(dataExports)
+    .set({ bytes: sealed.bytes, keyId: sealed.keyId, size: zip.length, readyAt: new Date() })
+    .where(and(eq(dataExports.id, id), isNull(dataExports.readyAt)));
+  return row;
+}
+
+defineMail("data-export", async (data) => {
+  const id = String(data.exportId);
+  const built = await buildDataExport(id);
+  if (!built) return null;
+  const db = await getDb();
+  const [user] = await db.select({ email: users.email, fullname: users.fullname }).from(users).where(eq(users.id, built.userId));
+  if (!user) return null;
+  const until = built.expiresAt.toLocaleString("id-ID", { timeZone: "Asia/Jakarta", dateStyle: "long", timeStyle: "short" });
+  return renderEmail({
+    to: user.email,
+    subject: "Data Akun Toko Pegawai PLN Anda Siap Diunduh",
+    greeting: `Halo ${user.fullname},`,
+    lines: [
+      "Salinan data akun Anda (data akun, alamat, pesanan, notifikasi, saldo, dan foto yang Anda unggah) sudah siap dalam satu berkas ZIP.",
+      "Untuk mengunduhnya Anda perlu masuk ke akun Anda.",
+    ],
+    button: { label: "Unduh Data Saya", link: `${env().appUrl}${dataExportPath(id)}` },
+    footer: `Tautan ini berlaku ${DATA_EXPORT_HOURS} jam, sampai ${until} WIB; setelah itu berkasnya kami hapus. Jika Anda tidak memintanya, segera ubah kata sandi Anda.`,
+  });
+});

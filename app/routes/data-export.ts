@@ -1,0 +1,32 @@
+import { redirect } from "react-router";
+import type { Route } from "./+types/data-export";
+import { bearerToken } from "~/.server/http/api";
+import { getUser } from "~/.server/http/session";
+import { getSessionUser } from "~/.server/store/people";
+import { openDataExport } from "~/.server/store/privacy";
+
+// 'Unduh Data Saya' (issue 35, decision 0059): the ZIP behind the e-mailed link, for its owner only,
+// while it is valid (24 h). Anonymous: sign in first and come back (the e-mail's link opens in a
+// browser that may not be signed in). Anyone else, an expired or unknown link: the same 404.
+
+export async function loader({ params, context, request, url }: Route.LoaderArgs) {
+  const token = bearerToken(request);
+  const user = getUser(context) ?? (token ? await getSessionUser(token, "api") : null);
+  if (!user) throw redirect(`/authrequired?redirect=${encodeURIComponent(url.pathname)}`);
+  const zip = await openDataExport(params.id ?? "", user.id);
+  if (!zip) {
+    return new Response("Tautan unduhan tidak ditemukan atau sudah kedaluwarsa.", {
+      status: 404,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+    });
+  }
+  return new Response(zip as Uint8Array<ArrayBuffer>, {
+    headers: {
+      "Content-Type": "application/zip",
+      "Content-Length": String(zip.byteLength),
+      "Content-Disposition": 'attachment; filename="data-saya-toko-pegawai-pln.zip"',
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}

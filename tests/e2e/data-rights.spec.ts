@@ -1,0 +1,92 @@
+import { randomInt } from "node:crypto";
+import { expect, test as unvalidatedTest } from "@playwright/test";
+import { fillLogin, readLatestEmail, test } from "./helpers";
+import { BUYER_PASSWORD, buyIncentiveOrder, registerBuyer } from "./helpers/purchase";
+
+// Issue 35 item 4, with JavaScript on and off: 'Hapus Akun' asks the password again and is refused
+// while an order is open; once it is done the address no longer signs in and the buyer is told by
+// e-mail. 'Unduh Data Saya' shows the ZIP's link once the job has built it.
+
+test.describe.configure({ timeout: 300_000 });
+const clientAddress = { extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` } };
+test.use(clientAddress);
+unvalidatedTest.use(clientAddress);
+
+const OPEN_ORDER =
+  "Akun belum dapat dihapus karena masih ada pesanan yang berjalan. Selesaikan atau batalkan pesanan tersebut terlebih dahulu.";
+
+async function submitErase(page: import("@playwright/test").Page, password: string) {
+  await page.goto("/profile");
+  await page.getByRole("link", { name: "Hapus Akun", exact: true }).click();
+  const sheet = page.getByRole("dialog", { name: "Hapus Akun" });
+  await sheet.getByLabel("Kata Sandi", { exact: true }).fill(password);
+  await sheet.getByRole("button", { name: "Hapus Akun", exact: true }).click();
+  return sheet;
+}
+
+// Not through html-validate: the way to an open order passes /checkout, whose markup fails it today
+// without JavaScript (duplicate 'ktp' controls, legend order: outside this task). /profile and its
+// 'Hapus Akun' sheet are validated by the test below.
+unvalidatedTest(
+  "'Hapus Akun' is refused for a wrong password and an open order, then erases the account",
+  async ({ page, javaScriptEnabled }) => {
+    const { email } = await registerBuyer(page);
+    const orderId = await buyIncentiveOrder(page, javaScriptEnabled);
+
+    let sheet = await submitErase(page, "bukan-kata-sandi-saya");
+    await expect(sheet.getByTestId("erase-error")).toHaveText("Kata sandi salah. Akun tidak dihapus.");
+    // The form keeps nothing of the password.
+    await expect(sheet.getByLabel("Kata Sandi", { exact: true })).toHaveValue("");
+    expect(await page.content()).not.toContain("bukan-kata-sandi-saya");
+
+    sheet = await submitErase(page, BUYER_PASSWORD);
+    await expect(sheet.getByTestId("erase-error")).toHaveText(OPEN_ORDER);
+
+    await page.goto(`/transaction-detail/${orderId}`);
+    await page.getByRole("link", { name: "Batalkan Pesanan" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Ya" }).click();
+    await expect(page.locator(".status-bar")).toHaveText("Dibatalkan");
+
+    await submitErase(page, BUYER_PASSWORD);
+    await expect(page).toHaveURL("/login", { timeout: 30_000 });
+    await expect(page.getByTestId("toast")).toContainText("Akun Anda telah dihapus.");
+    const mail = await readLatestEmail(page, email, { subject: "Akun Toko Pegawai PLN Anda Telah Dihapus" });
+    expect(mail.text).toContain("10 tahun");
+
+    // Signed out, and the address signs in no more.
+    await page.goto("/profile");
+    await expect(page).toHaveURL(/\/authrequired/);
+    await page.goto("/login");
+    await fillLogin(page, email, BUYER_PASSWORD);
+    await expect(page).toHaveURL(/\/login/);
+    await page.goto("/profile");
+    await expect(page).toHaveURL(/\/authrequired/);
+  },
+);
+
+test("'Unduh Data Saya' shows the ZIP's link on /profile once the job has built it", async ({ page }) => {
+  const { email } = await registerBuyer(page);
+  await page.goto("/profile?sheet=hapus-akun");
+  await expect(page.getByRole("dialog", { name: "Hapus Akun" }).getByLabel("Kata Sandi", { exact: true })).toBeVisible();
+  await page.goto("/profile");
+  await page.getByRole("button", { name: "Unduh Data Saya" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Permintaan diterima.");
+  const mail = await readLatestEmail(page, email, { subject: "Data Akun Toko Pegawai PLN Anda Siap Diunduh" });
+  expect(mail.link).toMatch(/\/profile\/data-saya\/[\w-]{43}$/);
+
+  await page.goto("/profile");
+  const link = page.getByTestId("data-export-ready").getByRole("link", { name: "Unduh berkas ZIP" });
+  await expect(link).toBeVisible();
+  const href = (await link.getAttribute("href"))!;
+  expect(mail.link!.endsWith(href)).toBe(true);
+  const zip = await page.request.get(href);
+  expect(zip.status()).toBe(200);
+  expect(zip.headers()["content-type"]).toBe("application/zip");
+  expect((await zip.body()).subarray(0, 2).toString("latin1")).toBe("PK");
+
+  // Another browser, not signed in: asked to sign in, never the file.
+  const stranger = await page.context().browser()!.newContext();
+  const anonymous = await stranger.request.get(new URL(href, page.url()).toString(), { maxRedirects: 0 });
+  expect(anonymous.status()).toBe(302);
+  await stranger.close();
+});
