@@ -65,7 +65,7 @@ export async function eraseAccount(userId: number, password: string): Promise<Er
       const [open] = await tx
         .select({ id: orders.id })
         .from(orders)
-        .where(and(eq(orders.userId, userId), notInArray(orders.statusId, FINAL_STATUSES)))
+        .where(and(eq(orders.userId, userId), notInArray(orders.statusId, [...FINAL_STATUSES])))
         .limit(1);
       if (open) throw new Refused(ERASE_OPEN_ORDER);
       const [money] = await tx
