@@ -20,6 +20,8 @@ import { type CheckoutContext, checkoutSchema, NOTE_MAX, withOneKtpFile } from "
 // The checkout form (spec §2 Checkout, §4 Checkout flow) as app/routes/checkout.tsx renders it from
 // its loader: the buyer's data, the KTP photo, the incentive and the employee promo, the address,
 // the price lines and the statements. It posts to /checkout (the route's action judges it).
+// Long module: one form whose sections share the form state, the draft saver and the saved NIK/KTP
+// (issue 38); the pieces that stand alone (price lines, KTP sources, copy field) are components.
 
 const SUBMIT_INSENTIF = "Ajukan Insentif";
 const SUBMIT_PAYMENT = "Pilih Metode Pembayaran";

@@ -30,6 +30,10 @@ import { orderActions } from "~/lib/order-actions";
 import type { RouteHandle } from "~/lib/route-handle";
 import { KTP_DELETED } from "~/lib/privacy";
 
+// /transaction-detail/:id (spec §2 Order detail): the buyer's order, its payment, delivery, refund
+// (issue 36) and the actions its status allows. Long module: the page and its two server-rendered
+// sheets (cancel, confirm arrival) share one loader and one action; the refund block is its own component.
+
 export const handle: RouteHandle = { title: "Detail Transaksi" };
 
 const SHEETS = ["cancel", "confirm"] as const;

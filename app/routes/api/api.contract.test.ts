@@ -630,7 +630,7 @@ describe("OpenAPI", () => {
     };
     expect(document.openapi).toBe("3.1.0");
     const paths = Object.keys(document.paths);
-    expect(paths).toHaveLength(49);
+    expect(paths).toHaveLength(52);
     const register = document.paths["/api/core/api/v1/auth/register"]!.post!.requestBody!.content["application/json"]!.schema;
     expect(Object.keys(register.properties)).toEqual(
       expect.arrayContaining(["fullname", "phoneNo", "nip", "companyId", "email", "password", "matchPassword"]),

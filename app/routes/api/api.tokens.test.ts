@@ -182,6 +182,9 @@ describe("token matrix", () => {
       "/order/checkout-check": { query: `productId=1&nip=${encodeURIComponent(victim.nip)}` },
       "/otp/request": { json: { orderId } },
       "/otp/validate": { json: { otp: "1234" } },
+      "/refund/list": { query: `orderId=${orderId}` },
+      "/refund/account": { json: { orderId, refundId: 1, bankName: "BCA", accountNumber: "1234567890", accountHolder: "Penyusup" } },
+      "/user/delete-account": { json: { password: "bukan-sandinya" } },
       "/payment/methods": { json: { totalDiscount: 1000 } },
       "/payment/installment": { json: { totalDiscount: 1000, paymentId: 5 } },
       "/payment/select": { json: { totalDiscount: 1000, paymentMethodId: 1 } },
@@ -200,7 +203,7 @@ describe("token matrix", () => {
         .filter(([, r]) => r.auth)
         .map(([sub, r]) => ({ path: `/${area.area}${sub}`, method: r.method })),
     );
-    expect(authedCalls).toHaveLength(29);
+    expect(authedCalls).toHaveLength(35);
 
     let answered = 0;
     let leaks = 0;
@@ -241,6 +244,8 @@ describe("token matrix", () => {
           "/order/mark-paid",
           "/order/set-payment",
           "/payment/sandbox-pay",
+          "/refund/list",
+          "/refund/account",
         ].includes(call.path);
         if (takesOrder && answer.status !== 404) foreignOrderStatuses.push(`${call.path} ${target.orderId} → ${answer.status}`);
         if (call.path === "/auth/logout") break;

@@ -44,12 +44,16 @@ export default function OpsFinance({ loaderData }: Route.ComponentProps) {
         <a href="/ops">‹ Antrean</a>
       </p>
       <h1>Keuangan</h1>
-      <form method="get" className="ops-form ops-inline-form">
-        <label htmlFor="from">Dari</label>
-        <input id="from" name="from" type="date" defaultValue={from} />
-        <label htmlFor="to">Sampai</label>
-        <input id="to" name="to" type="date" defaultValue={to} />
-        <button type="submit" className="ops-btn">
+      <form method="get" className="ops-inline-form">
+        <div className="ops-field">
+          <label htmlFor="from">Dari</label>
+          <input id="from" name="from" type="date" defaultValue={from} />
+        </div>
+        <div className="ops-field">
+          <label htmlFor="to">Sampai</label>
+          <input id="to" name="to" type="date" defaultValue={to} />
+        </div>
+        <button type="submit" className="ops-btn ops-btn-secondary">
           Tampilkan
         </button>
       </form>

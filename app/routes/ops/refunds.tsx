@@ -131,7 +131,7 @@ export default function OpsRefunds({ loaderData, actionData }: Route.ComponentPr
           {failed.message}
         </p>
       ) : null}
-      <nav className="ops-tabs" aria-label="Status pengembalian dana">
+      <nav className="ops-filters" aria-label="Status pengembalian dana">
         {tabs.map((t) => (
           <a
             key={t.state}
@@ -142,8 +142,12 @@ export default function OpsRefunds({ loaderData, actionData }: Route.ComponentPr
             {t.name} ({t.count} · {formatRupiah(t.amount)})
           </a>
         ))}
-        <a href="/ops/refunds/export">Unduh CSV transfer (Sedang Diproses)</a>
       </nav>
+      <p>
+        <a className="ops-btn ops-btn-secondary" href="/ops/refunds/export">
+          Unduh CSV transfer (Sedang Diproses)
+        </a>
+      </p>
       {refunds.length === 0 ? (
         <p className="ops-card">Tidak ada pengembalian dana dengan status ini.</p>
       ) : (

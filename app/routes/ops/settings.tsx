@@ -31,6 +31,8 @@ import { parseId } from "~/lib/ids";
 // account, methods, fees, tenors and the VA cash discount apply to payments opened afterwards (an
 // open payment keeps the account, discount and total it showed); the reward rule applies to orders
 // made afterwards (issue 38); how-to texts are sanitised HTML; every save is audited.
+// Long module: one page of small, independent setting forms (account, methods, fees, rules,
+// companies, retention) that share one action dispatching on `intent`.
 
 const TITLE = "Pengaturan Toko";
 export const handle: RouteHandle = { title: TITLE };
