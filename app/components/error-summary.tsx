@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { invalidFields } from "~/lib/forms";
 
 type ErrorSummaryProps = {
@@ -18,11 +19,24 @@ type ErrorSummaryProps = {
  */
 export function ErrorSummary({ form, labels }: ErrorSummaryProps) {
   const names = form.status === "error" ? invalidFields(form.allErrors, Object.keys(labels)) : [];
+  const summary = useRef<HTMLDivElement>(null);
+  const shown = names.join(",");
+  // With JavaScript the page does not come back at the top: the browser stays where the submit
+  // button was, and the first field to fix takes the focus (scrolled just into view). The summary
+  // above it is brought on screen too, when it is not, so the whole list is read (the field keeps
+  // the focus).
+  useEffect(() => {
+    const element = summary.current;
+    if (!shown || !element) return;
+    const box = element.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight || box.top < parseFloat(getComputedStyle(element).scrollMarginTop || "0"))
+      element.scrollIntoView({ block: "start" });
+  }, [shown]);
   if (!names.length) return null;
   // Conform names a field's element `${form id}-${field name}` (what <Field> renders).
   const fieldId = (name: string) => `${form.id}-${name}`;
   return (
-    <div className="error-summary" role="alert" aria-labelledby={`${form.id}-summary-title`} data-testid="error-summary">
+    <div ref={summary} className="error-summary" role="alert" aria-labelledby={`${form.id}-summary-title`} data-testid="error-summary">
       <h2 id={`${form.id}-summary-title`} className="error-summary-title">
         {names.length === 1 ? "Ada 1 isian yang perlu diperbaiki:" : `Ada ${names.length} isian yang perlu diperbaiki:`}
       </h2>

@@ -129,12 +129,12 @@ test("a transfer proof rejected with a reason: the buyer sees the reason on the 
   await expect(operator.getByRole("img", { name: "Bukti Transfer" })).toBeVisible();
   await expect(operator.getByTestId("ops-unique-code")).toHaveText(code);
   // 'Tolak' needs its reason.
-  await operator.getByRole("button", { name: "Tolak" }).click();
+  await operator.getByRole("button", { name: "Tolak", exact: true }).click();
   await expect(operator.getByText("Alasan tidak boleh kosong.")).toBeVisible();
   await expect(operator.getByTestId("ops-status")).toHaveText("Verifikasi Bukti Transfer");
   const reason = "Nominal pada bukti transfer tidak sesuai dengan kode unik.";
   await operator.getByLabel("Alasan", { exact: true }).fill(reason);
-  await operator.getByRole("button", { name: "Tolak" }).click();
+  await operator.getByRole("button", { name: "Tolak", exact: true }).click();
   await expect(operator.getByTestId("toast")).toContainText("Bukti transfer ditolak.");
   await expect(operator.getByTestId("ops-status")).toHaveText("Menunggu Pembayaran");
   await expect(operator.getByTestId("timeline")).toContainText(reason);
@@ -173,7 +173,7 @@ test("after a rejected proof the buyer sends a new one and the operator verifies
   const operator = await signedInStaff(browser, javaScriptEnabled);
   await openFromQueue(operator, "Bukti Transfer", invoice);
   await operator.getByLabel("Alasan", { exact: true }).fill("Bukti transfer buram.");
-  await operator.getByRole("button", { name: "Tolak" }).click();
+  await operator.getByRole("button", { name: "Tolak", exact: true }).click();
   await expect(operator.getByTestId("ops-status")).toHaveText("Menunggu Pembayaran");
 
   await page.goto(`/payment/${orderId}`);
