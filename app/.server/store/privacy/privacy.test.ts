@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -9,7 +10,7 @@ import { getDb, type Db } from "../../db/client";
 import { operatorAudit, orderEvents, orders, personalDataAccess, uploads } from "../../db/schema";
 import { resetEnvForTests } from "../../env";
 import { resetDataKeyringForTests } from "../../data-crypto";
-import { backupDatabase } from "../../ops/backup";
+import { backupDatabase, findPgTool } from "../../ops/backup";
 import { createVerifiedUser, randomNik, submission } from "../../testing/fixtures";
 import { createOrderInStatus } from "../../testing/order-fixtures";
 import { ownDatabaseForThisFile } from "../../testing/own-database";
@@ -218,7 +219,11 @@ describe("rotation and the files at rest", () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "privacy-backup-")), "store.backup");
     const backup = await backupDatabase(file);
     expect(backup.ok).toBe(true);
-    const dump = zlib.gunzipSync(fs.readFileSync(file));
+    // PGlite's backup is a gzip'd data directory; PostgreSQL's a pg_dump custom archive (compressed
+    // inside), read back as the plain SQL pg_restore would run.
+    const dump = process.env.DATABASE_URL
+      ? execFileSync(findPgTool("pg_restore"), ["--file", "-", file], { maxBuffer: 512 * 1024 * 1024 })
+      : zlib.gunzipSync(fs.readFileSync(file));
     const needles = [Buffer.from(nik), marker.subarray(12)];
     for (const needle of needles) expect(dump.includes(needle)).toBe(false);
     if (!process.env.DATABASE_URL) {
