@@ -29,7 +29,8 @@ export function ErrorSummary({ form, labels }: ErrorSummaryProps) {
     const element = summary.current;
     if (!shown || !element) return;
     const box = element.getBoundingClientRect();
-    if (box.top < 0 || box.bottom > window.innerHeight || box.top < parseFloat(getComputedStyle(element).scrollMarginTop || "0"))
+    // Under the sticky bar's clearance (its scroll margin) or past the screen's bottom: not all read.
+    if (box.top < parseFloat(getComputedStyle(element).scrollMarginTop || "0") || box.bottom > window.innerHeight)
       element.scrollIntoView({ block: "start" });
   }, [shown]);
   if (!names.length) return null;

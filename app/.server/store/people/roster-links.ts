@@ -15,6 +15,11 @@ import { linkRosterEntry } from "./roster";
 //     ('Ya, Hubungkan' on /konfirmasi-pegawai).
 // An operator can undo a link made by mistake ('Putuskan'); links and unlinks are audited.
 
+/** An account registered with the entry's company and NIP (the NIP as typed, trimmed). */
+const registeredWithEntry = and(eq(users.companyId, rosterEntries.companyId), eq(sql`trim(${users.nip})`, rosterEntries.nip));
+/** The account is linked to no entry (an account holds at most one). */
+const onNoEntry = (userId: typeof users.id) => sql`not exists (select 1 from roster_entries r where r.user_id = ${userId})`;
+
 export type RosterCandidate = { entryId: number; userId: number; email: string; verified: boolean };
 
 /** Accounts that registered with an unlinked entry's company and NIP and are on no entry: who 'Hubungkan' may pick. */
@@ -24,14 +29,8 @@ export async function rosterCandidates(entryIds: readonly number[]): Promise<Ros
   return db
     .select({ entryId: rosterEntries.id, userId: users.id, email: users.email, verified: sql<boolean>`${users.verifiedAt} is not null` })
     .from(rosterEntries)
-    .innerJoin(users, and(eq(users.companyId, rosterEntries.companyId), eq(sql`trim(${users.nip})`, rosterEntries.nip)))
-    .where(
-      and(
-        inArray(rosterEntries.id, [...entryIds]),
-        isNull(rosterEntries.userId),
-        sql`not exists (select 1 from roster_entries r where r.user_id = ${users.id})`,
-      ),
-    )
+    .innerJoin(users, registeredWithEntry)
+    .where(and(inArray(rosterEntries.id, [...entryIds]), isNull(rosterEntries.userId), onNoEntry(users.id)))
     .orderBy(users.id);
 }
 
@@ -48,11 +47,8 @@ export async function linkRosterAccount(
     const [candidate] = await tx
       .select({ companyId: rosterEntries.companyId, nip: rosterEntries.nip })
       .from(rosterEntries)
-      .innerJoin(
-        users,
-        and(eq(users.id, userId), eq(users.companyId, rosterEntries.companyId), eq(sql`trim(${users.nip})`, rosterEntries.nip)),
-      )
-      .where(and(eq(rosterEntries.id, entryId), sql`not exists (select 1 from roster_entries r where r.user_id = ${userId})`));
+      .innerJoin(users, and(eq(users.id, userId), registeredWithEntry))
+      .where(and(eq(rosterEntries.id, entryId), onNoEntry(users.id)));
     if (!candidate || !(await linkRosterEntry(tx, entryId, userId))) return { ok: false as const, message: ROSTER_LINK_REFUSED };
     await recordAudit(tx, operatorId, "roster-link", { detail: `perusahaan ${candidate.companyId}, NIP ${candidate.nip}: akun ${userId}` });
     return { ok: true as const };
