@@ -4,6 +4,11 @@ export default {
   // recommended: valid and accessible HTML; document: the rules that need a whole page (heading
   // levels in order, a doctype, references that point somewhere).
   extends: ["html-validate:recommended", "html-validate:document"],
+  // HTML requires `rel` on a <link> outside microdata (the W3C checker: "A link element must have a
+  // rel or itemprop attribute"); html-validate's own element table does not, so the held module
+  // preloads once went out as links without `rel` unseen (issue 34). Required here, the
+  // element-required-attributes rule reports it.
+  elements: ["html5", { link: { attributes: { rel: { required: true } } } }],
   rules: {
     // React's server renderer writes every void element self-closed (`<meta …/>`, `<img …/>`): one
     // style, held throughout, instead of the preset's "omit" which React cannot write.

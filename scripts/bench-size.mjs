@@ -5,7 +5,7 @@
 // /res-search?keyword=motor, the first product's /detail/{id} and, signed in as the demo account,
 // /checkout (product 1 chosen) and /payment/{id} (an order waiting for its VA) measures:
 //   - first-load JavaScript: every <script src> and module preload the document names (the server
-//     holds them as <link data-after-load="modulepreload"> until the page has loaded, decision 0016),
+//     holds them in <template data-after-load="modulepreload"> until the page has loaded, decision 0016),
 //     plus its inline scripts (raw, gzip and brotli);
 //   - CSS: every <link rel=stylesheet> (gzip);
 //   - the HTML itself (raw, gzip and brotli).

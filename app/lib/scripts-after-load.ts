@@ -4,8 +4,9 @@
  * Every screen is complete HTML that works before any script runs, so on a slow phone connection
  * the 120 KB of scripts should not share the line with the page's own images, nor their evaluation
  * the main thread with its first paints. The server (app/.server/http/scripts-after-load.ts) writes React
- * Router's module preloads and its module script in an inert form, marked with HELD_ATTRIBUTE; the
- * small START_SCRIPTS below (inline in every document, root.tsx) makes them live again:
+ * Router's module preloads and its module script in an inert form, marked with HELD_ATTRIBUTE (each
+ * preload inside a `<template>`, the script with a type that does not run); the small START_SCRIPTS
+ * below (inline in every document, root.tsx) makes them live again:
  *
  * - once the `load` event has fired, the largest image (fetchpriority="high") is decoded, and two
  *   frames were drawn after it (an image decoded off the main thread reaches the screen a frame or
@@ -28,7 +29,7 @@ export const START_SCRIPTS = `(() => {
     started = true;
     // The history entry's key, which React Router's scroll restoration files positions under.
     if (!history.state || !history.state.key) history.replaceState({ key: Math.random().toString(32).slice(2) }, "");
-    for (const link of document.querySelectorAll('link[${HELD_ATTRIBUTE}="modulepreload"]')) setTimeout(() => (link.rel = "modulepreload"));
+    for (const held of document.querySelectorAll('template[${HELD_ATTRIBUTE}="modulepreload"]')) setTimeout(() => held.replaceWith(held.content));
     setTimeout(() => {
       const held = document.querySelector('script[${HELD_ATTRIBUTE}="module"]');
       if (!held) return;

@@ -22,7 +22,7 @@ const BODY =
   '<body><p>Harga pegawai — Rp27.075.000 ✓</p><script nonce="n">window.__reactRouterContext = {};</script><script nonce="n" type="module" async="">import "/assets/a.js";</script>';
 const STREAMED = '<script nonce="n">window.__reactRouterContext.streamController.enqueue("[]");</script></body></html>';
 const HELD =
-  '<!DOCTYPE html><html lang="id"><head><title>Beranda · Toko</title><link data-after-load="modulepreload" href="/assets/a.js" nonce="n"/><link data-after-load="modulepreload" href="/assets/b.js" nonce="n"/></head>' +
+  '<!DOCTYPE html><html lang="id"><head><title>Beranda · Toko</title><template data-after-load="modulepreload"><link rel="modulepreload" href="/assets/a.js" nonce="n"/></template><template data-after-load="modulepreload"><link rel="modulepreload" href="/assets/b.js" nonce="n"/></template></head>' +
   '<body><p>Harga pegawai — Rp27.075.000 ✓</p><script nonce="n">window.__reactRouterContext = {};</script><script nonce="n" type="text/plain" data-after-load="module">import "/assets/a.js";</script>' +
   STREAMED;
 
