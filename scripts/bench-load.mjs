@@ -14,10 +14,17 @@
 //   BENCH_SOAK_SECONDS a soak after the routes: all of them in turn for this long, RSS sampled (0)
 //   BENCH_PRODUCTS     a catalogue of this many published products (the demo's plus generated ones,
 //                      seeded before the server starts: the first start is then not a fresh one); 0: the demo's
+//   BENCH_ROTATE_ORDERS  key rotation under load (issue 35): this many incentive orders, each with its NIK
+//                      and a ~100 KB KTP photo, sealed under the old key before the server starts; the
+//                      server starts with a new key first (DATA_ENCRYPTION_KEY="new,old"); after the
+//                      warm-up `npm run ops -- data:rotate-key` runs while every route is driven in turn,
+//                      until it ends; then the server stops and every NIK and photo is opened with the new
+//                      key alone. The figures in "rotation"; its failed requests count in "errors". 0: off
 //   BENCH_PORT         server port (a free one)
 //   BUILD_DIR          the build to run (build)
 // The last line of the output is one JSON object with every figure.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -33,6 +40,7 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const heavyConnections = Number(process.env.BENCH_HEAVY_CONNECTIONS ?? 50);
 const soakSeconds = Number(process.env.BENCH_SOAK_SECONDS ?? 0);
 const catalogueSize = Number(process.env.BENCH_PRODUCTS ?? 0);
+const rotateOrders = Number(process.env.BENCH_ROTATE_ORDERS ?? 0);
 const ROUNDS = 5;
 const buildDir = path.resolve(root, process.env.BUILD_DIR ?? "build");
 
@@ -55,24 +63,36 @@ const port = Number(process.env.BENCH_PORT) || (await freePort());
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "store-bench-"));
 const base = `http://127.0.0.1:${port}`;
 
-if (catalogueSize > 0) {
+/** Runs a script of scripts/bench on the data directory, the server not running (PGlite: one process). */
+function runOnDataDir(script, args, key = SERVER_ENV.DATA_ENCRYPTION_KEY, options = {}) {
   const template = path.join(buildDir, "server", "assets", "db-template");
-  execFileSync(process.execPath, ["--import", "tsx", path.join(root, "scripts/bench/seed-catalogue.ts"), String(catalogueSize)], {
+  return execFileSync(process.execPath, ["--import", "tsx", path.join(root, "scripts/bench", script), ...args], {
     cwd: root,
     stdio: "inherit",
+    ...options,
     env: {
       ...process.env,
       DATA_DIR: dataDir,
       NODE_ENV: "production",
-      DATA_ENCRYPTION_KEY: SERVER_ENV.DATA_ENCRYPTION_KEY,
+      PAYMENT_GATEWAY: "sandbox",
+      DEMO_DATA: "1",
+      DATA_ENCRYPTION_KEY: key,
       DATABASE_URL: "",
       ...(fs.existsSync(template) ? { DB_TEMPLATE_DIR: template } : {}),
     },
   });
 }
 
+if (catalogueSize > 0) runOnDataDir("seed-catalogue.ts", [String(catalogueSize)]);
+// The key rotation run: the data sealed under the old key (the tests' key), a new key for the server.
+const oldKey = SERVER_ENV.DATA_ENCRYPTION_KEY;
+const newKey = randomBytes(32).toString("base64");
+if (rotateOrders > 0) runOnDataDir("personal-data.ts", ["seed", String(rotateOrders)], oldKey);
+
 const startedAt = performance.now();
-const server = spawnServer({ PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: "1", PAYMENT_GATEWAY: "sandbox", BUILD_DIR: buildDir });
+const serverEnv = { PORT: String(port), DATA_DIR: dataDir, DEMO_DATA: "1", PAYMENT_GATEWAY: "sandbox", BUILD_DIR: buildDir };
+if (rotateOrders > 0) serverEnv.DATA_ENCRYPTION_KEY = `${newKey},${oldKey}`;
+const server = spawnServer(serverEnv);
 let serverLog = "";
 server.stdout.on("data", (chunk) => (serverLog += chunk));
 server.stderr.on("data", (chunk) => (serverLog += chunk));
@@ -97,6 +117,8 @@ try {
   await sleep(2000);
   const rssIdleMb = rssMb();
   log(`RSS idle after warm-up: ${rssIdleMb} MB`);
+
+  const rotation = rotateOrders > 0 ? await rotateUnderLoad() : null;
 
   // The routes take turns (ROUNDS rounds of seconds/ROUNDS each), so a slow moment of the machine
   // (another process, a long garbage collection) falls on all of them alike, not on one route's
@@ -123,7 +145,7 @@ try {
   const ratio = (name) => round(results[name].rps / results.light.rps, 2);
   log(`ratios to ${ROUTES.light}: home ${ratio("home")}, detail ${ratio("detail")}, search ${ratio("search")}`);
   log(`RSS idle ${rssIdleMb} MB, after ${rssAfterMb} MB, growth ${round(rssAfterMb - rssIdleMb, 1)} MB, peak ${memoryField("VmHWM")} MB`);
-  const errors = Object.values(results).reduce((sum, r) => sum + r.errors, 0) + (heavy?.errors ?? 0);
+  const errors = Object.values(results).reduce((sum, r) => sum + r.errors, 0) + (heavy?.errors ?? 0) + (rotation?.errors ?? 0);
   if (errors) log(`ERRORS: ${errors} requests failed or answered other than 200`);
 
   const summary = {
@@ -146,7 +168,22 @@ try {
     rssAfterMb,
     rssGrowthMb: round(rssAfterMb - rssIdleMb, 1),
     soak,
+    rotation,
   };
+  if (rotation) {
+    // Every NIK and photo opened with the new key alone, as after the old one is dropped.
+    await stopServer(server);
+    const verified = JSON.parse(
+      runOnDataDir("personal-data.ts", ["verify"], newKey, { stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" })
+        .trim()
+        .split("\n")
+        .at(-1),
+    );
+    Object.assign(rotation, { verifiedWithNewKeyOnly: verified });
+    log(
+      `with the new key alone: ${verified.orders} orders, ${verified.uploads} photos, ${verified.unreadable} unreadable, ${verified.leftUnderOtherKey} under another key`,
+    );
+  }
   await stop();
   console.log(JSON.stringify(summary));
 } catch (error) {
@@ -228,6 +265,52 @@ function summarize(runs) {
   const errors = runs.reduce((sum, r) => sum + r.errors, 0);
   const at = (q) => round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0, 1);
   return { rps: round(latencies.length / elapsed, 1), p50: at(0.5), p99: at(0.99), max: at(1), requests: latencies.length, errors };
+}
+
+/**
+ * `npm run ops -- data:rotate-key` (over the server's socket, as an operator runs it) while every
+ * route is driven in turn with `connections` connections until the command has ended.
+ */
+async function rotateUnderLoad() {
+  const rssBefore = rssMb();
+  const started = performance.now();
+  let output = "";
+  const command = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts/ops.ts"), "data:rotate-key"], {
+    cwd: root,
+    env: { ...process.env, ...SERVER_ENV, ...serverEnv, NODE_ENV: "production" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  command.stdout.on("data", (chunk) => (output += chunk));
+  command.stderr.on("data", (chunk) => (output += chunk));
+  let exitCode = null;
+  const ended = new Promise((resolve) => command.once("exit", (code) => resolve((exitCode = code))));
+  const runs = [];
+  let rssMax = rssBefore;
+  while (exitCode === null) {
+    for (const url of Object.values(ROUTES)) {
+      if (exitCode !== null) break;
+      runs.push(await load(url, connections, 1));
+      rssMax = Math.max(rssMax, rssMb());
+    }
+  }
+  await ended;
+  const seconds = round((performance.now() - started) / 1000, 1);
+  const traffic = summarize(runs);
+  log(`data:rotate-key under load: exit ${exitCode} in ${seconds} s; ${output.trim().split("\n").at(-1)}`);
+  log(`  traffic meanwhile: ${format(traffic)}; RSS ${rssBefore} → max ${rssMax} MB`);
+  return {
+    orders: rotateOrders,
+    exitCode,
+    seconds,
+    output: output.trim().split("\n").at(-1),
+    ...pick(traffic),
+    p50: traffic.p50,
+    max: traffic.max,
+    requests: traffic.requests,
+    errors: traffic.errors,
+    rssBeforeMb: rssBefore,
+    rssMaxMb: rssMax,
+  };
 }
 
 /** All routes in turn, `count` connections, RSS sampled every 10 s: memory must not keep growing. */

@@ -91,8 +91,16 @@ async function answer(argv: string[] | null): Promise<OpsReply> {
   return { code, out, err };
 }
 
+/**
+ * How long the CLI waits for the server's answer. Most commands answer in seconds; two work through
+ * the whole store while it serves, in small batches that give way to the requests (a key rotation of
+ * 2,000 orders with their KTP photos took over two minutes under bench:load traffic, issue 35).
+ */
+const ANSWER_WITHIN_MS: Record<string, number> = { "data:rotate-key": 6 * 3600_000, "db:backup": 3600_000 };
+export const answerWithinMs = (argv: string[]) => ANSWER_WITHIN_MS[argv[0] ?? ""] ?? 120_000;
+
 /** The CLI side: sends one command line to the server's socket and returns its answer. */
-export function sendOpsCommand(socketPath: string, argv: string[], timeoutMs = 120_000): Promise<OpsReply> {
+export function sendOpsCommand(socketPath: string, argv: string[], timeoutMs = answerWithinMs(argv)): Promise<OpsReply> {
   return new Promise((resolve, reject) => {
     const conn = net.createConnection(socketPath);
     let received = "";

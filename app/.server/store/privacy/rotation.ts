@@ -17,14 +17,33 @@ import { openUpload, sealUpload } from "./uploads";
 export type SealScope = "clear" | "all";
 export type SealCounts = { keys: number; orders: number; drafts: number; uploads: number };
 
-const ORDER_BATCH = 200;
-// Up to 2 MB each: a batch of uploads stays a few MB in memory.
-const UPLOAD_BATCH = 10;
+/** Rows per transaction. At start nothing else runs: large batches. */
+type Batches = { orders: number; uploads: number };
+// Uploads are up to 2 MB each: a batch stays a few MB in memory.
+const AT_START: Batches = { orders: 200, uploads: 10 };
+// While the store serves, each batch holds PGlite's one connection: small enough that a request
+// waits a fraction of a second, not seconds (200 orders per batch gave a p99 of 12 s under
+// bench:load traffic, issue 35).
+const WHILE_SERVING: Batches = { orders: 20, uploads: 2 };
 
 /** Seals every row the scope names; returns how many rows of each kind were (re)sealed. */
-export async function sealPersonalData(db: Db, scope: SealScope, options: { pauseMs?: number } = {}): Promise<SealCounts> {
+export async function sealPersonalData(
+  db: Db,
+  scope: SealScope,
+  options: { pauseMs?: number; batches?: Batches } = {},
+): Promise<SealCounts> {
+  const batches = options.batches ?? AT_START;
   const current = dataKeyring().current.id;
-  const pause = () => (options.pauseMs ? new Promise((resolve) => setTimeout(resolve, options.pauseMs)) : Promise.resolve());
+  // While serving, each batch is followed by a pause at least as long as it took: PGlite runs in the
+  // server's own thread, so the requests get at least half of it whatever a batch costs.
+  let batchStarted = performance.now();
+  const pause = async () => {
+    if (options.pauseMs) {
+      const took = performance.now() - batchStarted;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(options.pauseMs!, took)));
+    }
+    batchStarted = performance.now();
+  };
   const counts: SealCounts = { keys: 0, orders: 0, drafts: 0, uploads: 0 };
   const notCurrent = (column: typeof orders.buyerNik | typeof personalDataKeys.sealed) =>
     scope === "all" ? sql`${column} not like ${`pd1.${current}.%`}` : sql`${column} not like 'pd1.%'`;
@@ -45,7 +64,7 @@ export async function sealPersonalData(db: Db, scope: SealScope, options: { paus
       .from(orders)
       .where(and(gt(orders.id, after), or(notCurrent(orders.buyerNik), isNull(orders.buyerNikHash))))
       .orderBy(asc(orders.id))
-      .limit(ORDER_BATCH);
+      .limit(batches.orders);
     if (!batch.length) break;
     await db.transaction(async (tx) => {
       for (const row of batch) {
@@ -74,7 +93,7 @@ export async function sealPersonalData(db: Db, scope: SealScope, options: { paus
         ),
       )
       .orderBy(asc(checkoutDrafts.userId))
-      .limit(ORDER_BATCH);
+      .limit(batches.orders);
     if (!batch.length) break;
     await db.transaction(async (tx) => {
       for (const row of batch) {
@@ -102,7 +121,7 @@ export async function sealPersonalData(db: Db, scope: SealScope, options: { paus
         ),
       )
       .orderBy(asc(uploads.id))
-      .limit(UPLOAD_BATCH);
+      .limit(batches.uploads);
     if (!batch.length) break;
     await db.transaction(async (tx) => {
       for (const row of batch) {
@@ -126,7 +145,7 @@ export async function sealPersonalData(db: Db, scope: SealScope, options: { paus
  * serves (a short pause between batches gives PGlite's one connection back to the requests).
  */
 export async function rotatePersonalDataKey(): Promise<SealCounts & { keyId: string }> {
-  const counts = await sealPersonalData(await getDb(), "all", { pauseMs: 5 });
+  const counts = await sealPersonalData(await getDb(), "all", { pauseMs: 10, batches: WHILE_SERVING });
   return { ...counts, keyId: dataKeyring().current.id };
 }
 
