@@ -232,6 +232,13 @@ export class FakeMidtrans {
       this.challengeNextCaptures++;
       return json(200, { challengeNextCaptures: this.challengeNextCaptures });
     }
+    // A browser test makes Midtrans refuse the refunds of one transaction (not the whole fake's: the
+    // js and nojs projects share it).
+    const refuse = /^\/_fake\/refuse-refunds\/([A-Za-z0-9\-_~.]+)$/.exec(path);
+    if (refuse && method === "POST") {
+      this.refuseRefundsOf.add(refuse[1]!);
+      return json(200, { refused: [...this.refuseRefundsOf] });
+    }
     const control = /^\/_fake\/(pay|expire|notify|transaction|approve|deny)\/([A-Za-z0-9\-_~.]+)$/.exec(path);
     if (control) {
       const [, action, orderId] = control;
@@ -296,6 +303,8 @@ export class FakeMidtrans {
 
   /** Refunds the fake refuses from now on (Midtrans answers 412: the transaction cannot be refunded). */
   refuseRefunds = false;
+  /** The transactions (order_id) whose refunds the fake refuses, as `refuseRefunds` does for all. */
+  readonly refuseRefundsOf = new Set<string>();
   #nextChargebackId = 1;
 
   /**
@@ -324,7 +333,7 @@ export class FakeMidtrans {
     const earlier = tx.refunds?.find((r) => r.refund_key === key);
     if (earlier) return json(200, answer(earlier));
     const refundable = tx.payment_type === "credit_card" && ["settlement", "capture", "partial_refund"].includes(tx.transaction_status);
-    if (this.refuseRefunds || !refundable)
+    if (this.refuseRefunds || this.refuseRefundsOf.has(orderId) || !refundable)
       return json(412, {
         status_code: "412",
         status_message: "Merchant cannot modify the status of the transaction",

@@ -7,6 +7,8 @@ import { listPaymentIncidents, resolvePaymentIncident, runPaymentSweep, sweepSum
 import { financeCsv, financeReport } from "../store/refunds";
 import { backupCommand, restoreCommand } from "./backup";
 import type { OpsIO } from "./io";
+import { type Command, dateTime, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, positiveInt, table, usageError } from "./command-kit";
+import { REFUND_COMMANDS } from "./refund-commands";
 import { getDb } from "../db/client";
 import { rotatePersonalDataKey, rowsNotUnderCurrentKey } from "../store/privacy";
 
@@ -16,33 +18,7 @@ import { rotatePersonalDataKey, rowsNotUnderCurrentKey } from "../store/privacy"
 // 0 done, 1 refused or failed (with a one-line reason on err), 2 bad usage.
 
 export type { OpsIO };
-type Command = { usage: string; summary: string; run: (args: string[], io: OpsIO) => Promise<number> };
-
-export const EXIT_OK = 0;
-export const EXIT_REFUSED = 1;
-export const EXIT_USAGE = 2;
-
-const MAX_INT = 2_147_483_647;
-/** A positive whole number as typed ("12"), or null. */
-function positiveInt(text: string | undefined): number | null {
-  if (!text || !/^\d{1,10}$/.test(text)) return null;
-  const n = Number(text);
-  return n > 0 && n <= MAX_INT ? n : null;
-}
-
-const dateTime = (d: Date) => d.toISOString().slice(0, 16).replace("T", " ");
-
-function table(io: OpsIO, header: string[], rows: string[][]) {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => c.padEnd(widths[i]!))
-      .join("  ")
-      .trimEnd();
-  io.out(line(header));
-  io.out(line(widths.map((w) => "-".repeat(w))));
-  for (const row of rows) io.out(line(row));
-}
+export { EXIT_OK, EXIT_REFUSED, EXIT_USAGE };
 
 /**
  * One operator decision. `extra` names what the decision needs after the id: a rejection's reason
@@ -69,11 +45,6 @@ function decision(name: OpsDecision, summary: string, extra: "none" | "reason" |
       return EXIT_OK;
     },
   };
-}
-
-function usageError(io: OpsIO, usage: string) {
-  io.err(`usage: npm run ops -- ${usage}`);
-  return EXIT_USAGE;
 }
 
 /**
@@ -341,6 +312,7 @@ export const OPS_COMMANDS: Record<string, Command> = {
       return EXIT_OK;
     },
   },
+  ...REFUND_COMMANDS,
 };
 
 export function opsUsage(io: OpsIO) {

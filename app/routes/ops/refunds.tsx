@@ -11,6 +11,8 @@ import {
   type FinanceResult,
   listRefundsForOps,
   markRefundTransferred,
+  type OverpaymentFields,
+  recordOverpayment,
   refundCounts,
   refundOwner,
   refundThroughGateway,
@@ -23,7 +25,8 @@ import type { RouteHandle } from "~/lib/route-handle";
 // /ops/refunds 'Pengembalian Dana' (issue 36 item 4, role keuangan or admin): the refunds by state
 // with amount, age and order; a transfer refund is marked transferred (the bank's reference, an
 // optional proof image) or failed (back to the buyer for new details); a card refund goes back
-// through Midtrans's refund API. The incidents the gateway reported are listed below.
+// through Midtrans's refund API. The incidents the gateway reported are listed below, and finance
+// records a manual transfer paid twice or above what was asked ('Catat Kelebihan Bayar').
 
 const TITLE = "Pengembalian Dana";
 export const handle: RouteHandle = { title: `${TITLE} · Back Office` };
@@ -67,6 +70,11 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   };
 }
 
+/** 'Catat Kelebihan Bayar' refused: the field errors and what finance typed. */
+type OverpaymentFailure = {
+  overpayment: { errors: Partial<Record<OverpaymentFields, string>>; values: Record<OverpaymentFields, string> };
+};
+
 type ActionData = {
   refundId: number;
   intent: string;
@@ -80,6 +88,19 @@ export async function action({ context, request }: Route.ActionArgs) {
   const form = await readForm(request);
   const rawId = String(form.get("refundId") ?? "");
   const intent = String(form.get("intent") ?? "");
+  if (intent === "overpayment") {
+    const values = {
+      invoiceId: String(form.get("invoiceId") ?? "").slice(0, 100),
+      amountReceived: String(form.get("amountReceived") ?? "").slice(0, 30),
+    };
+    const recorded = await recordOverpayment(values, operator.id);
+    if (!recorded.ok) return data<OverpaymentFailure>({ overpayment: { errors: recorded.errors, values } }, { status: 400 });
+    flash(context, "toast", {
+      type: "success",
+      message: `Kelebihan bayar dicatat: pengembalian dana ${recorded.refundId} sebesar ${formatRupiah(recorded.amount)} dibuat.`,
+    });
+    throw redirect("/ops/refunds?state=awaiting-account");
+  }
   if (!/^[1-9]\d{0,9}$/.test(rawId) || Number(rawId) > 2_147_483_647) throw data("Not Found", { status: 404 });
   const refundId = Number(rawId);
   const values = { reference: String(form.get("reference") ?? "").slice(0, 200), reason: String(form.get("reason") ?? "").slice(0, 1000) };
@@ -116,7 +137,9 @@ export async function action({ context, request }: Route.ActionArgs) {
 
 export default function OpsRefunds({ loaderData, actionData }: Route.ComponentProps) {
   const { state, tabs, refunds, incidents } = loaderData;
-  const failed = actionData as ActionData | undefined;
+  const answer = actionData as ActionData | OverpaymentFailure | undefined;
+  const failed = answer && "refundId" in answer ? answer : undefined;
+  const overpayment = answer && "overpayment" in answer ? answer.overpayment : undefined;
   const errorsOf = (id: number, intent: string) => (failed?.refundId === id && failed.intent === intent ? failed.errors : {});
   const valueOf = (id: number, intent: string, field: string) =>
     failed?.refundId === id && failed.intent === intent ? (failed.values[field] ?? "") : "";
@@ -258,6 +281,8 @@ export default function OpsRefunds({ loaderData, actionData }: Route.ComponentPr
         </div>
       )}
 
+      <OverpaymentForm failed={overpayment} />
+
       <section className="ops-card" aria-labelledby="incidents-heading">
         <h2 id="incidents-heading">Insiden Pembayaran</h2>
         {incidents.length === 0 ? (
@@ -274,6 +299,53 @@ export default function OpsRefunds({ loaderData, actionData }: Route.ComponentPr
         )}
       </section>
     </>
+  );
+}
+
+/**
+ * 'Catat Kelebihan Bayar': the bank statement shows a manual transfer above what its order asked (paid
+ * twice, or a wrong amount); finance types the invoice and all that arrived, and the difference
+ * becomes a refund 'Menunggu Data Rekening' (decision 0057).
+ */
+function OverpaymentForm({ failed }: { failed: OverpaymentFailure["overpayment"] | undefined }) {
+  const errors = failed?.errors ?? {};
+  return (
+    <section className="ops-card" aria-labelledby="overpayment-heading">
+      <h2 id="overpayment-heading">Catat Kelebihan Bayar</h2>
+      <p className="ops-muted">
+        Untuk transfer manual yang dibayar dua kali atau melebihi tagihan: isi seluruh dana yang diterima untuk pesanan itu. Selisihnya
+        dikembalikan ke pembeli.
+      </p>
+      <Form method="post" className="ops-form" data-testid="overpayment-form">
+        <input type="hidden" name="intent" value="overpayment" />
+        <label htmlFor="overpayment-invoice">Nomor Invoice</label>
+        <input
+          type="text"
+          id="overpayment-invoice"
+          name="invoiceId"
+          maxLength={100}
+          defaultValue={failed?.values.invoiceId ?? ""}
+          aria-invalid={errors.invoiceId ? true : undefined}
+          aria-describedby={errors.invoiceId ? "overpayment-invoice-error" : undefined}
+        />
+        <FieldError id="overpayment-invoice-error" message={errors.invoiceId} />
+        <label htmlFor="overpayment-amount">Jumlah Diterima (Rp)</label>
+        <input
+          type="text"
+          inputMode="numeric"
+          id="overpayment-amount"
+          name="amountReceived"
+          maxLength={30}
+          defaultValue={failed?.values.amountReceived ?? ""}
+          aria-invalid={errors.amountReceived ? true : undefined}
+          aria-describedby={errors.amountReceived ? "overpayment-amount-error" : undefined}
+        />
+        <FieldError id="overpayment-amount-error" message={errors.amountReceived} />
+        <button type="submit" className="ops-btn">
+          Catat Kelebihan Bayar
+        </button>
+      </Form>
+    </section>
   );
 }
 

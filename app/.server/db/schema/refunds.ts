@@ -8,7 +8,15 @@ import { orders, uploads } from "./orders";
 /** The refund states; their Indonesian names live once in app/lib/refund-states.ts. */
 export const REFUND_STATES = ["awaiting-account", "processing", "refunded", "failed"] as const;
 /** Why money is given back: the move or the incident that created the refund. */
-export const REFUND_CAUSES = ["buyer-cancel", "proof-rejected", "ops-cancel", "paid-after-close", "amount-mismatch"] as const;
+export const REFUND_CAUSES = [
+  "buyer-cancel",
+  "proof-rejected",
+  "ops-cancel",
+  "paid-after-close",
+  "amount-mismatch",
+  // Finance recorded a manual transfer above what the order asked ('Catat Kelebihan Bayar').
+  "over-payment",
+] as const;
 /** 'gateway': the gateway's refund API (card payments); 'transfer': a bank transfer to the buyer's account (VA, manual transfer). */
 export const REFUND_METHODS = ["gateway", "transfer"] as const;
 

@@ -231,7 +231,8 @@ export type AuditAction =
   | "refund-gateway"
   | "refund-gateway-refused"
   | "refund-refused"
-  | "refund-export";
+  | "refund-export"
+  | "overpayment-recorded";
 
 /** One audit row; inside the caller's transaction when given one (a decision and its record commit together). */
 export async function recordAudit(

@@ -42,3 +42,13 @@ export {
 } from "./finance";
 export { exportTransferRefundsCsv } from "./export";
 export { financeCsv, type FinanceDay, financeReport, type UnbalancedOrder } from "./report";
+export {
+  OVERPAYMENT_ALREADY,
+  OVERPAYMENT_AMOUNT_INVALID,
+  OVERPAYMENT_NOTHING_RECEIVED,
+  OVERPAYMENT_NOT_TRANSFER,
+  type OverpaymentFields,
+  type OverpaymentResult,
+  overpaymentNotAbove,
+  recordOverpayment,
+} from "./overpayment";

@@ -1,0 +1,91 @@
+import {
+  failRefund,
+  type FinanceResult,
+  listRefundsForOps,
+  markRefundTransferred,
+  type OpsRefund,
+  refundThroughGateway,
+} from "../store/refunds";
+import { REFUND_STATE_NAMES, type RefundState } from "~/lib/refunds";
+import { type Command, dateTime, EXIT_OK, EXIT_REFUSED, positiveInt, table, usageError } from "./command-kit";
+import type { OpsIO } from "./io";
+
+// Finance's refund steps from the CLI (issue 36): the same store functions as /ops/refunds, with the
+// CLI as the actor — the refund's event names "ops", as the order commands' events do (an operator
+// audit row needs an operator; the CLI is whoever holds the server).
+
+const STATES = Object.keys(REFUND_STATE_NAMES) as RefundState[];
+const isState = (text: string | undefined): text is RefundState => (STATES as (string | undefined)[]).includes(text);
+
+/** `<id> --flag <text…>`: the id and the flag's text (the rest of the line), or null. */
+function idAndText(args: string[], flag: string): { id: number; text: string } | null {
+  const [idText, given, ...rest] = args;
+  const id = positiveInt(idText);
+  if (id === null || given !== flag || rest.length === 0) return null;
+  return { id, text: rest.join(" ") };
+}
+
+/** One line for a finance step's outcome: exit 0 when done (or already done), 1 when refused. */
+function report(io: OpsIO, refundId: number, result: FinanceResult, done: string): number {
+  if (!result.ok) {
+    io.err(`refund ${refundId}: ${result.message}`);
+    return EXIT_REFUSED;
+  }
+  io.out(`refund ${refundId}: ${result.already ? "sudah dikembalikan sebelumnya" : done}`);
+  return EXIT_OK;
+}
+
+const row = (r: OpsRefund) => [
+  String(r.id),
+  String(r.orderId),
+  r.invoiceId,
+  REFUND_STATE_NAMES[r.state],
+  r.method,
+  String(r.amount),
+  r.bankName ? `${r.bankName} ${r.accountNumber} a.n. ${r.accountHolder}` : "-",
+  dateTime(r.createdAt),
+  r.transferReference ?? (r.failureReason ? `gagal: ${r.failureReason}` : "-"),
+];
+
+export const REFUND_COMMANDS: Record<string, Command> = {
+  "refunds:list": {
+    usage: `refunds:list [--state ${STATES.join("|")}]`,
+    summary: "refunds (oldest first; given back: newest first) with order, amount, method, account, reference",
+    async run(args, io) {
+      const usage = `refunds:list [--state ${STATES.join("|")}]`;
+      if (args.length !== 0 && !(args.length === 2 && args[0] === "--state" && isState(args[1]))) return usageError(io, usage);
+      const refunds = await listRefundsForOps({ state: args[1] as RefundState | undefined });
+      table(io, ["id", "order", "invoice", "state", "method", "amount", "account", "created (UTC)", "reference"], refunds.map(row));
+      io.out(`${refunds.length} refund(s)`);
+      return EXIT_OK;
+    },
+  },
+  "refunds:mark-transferred": {
+    usage: "refunds:mark-transferred <id> --reference <nomor-referensi>",
+    summary: "'Tandai Sudah Ditransfer': a transfer refund 'Sedang Diproses' → 'Dana Telah Dikembalikan' with the bank's reference",
+    async run(args, io) {
+      const parsed = idAndText(args, "--reference");
+      if (!parsed) return usageError(io, "refunds:mark-transferred <id> --reference <nomor-referensi>");
+      const result = await markRefundTransferred(parsed.id, "cli", { reference: parsed.text });
+      return report(io, parsed.id, result, `${REFUND_STATE_NAMES.refunded}, referensi ${parsed.text.trim()}`);
+    },
+  },
+  "refunds:fail": {
+    usage: "refunds:fail <id> --reason <alasan…>",
+    summary: "'Gagal': a transfer refund 'Sedang Diproses' → 'Gagal Diproses'; the buyer is asked for (new) account details",
+    async run(args, io) {
+      const parsed = idAndText(args, "--reason");
+      if (!parsed) return usageError(io, "refunds:fail <id> --reason <alasan…>");
+      return report(io, parsed.id, await failRefund(parsed.id, "cli", { reason: parsed.text }), REFUND_STATE_NAMES.failed);
+    },
+  },
+  "refunds:gateway": {
+    usage: "refunds:gateway <id>",
+    summary: "'Kembalikan via Midtrans': a card refund through the gateway's refund API (the same key on every try: never twice)",
+    async run([idText, ...rest], io) {
+      const id = positiveInt(idText);
+      if (id === null || rest.length > 0) return usageError(io, "refunds:gateway <id>");
+      return report(io, id, await refundThroughGateway(id, "cli"), REFUND_STATE_NAMES.refunded);
+    },
+  },
+};
