@@ -22,7 +22,16 @@ const total = option("orders", 100_000);
 const htmlIndex = process.argv.indexOf("--html");
 const htmlFile = htmlIndex >= 0 ? process.argv[htmlIndex + 1] : undefined;
 
+// BENCH_DATABASE_URL: an empty PostgreSQL database to run on instead of PGlite (it is filled, not emptied).
+const postgresUrl = process.env.BENCH_DATABASE_URL;
+// --explain: after the timings, each page's queries with their plans (EXPLAIN ANALYZE, BUFFERS), one loader run.
+const explain = process.argv.includes("--explain");
+// --only /ops/finance: time only the pages whose path starts with it.
+const onlyIndex = process.argv.indexOf("--only");
+const only = onlyIndex >= 0 ? process.argv[onlyIndex + 1] : undefined;
+
 const dataDir = useTemporaryPglite("bench-dashboard-");
+if (postgresUrl) process.env.DATABASE_URL = postgresUrl;
 
 const { getDb, closeDb } = await import("~/.server/db/client");
 const { sessions } = await import("~/.server/db/schema");
@@ -62,7 +71,9 @@ try {
       case when s.state = 'awaiting-account' then null else 'Pembeli ' || id end, case when s.state = 'awaiting-account' then null else created_at end,
       case when s.state = 'refunded' then 'TRF' || id end, created_at, created_at, case when s.state = 'refunded' then created_at + interval '2 days' end
     from orders, lateral (select (array['awaiting-account', 'processing', 'refunded', 'failed'])[1 + (id / 50) % 4] as state) s where id % 50 = 0`);
-  await db.execute(sql`analyze`);
+  // The store as it stands between two runs of the hourly maintenance job (PGlite has no autovacuum:
+  // db/maintenance.ts) or after PostgreSQL's autovacuum; --no-vacuum: as a store that never vacuums.
+  await db.execute(process.argv.includes("--no-vacuum") ? sql`analyze` : sql`vacuum (analyze)`);
   const staff = await createVerifiedUser(db);
   await grantRolesByEmail(staff.email, ["admin"], "ops");
   // The loader checks the staff member itself (requireStaff); the layout's middleware does the same.
@@ -77,7 +88,7 @@ try {
     { path: "/ops/finance", page: financePage },
   ];
   const results: Record<string, { medianMs: number; maxMs: number }> = {};
-  for (const { path: url, page } of pages) {
+  for (const { path: url, page } of pages.filter((p) => !only || p.path.startsWith(only))) {
     const times: number[] = [];
     let html = "";
     for (let run = 0; run <= 10; run++) {
@@ -111,11 +122,51 @@ try {
         .join(" ")}`,
     );
   }
+  if (explain)
+    for (const { path: url, page } of pages.filter((p) => !only || p.path.startsWith(only))) {
+      const queries = await recordQueries(() => browser.get(page.loader as never, url));
+      for (const [text, params] of queries) {
+        const plan = await runRaw(`explain (analyze, buffers) ${text}`, params);
+        console.log(`\n--- ${url}: ${text.replace(/\s+/g, " ").slice(0, 160)}\n${plan.map((row) => Object.values(row)[0]).join("\n")}`);
+      }
+    }
   const medianMs = Math.max(...Object.values(results).map((r) => r.medianMs));
   const maxMs = Math.max(...Object.values(results).map((r) => r.maxMs));
   console.log(JSON.stringify({ orders: total, medianMs, maxMs, pages: results }));
   process.exitCode = medianMs <= LIMIT_MS ? 0 : 1;
 } finally {
   await closeDb();
+  if (postgresUrl) console.log(`(on PostgreSQL: ${new URL(postgresUrl).host})`);
   fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+// The driver under Drizzle: PGlite's query(text, params) or postgres.js's unsafe(text, params).
+type RawClient = {
+  query?: (text: string, params?: unknown[], options?: unknown) => Promise<{ rows: Record<string, unknown>[] }>;
+  unsafe?: (text: string, params?: unknown[]) => Promise<Record<string, unknown>[]> & { values?: unknown };
+};
+async function rawClient(): Promise<RawClient> {
+  return ((await getDb()) as unknown as { $client: RawClient }).$client;
+}
+async function runRaw(text: string, params: unknown[]): Promise<Record<string, unknown>[]> {
+  const client = await rawClient();
+  if (client.query) return (await client.query(text, params)).rows;
+  return await client.unsafe!(text, params as never);
+}
+/** The statements (with their parameters) `work` sends, in order, without repeats. */
+async function recordQueries(work: () => Promise<unknown>): Promise<[string, unknown[]][]> {
+  const client = await rawClient();
+  const name = client.query ? "query" : "unsafe";
+  const original = client[name]!;
+  const seen = new Map<string, [string, unknown[]]>();
+  client[name] = ((text: string, params: unknown[] = [], ...rest: unknown[]) => {
+    if (/^\s*(select|with)\b/i.test(text)) seen.set(text, [text, params]);
+    return (original as (...args: unknown[]) => never).call(client, text, params, ...rest);
+  }) as never;
+  try {
+    await work();
+  } finally {
+    client[name] = original as never;
+  }
+  return [...seen.values()];
 }
