@@ -1,5 +1,9 @@
-// npm run bench:dashboard [-- --orders 100000] [-- --html file.html] — the back-office home (/ops), and
-// finance's 'Pengembalian Dana' (/ops/refunds) and 'Keuangan' (/ops/finance, issue 36), at N orders.
+// npm run bench:dashboard [-- --orders 100000] [-- --html file.html] [-- --only /ops/search] [-- --explain] [-- --no-vacuum]
+// — the back-office home (/ops), finance's 'Pengembalian Dana' (/ops/refunds) and 'Keuangan'
+// (/ops/finance, issue 36), and the other list pages (a queue, the search, withdrawals), at N orders.
+// --only: the pages whose path starts with it; --explain: each page's queries with EXPLAIN (ANALYZE,
+// BUFFERS) after the timings; --no-vacuum: the tables as a store that never vacuums (without the
+// hourly maintenance job); BENCH_DATABASE_URL: an empty PostgreSQL database instead of PGlite.
 //
 // On a fresh PGlite database in a temporary directory (the build's prepared database when there is
 // one), N orders are made as bench:export makes them (scripts/bench-data.ts: spread over a year,
@@ -45,6 +49,9 @@ const { PAID_STATUSES } = await import("~/lib/order-status");
 const home = await import("~/routes/ops/queues");
 const refundsPage = await import("~/routes/ops/refunds");
 const financePage = await import("~/routes/ops/finance");
+const queuePage = await import("~/routes/ops/queue");
+const searchPage = await import("~/routes/ops/search");
+const withdrawalsPage = await import("~/routes/ops/withdrawals");
 const { createElement } = await import("react");
 const { renderToString } = await import("react-dom/server");
 const { createRoutesStub } = await import("react-router");
@@ -82,21 +89,29 @@ try {
   await db.update(sessions).set({ secondFactorAt: new Date() }).where(eq(sessions.userId, staff.id));
   console.log(`setup: ${total} orders in ${((Date.now() - setupStarted) / 1000).toFixed(1)} s`);
 
-  const pages = [
+  // The back office's list pages (issue 37: each ≤ 300 ms): a queue's first and a deep page, the
+  // search by status and by part of an e-mail (every order matches neither index: a scan).
+  type Page = { loader: unknown; default: unknown };
+  const pages: { path: string; page: Page; route?: string; params?: Record<string, string> }[] = [
     { path: "/ops", page: home },
     { path: "/ops/refunds", page: refundsPage },
     { path: "/ops/finance", page: financePage },
+    { path: "/ops/queue/kirim", page: queuePage, route: "/ops/queue/:queue", params: { queue: "kirim" } },
+    { path: "/ops/queue/kirim?page=500", page: queuePage, route: "/ops/queue/:queue", params: { queue: "kirim" } },
+    { path: "/ops/search?statusId=500", page: searchPage, route: "/ops/search" },
+    { path: "/ops/search?email=pembeli9999", page: searchPage, route: "/ops/search" },
+    { path: "/ops/withdrawals", page: withdrawalsPage },
   ];
   const results: Record<string, { medianMs: number; maxMs: number }> = {};
-  for (const { path: url, page } of pages.filter((p) => !only || p.path.startsWith(only))) {
+  for (const { path: url, page, route, params } of pages.filter((p) => !only || p.path.startsWith(only))) {
     const times: number[] = [];
     let html = "";
     for (let run = 0; run <= 10; run++) {
       const started = performance.now();
-      const outcome = await browser.get(page.loader as never, url);
+      const outcome = await browser.get(page.loader as never, url, params);
       if (outcome.status !== 200) throw new Error(`${url} answered ${outcome.status}`);
       const loaded = performance.now();
-      const Stub = createRoutesStub([{ path: url, Component: page.default as never, loader: () => outcome.data }]);
+      const Stub = createRoutesStub([{ path: route ?? url, Component: page.default as never, loader: () => outcome.data }]);
       html = renderToString(createElement(Stub, { initialEntries: [url], hydrationData: { loaderData: { "0": outcome.data } } } as never));
       const ms = performance.now() - started;
       if (run > 0) times.push(ms);
@@ -123,10 +138,10 @@ try {
     );
   }
   if (explain)
-    for (const { path: url, page } of pages.filter((p) => !only || p.path.startsWith(only))) {
-      const queries = await recordQueries(() => browser.get(page.loader as never, url));
-      for (const [text, params] of queries) {
-        const plan = await runRaw(`explain (analyze, buffers) ${text}`, params);
+    for (const { path: url, page, params } of pages.filter((p) => !only || p.path.startsWith(only))) {
+      const queries = await recordQueries(() => browser.get(page.loader as never, url, params));
+      for (const [text, values] of queries) {
+        const plan = await runRaw(`explain (analyze, buffers) ${text}`, values);
         console.log(`\n--- ${url}: ${text.replace(/\s+/g, " ").slice(0, 160)}\n${plan.map((row) => Object.values(row)[0]).join("\n")}`);
       }
     }
