@@ -5,6 +5,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { type EntryContext, isRouteErrorResponse, type RouterContextProvider, ServerRouter } from "react-router";
 import { closeDb, getDb, registerDemoSeeder } from "./.server/db/client";
 import { setLockRole } from "./.server/db/data-dir-lock";
+import { MAINTENANCE_CRON, vacuumEmbeddedDatabase } from "./.server/db/maintenance";
 
 // The build writes the prepared first-start database and demo images with these (react-router.config.ts).
 export { writeDatabaseTemplate } from "./.server/db/client";
@@ -132,6 +133,9 @@ export async function startServer() {
       outbox: await pruneOutbox(),
       dataExports: await deleteExpiredDataExports(),
     }),
+    // Issue 37: PGlite has no autovacuum; the back office's counts read only indexes once the
+    // tables are vacuumed (db/maintenance.ts). Hourly; nothing on PostgreSQL.
+    "db-maintenance": { cron: MAINTENANCE_CRON, run: vacuumEmbeddedDatabase },
   });
   await getDb();
   // PGlite is this process's alone (DATA_DIR/pglite.lock): the ops CLI sends its commands here.

@@ -1,18 +1,24 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import zlib from "node:zlib";
 import type { PGlite } from "@electric-sql/pglite";
 import { getDb, PGLITE_SETTINGS } from "../db/client";
 import { acquireDataDirLock, foreignServerGone } from "../db/data-dir-lock";
 import { env } from "../env";
 import type { OpsIO } from "./io";
+import { dataDirTar } from "./tar-stream";
 
 // Backups (issue 20): one file holds the whole store (the uploads are in the database).
-// - PGlite: PGlite's own data-directory dump (a gzip'd tar) taken inside the process that holds the
-//   database: the running server (the CLI's command comes over the ops socket) or the CLI itself.
-//   The dump runs while no query runs (PGlite's query lock), after a checkpoint; like a crash at that
-//   moment, a restore replays the WAL and keeps exactly the committed transactions.
+// - PGlite: the data directory as a gzip'd tar in the layout of PGlite's own dump (dumpDataDir), which
+//   its loadDataDir restores, taken inside the process that holds the database: the running server
+//   (the CLI's command comes over the ops socket) or the CLI itself. The files are copied while no
+//   query runs (PGlite's query lock), after a checkpoint; like a crash at that moment, a restore
+//   replays the WAL and keeps exactly the committed transactions. Streamed file by file with
+//   backpressure (issue 37): PGlite's dumpDataDir reads every file into memory, then the tar, then
+//   the gzip (about 170 MB more RSS at 100,000 orders, on the server that serves the buyers).
 // - PostgreSQL: pg_dump --format=custom (a consistent snapshot while the store runs), pg_restore.
 // A restore goes only into an empty DATA_DIR or an empty database, never over a store.
 
@@ -66,8 +72,15 @@ export async function backupDatabase(file: string): Promise<BackupResult> {
     } else {
       const client = ((await getDb()) as unknown as { $client: PGlite }).$client;
       await client.query("checkpoint");
-      const dump = await client.dumpDataDir("gzip");
-      await pipeline(dump.stream() as unknown as NodeJS.ReadableStream, fs.createWriteStream(partial, { mode: 0o600 }));
+      // While no query runs (PGlite's query lock, as its own dumpDataDir takes it), the files are
+      // those a crash at that moment would leave: streamed to the file as PGlite's dump lays them out.
+      await client.runExclusive(() =>
+        pipeline(
+          Readable.from(dataDirTar(path.join(e.dataDir, "pglite"))),
+          zlib.createGzip(),
+          fs.createWriteStream(partial, { mode: 0o600 }),
+        ),
+      );
     }
     fs.renameSync(partial, target);
   } catch (error) {

@@ -44,6 +44,8 @@ describe("queues", () => {
     const second = await listQueue("cicilan", 2);
     expect(second.items.map((o) => o.id)).toEqual(made.slice(OPS_PAGE_SIZE - 1, OPS_PAGE_SIZE + 1));
     expect((await listQueue("cicilan", 0)).page).toBe(1);
+    // Past the last page: no rows, the count still right.
+    expect(await listQueue("cicilan", 5)).toMatchObject({ items: [], page: 5, pageCount: 2, total: OPS_PAGE_SIZE + 2 });
 
     const buyer = await createVerifiedUser(db);
     await db.insert(balanceEntries).values({ userId: buyer.id, kind: "credit", title: "Reward Pembelian", amount: 10_000 });

@@ -44,7 +44,7 @@ export async function ordersPerDay(): Promise<DayFigures[]> {
 export async function ordersByStatus(): Promise<StatusCount[]> {
   const rows = await queryRows<{ status_id: number; name: string; count: number }>(
     await getDb(),
-    sql`select s.id as status_id, s.name, count(o.id)::int as count
+    sql`select s.id as status_id, s.name, count(*)::int as count
         from orders o join order_statuses s on s.id = o.status_id
         where o.created_at >= ${since} group by s.id, s.name order by s.id`,
   );

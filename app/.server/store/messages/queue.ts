@@ -21,8 +21,11 @@ export type MessageQueue = (typeof MESSAGE_QUEUES)[number];
 /** Where a message goes after its last failed try: kept for ops, never worked. */
 export const deadLetterQueue = (queue: MessageQueue) => `${queue}-dead`;
 
-/** Jobs that the schedule creates once a minute across all instances (not once per instance). */
-export type ScheduledWork = Record<string, () => Promise<unknown>>;
+/**
+ * Jobs that the schedule creates once a minute across all instances (not once per instance), or on
+ * their own cron (`{ cron, run }`, in WIB).
+ */
+export type ScheduledWork = Record<string, (() => Promise<unknown>) | { cron: string; run: () => Promise<unknown> }>;
 
 /** A job's payload: which message (the renderer reads the rest from the database at delivery). */
 export type MessageData = { kind: string } & Record<string, unknown>;
@@ -124,11 +127,12 @@ async function startWorkers(running: PgBoss) {
       (jobs) => Promise.all(jobs.map((job) => deliverOne(queue, job))),
     );
   }
-  for (const [name, run] of Object.entries(scheduled)) {
+  for (const [name, work] of Object.entries(scheduled)) {
+    const { cron, run } = typeof work === "function" ? { cron: "* * * * *", run: work } : work;
     await running.createQueue(name, { retryLimit: 0, expireInSeconds: 300, deleteAfterSeconds: 3600 });
-    // One run per minute across all instances: the schedule is one row, the cron monitor creates
-    // each minute's job once (pg-boss's singleton slot), one worker anywhere takes it.
-    await running.schedule(name, "* * * * *", {}, { tz: "Asia/Jakarta" });
+    // One run per cron tick across all instances: the schedule is one row, the cron monitor creates
+    // each tick's job once (pg-boss's singleton slot), one worker anywhere takes it.
+    await running.schedule(name, cron, {}, { tz: "Asia/Jakarta" });
     await running.work(name, { pollingIntervalSeconds: 30 }, async () => {
       try {
         return { result: await run() };

@@ -48,7 +48,9 @@ export async function financeReport(from: string, to: string) {
                (case when o.status_id in ${[...PAID_STATUSES]} then r.payment else 0 end)::bigint as kept, coalesce(f.total, 0)::bigint as refunds
           from (select order_id, sum(amount) as received, coalesce(sum(amount) filter (where source = 'payment'), 0) as payment
                   from order_receipts where order_id in (select order_id from moved) group by order_id) r
-          join orders o on o.id = r.order_id
+          -- One look-up by id per order that moved (OFFSET 0 keeps it one): joined as a set, the planner
+          -- misjudges how few they are and walks every order backwards by id (bench:dashboard, issue 37).
+          cross join lateral (select id, invoice_id, status_id from orders where orders.id = r.order_id offset 0) o
           left join (select order_id, sum(amount) as total from refunds where order_id in (select order_id from moved) group by order_id) f
             on f.order_id = r.order_id
          where r.received <> (case when o.status_id in ${[...PAID_STATUSES]} then r.payment else 0 end) + coalesce(f.total, 0)

@@ -1,0 +1,1 @@
+CREATE INDEX "orders_created_figures_idx" ON "orders" USING btree ("created_at","status_id","product_id","total_amount","payment_total");
