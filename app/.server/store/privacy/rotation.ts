@@ -34,15 +34,22 @@ export async function sealPersonalData(
 ): Promise<SealCounts> {
   const batches = options.batches ?? AT_START;
   const current = dataKeyring().current.id;
-  // While serving, each batch is followed by a pause at least as long as it took: PGlite runs in the
-  // server's own thread, so the requests get at least half of it whatever a batch costs.
-  let batchStarted = performance.now();
+  // While serving, each batch is followed by a pause at least as long as the batch held the
+  // connection: PGlite runs in the server's own thread, so the requests get at least half of it,
+  // whatever a batch costs. (Measured inside the transaction: the time spent waiting for the
+  // connection behind the requests is theirs, not the batch's.)
+  let held = 0;
+  const holding = async <T>(work: (tx: Executor) => Promise<T>) =>
+    db.transaction(async (tx) => {
+      const started = performance.now();
+      try {
+        return await work(tx);
+      } finally {
+        held = performance.now() - started;
+      }
+    });
   const pause = async () => {
-    if (options.pauseMs) {
-      const took = performance.now() - batchStarted;
-      await new Promise((resolve) => setTimeout(resolve, Math.max(options.pauseMs!, took)));
-    }
-    batchStarted = performance.now();
+    if (options.pauseMs) await new Promise((resolve) => setTimeout(resolve, Math.max(options.pauseMs!, held)));
   };
   const counts: SealCounts = { keys: 0, orders: 0, drafts: 0, uploads: 0 };
   const notCurrent = (column: typeof orders.buyerNik | typeof personalDataKeys.sealed) =>
@@ -66,7 +73,7 @@ export async function sealPersonalData(
       .orderBy(asc(orders.id))
       .limit(batches.orders);
     if (!batch.length) break;
-    await db.transaction(async (tx) => {
+    await holding(async (tx) => {
       for (const row of batch) {
         const sealed = await sealNik(tx, readNik(row.buyerNik));
         await tx
@@ -95,7 +102,7 @@ export async function sealPersonalData(
       .orderBy(asc(checkoutDrafts.userId))
       .limit(batches.orders);
     if (!batch.length) break;
-    await db.transaction(async (tx) => {
+    await holding(async (tx) => {
       for (const row of batch) {
         const sealed = sealDraftNik(decryptText(row.nik, NIK_CONTEXT));
         await tx
@@ -123,7 +130,7 @@ export async function sealPersonalData(
       .orderBy(asc(uploads.id))
       .limit(batches.uploads);
     if (!batch.length) break;
-    await db.transaction(async (tx) => {
+    await holding(async (tx) => {
       for (const row of batch) {
         const sealed = sealUpload(row.id, openUpload(row));
         const sameKey = row.keyId === null ? isNull(uploads.keyId) : eq(uploads.keyId, row.keyId);
