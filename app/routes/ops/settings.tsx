@@ -1,4 +1,5 @@
 import { data, Form, redirect } from "react-router";
+import type { ReactNode } from "react";
 import type { Route } from "./+types/settings";
 import { requireStaff } from "~/.server/http/ops-access";
 import { readForm } from "~/.server/http/request";
@@ -149,236 +150,195 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
   const failed = (intent: string) => (actionData?.intent === intent ? actionData : null);
   const err = (intent: string, name: string) => failed(intent)?.errors[name];
   const val = (intent: string, name: string, fallback: string) => failed(intent)?.values[name] ?? fallback;
+  /** A field of form `intent`: what the operator typed when it was refused, else the saved value; its error. */
+  const field = (intent: string, name: string, saved: string) => ({
+    name,
+    defaultValue: val(intent, name, saved),
+    error: err(intent, name),
+  });
   return (
     <>
       <h1>{TITLE}</h1>
       <OpsMessage error={actionData?.errors.form && !["methods"].includes(actionData.intent) ? actionData.errors.form : null} />
 
-      <section className="ops-card" id="account" aria-labelledby="account-title">
-        <h2 id="account-title">Rekening Transfer Manual</h2>
-        <p className="ops-muted">
-          Ditampilkan di halaman pembayaran transfer manual; nama metode, logo dan cara bayarnya mengikuti bank ini. Pembayaran yang sudah
-          dibuka tetap menampilkan rekening lamanya.
-        </p>
-        {manualReady ? null : (
-          <p className="ops-error" data-testid="manual-transfer-off">
-            Rekening transfer belum diisi: transfer manual belum ditawarkan kepada pembeli sampai rekening toko disimpan.
-          </p>
-        )}
-        <Form method="post" className="ops-form" style={{ maxWidth: 480 }}>
-          <input type="hidden" name="intent" value="account" />
-          <InputField
-            name="bankName"
-            label="Bank"
-            defaultValue={val("account", "bankName", account.bankName)}
-            error={err("account", "bankName")}
-            maxLength={100}
-          />
-          <InputField
-            name="accountName"
-            label="Nama Pemilik Rekening"
-            defaultValue={val("account", "accountName", account.accountName)}
-            error={err("account", "accountName")}
-            maxLength={100}
-          />
-          <InputField
-            name="accountNumber"
-            label="Nomor Rekening"
-            inputMode="numeric"
-            defaultValue={val("account", "accountNumber", account.accountNumber)}
-            error={err("account", "accountNumber")}
-            maxLength={30}
-          />
-          <div>
-            <button type="submit" className="ops-btn">
-              Simpan Rekening
-            </button>
-          </div>
-        </Form>
-      </section>
-
-      <section className="ops-card" id="discount" aria-labelledby="discount-title">
-        <h2 id="discount-title">Diskon Pembelian Tunai (Virtual Account)</h2>
-        <p className="ops-muted">
-          Dipotong dari total setiap pembayaran Virtual Account yang dibuka sesudah disimpan; label grup saat ini:{" "}
-          <strong data-testid="discount-badge">{discount.enabled ? discount.badge : "tidak ada (nonaktif)"}</strong>. Pembayaran yang sudah
-          dibuka tetap dengan diskonnya sendiri.
-        </p>
-        <Form method="post" className="ops-form" style={{ maxWidth: 480 }}>
-          <input type="hidden" name="intent" value="discount" />
-          <label className="ops-check">
-            <input
-              type="checkbox"
-              name="enabled"
-              defaultChecked={failed("discount") ? failed("discount")!.values.enabled === "on" : discount.enabled}
-            />{" "}
-            Diskon aktif
-          </label>
-          <InputField
-            name="percent"
-            label="Diskon (%)"
-            inputMode="decimal"
-            defaultValue={val("discount", "percent", discount.percent)}
-            error={err("discount", "percent")}
-            maxLength={6}
-          />
-          <div>
-            <button type="submit" className="ops-btn">
-              Simpan Diskon
-            </button>
-          </div>
-        </Form>
-      </section>
-
-      <section className="ops-card" id="reward" aria-labelledby="reward-title">
-        <h2 id="reward-title">Reward Pesanan Selesai</h2>
-        <p className="ops-muted">
-          Dikreditkan ke saldo pembeli (dapat ditarik) saat pesanan selesai: persentase dari nilai pesanan, paling banyak batasnya. Berlaku
-          untuk pesanan yang dibuat sesudah disimpan; pesanan lama tetap dengan aturannya sendiri. Saat ini:{" "}
-          <strong data-testid="reward-rule">{reward.enabled ? `${reward.percent}%, maksimal ${reward.capText}` : "nonaktif"}</strong>.
-        </p>
-        <Form method="post" className="ops-form" style={{ maxWidth: 480 }}>
-          <input type="hidden" name="intent" value="reward" />
-          <label className="ops-check">
-            <input
-              type="checkbox"
-              name="enabled"
-              defaultChecked={failed("reward") ? failed("reward")!.values.enabled === "on" : reward.enabled}
-            />{" "}
-            Reward aktif
-          </label>
-          <InputField
-            name="rewardPercent"
-            label="Reward (%)"
-            inputMode="decimal"
-            defaultValue={val("reward", "rewardPercent", reward.percent)}
-            error={err("reward", "rewardPercent")}
-            maxLength={5}
-          />
-          <InputField
-            name="rewardCap"
-            label="Batas reward per pesanan (Rp)"
-            inputMode="numeric"
-            defaultValue={val("reward", "rewardCap", reward.cap)}
-            error={err("reward", "rewardCap")}
-            maxLength={12}
-          />
-          <div>
-            <button type="submit" className="ops-btn">
-              Simpan Reward
-            </button>
-          </div>
-        </Form>
-      </section>
-
-      <section className="ops-card" id="methods" aria-labelledby="methods-title">
-        <h2 id="methods-title">Metode Pembayaran</h2>
-        <Form method="post" className="ops-form">
-          <input type="hidden" name="intent" value="methods" />
-          <OpsMessage error={err("methods", "form")} />
-          <div className="ops-table-wrap">
-            <table className="ops-table">
-              <thead>
-                <tr>
-                  <th scope="col">Metode</th>
-                  <th scope="col">Aktif</th>
-                  <th scope="col">Biaya layanan (Rp)</th>
-                </tr>
-              </thead>
-              <tbody>
-                {methods.map((m) => (
-                  <tr key={m.id}>
-                    <td>{m.name}</td>
-                    <td>
-                      <label className="ops-check">
-                        <input
-                          type="checkbox"
-                          name={`active-${m.id}`}
-                          defaultChecked={failed("methods") ? failed("methods")!.values[`active-${m.id}`] === "on" : m.active}
-                        />{" "}
-                        <span className="ops-sr-only">{m.name} </span>aktif
-                      </label>
-                    </td>
-                    <td>
-                      <InputField
-                        name={`fee-${m.id}`}
-                        label={`Biaya ${m.name}`}
-                        inputMode="numeric"
-                        defaultValue={val("methods", `fee-${m.id}`, String(m.fee))}
-                        error={err("methods", `fee-${m.id}`)}
-                        maxLength={9}
-                      />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <div>
-            <button type="submit" className="ops-btn">
-              Simpan Metode
-            </button>
-          </div>
-        </Form>
-      </section>
-
-      <section className="ops-card" id="tenors" aria-labelledby="tenors-title">
-        <h2 id="tenors-title">Tenor dan Bunga Cicilan</h2>
-        <Form method="post" className="ops-form" style={{ maxWidth: 480 }}>
-          <input type="hidden" name="intent" value="tenors" />
-          <label htmlFor="f-tenors">Satu tenor per baris: bulan,bunga% (misalnya 6,3)</label>
-          <textarea
-            id="f-tenors"
-            name="tenors"
-            rows={5}
-            defaultValue={val("tenors", "tenors", tenorsText)}
-            aria-invalid={err("tenors", "tenors") ? true : undefined}
-            aria-describedby={err("tenors", "tenors") ? "f-tenors-error" : undefined}
-          />
-          {err("tenors", "tenors") ? (
-            <p className="ops-error" id="f-tenors-error">
-              {err("tenors", "tenors")}
+      <SettingsSection
+        id="account"
+        title="Rekening Transfer Manual"
+        intent="account"
+        submit="Simpan Rekening"
+        intro={
+          <>
+            <p className="ops-muted">
+              Ditampilkan di halaman pembayaran transfer manual; nama metode, logo dan cara bayarnya mengikuti bank ini. Pembayaran yang
+              sudah dibuka tetap menampilkan rekening lamanya.
             </p>
-          ) : null}
-          <div>
-            <button type="submit" className="ops-btn">
-              Simpan Tenor
-            </button>
-          </div>
-        </Form>
-      </section>
+            {manualReady ? null : (
+              <p className="ops-error" data-testid="manual-transfer-off">
+                Rekening transfer belum diisi: transfer manual belum ditawarkan kepada pembeli sampai rekening toko disimpan.
+              </p>
+            )}
+          </>
+        }
+      >
+        <InputField {...field("account", "bankName", account.bankName)} label="Bank" maxLength={100} />
+        <InputField {...field("account", "accountName", account.accountName)} label="Nama Pemilik Rekening" maxLength={100} />
+        <InputField
+          {...field("account", "accountNumber", account.accountNumber)}
+          label="Nomor Rekening"
+          inputMode="numeric"
+          maxLength={30}
+        />
+      </SettingsSection>
 
-      <section className="ops-card" id="howto" aria-labelledby="howto-title">
-        <h2 id="howto-title">Cara Pembayaran</h2>
-        <p className="ops-muted">
-          HTML sederhana (daftar, tebal, tautan); dibersihkan sebelum disimpan. <code>{"{nomor}"}</code> diganti nomor VA atau rekening,{" "}
-          <code>{"{nama}"}</code> nama pemilik rekening. Kosong: teks bawaan.
-        </p>
-        <Form method="post" className="ops-form">
-          <input type="hidden" name="intent" value="howto" />
-          {howToMethods.map((m) => (
-            <details key={m.code} open={!!howTo[m.code] || !!failed("howto")}>
-              <summary>{m.name}</summary>
-              {channels.map((channel) => {
-                const key = `${m.code}|${channel}`;
-                const id = `howto-${m.code}-${channel.replace(/\s+/g, "-")}`;
-                return (
-                  <div key={key} className="ops-form">
-                    <label htmlFor={id}>{channel}</label>
-                    <textarea id={id} name={key} rows={4} defaultValue={val("howto", key, howTo[m.code]?.[channel] ?? "")} />
-                    {err("howto", `howto-${key}`) ? <p className="ops-error">{err("howto", `howto-${key}`)}</p> : null}
-                  </div>
-                );
-              })}
-            </details>
-          ))}
-          <div>
-            <button type="submit" className="ops-btn">
-              Simpan Cara Bayar
-            </button>
-          </div>
-        </Form>
-      </section>
+      <SettingsSection
+        id="discount"
+        title="Diskon Pembelian Tunai (Virtual Account)"
+        intent="discount"
+        submit="Simpan Diskon"
+        intro={
+          <>
+            <p className="ops-muted">
+              Dipotong dari total setiap pembayaran Virtual Account yang dibuka sesudah disimpan; label grup saat ini:{" "}
+              <strong data-testid="discount-badge">{discount.enabled ? discount.badge : "tidak ada (nonaktif)"}</strong>. Pembayaran yang
+              sudah dibuka tetap dengan diskonnya sendiri.
+            </p>
+          </>
+        }
+      >
+        <label className="ops-check">
+          <input
+            type="checkbox"
+            name="enabled"
+            defaultChecked={failed("discount") ? failed("discount")!.values.enabled === "on" : discount.enabled}
+          />{" "}
+          Diskon aktif
+        </label>
+        <InputField {...field("discount", "percent", discount.percent)} label="Diskon (%)" inputMode="decimal" maxLength={6} />
+      </SettingsSection>
+
+      <SettingsSection
+        id="reward"
+        title="Reward Pesanan Selesai"
+        intent="reward"
+        submit="Simpan Reward"
+        intro={
+          <>
+            <p className="ops-muted">
+              Dikreditkan ke saldo pembeli (dapat ditarik) saat pesanan selesai: persentase dari nilai pesanan, paling banyak batasnya.
+              Berlaku untuk pesanan yang dibuat sesudah disimpan; pesanan lama tetap dengan aturannya sendiri. Saat ini:{" "}
+              <strong data-testid="reward-rule">{reward.enabled ? `${reward.percent}%, maksimal ${reward.capText}` : "nonaktif"}</strong>.
+            </p>
+          </>
+        }
+      >
+        <label className="ops-check">
+          <input
+            type="checkbox"
+            name="enabled"
+            defaultChecked={failed("reward") ? failed("reward")!.values.enabled === "on" : reward.enabled}
+          />{" "}
+          Reward aktif
+        </label>
+        <InputField {...field("reward", "rewardPercent", reward.percent)} label="Reward (%)" inputMode="decimal" maxLength={5} />
+        <InputField
+          {...field("reward", "rewardCap", reward.cap)}
+          label="Batas reward per pesanan (Rp)"
+          inputMode="numeric"
+          maxLength={12}
+        />
+      </SettingsSection>
+
+      <SettingsSection id="methods" title="Metode Pembayaran" intent="methods" submit="Simpan Metode" wide>
+        <OpsMessage error={err("methods", "form")} />
+        <div className="ops-table-wrap">
+          <table className="ops-table">
+            <thead>
+              <tr>
+                <th scope="col">Metode</th>
+                <th scope="col">Aktif</th>
+                <th scope="col">Biaya layanan (Rp)</th>
+              </tr>
+            </thead>
+            <tbody>
+              {methods.map((m) => (
+                <tr key={m.id}>
+                  <td>{m.name}</td>
+                  <td>
+                    <label className="ops-check">
+                      <input
+                        type="checkbox"
+                        name={`active-${m.id}`}
+                        defaultChecked={failed("methods") ? failed("methods")!.values[`active-${m.id}`] === "on" : m.active}
+                      />{" "}
+                      <span className="ops-sr-only">{m.name} </span>aktif
+                    </label>
+                  </td>
+                  <td>
+                    <InputField
+                      name={`fee-${m.id}`}
+                      label={`Biaya ${m.name}`}
+                      inputMode="numeric"
+                      defaultValue={val("methods", `fee-${m.id}`, String(m.fee))}
+                      error={err("methods", `fee-${m.id}`)}
+                      maxLength={9}
+                    />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </SettingsSection>
+
+      <SettingsSection id="tenors" title="Tenor dan Bunga Cicilan" intent="tenors" submit="Simpan Tenor">
+        <label htmlFor="f-tenors">Satu tenor per baris: bulan,bunga% (misalnya 6,3)</label>
+        <textarea
+          id="f-tenors"
+          name="tenors"
+          rows={5}
+          defaultValue={val("tenors", "tenors", tenorsText)}
+          aria-invalid={err("tenors", "tenors") ? true : undefined}
+          aria-describedby={err("tenors", "tenors") ? "f-tenors-error" : undefined}
+        />
+        {err("tenors", "tenors") ? (
+          <p className="ops-error" id="f-tenors-error">
+            {err("tenors", "tenors")}
+          </p>
+        ) : null}
+      </SettingsSection>
+
+      <SettingsSection
+        id="howto"
+        title="Cara Pembayaran"
+        intent="howto"
+        submit="Simpan Cara Bayar"
+        wide
+        intro={
+          <>
+            <p className="ops-muted">
+              HTML sederhana (daftar, tebal, tautan); dibersihkan sebelum disimpan. <code>{"{nomor}"}</code> diganti nomor VA atau rekening,{" "}
+              <code>{"{nama}"}</code> nama pemilik rekening. Kosong: teks bawaan.
+            </p>
+          </>
+        }
+      >
+        {howToMethods.map((m) => (
+          <details key={m.code} open={!!howTo[m.code] || !!failed("howto")}>
+            <summary>{m.name}</summary>
+            {channels.map((channel) => {
+              const key = `${m.code}|${channel}`;
+              const id = `howto-${m.code}-${channel.replace(/\s+/g, "-")}`;
+              return (
+                <div key={key} className="ops-form">
+                  <label htmlFor={id}>{channel}</label>
+                  <textarea id={id} name={key} rows={4} defaultValue={val("howto", key, howTo[m.code]?.[channel] ?? "")} />
+                  {err("howto", `howto-${key}`) ? <p className="ops-error">{err("howto", `howto-${key}`)}</p> : null}
+                </div>
+              );
+            })}
+          </details>
+        ))}
+      </SettingsSection>
 
       <section className="ops-card" id="companies" aria-labelledby="companies-title">
         <h2 id="companies-title">Perusahaan</h2>
@@ -408,14 +368,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         <Form method="post" className="ops-inline-form" style={{ marginTop: 16 }}>
           <input type="hidden" name="intent" value="company-add" />
           <div className="ops-form" style={{ flex: "1 1 280px" }}>
-            <InputField
-              name="name"
-              id="company-new"
-              label="Perusahaan baru"
-              defaultValue={val("company-add", "name", "")}
-              error={err("company-add", "name")}
-              maxLength={120}
-            />
+            <InputField {...field("company-add", "name", "")} id="company-new" label="Perusahaan baru" maxLength={120} />
           </div>
           <button type="submit" className="ops-btn">
             Tambah Perusahaan
@@ -423,34 +376,20 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         </Form>
       </section>
 
-      <section className="ops-card" id="help" aria-labelledby="help-title">
-        <h2 id="help-title">Kontak Bantuan</h2>
-        <p className="ops-muted">Nomor di menu 'Bantuan' pada halaman akun pembeli.</p>
-        <Form method="post" className="ops-form" style={{ maxWidth: 480 }}>
-          <input type="hidden" name="intent" value="help" />
-          <InputField
-            name="phone"
-            label="Telepon Admin"
-            type="tel"
-            defaultValue={val("help", "phone", help.phone)}
-            error={err("help", "phone")}
-            maxLength={20}
-          />
-          <InputField
-            name="whatsapp"
-            label="WhatsApp Admin"
-            type="tel"
-            defaultValue={val("help", "whatsapp", help.whatsapp)}
-            error={err("help", "whatsapp")}
-            maxLength={20}
-          />
-          <div>
-            <button type="submit" className="ops-btn">
-              Simpan Kontak
-            </button>
-          </div>
-        </Form>
-      </section>
+      <SettingsSection
+        id="help"
+        title="Kontak Bantuan"
+        intent="help"
+        submit="Simpan Kontak"
+        intro={
+          <>
+            <p className="ops-muted">Nomor di menu 'Bantuan' pada halaman akun pembeli.</p>
+          </>
+        }
+      >
+        <InputField {...field("help", "phone", help.phone)} label="Telepon Admin" type="tel" maxLength={20} />
+        <InputField {...field("help", "whatsapp", help.whatsapp)} label="WhatsApp Admin" type="tel" maxLength={20} />
+      </SettingsSection>
 
       <RetentionSettings days={retentionDays} value={failed("retention")?.values.retentionDays} error={err("retention", "retentionDays")} />
     </>
@@ -460,25 +399,52 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
 /** Issue 35: how long KTP photos are kept after the incentive decision once the order is closed. */
 function RetentionSettings({ days, value, error }: { days: number; value: string | undefined; error: string | undefined }) {
   return (
-    <section className="ops-card" id="retention" aria-labelledby="retention-title">
-      <h2 id="retention-title">Retensi Data Pribadi</h2>
-      <p className="ops-muted">
-        Foto KTP dihapus otomatis sekian hari setelah keputusan insentif, setelah pesanan selesai atau ditutup. Catatan pesanan tetap
-        disimpan.
-      </p>
-      <Form method="post" className="ops-form" style={{ maxWidth: 480 }}>
-        <input type="hidden" name="intent" value="retention" />
-        <InputField
-          name="retentionDays"
-          label="Masa Simpan Foto KTP (hari)"
-          inputMode="numeric"
-          defaultValue={value ?? String(days)}
-          error={error}
-          maxLength={4}
-        />
+    <SettingsSection
+      id="retention"
+      title="Retensi Data Pribadi"
+      intent="retention"
+      submit="Simpan Retensi"
+      intro={
+        <>
+          <p className="ops-muted">
+            Foto KTP dihapus otomatis sekian hari setelah keputusan insentif, setelah pesanan selesai atau ditutup. Catatan pesanan tetap
+            disimpan.
+          </p>
+        </>
+      }
+    >
+      <InputField
+        name="retentionDays"
+        label="Masa Simpan Foto KTP (hari)"
+        inputMode="numeric"
+        defaultValue={value ?? String(days)}
+        error={error}
+        maxLength={4}
+      />
+    </SettingsSection>
+  );
+}
+
+/** One setting's card: its title and explanation, then a form of its own (its `intent`) with one button. */
+function SettingsSection(props: {
+  id: string;
+  title: string;
+  intent: string;
+  submit: string;
+  wide?: boolean;
+  intro?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <section className="ops-card" id={props.id} aria-labelledby={`${props.id}-title`}>
+      <h2 id={`${props.id}-title`}>{props.title}</h2>
+      {props.intro}
+      <Form method="post" className="ops-form" style={props.wide ? undefined : { maxWidth: 480 }}>
+        <input type="hidden" name="intent" value={props.intent} />
+        {props.children}
         <div>
           <button type="submit" className="ops-btn">
-            Simpan Retensi
+            {props.submit}
           </button>
         </div>
       </Form>
