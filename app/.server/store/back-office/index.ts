@@ -19,7 +19,8 @@ export {
 export { exportOrdersCsv } from "./export";
 export { formatAge, formatWhen, pageParam, readOrderSearch } from "./format";
 export { registerStoreMetrics } from "./metrics";
-export { getOrderForOps, isOrderQueue, listQueue, listWithdrawalsInProcess, QUEUES, queueSummaries, searchOrders } from "./queues";
+export { isOrderQueue, listQueue, listWithdrawalsInProcess, QUEUES, queueSummaries, searchOrders } from "./queues";
+export { getOrderForOps } from "./order-detail";
 export {
   type CsvImportKind,
   forgetAppliedImportFiles,
