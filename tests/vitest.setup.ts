@@ -18,6 +18,28 @@ delete process.env.DEMO_DATA;
 // A failed message is tried again after a second, not a minute (the retry tests wait for it).
 process.env.MESSAGE_RETRY_SECONDS ??= "1";
 
+// On PostgreSQL each worker has a database of its own, a copy of the one the global setup migrated:
+// the files of one worker run one after another, so a file that counts orders sees only its own
+// worker's, while the two workers run side by side.
+if (process.env.DATABASE_URL && process.env.VITEST_POOL_ID) {
+  const { default: postgres } = await import("postgres");
+  const template = new URL(process.env.DATABASE_URL);
+  const own = new URL(template);
+  own.pathname = `${template.pathname}_w${process.env.VITEST_POOL_ID}`;
+  // Connected to the server's own database: a template must have no session open while it is copied.
+  const maintenance = new URL(template);
+  maintenance.pathname = "/postgres";
+  const admin = postgres(maintenance.toString(), { max: 1, onnotice: () => {} });
+  try {
+    const name = own.pathname.slice(1);
+    const [found] = await admin`select 1 from pg_database where datname = ${name}`;
+    if (!found) await admin.unsafe(`create database "${name}" template "${template.pathname.slice(1)}"`);
+  } finally {
+    await admin.end();
+  }
+  process.env.DATABASE_URL = own.toString();
+}
+
 // The message queue's workers run in the tests as in the server: an e-mail arrives in the outbox a
 // moment after the change that sends it (tests wait for it with waitForOutbox, never a fixed sleep).
 const { startMessageWorkers } = await import("~/.server/store/messages");
