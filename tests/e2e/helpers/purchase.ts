@@ -4,13 +4,15 @@
  * and without JavaScript (the steps are the ones tests/e2e/checkout.spec.ts checks in detail).
  */
 import { execFile } from "node:child_process";
-import { randomInt } from "node:crypto";
+import { randomBytes, randomInt } from "node:crypto";
 import { promisify } from "node:util";
 import { expect, type Page } from "@playwright/test";
 import sharp from "sharp";
 import { readLatestEmail, uniqueEmail } from "./index";
 
 export const BUYER_PASSWORD = "Rahasia123!";
+/** The phone number every test buyer gives (the server-log checks look for it). */
+export const BUYER_PHONE = "081234567890";
 
 const run = promisify(execFile);
 
@@ -30,7 +32,7 @@ export async function registerBuyer(page: Page, options: { activate?: boolean; c
   const email = uniqueEmail("pesan");
   await page.goto("/register");
   await page.getByLabel("Nama Lengkap", { exact: true }).fill("Rina Wulandari");
-  await page.getByLabel("Nomor HP", { exact: true }).fill("081234567890");
+  await page.getByLabel("Nomor HP", { exact: true }).fill(BUYER_PHONE);
   await page.getByLabel("NIP", { exact: true }).fill(options.nip ?? `86${randomInt(10_000_000, 99_999_999)}`);
   await page.getByLabel("Perusahaan", { exact: true }).selectOption({ label: options.company ?? "PT PLN Icon Plus" });
   await page.getByLabel("Email", { exact: true }).fill(email);
@@ -46,6 +48,13 @@ export async function registerBuyer(page: Page, options: { activate?: boolean; c
   await page.getByRole("button", { name: "Aktifkan Akun" }).click();
   await expect(page.getByRole("dialog", { name: "Akun berhasil diaktivasi!" })).toBeVisible({ timeout: 30_000 });
   return { email };
+}
+
+/** A photo of noise: no stretch of its bytes repeats, nor stands in any other file (a probe's needle). */
+export function noisePhoto(): Promise<Buffer> {
+  return sharp(randomBytes(320 * 200 * 3), { raw: { width: 320, height: 200, channels: 3 } })
+    .jpeg()
+    .toBuffer();
 }
 
 /** A small JPEG photo (a KTP, a transfer proof, a delivery photo). */
@@ -98,18 +107,18 @@ async function fillNik(page: Page, nik?: string) {
 }
 
 /** An incentive order of the signed-in buyer (status 100), made through the screens; its id. */
-export async function buyIncentiveOrder(page: Page, javaScriptEnabled: boolean): Promise<number> {
+export async function buyIncentiveOrder(page: Page, javaScriptEnabled: boolean, ktpPhoto?: Buffer): Promise<number> {
   await page.goto(`/detail/${await productId(page, INCENTIVE_PRODUCT)}`);
   await page.getByRole("button", { name: "Beli Sekarang" }).click();
   await expect(page).toHaveURL("/checkout");
   const field = (label: string) => page.getByLabel(label, { exact: true });
   await field("Nama Pembeli").fill("Rina Wulandari");
-  await field("No. HP").fill("081234567890");
+  await field("No. HP").fill(BUYER_PHONE);
   await field("Email").fill("rina@example.test");
   await fillNik(page);
   await page
     .locator('input[type="file"][name="ktp"]:not([capture])')
-    .setInputFiles({ name: "ktp.jpg", mimeType: "image/jpeg", buffer: await samplePhoto() });
+    .setInputFiles({ name: "ktp.jpg", mimeType: "image/jpeg", buffer: ktpPhoto ?? (await samplePhoto()) });
   await page.getByRole("checkbox", { name: "Ajukan Insentif" }).check();
   await field("Nama Ayah Kandung").fill("Slamet Riyadi");
   await page
