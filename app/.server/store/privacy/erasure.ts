@@ -54,6 +54,10 @@ export async function eraseAccount(userId: number, password: string): Promise<Er
   const pseudonym = `Akun Dihapus #${crypto.randomBytes(4).toString("hex").toUpperCase()}`;
   try {
     await db.transaction(async (tx) => {
+      // The checkout draft first, in the order the checkout takes it (it locks the draft, then its
+      // insert locks the user row): a checkout already past its checks finishes first and its order
+      // is seen below as open; one that comes later finds its draft erased (decision 0059).
+      await tx.select({ userId: checkoutDrafts.userId }).from(checkoutDrafts).where(eq(checkoutDrafts.userId, userId)).for("update");
       const [person] = await tx
         .select({ email: users.email, fullname: users.fullname })
         .from(users)
