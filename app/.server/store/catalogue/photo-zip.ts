@@ -162,6 +162,8 @@ async function planZip(zip: Uint8Array): Promise<{ ok: true; plan: PhotoZipPlan;
     });
   }
   if (!matched.length && !refused.length) return { ok: false, message: ZIP_EMPTY };
+  matched.sort((a, b) => a.sku.localeCompare(b.sku) || a.photo - b.photo);
+  refused.sort((a, b) => a.fileName.localeCompare(b.fileName, "en", { numeric: true }));
   const items = matched.map(({ images: _images, ...item }) => item);
   return { ok: true, plan: { items, refused, products: new Set(items.map((i) => i.productId)).size }, matched };
 }
