@@ -25,15 +25,18 @@ const photoLabel = (photo: number) => (photo === 1 ? "Foto utama" : `Foto ${phot
 export async function loader({ context, url }: Route.LoaderArgs) {
   const operator = requireStaff(context);
   const id = url.searchParams.get("id");
-  if (!id) return { staged: null };
+  const limits = { zipMegabytes: PHOTO_ZIP_MAX_BYTES / 1024 / 1024, entries: PHOTO_ZIP_MAX_ENTRIES };
+  if (!id) return { staged: null, limits };
   const staged = await getStagedCsvImport(id, KIND, operator.id);
-  if (!staged) return { staged: null, error: STAGED_GONE };
+  if (!staged) return { staged: null, limits, error: STAGED_GONE };
   if (staged.appliedAt)
     return {
+      limits,
       staged: { id: staged.id, fileName: staged.fileName, appliedAt: formatWhen(staged.appliedAt), summary: staged.summary, plan: null },
     };
   const preview = await previewPhotoZip(Buffer.from(staged.content, "base64"));
   return {
+    limits,
     staged: { id: staged.id, fileName: staged.fileName, appliedAt: null, summary: null, plan: preview.ok ? preview.plan : null },
     error: preview.ok ? undefined : preview.message,
   };
@@ -67,7 +70,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 }
 
 export default function PhotoZip({ loaderData, actionData }: Route.ComponentProps) {
-  const { staged } = loaderData;
+  const { staged, limits } = loaderData;
   const error = (actionData as { error?: string } | undefined)?.error ?? ("error" in loaderData ? loaderData.error : undefined);
   const plan = staged?.plan;
   return (
@@ -152,9 +155,8 @@ export default function PhotoZip({ loaderData, actionData }: Route.ComponentProp
         <h2 id="upload-heading">Unggah ZIP</h2>
         <p className="ops-muted">
           Nama file di dalam ZIP adalah SKU produk: <code>SKU.jpg</code> menjadi foto utama, <code>SKU-2.jpg</code> foto kedua, dan
-          seterusnya (JPG, PNG atau WebP; folder di dalam ZIP diabaikan). Maksimal {PHOTO_ZIP_MAX_BYTES / 1024 / 1024} MB per ZIP,{" "}
-          {PHOTO_ZIP_MAX_ENTRIES} file, 5 MB per foto. Foto pada posisi yang sudah terisi diganti. Tidak ada yang berubah sebelum Anda
-          menekan Terapkan.
+          seterusnya (JPG, PNG atau WebP; folder di dalam ZIP diabaikan). Maksimal {limits.zipMegabytes} MB per ZIP, {limits.entries} file,
+          5 MB per foto. Foto pada posisi yang sudah terisi diganti. Tidak ada yang berubah sebelum Anda menekan Terapkan.
         </p>
         <Form method="post" encType="multipart/form-data" className="ops-form">
           <input type="hidden" name="intent" value="upload" />
