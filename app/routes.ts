@@ -91,6 +91,7 @@ export default [
     route("ops/catalogue/banners", "routes/ops/catalogue/banners.tsx"),
     route("ops/catalogue/categories", "routes/ops/catalogue/categories.tsx"),
     route("ops/catalogue/import", "routes/ops/catalogue/import.tsx"),
+    route("ops/catalogue/photo-zip", "routes/ops/catalogue/photo-zip.tsx"),
     route("ops/catalogue/export", "routes/ops/catalogue/export.ts"),
     // Issue 27: the roster and buyer accounts ('Pegawai'), staff and settings ('Admin').
     route("ops/employees", "routes/ops/employees/roster.tsx"),

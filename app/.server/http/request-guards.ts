@@ -30,6 +30,7 @@ export const UPLOAD_PATHS: RegExp[] = [
   /^\/ops\/catalogue\/banners$/,
   /^\/ops\/catalogue\/products\/[^/]+\/photos$/,
   /^\/ops\/catalogue\/import$/,
+  /^\/ops\/catalogue\/photo-zip$/,
   /^\/ops\/employees$/,
 ];
 
@@ -37,10 +38,13 @@ export const UPLOAD_PATHS: RegExp[] = [
 export const PHOTO_BODY_LIMIT = 26 * 1024 * 1024;
 /** The catalogue's CSV import: what the CSV reader accepts, plus the form around the file. */
 export const CSV_BODY_LIMIT = CSV_MAX_BYTES + 256 * 1024;
+/** Photos for many products in one ZIP (issue 38): the ZIP plus the form around it. */
+export const PHOTO_ZIP_BODY_LIMIT = 30 * 1024 * 1024 + 256 * 1024;
 /** Upload paths whose limit is not UPLOAD_BODY_LIMIT. */
 const OWN_BODY_LIMITS: [RegExp, number][] = [
   [/^\/ops\/catalogue\/products\/[^/]+\/photos$/, PHOTO_BODY_LIMIT],
   [/^\/ops\/catalogue\/import$/, CSV_BODY_LIMIT],
+  [/^\/ops\/catalogue\/photo-zip$/, PHOTO_ZIP_BODY_LIMIT],
 ];
 
 const ALLOWED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];

@@ -82,7 +82,7 @@ export const csvImports = pgTable(
   "csv_imports",
   {
     id: text("id").primaryKey(),
-    kind: text("kind", { enum: ["katalog", "pegawai"] }).notNull(),
+    kind: text("kind", { enum: ["katalog", "pegawai", "foto-zip"] }).notNull(),
     operatorId: integer("operator_id")
       .notNull()
       .references(() => users.id),

@@ -8,7 +8,8 @@ import { csvImports } from "../../db/schema";
 // 'Terapkan Impor' hands the same text to its domain's apply, then marks it applied here. Unapplied
 // files are forgotten after a day.
 
-export type CsvImportKind = "katalog" | "pegawai";
+// "foto-zip": the catalogue's photo ZIP (issue 38), kept as base64 text like the CSV files.
+export type CsvImportKind = "katalog" | "pegawai" | "foto-zip";
 export type StagedCsvImport = {
   id: string;
   kind: CsvImportKind;

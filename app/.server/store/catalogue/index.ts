@@ -55,4 +55,12 @@ export {
   previewCatalogueCsv,
   type CsvPlan,
 } from "./catalogue-csv";
+export {
+  applyPhotoZip,
+  photoZipSummary,
+  PHOTO_ZIP_MAX_BYTES,
+  PHOTO_ZIP_MAX_ENTRIES,
+  previewPhotoZip,
+  type PhotoZipPlan,
+} from "./photo-zip";
 export { syncCatalogueVersion } from "./version";

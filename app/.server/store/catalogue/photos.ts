@@ -122,7 +122,7 @@ export const DETAIL_SIZE = { width: 780, height: 585 } as const;
 // cropped to fit (object-fit: cover): the artwork keeps its text inside a central safe area.
 export const BANNER_SIZE = { width: 640, height: 300 } as const;
 
-const PHOTO_SIZES = [
+export const PHOTO_SIZES = [
   { size: CARD_SIZE, fit: "cover" as const, quality: 72 },
   { size: DETAIL_SIZE, fit: "inside" as const, quality: 78 },
 ];

@@ -10,6 +10,7 @@ export function CatalogueNav() {
     ["/ops/catalogue/banners", "Banner"],
     ["/ops/catalogue/categories", "Kategori & Kota"],
     ["/ops/catalogue/import", "Impor & Ekspor"],
+    ["/ops/catalogue/photo-zip", "Foto dari ZIP"],
   ];
   return (
     <nav className="ops-subnav" aria-label="Menu katalog">

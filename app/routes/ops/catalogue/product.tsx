@@ -153,6 +153,7 @@ const ACTION_LABELS: Record<string, string> = {
   "foto-ditambah": "Foto ditambah",
   "foto-dihapus": "Foto dihapus",
   "foto-diurutkan": "Urutan foto diubah",
+  "foto-zip": "Foto dari ZIP",
   "impor-csv": "Impor CSV",
 };
 

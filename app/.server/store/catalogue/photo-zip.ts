@@ -1,0 +1,245 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { unzipSync } from "fflate";
+import { getDb } from "../../db/client";
+import { catalogueAudit, productImages, products } from "../../db/schema";
+import {
+  dropUnusedImages,
+  encodePicture,
+  PHOTO_MAX_BYTES,
+  PHOTO_SIZES,
+  PHOTO_TOO_MANY_PIXELS,
+  storeImages,
+  type EncodedImage,
+} from "./photos";
+import { catalogueWrite } from "./version";
+
+// Photos for many products at once (issue 38 item 2): one ZIP whose entry names are SKUs —
+// `SKU.jpg` is the product's main photo, `SKU-2.jpg` its second, and so on. The ZIP is read with
+// fflate, refusing entries by their DECLARED size before anything is inflated (and fflate never
+// inflates past the declared size, so a lying entry is cut short and then fails to decode). Every
+// accepted entry is decoded by the same code as 'Foto Produk' in the preview; 'Terapkan' stores
+// them with that code again, one transaction for the whole ZIP.
+
+/** The upload itself (request-guards.ts adds the form around it). */
+export const PHOTO_ZIP_MAX_BYTES = 30 * 1024 * 1024;
+export const PHOTO_ZIP_MAX_ENTRIES = 200;
+/** What all accepted entries may inflate to together. */
+export const PHOTO_ZIP_MAX_TOTAL = 200 * 1024 * 1024;
+
+export const ZIP_UNREADABLE = "File bukan ZIP yang valid atau rusak. Unggah file .zip berisi foto produk.";
+export const ZIP_TOO_MANY = `ZIP berisi lebih dari ${PHOTO_ZIP_MAX_ENTRIES} file. Bagi menjadi beberapa ZIP.`;
+export const ZIP_TOO_LARGE = `Ukuran ZIP maksimal ${PHOTO_ZIP_MAX_BYTES / 1024 / 1024} MB.`;
+export const ZIP_EMPTY = "ZIP tidak berisi foto (SKU.jpg, SKU-2.jpg, …).";
+
+const REFUSED_TYPE = "Bukan gambar JPG/PNG/WebP";
+const REFUSED_SIZE = `Terlalu besar (maks. ${PHOTO_MAX_BYTES / 1024 / 1024} MB)`;
+const REFUSED_TOTAL = `Total isi ZIP terlalu besar (maks. ${PHOTO_ZIP_MAX_TOTAL / 1024 / 1024} MB)`;
+const REFUSED_SKU = "SKU tidak ditemukan";
+const REFUSED_UNREADABLE = "Gambar tidak dapat dibaca";
+const REFUSED_NAME = "Nama file harus SKU.jpg atau SKU-2.jpg, …";
+const REFUSED_TWICE = "Posisi foto yang sama muncul lebih dari sekali";
+
+const IMAGE_NAME = /^(.+)\.(jpe?g|png|webp)$/i;
+
+export type ZipEntry = { fileName: string; bytes: Uint8Array };
+export type ZipRefusal = { fileName: string; reason: string };
+
+/** The ZIP's image entries (base names) and what was refused by name or size; null when it is no ZIP. */
+export function readPhotoZip(zip: Uint8Array): { entries: ZipEntry[]; refused: ZipRefusal[] } | { error: string } {
+  const refused: ZipRefusal[] = [];
+  let seen = 0;
+  let total = 0;
+  let files: Record<string, Uint8Array>;
+  try {
+    files = unzipSync(zip, {
+      filter: (file) => {
+        const base = file.name.split("/").pop() ?? "";
+        // Folders, macOS resource forks and hidden files are no one's photos: skipped silently.
+        if (!base || file.name.startsWith("__MACOSX/") || file.name.includes("/__MACOSX/") || base.startsWith(".")) return false;
+        seen += 1;
+        if (seen > PHOTO_ZIP_MAX_ENTRIES) return false;
+        if (!IMAGE_NAME.test(base)) return refuse(base, REFUSED_TYPE);
+        if (file.originalSize > PHOTO_MAX_BYTES) return refuse(base, REFUSED_SIZE);
+        if (total + file.originalSize > PHOTO_ZIP_MAX_TOTAL) return refuse(base, REFUSED_TOTAL);
+        total += file.originalSize;
+        return true;
+      },
+    });
+  } catch {
+    return { error: ZIP_UNREADABLE };
+  }
+  if (seen > PHOTO_ZIP_MAX_ENTRIES) return { error: ZIP_TOO_MANY };
+  const entries = Object.entries(files).map(([name, bytes]) => ({ fileName: name.split("/").pop()!, bytes }));
+  entries.sort((a, b) => a.fileName.localeCompare(b.fileName, "en", { numeric: true }));
+  return { entries, refused };
+
+  function refuse(fileName: string, reason: string) {
+    refused.push({ fileName, reason });
+    return false;
+  }
+}
+
+/** `ABC.jpg` → ABC, photo 1; `ABC-3.png` → ABC, photo 3 (or the SKU `ABC-3`, photo 1, when that exists). */
+export function skuCandidates(fileName: string): { sku: string; photo: number }[] {
+  const stem = IMAGE_NAME.exec(fileName)?.[1]?.trim();
+  if (!stem) return [];
+  const candidates = [{ sku: stem, photo: 1 }];
+  const numbered = /^(.+)-(\d{1,3})$/.exec(stem);
+  if (numbered && Number(numbered[2]) >= 1) candidates.push({ sku: numbered[1]!, photo: Number(numbered[2]) });
+  return candidates;
+}
+
+export type PhotoZipItem = {
+  fileName: string;
+  productId: number;
+  sku: string;
+  title: string;
+  /** 1 = the main photo. */
+  photo: number;
+  replaces: boolean;
+};
+export type PhotoZipPlan = { items: PhotoZipItem[]; refused: ZipRefusal[]; products: number };
+type Matched = PhotoZipItem & { images: EncodedImage[] };
+
+async function planZip(zip: Uint8Array): Promise<{ ok: true; plan: PhotoZipPlan; matched: Matched[] } | { ok: false; message: string }> {
+  if (zip.byteLength > PHOTO_ZIP_MAX_BYTES) return { ok: false, message: ZIP_TOO_LARGE };
+  const read = readPhotoZip(zip);
+  if ("error" in read) return { ok: false, message: read.error };
+  const refused = [...read.refused];
+  const wanted = [...new Set(read.entries.flatMap((e) => skuCandidates(e.fileName).map((c) => c.sku)))];
+  const db = await getDb();
+  const found = wanted.length
+    ? await db.select({ id: products.id, sku: products.sku, title: products.title }).from(products).where(inArray(products.sku, wanted))
+    : [];
+  const bySku = new Map(found.map((p) => [p.sku!, p]));
+  const counts = found.length
+    ? await db
+        .select({ productId: productImages.productId, count: sql<number>`count(*)::int` })
+        .from(productImages)
+        .where(
+          inArray(
+            productImages.productId,
+            found.map((p) => p.id),
+          ),
+        )
+        .groupBy(productImages.productId)
+    : [];
+  const photoCount = new Map(counts.map((c) => [c.productId, Number(c.count)]));
+  const matched: Matched[] = [];
+  const taken = new Set<string>();
+  for (const entry of read.entries) {
+    const candidates = skuCandidates(entry.fileName);
+    if (!candidates.length) {
+      refused.push({ fileName: entry.fileName, reason: REFUSED_NAME });
+      continue;
+    }
+    const hit = candidates.find((c) => bySku.has(c.sku));
+    if (!hit) {
+      refused.push({ fileName: entry.fileName, reason: REFUSED_SKU });
+      continue;
+    }
+    const product = bySku.get(hit.sku)!;
+    const key = `${product.id}:${hit.photo}`;
+    if (taken.has(key)) {
+      refused.push({ fileName: entry.fileName, reason: REFUSED_TWICE });
+      continue;
+    }
+    // Decoded now, by the same code as 'Foto Produk': a .jpg that is not a picture is refused here.
+    const encoded = await encodePicture(new File([entry.bytes as Uint8Array<ArrayBuffer>], entry.fileName), PHOTO_SIZES);
+    if (!encoded.ok) {
+      refused.push({ fileName: entry.fileName, reason: encoded.message === PHOTO_TOO_MANY_PIXELS ? encoded.message : REFUSED_UNREADABLE });
+      continue;
+    }
+    taken.add(key);
+    matched.push({
+      fileName: entry.fileName,
+      productId: product.id,
+      sku: product.sku!,
+      title: product.title ?? "",
+      photo: hit.photo,
+      replaces: hit.photo <= (photoCount.get(product.id) ?? 0),
+      images: encoded.images,
+    });
+  }
+  if (!matched.length && !refused.length) return { ok: false, message: ZIP_EMPTY };
+  matched.sort((a, b) => a.sku.localeCompare(b.sku) || a.photo - b.photo);
+  refused.sort((a, b) => a.fileName.localeCompare(b.fileName, "en", { numeric: true }));
+  const items = matched.map(({ images: _images, ...item }) => item);
+  return { ok: true, plan: { items, refused, products: new Set(items.map((i) => i.productId)).size }, matched };
+}
+
+/** What 'Terapkan' would do with this ZIP (nothing is written). */
+export async function previewPhotoZip(zip: Uint8Array): Promise<{ ok: true; plan: PhotoZipPlan } | { ok: false; message: string }> {
+  const planned = await planZip(zip);
+  return planned.ok ? { ok: true, plan: planned.plan } : planned;
+}
+
+export function photoZipSummary(plan: PhotoZipPlan): string {
+  const replaced = plan.items.filter((i) => i.replaces).length;
+  return `${plan.items.length} foto untuk ${plan.products} produk (${plan.items.length - replaced} baru, ${replaced} diganti), ${plan.refused.length} file ditolak`;
+}
+
+/**
+ * 'Terapkan': every matched photo in ONE transaction. Photo N replaces the product's N-th photo when
+ * it has one, else it is added after the last; each product's 'Riwayat' records what the ZIP did.
+ */
+export async function applyPhotoZip(
+  operatorId: number,
+  zip: Uint8Array,
+  fileName: string,
+): Promise<{ ok: true; plan: PhotoZipPlan } | { ok: false; message: string }> {
+  const planned = await planZip(zip);
+  if (!planned.ok) return planned;
+  const byProduct = new Map<number, Matched[]>();
+  for (const m of planned.matched) byProduct.set(m.productId, [...(byProduct.get(m.productId) ?? []), m]);
+  await catalogueWrite(async (tx) => {
+    for (const [productId, photos] of byProduct) {
+      const existing = await tx
+        .select({
+          id: productImages.id,
+          position: productImages.position,
+          cardUrl: productImages.cardUrl,
+          detailUrl: productImages.detailUrl,
+        })
+        .from(productImages)
+        .where(eq(productImages.productId, productId))
+        .orderBy(asc(productImages.position), asc(productImages.id))
+        .for("update");
+      let next = existing.length ? Math.max(...existing.map((e) => e.position)) + 1 : 0;
+      const replacedUrls: string[] = [];
+      let added = 0;
+      let replaced = 0;
+      for (const photo of photos.sort((a, b) => a.photo - b.photo)) {
+        const [card, detail] = photo.images as [EncodedImage, EncodedImage];
+        await storeImages(tx, [card, detail]);
+        const urls = {
+          cardUrl: card.url,
+          cardWidth: card.width,
+          cardHeight: card.height,
+          detailUrl: detail.url,
+          detailWidth: detail.width,
+          detailHeight: detail.height,
+        };
+        const old = existing[photo.photo - 1];
+        if (old) {
+          await tx
+            .update(productImages)
+            .set(urls)
+            .where(and(eq(productImages.id, old.id), eq(productImages.productId, productId)));
+          replacedUrls.push(old.cardUrl, old.detailUrl);
+          replaced += 1;
+        } else {
+          await tx.insert(productImages).values({ productId, position: next, ...urls });
+          next += 1;
+          added += 1;
+        }
+      }
+      await dropUnusedImages(tx, replacedUrls);
+      const what = [added ? `${added} foto ditambah` : "", replaced ? `${replaced} foto diganti` : ""].filter(Boolean).join(", ");
+      await tx
+        .insert(catalogueAudit)
+        .values({ productId, operatorId, action: "foto-zip", detail: `${what} dari ${fileName.slice(0, 100)}` });
+    }
+  });
+  return { ok: true, plan: planned.plan };
+}
