@@ -106,8 +106,7 @@ export default function PhotoZip({ loaderData, actionData }: Route.ComponentProp
                   <tr>
                     <th scope="col">File</th>
                     <th scope="col">Produk</th>
-                    <th scope="col">Posisi</th>
-                    <th scope="col">Hasil</th>
+                    <th scope="col">Foto</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -117,8 +116,12 @@ export default function PhotoZip({ loaderData, actionData }: Route.ComponentProp
                       <td>
                         {item.sku} — {item.title}
                       </td>
-                      <td>{photoLabel(item.photo)}</td>
-                      <td>{item.replaces ? "akan mengganti foto yang ada" : "akan ditambah"}</td>
+                      {/* Position and outcome in one column: three columns fit a 390 px phone. */}
+                      <td>
+                        {photoLabel(item.photo)}
+                        <br />
+                        <span className="ops-muted">{item.replaces ? "akan mengganti foto yang ada" : "akan ditambah"}</span>
+                      </td>
                     </tr>
                   ))}
                 </tbody>
@@ -138,7 +141,7 @@ export default function PhotoZip({ loaderData, actionData }: Route.ComponentProp
             </>
           ) : null}
           {plan.items.length ? (
-            <Form method="post">
+            <Form method="post" style={{ marginTop: 16 }}>
               <input type="hidden" name="intent" value="apply" />
               <input type="hidden" name="id" value={staged.id} />
               <button type="submit" className="ops-btn">

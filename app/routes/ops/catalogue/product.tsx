@@ -15,6 +15,7 @@ import {
   type ProductFormErrors,
 } from "~/.server/store/catalogue";
 import { formatRupiah } from "~/lib/money";
+import { ProductHistory } from "./product-history";
 import { PRODUCT_STATUSES, STATUS_LABELS } from "~/lib/product-status";
 import type { RouteHandle } from "~/lib/route-handle";
 import { InputField, SelectField, TextAreaField } from "../components";
@@ -116,46 +117,6 @@ export async function action({ context, params, request }: Route.ActionArgs) {
   flash(context, "toast", { type: "success", message: "Produk disimpan." });
   throw redirect(`/ops/catalogue/products/${result.id}`);
 }
-
-const CHANGE_LABELS: Record<string, string> = {
-  title: "Nama Produk",
-  sku: "SKU",
-  price: "Harga",
-  discount: "Diskon",
-  discountType: "Tipe Diskon",
-  stock: "Stok",
-  status: "Status",
-  categoryId: "Kategori",
-  cityId: "Kota",
-  condition: "Kondisi",
-  weightGram: "Berat (gram)",
-  minimumPurchase: "Minimal Pembelian",
-  description: "Deskripsi",
-};
-
-/** Where the history's ids are named (issue 38: 'Kategori: - → Motor Listrik', not '→ 1'). */
-type HistoryNames = { categories: { id: number; title: string }[]; cities: { id: number; name: string }[] };
-
-function shown(key: string, value: unknown, names: HistoryNames): string {
-  if (value === null || value === undefined || value === "") return "-";
-  // A category or city deleted since keeps its number: there is no name to show for it.
-  if (key === "categoryId") return names.categories.find((c) => c.id === value)?.title ?? `#${String(value)}`;
-  if (key === "cityId") return names.cities.find((c) => c.id === value)?.name ?? `#${String(value)}`;
-  if (key === "price" && typeof value === "number") return formatRupiah(value);
-  if (key === "status" && typeof value === "string" && value in STATUS_LABELS) return STATUS_LABELS[value as keyof typeof STATUS_LABELS];
-  if (key === "discountType") return value === "v" ? "Rp" : "%";
-  return String(value);
-}
-
-const ACTION_LABELS: Record<string, string> = {
-  "produk-dibuat": "Produk dibuat",
-  "produk-diubah": "Produk diubah",
-  "foto-ditambah": "Foto ditambah",
-  "foto-dihapus": "Foto dihapus",
-  "foto-diurutkan": "Urutan foto diubah",
-  "foto-zip": "Foto dari ZIP",
-  "impor-csv": "Impor CSV",
-};
 
 export default function ProductPage({ loaderData, actionData }: Route.ComponentProps) {
   const { product, choices, history, photosPerUpload } = loaderData;
@@ -369,32 +330,7 @@ export default function ProductPage({ loaderData, actionData }: Route.ComponentP
         </section>
       ) : null}
 
-      {product ? (
-        <section className="ops-card" aria-labelledby="history-heading">
-          <h2 id="history-heading">Riwayat</h2>
-          {history.length === 0 ? (
-            <p className="ops-muted">Belum ada perubahan yang tercatat.</p>
-          ) : (
-            <ol className="ops-timeline" data-testid="ops-history">
-              {history.map((h) => (
-                <li key={h.id}>
-                  <span className="when">{h.at}</span> · {h.operator ?? "-"} · <strong>{ACTION_LABELS[h.action] ?? h.action}</strong>
-                  {h.detail ? <span className="ops-muted"> ({h.detail})</span> : null}
-                  {Object.keys(h.changes).length ? (
-                    <ul>
-                      {Object.entries(h.changes).map(([key, change]) => (
-                        <li key={key}>
-                          {CHANGE_LABELS[key] ?? key}: {shown(key, change.before, choices)} → {shown(key, change.after, choices)}
-                        </li>
-                      ))}
-                    </ul>
-                  ) : null}
-                </li>
-              ))}
-            </ol>
-          )}
-        </section>
-      ) : null}
+      {product ? <ProductHistory history={history} names={choices} /> : null}
     </>
   );
 }
