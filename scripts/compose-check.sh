@@ -49,7 +49,8 @@ DATA_ENCRYPTION_KEY=$(secret)
 SESSION_SECRET=$(secret)
 PAYMENT_WEBHOOK_SECRET=$(secret)
 PAYMENT_GATEWAY=sandbox
-APP_URL=http://localhost:$PROXY_PORT
+# The sandbox gateway calls its webhook at APP_URL from inside a store: the proxy by its compose name.
+APP_URL=http://proxy:8080
 DEMO_DATA=1
 OUTBOX_KEY=$(openssl rand -hex 16)
 PROXY_PORT=$PROXY_PORT
@@ -147,7 +148,7 @@ podman build --format docker --pull=never --network=host -t localhost/employee-s
   || { tail -30 "$work/build.log"; echo "FAIL: image build"; exit 1; }
 build_s=$SECONDS
 
-fail() { echo "FAIL: $1"; compose ps || true; compose logs --tail 30 2>&1 | tail -80 || true; exit 1; }
+fail() { echo "FAIL: $1"; compose ps || true; compose logs --tail 5 2>&1 | tail -40 || true; exit 1; }
 SECONDS=0
 # PostgreSQL healthy first: podman-compose 1.0 starts in depends_on order but does not wait for
 # `condition: service_healthy` (docker compose does).
