@@ -80,7 +80,8 @@ test("a catalogue operator uploads a ZIP of photos named by SKU, previews, appli
   ] as const) {
     await operator.setViewportSize({ width, height });
     await operator.screenshot({
-      path: `/work/shots/s41/photo-zip-preview-${width}-${javaScriptEnabled ? "js" : "nojs"}.png`,
+      // Kept with the test's results, to look at (the preview at a phone's and a desk's width).
+      path: test.info().outputPath(`photo-zip-preview-${width}-${javaScriptEnabled ? "js" : "nojs"}.png`),
       fullPage: true,
     });
   }
