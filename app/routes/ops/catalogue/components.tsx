@@ -79,3 +79,19 @@ export function ErrorSummary({ errors }: { errors: Record<string, string | undef
     </div>
   );
 }
+
+/** What an applied import (the CSV, the photo ZIP) says once done: its file, its summary, when. */
+export function AppliedImport(props: {
+  title: string;
+  testId: string;
+  staged: { fileName: string; summary: string | null; appliedAt: string };
+}) {
+  return (
+    <section className="ops-card ops-notice" data-testid={props.testId}>
+      <h2>{props.title}</h2>
+      <p>
+        {props.staged.fileName}: {props.staged.summary} ({props.staged.appliedAt}).
+      </p>
+    </section>
+  );
+}

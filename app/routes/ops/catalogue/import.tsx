@@ -8,7 +8,7 @@ import { formatWhen, getStagedCsvImport, markCsvImportApplied, stageCsvImport } 
 import { applyCatalogueCsv, CATALOGUE_COLUMNS, importSummary, previewCatalogueCsv } from "~/.server/store/catalogue";
 import type { RouteHandle } from "~/lib/route-handle";
 import { CsvUploadForm } from "../components";
-import { CatalogueNav } from "./components";
+import { CatalogueNav, AppliedImport } from "./components";
 
 // /ops/catalogue/import (issue 26 item 7): the price list as CSV. 'Unggah CSV' keeps the file and
 // shows its preview (?id=…: how many products 'akan ditambah' and 'akan diubah', every invalid row
@@ -78,12 +78,7 @@ export default function Import({ loaderData, actionData }: Route.ComponentProps)
       ) : null}
 
       {staged?.appliedAt ? (
-        <section className="ops-card ops-notice" data-testid="import-applied">
-          <h2>Impor diterapkan</h2>
-          <p>
-            {staged.fileName}: {staged.summary} ({staged.appliedAt}).
-          </p>
-        </section>
+        <AppliedImport title="Impor diterapkan" testId="import-applied" staged={{ ...staged, appliedAt: staged.appliedAt }} />
       ) : null}
 
       {plan && staged ? (

@@ -6,7 +6,7 @@ import { flash } from "~/.server/http/session";
 import { formatWhen, getStagedCsvImport, markCsvImportApplied, stageCsvImport } from "~/.server/store/back-office";
 import { applyPhotoZip, PHOTO_ZIP_MAX_BYTES, PHOTO_ZIP_MAX_ENTRIES, photoZipSummary, previewPhotoZip } from "~/.server/store/catalogue";
 import type { RouteHandle } from "~/lib/route-handle";
-import { CatalogueNav } from "./components";
+import { CatalogueNav, AppliedImport } from "./components";
 
 // /ops/catalogue/photo-zip (issue 38 item 2): photos for many products from one ZIP whose entries
 // are named by SKU. 'Unggah ZIP' keeps the file server-side (like the CSV import: a staged import,
@@ -84,12 +84,7 @@ export default function PhotoZip({ loaderData, actionData }: Route.ComponentProp
       ) : null}
 
       {staged?.appliedAt ? (
-        <section className="ops-card ops-notice" data-testid="zip-applied">
-          <h2>Foto diterapkan</h2>
-          <p>
-            {staged.fileName}: {staged.summary} ({staged.appliedAt}).
-          </p>
-        </section>
+        <AppliedImport title="Foto diterapkan" testId="zip-applied" staged={{ ...staged, appliedAt: staged.appliedAt }} />
       ) : null}
 
       {plan && staged ? (
