@@ -8,7 +8,8 @@ import { signedInStaff } from "./helpers/staff";
 // Photos for many products from one ZIP (issue 38 item 2), with JavaScript on and off: a catalogue
 // operator adds a published product by CSV, uploads a ZIP named by SKU (its main photo, a second
 // photo, a file that is no picture, an unknown SKU), sees the preview with what is refused, applies,
-// and the photo is on the product in the back office and on the buyer's /detail page.
+// and the photo is on the product in the back office and on the buyer's /detail page. Then two
+// loose photos without a ZIP: one replaces the main photo, one is added as the third.
 
 test.describe.configure({ timeout: 240_000 });
 test.use({ extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` } });
@@ -45,11 +46,11 @@ test("a catalogue operator uploads a ZIP of photos named by SKU, previews, appli
   await operator.getByRole("link", { name: "Foto dari ZIP" }).click();
   await expect(operator).toHaveURL("/ops/catalogue/photo-zip");
   await operator
-    .getByLabel("File ZIP", { exact: true })
+    .getByLabel("File ZIP atau foto", { exact: true })
     .setInputFiles({ name: "foto.zip", mimeType: "application/zip", buffer: Buffer.from("bukan zip") });
-  await operator.getByRole("button", { name: "Unggah ZIP" }).click();
+  await operator.getByRole("button", { name: "Unggah", exact: true }).click();
   await expect(operator.getByTestId("zip-error")).toHaveText("File bukan ZIP yang valid atau rusak. Unggah file .zip berisi foto produk.");
-  await expect(operator.getByLabel("File ZIP", { exact: true })).toBeVisible();
+  await expect(operator.getByLabel("File ZIP atau foto", { exact: true })).toBeVisible();
 
   const zip = zipSync({
     [`foto/${sku}.jpg`]: await picture(210, "jpeg"),
@@ -59,9 +60,9 @@ test("a catalogue operator uploads a ZIP of photos named by SKU, previews, appli
     "__MACOSX/foto/._x.jpg": new Uint8Array([0, 1]),
   });
   await operator
-    .getByLabel("File ZIP", { exact: true })
+    .getByLabel("File ZIP atau foto", { exact: true })
     .setInputFiles({ name: "foto.zip", mimeType: "application/zip", buffer: Buffer.from(zip) });
-  await operator.getByRole("button", { name: "Unggah ZIP" }).click();
+  await operator.getByRole("button", { name: "Unggah", exact: true }).click();
   await expect(operator).toHaveURL(/\/ops\/catalogue\/photo-zip\?id=/);
   const preview = operator.getByTestId("zip-preview");
   await expect(preview).toContainText("2 foto untuk 1 produk; 2 file ditolak.");
@@ -98,9 +99,22 @@ test("a catalogue operator uploads a ZIP of photos named by SKU, previews, appli
   });
   expect(again.status()).toBeLessThan(400);
 
+  // Several pictures chosen at once, no ZIP: the same preview and apply.
+  await operator.goto("/ops/catalogue/photo-zip");
+  await operator.getByLabel("File ZIP atau foto", { exact: true }).setInputFiles([
+    { name: `${sku}.jpg`, mimeType: "image/jpeg", buffer: Buffer.from(await picture(120, "jpeg")) },
+    { name: `${sku}-3.png`, mimeType: "image/png", buffer: Buffer.from(await picture(250, "png")) },
+  ]);
+  await operator.getByRole("button", { name: "Unggah", exact: true }).click();
+  await expect(operator.getByTestId("zip-preview")).toContainText("Pratinjau: 2 foto");
+  await expect(operator.getByTestId("zip-item").nth(0)).toContainText("akan mengganti foto yang ada");
+  await expect(operator.getByTestId("zip-item").nth(1)).toContainText("Foto 3");
+  await operator.getByRole("button", { name: "Terapkan" }).click();
+  await expect(operator.getByTestId("zip-applied")).toContainText("2 foto untuk 1 produk (1 baru, 1 diganti), 0 file ditolak");
+
   await operator.goto(`/ops/catalogue/products?q=${tag}`);
   await operator.getByTestId("ops-product-row").first().getByRole("link").first().click();
-  await expect(operator.getByTestId("ops-photo")).toHaveCount(2);
+  await expect(operator.getByTestId("ops-photo")).toHaveCount(3);
   await expect(operator.getByTestId("ops-history")).toContainText("Foto dari ZIP");
   const mainPhoto = await operator.getByTestId("ops-photo").first().getByRole("img").getAttribute("src");
   expect(mainPhoto).toMatch(/^\/catalogue-images\//);

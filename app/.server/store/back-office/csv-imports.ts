@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, isNotNull, isNull, lt, ne } from "drizzle-orm";
-import { getDb } from "../../db/client";
+import { getDb, type Executor } from "../../db/client";
 import { csvImports } from "../../db/schema";
 
 // Uploaded CSV files waiting between their preview and 'Terapkan Impor' (the catalogue's price list,
@@ -50,9 +50,12 @@ export async function getStagedCsvImport(id: string, kind: CsvImportKind, operat
   return row ?? null;
 }
 
-/** Marks a staged file applied with what it did; false when it already was (a second 'Terapkan Impor'). */
-export async function markCsvImportApplied(id: string, summary: string): Promise<boolean> {
-  const db = await getDb();
+/**
+ * Marks a staged file applied with what it did; false when it already was (a second 'Terapkan Impor').
+ * Given the transaction that applies the file, the mark is undone with it when the apply fails.
+ */
+export async function markCsvImportApplied(id: string, summary: string, tx?: Executor): Promise<boolean> {
+  const db = tx ?? (await getDb());
   const rows = await db
     .update(csvImports)
     // Applied, the file (names, NIPs, prices) is kept no longer: its summary is the record (issue 35).

@@ -57,6 +57,7 @@ export {
 } from "./catalogue-csv";
 export {
   applyPhotoZip,
+  photosAsZip,
   photoZipSummary,
   PHOTO_ZIP_MAX_BYTES,
   PHOTO_ZIP_MAX_ENTRIES,

@@ -7,7 +7,8 @@ import { getDb, type Db } from "../../db/client";
 import { catalogueAudit, productImages, products } from "../../db/schema";
 import { createProduct, createVerifiedUser } from "../../testing/fixtures";
 import { ownDatabaseForThisFile } from "../../testing/own-database";
-import { applyPhotoZip, previewPhotoZip, readPhotoZip, skuCandidates, ZIP_TOO_MANY, ZIP_UNREADABLE } from "./photo-zip";
+import { getStagedCsvImport, markCsvImportApplied, stageCsvImport } from "../back-office";
+import { applyPhotoZip, photosAsZip, previewPhotoZip, readPhotoZip, skuCandidates, ZIP_TOO_MANY, ZIP_UNREADABLE } from "./photo-zip";
 import { getProductForOps } from "./products-admin";
 
 // Photos for many products from one ZIP (issue 38 item 2): names → SKU and position, what is
@@ -28,6 +29,9 @@ async function picture(r: number, format: "jpeg" | "png" | "webp" = "jpeg"): Pro
   const image = sharp({ create: { width: 400, height: 300, channels: 3, background: { r, g: 80, b: 40 } } });
   return new Uint8Array(await image.toFormat(format).toBuffer());
 }
+
+/** Applies with a claim that always succeeds (the route's claim marks its staged ZIP). */
+const claimed = async () => true;
 
 async function productWithSku(sku: string): Promise<number> {
   const id = await createProduct(db, { title: `Produk ${sku}` });
@@ -93,7 +97,7 @@ describe("preview and apply", () => {
     ]);
     expect(await db.select().from(productImages).where(eq(productImages.productId, id))).toHaveLength(0);
 
-    expect((await applyPhotoZip(operatorId, zip, "foto.zip")).ok).toBe(true);
+    expect(await applyPhotoZip(operatorId, zip, "foto.zip", claimed)).toMatchObject({ ok: true, applied: true });
     const first = (await getProductForOps(id))!.photos;
     expect(first).toHaveLength(2);
 
@@ -101,7 +105,7 @@ describe("preview and apply", () => {
     const again = zipSync({ [`${sku}.jpg`]: await picture(200) });
     const replacing = await previewPhotoZip(again);
     expect(replacing.ok && replacing.plan.items[0]).toMatchObject({ photo: 1, replaces: true });
-    expect((await applyPhotoZip(operatorId, again, "ganti.zip")).ok).toBe(true);
+    expect(await applyPhotoZip(operatorId, again, "ganti.zip", claimed)).toMatchObject({ ok: true, applied: true });
     const after = (await getProductForOps(id))!.photos;
     expect(after).toHaveLength(2);
     expect(after[0]!.url).not.toBe(first[0]!.url);
@@ -111,5 +115,50 @@ describe("preview and apply", () => {
       .from(catalogueAudit)
       .where(and(eq(catalogueAudit.productId, id), eq(catalogueAudit.action, "foto-zip")));
     expect(history.map((h) => h.detail).sort()).toEqual(["1 foto diganti dari ganti.zip", "2 foto ditambah dari foto.zip"]);
+  });
+
+  it("takes several loose pictures as one ZIP", async () => {
+    const sku = `LEPAS-${randomUUID().slice(0, 6)}`;
+    await productWithSku(sku);
+    const zip = photosAsZip([
+      { name: `${sku}.jpg`, bytes: await picture(70) },
+      { name: `C:\\Users\\ops\\${sku}-2.webp`, bytes: await picture(90, "webp") },
+    ]);
+    const preview = await previewPhotoZip(zip);
+    if (!preview.ok) throw new Error(preview.message);
+    expect(preview.plan.items.map((i) => [i.fileName, i.photo])).toEqual([
+      [`${sku}.jpg`, 1],
+      [`${sku}-2.webp`, 2],
+    ]);
+  });
+
+  it("claims the staged ZIP in the apply's transaction: a lost claim writes nothing, a failed apply keeps the ZIP", async () => {
+    const sku = `KLAIM-${randomUUID().slice(0, 6)}`;
+    const id = await productWithSku(sku);
+    const zip = zipSync({ [`${sku}.jpg`]: await picture(120) });
+    const staged = await stageCsvImport("foto-zip", operatorId, "klaim.zip", Buffer.from(zip).toString("base64"));
+
+    // Another 'Terapkan' already took it: nothing is written.
+    expect(await applyPhotoZip(operatorId, zip, "klaim.zip", async () => false)).toMatchObject({ ok: true, applied: false });
+    expect(await db.select().from(productImages).where(eq(productImages.productId, id))).toHaveLength(0);
+
+    // The apply fails after the claim: the claim is undone with it, the ZIP stays for another try.
+    await expect(
+      applyPhotoZip(operatorId, zip, "klaim.zip", async (tx) => {
+        expect(await markCsvImportApplied(staged, "klaim", tx)).toBe(true);
+        throw new Error("disk penuh");
+      }),
+    ).rejects.toThrow("disk penuh");
+    const kept = await getStagedCsvImport(staged, "foto-zip", operatorId);
+    expect(kept).toMatchObject({ appliedAt: null });
+    expect(kept!.content.length).toBeGreaterThan(0);
+    expect(await db.select().from(productImages).where(eq(productImages.productId, id))).toHaveLength(0);
+
+    const applied = await applyPhotoZip(operatorId, zip, "klaim.zip", (tx, plan) =>
+      markCsvImportApplied(staged, `${plan.items.length} foto`, tx),
+    );
+    expect(applied).toMatchObject({ ok: true, applied: true });
+    expect(await getStagedCsvImport(staged, "foto-zip", operatorId)).toMatchObject({ summary: "1 foto", content: "" });
+    expect(await db.select().from(productImages).where(eq(productImages.productId, id))).toHaveLength(1);
   });
 });

@@ -1,8 +1,9 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { unzipSync } from "fflate";
-import { getDb } from "../../db/client";
+import { unzipSync, zipSync } from "fflate";
+import { getDb, type Executor } from "../../db/client";
 import { catalogueAudit, productImages, products } from "../../db/schema";
 import {
+  checkPicture,
   dropUnusedImages,
   encodePicture,
   PHOTO_MAX_BYTES,
@@ -18,7 +19,8 @@ import { catalogueWrite } from "./version";
 // fflate, refusing entries by their DECLARED size before anything is inflated (and fflate never
 // inflates past the declared size, so a lying entry is cut short and then fails to decode). Every
 // accepted entry is decoded by the same code as 'Foto Produk' in the preview; 'Terapkan' stores
-// them with that code again, one transaction for the whole ZIP.
+// them with that code again, one transaction for the whole ZIP. Several loose pictures chosen
+// instead of a ZIP are packed into one (photosAsZip), so both take the same way from there on.
 
 /** The upload itself (request-guards.ts adds the form around it). */
 export const PHOTO_ZIP_MAX_BYTES = 30 * 1024 * 1024;
@@ -101,7 +103,21 @@ export type PhotoZipItem = {
 export type PhotoZipPlan = { items: PhotoZipItem[]; refused: ZipRefusal[]; products: number };
 type Matched = PhotoZipItem & { images: EncodedImage[] };
 
-async function planZip(zip: Uint8Array): Promise<{ ok: true; plan: PhotoZipPlan; matched: Matched[] } | { ok: false; message: string }> {
+/**
+ * Several pictures chosen at once (no ZIP at hand) as one ZIP, stored uncompressed: they are
+ * previewed, kept between preview and 'Terapkan', and applied exactly as an uploaded ZIP.
+ */
+export function photosAsZip(files: { name: string; bytes: Uint8Array }[]): Uint8Array {
+  const entries: Record<string, Uint8Array> = {};
+  for (const file of files) entries[file.name.split(/[\\/]/).pop() || "foto"] = file.bytes;
+  return zipSync(entries, { level: 0 });
+}
+
+/** The plan; with `encode`, each accepted photo also in the sizes the store keeps (for 'Terapkan'). */
+async function planZip(
+  zip: Uint8Array,
+  encode: boolean,
+): Promise<{ ok: true; plan: PhotoZipPlan; matched: Matched[] } | { ok: false; message: string }> {
   if (zip.byteLength > PHOTO_ZIP_MAX_BYTES) return { ok: false, message: ZIP_TOO_LARGE };
   const read = readPhotoZip(zip);
   if ("error" in read) return { ok: false, message: read.error };
@@ -145,9 +161,12 @@ async function planZip(zip: Uint8Array): Promise<{ ok: true; plan: PhotoZipPlan;
       continue;
     }
     // Decoded now, by the same code as 'Foto Produk': a .jpg that is not a picture is refused here.
-    const encoded = await encodePicture(new File([entry.bytes as Uint8Array<ArrayBuffer>], entry.fileName), PHOTO_SIZES);
-    if (!encoded.ok) {
-      refused.push({ fileName: entry.fileName, reason: encoded.message === PHOTO_TOO_MANY_PIXELS ? encoded.message : REFUSED_UNREADABLE });
+    const picture = new File([entry.bytes as Uint8Array<ArrayBuffer>], entry.fileName);
+    const decoded: { ok: true; images?: EncodedImage[] } | { ok: false; message: string } = encode
+      ? await encodePicture(picture, PHOTO_SIZES)
+      : await checkPicture(picture);
+    if (!decoded.ok) {
+      refused.push({ fileName: entry.fileName, reason: decoded.message === PHOTO_TOO_MANY_PIXELS ? decoded.message : REFUSED_UNREADABLE });
       continue;
     }
     taken.add(key);
@@ -158,7 +177,7 @@ async function planZip(zip: Uint8Array): Promise<{ ok: true; plan: PhotoZipPlan;
       title: product.title ?? "",
       photo: hit.photo,
       replaces: hit.photo <= (photoCount.get(product.id) ?? 0),
-      images: encoded.images,
+      images: decoded.images ?? [],
     });
   }
   if (!matched.length && !refused.length) return { ok: false, message: ZIP_EMPTY };
@@ -170,7 +189,7 @@ async function planZip(zip: Uint8Array): Promise<{ ok: true; plan: PhotoZipPlan;
 
 /** What 'Terapkan' would do with this ZIP (nothing is written). */
 export async function previewPhotoZip(zip: Uint8Array): Promise<{ ok: true; plan: PhotoZipPlan } | { ok: false; message: string }> {
-  const planned = await planZip(zip);
+  const planned = await planZip(zip, false);
   return planned.ok ? { ok: true, plan: planned.plan } : planned;
 }
 
@@ -182,17 +201,22 @@ export function photoZipSummary(plan: PhotoZipPlan): string {
 /**
  * 'Terapkan': every matched photo in ONE transaction. Photo N replaces the product's N-th photo when
  * it has one, else it is added after the last; each product's 'Riwayat' records what the ZIP did.
+ * `claim` runs first in that transaction (the caller marks its staged ZIP applied): false means
+ * another 'Terapkan' took it and nothing is written; a failure after it undoes the claim too, so the
+ * operator can press 'Terapkan' again without uploading the ZIP again.
  */
 export async function applyPhotoZip(
   operatorId: number,
   zip: Uint8Array,
   fileName: string,
-): Promise<{ ok: true; plan: PhotoZipPlan } | { ok: false; message: string }> {
-  const planned = await planZip(zip);
+  claim: (tx: Executor, plan: PhotoZipPlan) => Promise<boolean>,
+): Promise<{ ok: true; applied: boolean; plan: PhotoZipPlan } | { ok: false; message: string }> {
+  const planned = await planZip(zip, true);
   if (!planned.ok) return planned;
   const byProduct = new Map<number, Matched[]>();
   for (const m of planned.matched) byProduct.set(m.productId, [...(byProduct.get(m.productId) ?? []), m]);
-  await catalogueWrite(async (tx) => {
+  const applied = await catalogueWrite(async (tx) => {
+    if (!(await claim(tx, planned.plan))) return false;
     for (const [productId, photos] of byProduct) {
       const existing = await tx
         .select({
@@ -240,6 +264,7 @@ export async function applyPhotoZip(
         .insert(catalogueAudit)
         .values({ productId, operatorId, action: "foto-zip", detail: `${what} dari ${fileName.slice(0, 100)}` });
     }
+    return true;
   });
-  return { ok: true, plan: planned.plan };
+  return { ok: true, applied, plan: planned.plan };
 }

@@ -36,6 +36,28 @@ function sniffType(head: Uint8Array): "jpeg" | "png" | "webp" | null {
   return null;
 }
 
+type Decoder = () => import("sharp").Sharp;
+
+/** Recognises an uploaded picture by its bytes and reads its header under the pixel limit. */
+async function openPicture(file: File): Promise<{ ok: true; decoder: Decoder } | { ok: false; message: string }> {
+  if (file.size === 0) return { ok: false, message: PHOTO_TYPE };
+  if (file.size > PHOTO_MAX_BYTES) return { ok: false, message: PHOTO_TOO_LARGE };
+  const input = new Uint8Array(await file.arrayBuffer());
+  const type = sniffType(input.subarray(0, 12));
+  if (!type) return { ok: false, message: PHOTO_TYPE };
+  const sharp = await loadSharp();
+  const decoder = () => sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "warning" });
+  const meta = await decoder().metadata();
+  if (meta.format !== type || !meta.width || !meta.height) return { ok: false, message: PHOTO_TYPE };
+  if (meta.width * meta.height > MAX_INPUT_PIXELS) return { ok: false, message: PHOTO_TOO_MANY_PIXELS };
+  return { ok: true, decoder };
+}
+
+const decodeFailure = (error: unknown) => ({
+  ok: false as const,
+  message: /pixel limit/i.test(error instanceof Error ? error.message : "") ? PHOTO_TOO_MANY_PIXELS : PHOTO_TYPE,
+});
+
 /**
  * Decodes one uploaded picture and encodes it once per size: `cover` crops to exactly that size
  * (cards, banners: the layout's slot), `inside` keeps the proportions within it (the detail).
@@ -45,20 +67,13 @@ export async function encodePicture(
   file: File,
   sizes: { size: Size; fit: "cover" | "inside"; quality: number }[],
 ): Promise<{ ok: true; images: EncodedImage[] } | { ok: false; message: string }> {
-  if (file.size === 0) return { ok: false, message: PHOTO_TYPE };
-  if (file.size > PHOTO_MAX_BYTES) return { ok: false, message: PHOTO_TOO_LARGE };
-  const input = new Uint8Array(await file.arrayBuffer());
-  const type = sniffType(input.subarray(0, 12));
-  if (!type) return { ok: false, message: PHOTO_TYPE };
-  const sharp = await loadSharp();
-  const decoder = () => sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "warning" });
   try {
-    const meta = await decoder().metadata();
-    if (meta.format !== type || !meta.width || !meta.height) return { ok: false, message: PHOTO_TYPE };
-    if (meta.width * meta.height > MAX_INPUT_PIXELS) return { ok: false, message: PHOTO_TOO_MANY_PIXELS };
+    const opened = await openPicture(file);
+    if (!opened.ok) return opened;
     const images: EncodedImage[] = [];
     for (const { size, fit, quality } of sizes) {
-      const { data, info } = await decoder()
+      const { data, info } = await opened
+        .decoder()
         .rotate()
         .resize({ ...size, fit, withoutEnlargement: fit === "inside" })
         .flatten({ background: "#ffffff" })
@@ -69,7 +84,23 @@ export async function encodePicture(
     }
     return { ok: true, images };
   } catch (error) {
-    return { ok: false, message: /pixel limit/i.test(error instanceof Error ? error.message : "") ? PHOTO_TOO_MANY_PIXELS : PHOTO_TYPE };
+    return decodeFailure(error);
+  }
+}
+
+/**
+ * Whether encodePicture would take this picture, without encoding it: the whole picture is decoded
+ * (a truncated file fails here as it would there) but only to a thumbnail, which JPEG decodes at a
+ * fraction of its size. A preview of 200 photos costs seconds, not the minute their encoding takes.
+ */
+export async function checkPicture(file: File): Promise<{ ok: true } | { ok: false; message: string }> {
+  try {
+    const opened = await openPicture(file);
+    if (!opened.ok) return opened;
+    await opened.decoder().resize({ width: 64, height: 64, fit: "inside" }).raw().toBuffer();
+    return { ok: true };
+  } catch (error) {
+    return decodeFailure(error);
   }
 }
 

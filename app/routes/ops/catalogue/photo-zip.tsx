@@ -4,19 +4,28 @@ import { readForm } from "~/.server/http/request";
 import { requireStaff } from "~/.server/http/ops-access";
 import { flash } from "~/.server/http/session";
 import { formatWhen, getStagedCsvImport, markCsvImportApplied, stageCsvImport } from "~/.server/store/back-office";
-import { applyPhotoZip, PHOTO_ZIP_MAX_BYTES, PHOTO_ZIP_MAX_ENTRIES, photoZipSummary, previewPhotoZip } from "~/.server/store/catalogue";
+import {
+  applyPhotoZip,
+  PHOTO_ZIP_MAX_BYTES,
+  PHOTO_ZIP_MAX_ENTRIES,
+  photosAsZip,
+  photoZipSummary,
+  previewPhotoZip,
+} from "~/.server/store/catalogue";
 import type { RouteHandle } from "~/lib/route-handle";
 import { CatalogueNav, AppliedImport } from "./components";
 
 // /ops/catalogue/photo-zip (issue 38 item 2): photos for many products from one ZIP whose entries
-// are named by SKU. 'Unggah ZIP' keeps the file server-side (like the CSV import: a staged import,
+// are named by SKU, or from several pictures chosen at once (packed into one ZIP on arrival, so
+// both go the same way). 'Unggah' keeps the file server-side (like the CSV import: a staged import,
 // its id in the preview's address and form) and shows which file becomes which product's photo and
 // what is refused; nothing is written until 'Terapkan'. Applied, the staged ZIP is emptied and a
 // second 'Terapkan' of the same id only shows the result again.
 
 export const handle: RouteHandle = { title: "Foto dari ZIP — Katalog" };
 
-const NO_FILE = "Pilih file ZIP terlebih dahulu.";
+const NO_FILE = "Pilih file ZIP atau foto terlebih dahulu.";
+const ZIP_AND_PHOTOS = "Pilih satu file ZIP, atau beberapa foto tanpa ZIP.";
 const STAGED_GONE = "File ZIP tidak ditemukan atau sudah kedaluwarsa. Unggah ulang file ZIP.";
 const KIND = "foto-zip";
 
@@ -49,23 +58,28 @@ export async function action({ context, request }: Route.ActionArgs) {
     const staged = await getStagedCsvImport(String(form.get("id") ?? ""), KIND, operator.id);
     if (!staged) return data({ error: STAGED_GONE }, { status: 404 });
     if (staged.appliedAt) throw redirect(`/ops/catalogue/photo-zip?id=${staged.id}`);
-    const zip = Buffer.from(staged.content, "base64");
-    const preview = await previewPhotoZip(zip);
-    if (!preview.ok) return data({ error: preview.message }, { status: 400 });
-    // Claimed before writing: of two 'Terapkan' of the same ZIP only the one that marks it applies it.
-    if (!(await markCsvImportApplied(staged.id, photoZipSummary(preview.plan)))) throw redirect(`/ops/catalogue/photo-zip?id=${staged.id}`);
-    const applied = await applyPhotoZip(operator.id, zip, staged.fileName);
+    // Of two 'Terapkan' of the same ZIP only the one whose transaction marks it applied writes.
+    const applied = await applyPhotoZip(operator.id, Buffer.from(staged.content, "base64"), staged.fileName, (tx, plan) =>
+      markCsvImportApplied(staged.id, photoZipSummary(plan), tx),
+    );
     if (!applied.ok) return data({ error: applied.message }, { status: 400 });
-    flash(context, "toast", { type: "success", message: `Foto diterapkan: ${photoZipSummary(applied.plan)}.` });
+    if (applied.applied) flash(context, "toast", { type: "success", message: `Foto diterapkan: ${photoZipSummary(applied.plan)}.` });
     throw redirect(`/ops/catalogue/photo-zip?id=${staged.id}`);
   }
-  const file = form.get("file");
-  if (!file || typeof file === "string" || file.size === 0) return data({ error: NO_FILE }, { status: 400 });
-  const bytes = Buffer.from(await file.arrayBuffer());
+  const files = form.getAll("file").filter((f): f is File => typeof f !== "string" && f.size > 0);
+  if (!files.length) return data({ error: NO_FILE }, { status: 400 });
+  const zips = files.filter((f) => /\.zip$/i.test(f.name));
+  if (zips.length && files.length > 1) return data({ error: ZIP_AND_PHOTOS }, { status: 400 });
+  // One file is read as a ZIP unless it is named as a picture (so a PDF gets the ZIP's message).
+  const single = files.length === 1 && !/\.(jpe?g|png|webp)$/i.test(files[0]!.name);
+  const bytes = single
+    ? Buffer.from(await files[0]!.arrayBuffer())
+    : Buffer.from(photosAsZip(await Promise.all(files.map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })))));
   // A file that is no ZIP, too big or without a single photo is refused before anything is kept.
   const preview = await previewPhotoZip(bytes);
   if (!preview.ok) return data({ error: preview.message }, { status: 400 });
-  const id = await stageCsvImport(KIND, operator.id, file.name, bytes.toString("base64"));
+  const fileName = single ? files[0]!.name : `${files.length} foto`;
+  const id = await stageCsvImport(KIND, operator.id, fileName, bytes.toString("base64"));
   throw redirect(`/ops/catalogue/photo-zip?id=${id}`);
 }
 
@@ -150,19 +164,20 @@ export default function PhotoZip({ loaderData, actionData }: Route.ComponentProp
       ) : null}
 
       <section className="ops-card ops-narrow" aria-labelledby="upload-heading">
-        <h2 id="upload-heading">Unggah ZIP</h2>
+        <h2 id="upload-heading">Unggah ZIP atau Foto</h2>
         <p className="ops-muted">
           Nama file di dalam ZIP adalah SKU produk: <code>SKU.jpg</code> menjadi foto utama, <code>SKU-2.jpg</code> foto kedua, dan
-          seterusnya (JPG, PNG atau WebP; folder di dalam ZIP diabaikan). Maksimal {limits.zipMegabytes} MB per ZIP, {limits.entries} file,
-          5 MB per foto. Foto pada posisi yang sudah terisi diganti. Tidak ada yang berubah sebelum Anda menekan Terapkan.
+          seterusnya (JPG, PNG atau WebP; folder di dalam ZIP diabaikan). Tanpa ZIP, pilih beberapa foto sekaligus dengan nama yang sama.
+          Maksimal {limits.zipMegabytes} MB per unggahan, {limits.entries} file, 5 MB per foto. Foto pada posisi yang sudah terisi diganti.
+          Tidak ada yang berubah sebelum Anda menekan Terapkan.
         </p>
         <Form method="post" encType="multipart/form-data" className="ops-form">
           <input type="hidden" name="intent" value="upload" />
-          <label htmlFor="zip-file">File ZIP</label>
-          <input id="zip-file" name="file" type="file" accept=".zip,application/zip" required />
+          <label htmlFor="zip-file">File ZIP atau foto</label>
+          <input id="zip-file" name="file" type="file" accept=".zip,application/zip,image/jpeg,image/png,image/webp" multiple required />
           <div>
             <button type="submit" className="ops-btn">
-              Unggah ZIP
+              Unggah
             </button>
           </div>
         </Form>
