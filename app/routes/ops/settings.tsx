@@ -180,10 +180,16 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           </>
         }
       >
-        <InputField {...field("account", "bankName", account.bankName)} label="Bank" maxLength={100} />
-        <InputField {...field("account", "accountName", account.accountName)} label="Nama Pemilik Rekening" maxLength={100} />
+        {/* Until an admin saves the store's own account the seeded one is demo data: the fields start
+            empty, so one careless 'Simpan Rekening' cannot publish it as the company's. */}
+        <InputField {...field("account", "bankName", manualReady ? account.bankName : "")} label="Bank" maxLength={100} />
         <InputField
-          {...field("account", "accountNumber", account.accountNumber)}
+          {...field("account", "accountName", manualReady ? account.accountName : "")}
+          label="Nama Pemilik Rekening"
+          maxLength={100}
+        />
+        <InputField
+          {...field("account", "accountNumber", manualReady ? account.accountNumber : "")}
           label="Nomor Rekening"
           inputMode="numeric"
           maxLength={30}
