@@ -142,9 +142,12 @@ console.log(`done (${formatSeconds(performance.now() - serverStart)})`);
 
 // The server's warnings from its start (sandbox gateway in production, no SMTP, …), held back until
 // now with the rest of its start-up lines: the operator must read them (issue 38).
+// The production log names its levels ("warn"); a number is pino's own form (40 = warn).
+const WARNING_LEVELS = new Set(["warn", "error", "fatal"]);
 for (const line of startupOutput.split("\n")) {
   try {
-    if (JSON.parse(line).level >= 40) serverOutput.write(`${line}\n`);
+    const { level } = JSON.parse(line);
+    if (WARNING_LEVELS.has(level) || level >= 40) serverOutput.write(`${line}\n`);
   } catch {
     // not a log line
   }

@@ -32,9 +32,28 @@ describe("openCsv", () => {
     });
   });
 
+  it("reads Excel's plain 'CSV (Comma delimited)', which is Windows-1252, as well as UTF-8", async () => {
+    // 'Kipas Angin 16" – Putih × 2' with an en dash and a multiplication sign, as Excel writes it.
+    const ansi = Buffer.concat([
+      Buffer.from("sku;nama;harga\r\nK-1;Kipas Angin "),
+      Buffer.from([0x96]),
+      Buffer.from(" Putih "),
+      Buffer.from([0xd7]),
+      Buffer.from(" 2;450.000\r\n"),
+    ]);
+    expect(await readAll(ansi)).toEqual({
+      delimiter: ";",
+      rows: [{ line: 2, values: { sku: "K-1", nama: "Kipas Angin – Putih × 2", harga: "450.000" } }],
+    });
+  });
+
   it("says what is wrong with the file itself", async () => {
     expect(await readAll("")).toEqual({ error: "File CSV kosong." });
     expect(await readAll(Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00]))).toEqual({
+      error: "File harus berupa CSV (teks UTF-8), bukan file lain.",
+    });
+    // A spreadsheet's own format is no CSV, even where no byte is invalid UTF-8 by itself.
+    expect(await readAll(Buffer.from("PK\u0003\u0004\u0014\u0000\u0006\u0000", "latin1"))).toEqual({
       error: "File harus berupa CSV (teks UTF-8), bukan file lain.",
     });
     expect(await readAll("sku,nama,harga,warna\n")).toEqual({ error: "Kolom tidak dikenal: warna." });

@@ -69,6 +69,24 @@ function delimiterOf(header: string): "," | ";" {
   return count(";") > count(",") ? ";" : ",";
 }
 
+/** Control characters no spreadsheet writes into a CSV (tab, line feed and carriage return are fine). */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const BINARY = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+
+/**
+ * An uploaded file's text: UTF-8 (what 'CSV UTF-8' writes), else Windows-1252 — what Excel's plain
+ * 'CSV (Comma delimited)' writes on an Indonesian Windows, where 'Rp', '×' or an en dash in a name
+ * would otherwise refuse the whole file. Null when it is neither (a picture, a spreadsheet, a PDF).
+ */
+export function csvText(bytes: Uint8Array): string | null {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    const text = new TextDecoder("windows-1252").decode(bytes);
+    return BINARY.test(text) ? null : text;
+  }
+}
+
 /**
  * Opens an uploaded CSV: checks its size, that it is text, and its header against `columns` (every
  * one of `required` present; no unknown or repeated column). The rows are then read one by one; a
@@ -83,15 +101,9 @@ export function openCsv<C extends string>(
   const maxRows = options.maxRows ?? CSV_MAX_ROWS;
   const size = typeof input === "string" ? Buffer.byteLength(input) : input.length;
   if (size > maxBytes) return { ok: false, message: csvTooLarge(maxBytes) };
-  let text: string;
-  if (typeof input === "string") text = input;
-  else {
-    try {
-      text = new TextDecoder("utf-8", { fatal: true }).decode(input);
-    } catch {
-      return { ok: false, message: CSV_NOT_TEXT };
-    }
-  }
+  const decoded = typeof input === "string" ? input : csvText(input);
+  if (decoded === null) return { ok: false, message: CSV_NOT_TEXT };
+  let text = decoded;
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.includes("\u0000")) return { ok: false, message: CSV_NOT_TEXT };
   if (!text.trim()) return { ok: false, message: CSV_EMPTY };

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ConfigurationError, env, resetEnvForTests } from "./env";
+import { ConfigurationError, env, resetEnvForTests, sandboxPaysForFree } from "./env";
 import { contentSecurityPolicy } from "./http/request";
 import { gatewayFormActionOrigins, getGateway } from "./gateway";
 
@@ -14,6 +14,7 @@ const KEYS = [
   "MIDTRANS_ENV",
   "MIDTRANS_API_URL",
   "MIDTRANS_SNAP_URL",
+  "DEMO_DATA",
 ] as const;
 const saved = Object.fromEntries(KEYS.map((k) => [k, process.env[k]]));
 
@@ -55,6 +56,17 @@ describe("PAYMENT_GATEWAY in production (issue 25)", () => {
     expect(env().paymentGateway).toBe("sandbox");
     configure({ NODE_ENV: "test" });
     expect(env().paymentGateway).toBe("sandbox");
+  });
+
+  it("marks a real store on the sandbox (production, no demo data), and only that", () => {
+    configure({ NODE_ENV: "production", PAYMENT_GATEWAY: "sandbox" });
+    expect(sandboxPaysForFree()).toBe(true);
+    configure({ NODE_ENV: "production", PAYMENT_GATEWAY: "sandbox", DEMO_DATA: "1" });
+    expect(sandboxPaysForFree()).toBe(false);
+    configure({ NODE_ENV: "production", PAYMENT_GATEWAY: "midtrans", MIDTRANS_SERVER_KEY: "SB-Mid-server-uji-1234567890" });
+    expect(sandboxPaysForFree()).toBe(false);
+    configure({ NODE_ENV: "development" });
+    expect(sandboxPaysForFree()).toBe(false);
   });
 });
 

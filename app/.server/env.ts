@@ -250,6 +250,14 @@ export function env(): Env {
   return cached;
 }
 
+/**
+ * A real store (production, no demo data) on the sandbox gateway: its buyers can mark their own
+ * virtual-account orders paid with 'Bayar (Sandbox)'. The back office says so on every page.
+ */
+export function sandboxPaysForFree(e: Env = env()): boolean {
+  return e.isProduction && e.paymentGateway === "sandbox" && !e.demoData;
+}
+
 /** For tests that change the environment between cases. */
 export function resetEnvForTests() {
   cached = undefined;

@@ -4,13 +4,14 @@ import { isLoopbackRequest } from "~/.server/http/request";
 import { mayReadOutbox, readOutbox } from "~/.server/store/messages";
 import type { RouteHandle } from "~/lib/route-handle";
 
-export const handle: RouteHandle = { title: "Kotak Keluar Email (demo)" };
+export const handle: RouteHandle = { title: "Kotak Keluar Email" };
 
 /**
- * Demo mailbox: without SMTP_URL, e-mails are kept on disk and listed here so that `npm start` alone
- * lets a person register and verify. It holds working links of every account, so it exists only
- * for the demo, and only for this machine or the key in the server's log (decision 0005); to
- * anyone else it does not exist (404).
+ * The outbox: without SMTP_URL, e-mails are kept on disk and listed here so that `npm start` alone
+ * lets a person register and verify — the demo, and a real store's admin until mail is set up
+ * (decision 0058). It holds working links of every account, so it exists only while there is no
+ * SMTP_URL, and only for this machine or the key in the server's log (decision 0005); to anyone
+ * else it does not exist (404).
  */
 export async function loader({ request, url }: Route.LoaderArgs) {
   if (!mayReadOutbox(url, isLoopbackRequest(request))) throw data("Not Found", { status: 404 });
@@ -22,7 +23,7 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
   return (
     <div className="app-shell">
       <main className="page">
-        <h1>Kotak Keluar Email (demo)</h1>
+        <h1>Kotak Keluar Email</h1>
         <p className="muted">Email yang dikirim toko ini ketika SMTP belum diatur. Terbaru di atas.</p>
         {loaderData.messages.length === 0 ? <p>Belum ada email.</p> : null}
         {loaderData.messages.map((m) => (

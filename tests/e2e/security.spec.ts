@@ -50,7 +50,7 @@ test.describe("the demo outbox (decision 0005)", () => {
     // No X-Forwarded-For: the socket is loopback and no proxy is in between (`npm start` on a laptop).
     const outbox = await request.get("/outbox");
     expect(outbox.status()).toBe(200);
-    expect(await outbox.text()).toContain("Kotak Keluar Email (demo)");
+    expect(await outbox.text()).toContain("<h1>Kotak Keluar Email</h1>");
     // A proxy on the same machine does not make a visitor local.
     expect((await request.get("/outbox", { headers: { "X-Forwarded-For": "127.0.0.1" } })).status()).toBe(404);
   });

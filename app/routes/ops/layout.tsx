@@ -3,6 +3,7 @@ import type { Route } from "./+types/layout";
 import { ToastRegion } from "~/components/toast-region";
 import type { RootData } from "~/lib/root-data";
 import type { RouteHandle } from "~/lib/route-handle";
+import { sandboxPaysForFree } from "~/.server/env";
 import { opsNotFound, requireStaff } from "~/.server/http/ops-access";
 import { mayUseArea, opsAreaOf, opsMenu } from "~/lib/ops-areas";
 import opsStyles from "./ops.css?url";
@@ -29,7 +30,12 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: opsS
 export function loader({ context, url }: Route.LoaderArgs) {
   const operator = requireStaff(context, undefined, { secondFactor: !opsAreaOf(url.pathname)?.beforeSecondFactor });
   // The menu lists only the screens this person's roles open (the others answer 404).
-  return { email: operator.email, checked: operator.secondFactorPassed, menu: opsMenu(operator.roles) };
+  return {
+    email: operator.email,
+    checked: operator.secondFactorPassed,
+    menu: opsMenu(operator.roles),
+    sandboxPaysForFree: operator.secondFactorPassed && sandboxPaysForFree(),
+  };
 }
 
 export default function OpsLayout({ loaderData }: Route.ComponentProps) {
@@ -61,6 +67,14 @@ export default function OpsLayout({ loaderData }: Route.ComponentProps) {
       <main className="ops-main">
         {/* Toasts in the page's flow, above its forms: never over a field (issue 25). */}
         <ToastRegion toast={root?.toast ?? null} inline />
+        {loaderData.sandboxPaysForFree ? (
+          <p className="ops-alert" data-testid="sandbox-gateway-warning">
+            <strong>Gateway pembayaran masih sandbox.</strong> Pembeli dapat menekan 'Bayar (Sandbox)' dan pesanan Virtual Account, Kartu
+            Kredit atau Paylater-nya tercatat lunas tanpa membayar. Jalankan toko dengan <code>PAYMENT_GATEWAY=midtrans</code> untuk
+            pembayaran sungguhan, atau nonaktifkan metode tersebut di <a href="/ops/settings#methods">Pengaturan › Metode Pembayaran</a> dan
+            terima transfer manual saja.
+          </p>
+        ) : null}
         <Outlet />
       </main>
     </div>

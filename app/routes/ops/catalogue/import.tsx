@@ -4,6 +4,7 @@ import type { Route } from "./+types/import";
 import { readForm } from "~/.server/http/request";
 import { requireStaff } from "~/.server/http/ops-access";
 import { flash } from "~/.server/http/session";
+import { csvText } from "~/.server/csv";
 import { formatWhen, getStagedCsvImport, markCsvImportApplied, stageCsvImport } from "~/.server/store/back-office";
 import { applyCatalogueCsv, CATALOGUE_COLUMNS, importSummary, previewCatalogueCsv } from "~/.server/store/catalogue";
 import type { RouteHandle } from "~/lib/route-handle";
@@ -59,7 +60,8 @@ export async function action({ context, request }: Route.ActionArgs) {
   // The preview refuses a file that is not UTF-8 CSV with the right header before anything is kept.
   const preview = await previewCatalogueCsv(bytes);
   if (!preview.ok) return data({ error: preview.message }, { status: 400 });
-  const id = await stageCsvImport("katalog", operator.id, file.name, bytes.toString("utf8"));
+  // Kept as the text the preview read (UTF-8, or Excel's plain CSV in Windows-1252).
+  const id = await stageCsvImport("katalog", operator.id, file.name, csvText(bytes) ?? "");
   throw redirect(`/ops/catalogue/import?id=${id}`);
 }
 

@@ -3,6 +3,7 @@ import type { Route } from "./+types/roster";
 import { requireStaff } from "~/.server/http/ops-access";
 import { readForm } from "~/.server/http/request";
 import { flash } from "~/.server/http/session";
+import { CSV_NOT_TEXT, csvText } from "~/.server/csv";
 import { getStagedCsvImport, markCsvImportApplied, pageParam, stageCsvImport } from "~/.server/store/back-office";
 import {
   applyRosterImport,
@@ -79,12 +80,9 @@ export async function action({ context, request }: Route.ActionArgs) {
         { status: 400 },
       );
     const bytes = Buffer.from(await file.arrayBuffer());
-    let content: string;
-    try {
-      content = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-    } catch {
-      return data<ActionData>({ error: "File harus berupa CSV (teks UTF-8), bukan file lain." }, { status: 400 });
-    }
+    // UTF-8, or Excel's plain CSV (Windows-1252): kept as text, so the preview and 'Terapkan' read the same.
+    const content = csvText(bytes);
+    if (content === null) return data<ActionData>({ error: CSV_NOT_TEXT }, { status: 400 });
     const preview = await previewRosterImport(content, { deactivateMissing });
     if (!preview.ok) return data<ActionData>({ error: preview.message }, { status: 400 });
     const importId = await stageCsvImport("pegawai", operator.id, file.name, content);
