@@ -364,7 +364,7 @@ describe("CSV import", () => {
     const sku = `csv-${randomUUID().slice(0, 8)}`;
     const csv = [
       header,
-      row(`${sku}-1`),
+      row(`${sku}-1`, { diskon: "10", tipe_diskon: "%", kondisi: "bekas" }),
       row(`${sku}-2`, { harga: "-5" }),
       row(`${sku}-3`, { nama: "=cmd|' /C calc'!A0" }),
       row(`${sku}-4`, { status: "jual", diskon: "101", tipe_diskon: "%" }),
@@ -390,7 +390,18 @@ describe("CSV import", () => {
         newCities: ["Kota Impor"],
         // The values read, beside what the row will do (issue 38): only rows that add or change a product.
         shown: [
-          { line: 2, sku: `${sku}-1`, name: `Produk ${sku}-1`, price: 1_500_000, stock: 7, status: "tayang", outcome: "akan ditambah" },
+          {
+            line: 2,
+            sku: `${sku}-1`,
+            name: `Produk ${sku}-1`,
+            price: 1_500_000,
+            discount: 10,
+            discountType: "%",
+            stock: 7,
+            condition: "Bekas",
+            status: "tayang",
+            outcome: "akan ditambah",
+          },
         ],
       },
     });

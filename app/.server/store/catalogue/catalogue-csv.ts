@@ -77,7 +77,10 @@ export type CsvPlan = {
     sku: string;
     name: string;
     price: number;
+    discount: number;
+    discountType: "v" | "%";
     stock: number;
+    condition: "Baru" | "Bekas";
     status: string;
     outcome: "akan ditambah" | "akan diubah";
   }[];
@@ -217,7 +220,10 @@ function planOf(
       sku: row.fields.sku,
       name: row.fields.title,
       price: row.fields.price,
+      discount: row.fields.discount,
+      discountType: row.fields.discountType,
       stock: row.fields.stock,
+      condition: row.fields.condition,
       status: row.fields.status,
       outcome,
     }));

@@ -109,7 +109,7 @@ export default function Import({ loaderData, actionData }: Route.ComponentProps)
                     <th scope="col">Nama</th>
                     <th scope="col">Harga</th>
                     <th scope="col">Stok</th>
-                    <th scope="col">Status</th>
+                    <th scope="col">Status, Kondisi</th>
                     <th scope="col">Hasil</th>
                   </tr>
                 </thead>
@@ -119,9 +119,24 @@ export default function Import({ loaderData, actionData }: Route.ComponentProps)
                       <td>{row.line}</td>
                       <td>{row.sku}</td>
                       <td>{row.name}</td>
-                      <td>{formatRupiah(row.price)}</td>
+                      {/* The discount under the price and the condition under the status: nine columns would not fit a phone. */}
+                      <td>
+                        {formatRupiah(row.price)}
+                        {row.discount > 0 ? (
+                          <>
+                            <br />
+                            <span className="ops-muted">
+                              diskon {row.discountType === "%" ? `${row.discount}%` : formatRupiah(row.discount)}
+                            </span>
+                          </>
+                        ) : null}
+                      </td>
                       <td>{row.stock}</td>
-                      <td>{row.status}</td>
+                      <td>
+                        {row.status}
+                        <br />
+                        <span className="ops-muted">{row.condition}</span>
+                      </td>
                       <td>{row.outcome}</td>
                     </tr>
                   ))}

@@ -167,9 +167,9 @@ export default function PhotoZip({ loaderData, actionData }: Route.ComponentProp
         <h2 id="upload-heading">Unggah ZIP atau Foto</h2>
         <p className="ops-muted">
           Nama file di dalam ZIP adalah SKU produk: <code>SKU.jpg</code> menjadi foto utama, <code>SKU-2.jpg</code> foto kedua, dan
-          seterusnya (JPG, PNG atau WebP; folder di dalam ZIP diabaikan). Tanpa ZIP, pilih beberapa foto sekaligus dengan nama yang sama.
-          Maksimal {limits.zipMegabytes} MB per unggahan, {limits.entries} file, 5 MB per foto. Foto pada posisi yang sudah terisi diganti.
-          Tidak ada yang berubah sebelum Anda menekan Terapkan.
+          seterusnya (JPG, PNG atau WebP; foto di dalam folder ZIP tetap dibaca menurut nama filenya). Tanpa ZIP: pilih beberapa foto
+          sekaligus, dinamai dengan cara yang sama. Maksimal {limits.zipMegabytes} MB per unggahan, {limits.entries} file, 5 MB per foto.
+          Foto pada posisi yang sudah terisi diganti. Tidak ada yang berubah sebelum Anda menekan Terapkan.
         </p>
         <Form method="post" encType="multipart/form-data" className="ops-form">
           <input type="hidden" name="intent" value="upload" />
