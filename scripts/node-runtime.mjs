@@ -263,10 +263,13 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   } else {
     try {
       const { binDir, downloadedInMs } = await ensureProjectNode();
-      const how = downloadedInMs === null ? "" : `, downloaded from the npm registry in ${(downloadedInMs / 1000).toFixed(1)} s`;
-      console.error(
-        `Node ${process.versions.node} is older than ${REQUIRED_MAJOR}: using the project's Node ${NODE_VERSION} (${path.relative(root, binDir)}${how})`,
-      );
+      // Said once, when it is downloaded: a shell that runs this before every command (the README's
+      // `export PATH=…`) would otherwise print the same line each time.
+      if (downloadedInMs !== null) {
+        console.error(
+          `Node ${process.versions.node} is older than ${REQUIRED_MAJOR}: using the project's Node ${NODE_VERSION} (${path.relative(root, binDir)}, downloaded from the npm registry in ${(downloadedInMs / 1000).toFixed(1)} s)`,
+        );
+      }
       console.log(binDir);
     } catch (error) {
       console.error(error.message);
