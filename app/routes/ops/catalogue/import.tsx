@@ -172,9 +172,10 @@ export default function Import({ loaderData, actionData }: Route.ComponentProps)
       <section className="ops-card ops-narrow" aria-labelledby="upload-heading">
         <h2 id="upload-heading">Unggah CSV</h2>
         <p className="ops-muted">
-          UTF-8, dipisah koma atau titik koma, maksimal 5 MB. Baris pertama berisi nama kolom: <code>{columns}</code>. Status: draf, tayang
-          atau arsip; tipe_diskon: v (Rp) atau %; kondisi: Baru atau Bekas (kosong: Baru). Harga boleh ditulis 18500000, Rp18.500.000 atau
-          18.500.000 (titik pemisah ribuan). Kategori atau kota baru dibuat otomatis. Foto tidak termasuk CSV.
+          CSV dari Excel (CSV UTF-8 atau CSV biasa), dipisah koma atau titik koma, maksimal 5 MB. Baris pertama berisi nama kolom:{" "}
+          <code>{columns}</code>. Status: draf, tayang atau arsip; tipe_diskon: v (Rp) atau %; kondisi: Baru atau Bekas (kosong: Baru).
+          Harga boleh ditulis 18500000, Rp18.500.000 atau 18.500.000 (titik pemisah ribuan). Kategori atau kota baru dibuat otomatis. Foto
+          tidak termasuk CSV.
         </p>
         <CsvUploadForm inputId="file" />
       </section>
