@@ -6,6 +6,9 @@ import { BUYER_PASSWORD, registerBuyer } from "./helpers/purchase";
 // Search (spec §2 Search, §4 Search, §5 "submitted only when the keyword is non-empty"): the entry
 // page with 'Riwayat Pencarian', the results with the filter sheet (Urutkan, Kategori, Harga).
 // Runs in both projects; every browser context starts as a fresh guest (history in a cookie).
+// Several flows make ten searches or more, each a page load: 90 s, not the default 30 (on a loaded
+// CI machine three of them passed 30 s in js, at 2–3 s a search, in both attempts).
+test.describe.configure({ timeout: 90_000 });
 
 const searchInput = (page: Page) => page.getByRole("searchbox", { name: "Kata kunci pencarian" });
 const historyEntries = (page: Page) => page.getByTestId("search-history").getByRole("link");
