@@ -124,12 +124,15 @@ test("an admin loads a company's roster; only its active employees register and 
   await admin.getByRole("button", { name: "Tampilkan" }).click();
   const row = admin.getByTestId("roster-row").filter({ hasText: email });
   await expect(row).toHaveCount(1);
-  // Back to the first company's list: the select names that company, not the one chosen (issue 38).
-  await admin.goBack();
+  // Another company's list, then Back to hers: the select names her company again, not the one
+  // chosen on the way (issue 38).
+  const companySelect = admin.getByLabel("Perusahaan", { exact: true });
+  await companySelect.selectOption((await companySelect.locator("option").filter({ hasNotText: company }).first().getAttribute("value"))!);
+  await admin.getByRole("button", { name: "Tampilkan" }).click();
   await expect(admin.getByTestId("roster-total")).not.toContainText(company);
-  const listed = (await admin.getByTestId("roster-total").textContent())!.split(": ")[0];
-  await expect(admin.getByLabel("Perusahaan", { exact: true }).locator("option:checked")).toContainText(listed);
-  await admin.goForward();
+  await admin.goBack();
+  await expect(admin.getByTestId("roster-total")).toContainText(`${company}: `);
+  await expect(companySelect.locator("option:checked")).toContainText(company);
   await row.getByRole("button", { name: /Nonaktifkan/ }).click();
   await expect(admin.getByTestId("toast")).toContainText("Pegawai dinonaktifkan.");
   await expect(admin.getByTestId("roster-row").filter({ hasText: email }).getByTestId("roster-status")).toHaveText("Nonaktif");
