@@ -111,3 +111,12 @@ export const StarIcon = (p: IconProps) => (
     <path d="M12 2l3.1 6.3 6.9 1-5 4.9 1.2 6.8L12 17.8 5.8 21l1.2-6.8-5-4.9 6.9-1z" />
   </svg>
 );
+export const WalletIcon = (p: IconProps) =>
+  svg(
+    <>
+      <path d="M3 7a2 2 0 012-2h13v4" />
+      <path d="M3 7v11a2 2 0 002 2h15V9H5a2 2 0 01-2-2z" />
+      <path d="M16 14.5h.01" />
+    </>,
+    p,
+  );

@@ -5,11 +5,13 @@ import type { Route } from "./+types/profile";
 import { endSession, requireUser } from "~/.server/http/auth";
 import { readForm } from "~/.server/http/request";
 import { flash } from "~/.server/http/session";
+import { getBalance } from "~/.server/store/orders";
 import { getHelpContacts, getProfile } from "~/.server/store/people";
 import { DATA_EXPORT_HOURS, eraseAccount, latestDataExport, requestDataExport } from "~/.server/store/privacy";
-import { EditIcon, HelpIcon, LogoutIcon, UserIcon } from "~/components/icons";
+import { EditIcon, HelpIcon, LogoutIcon, UserIcon, WalletIcon } from "~/components/icons";
 import { SubmitButton } from "~/components/submit-button";
 import type { RouteHandle } from "~/lib/route-handle";
+import { formatRupiah } from "~/lib/money";
 import { PRIVACY_POLICY_PATH } from "~/lib/privacy";
 
 // The profile layout titles the page 'Akun'; this names the document.
@@ -22,7 +24,11 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   // The numbers an admin sets in /ops/settings (ADMIN_PHONE until then).
   const help = await getHelpContacts();
   const dataExport = await latestDataExport(user.id);
+  // The balance (rewards to withdraw) and its history are reached from here, not only from the
+  // one-time 'Pesanan Selesai' sheet's 'Cek Saldo' (issue 38).
+  const balance = await getBalance(user.id);
   return {
+    balance: formatRupiah(balance),
     profile: {
       fullname: profile.fullname,
       email: profile.email,
@@ -80,7 +86,7 @@ function whatsAppNumber(phone: string) {
 }
 
 export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
-  const { profile, admin, showHelp, showErase, dataExport } = loaderData;
+  const { profile, balance, admin, showHelp, showErase, dataExport } = loaderData;
   return (
     <>
       <section className="card profile-card" aria-label="Data akun">
@@ -115,6 +121,14 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
       </section>
 
       <nav className="card menu-list" aria-label="Menu akun">
+        <Link to="/history-balance" className="menu-item" data-testid="balance-link">
+          <WalletIcon size={20} />
+          <span>Riwayat Saldo</span>
+          <span className="menu-item-value" data-testid="profile-balance">
+            {balance}
+          </span>
+          <ChevronIcon />
+        </Link>
         <Link to="?sheet=bantuan" className="menu-item" preventScrollReset>
           <HelpIcon size={20} />
           <span>Bantuan</span>

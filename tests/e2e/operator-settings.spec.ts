@@ -70,7 +70,9 @@ async function scenario(browser: Browser, javaScriptEnabled: boolean, store: Sto
   await expect(section.getByLabel("Diskon (%)", { exact: true })).toHaveValue("lima");
   await section.getByLabel("Diskon (%)", { exact: true }).fill("5");
   await section.getByRole("button", { name: "Simpan Diskon" }).click();
-  await expect(admin.getByTestId("toast")).toContainText("Diskon Pembelian Tunai disimpan. Berlaku untuk pembayaran baru.");
+  await expect(admin.locator("#discount").getByTestId("settings-saved")).toHaveText(
+    "Diskon Pembelian Tunai disimpan. Berlaku untuk pembayaran baru.",
+  );
   await expect(admin.locator("#discount").getByTestId("discount-badge")).toHaveText("-5% Diskon Pembelian Tunai");
 
   // A new VA payment: 4.590.000 − 229.500 + 4.000, its breakdown naming 5%.

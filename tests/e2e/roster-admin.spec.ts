@@ -38,7 +38,7 @@ async function saveTransferAccount(admin: Page, account: typeof DEFAULT_ACCOUNT)
   await section.getByLabel("Nama Pemilik Rekening", { exact: true }).fill(account.owner);
   await section.getByLabel("Nomor Rekening", { exact: true }).fill(account.number);
   await section.getByRole("button", { name: "Simpan Rekening" }).click();
-  await expect(admin.getByTestId("toast")).toContainText("Rekening transfer disimpan.");
+  await expect(admin.locator("#account").getByTestId("settings-saved")).toContainText("Rekening transfer disimpan.");
 }
 
 test("an admin loads a company's roster; only its active employees register and buy; settings, staff roles and the home's chart", async ({
@@ -61,7 +61,9 @@ test("an admin loads a company's roster; only its active employees register and 
   await admin.goto("/ops/settings");
   await admin.getByLabel("Perusahaan baru", { exact: true }).fill(company);
   await admin.getByRole("button", { name: "Tambah Perusahaan" }).click();
-  await expect(admin.getByTestId("toast")).toContainText("Perusahaan ditambahkan.");
+  // The page reopens at 'Perusahaan', far down: the confirmation is there, in sight (issue 38).
+  await expect(admin.locator("#companies").getByTestId("settings-saved")).toContainText("Perusahaan ditambahkan.");
+  await expect(admin.locator("#companies").getByTestId("settings-saved")).toBeInViewport();
 
   const nip = `77${randomInt(1e7, 9e7)}`;
   await admin.goto("/ops/employees");
@@ -122,6 +124,15 @@ test("an admin loads a company's roster; only its active employees register and 
   await admin.getByRole("button", { name: "Tampilkan" }).click();
   const row = admin.getByTestId("roster-row").filter({ hasText: email });
   await expect(row).toHaveCount(1);
+  // Another company's list, then Back to hers: the select names her company again, not the one
+  // chosen on the way (issue 38).
+  const companySelect = admin.getByLabel("Perusahaan", { exact: true });
+  await companySelect.selectOption((await companySelect.locator("option").filter({ hasNotText: company }).first().getAttribute("value"))!);
+  await admin.getByRole("button", { name: "Tampilkan" }).click();
+  await expect(admin.getByTestId("roster-total")).not.toContainText(company);
+  await admin.goBack();
+  await expect(admin.getByTestId("roster-total")).toContainText(`${company}: `);
+  await expect(companySelect.locator("option:checked")).toContainText(company);
   await row.getByRole("button", { name: /Nonaktifkan/ }).click();
   await expect(admin.getByTestId("toast")).toContainText("Pegawai dinonaktifkan.");
   await expect(admin.getByTestId("roster-row").filter({ hasText: email }).getByTestId("roster-status")).toHaveText("Nonaktif");
@@ -150,6 +161,34 @@ test("an admin loads a company's roster; only its active employees register and 
   expect(queue!.status()).toBe(404);
   expect((await katalog.goto("/ops/settings"))!.status()).toBe(404);
 
+  // 'Tambah Staf' for her: the form is empty again afterwards; she never enrolled a second factor,
+  // so there is none to reset (issue 38).
+  await admin.goto("/ops/staff");
+  const addStaff = admin.getByRole("region", { name: "Tambah Staf" });
+  await addStaff.getByLabel("Email akun", { exact: true }).fill(email);
+  await addStaff.getByRole("checkbox", { name: /^Katalog/ }).check();
+  await addStaff.getByRole("button", { name: "Tambah Staf" }).click();
+  await expect(admin.getByTestId("toast")).toContainText("Peran disimpan.");
+  await expect(addStaff.getByLabel("Email akun", { exact: true })).toHaveValue("");
+  await expect(addStaff.getByRole("checkbox", { checked: true })).toHaveCount(0);
+  const her = admin.getByTestId("staff-row").filter({ hasText: email });
+  await expect(her.getByTestId("staff-standing")).toHaveText("Belum 2FA");
+  await expect(her.getByRole("button", { name: /Atur ulang 2FA/ })).toHaveCount(0);
+
+  // The home's best sellers (her bike among them): each name starts inside the chart, its first letter
+  // not cut off; the page's background reaches the bottom (issue 38).
+  await admin.goto("/ops");
+  const top = admin.getByTestId("chart-top");
+  await expect(top.getByTestId("chart-row-label").filter({ hasText: BIKE.slice(0, 12) })).toHaveCount(1);
+  const chartLeft = (await top.boundingBox())!.x;
+  for (const label of await top.getByTestId("chart-row-label").all())
+    expect((await label.boundingBox())!.x).toBeGreaterThanOrEqual(chartLeft);
+  const heights = await admin.evaluate(() => ({
+    page: document.documentElement.scrollHeight,
+    shell: document.querySelector(".ops-shell")!.getBoundingClientRect().height,
+  }));
+  expect(heights.page).toBeLessThanOrEqual(Math.ceil(heights.shell));
+
   await katalog.context().close();
   await admin.context().close();
 });
@@ -163,7 +202,7 @@ test("a roster import links no account by itself (issue 35): the employee confir
   await admin.goto("/ops/settings");
   await admin.getByLabel("Perusahaan baru", { exact: true }).fill(company);
   await admin.getByRole("button", { name: "Tambah Perusahaan" }).click();
-  await expect(admin.getByTestId("toast")).toContainText("Perusahaan ditambahkan.");
+  await expect(admin.locator("#companies").getByTestId("settings-saved")).toContainText("Perusahaan ditambahkan.");
 
   // Before the company loads its roster, any NIP registers: the employee, and someone with another
   // employee's NIP (registerBuyer names every account 'Rina Wulandari').

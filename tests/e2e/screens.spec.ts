@@ -132,6 +132,14 @@ test("controls are at least 44 × 44 px", async ({ page }) => {
   await loginAs(page);
   await page.goto("/profile");
   await expectTapTarget(page.getByRole("link", { name: "Ubah Profil" }), "edit profile icon");
+
+  // The balance and its history from the profile, not only from the one-time done sheet (issue 38).
+  const balanceRow = page.getByRole("link", { name: /^Riwayat Saldo Rp/ });
+  await expectTapTarget(balanceRow, "balance row");
+  const shown = await page.getByTestId("profile-balance").textContent();
+  await balanceRow.click();
+  await expect(page).toHaveURL("/history-balance");
+  await expect(page.getByTestId("balance")).toHaveText(shown!);
 });
 
 test("the toast sits above the tabs and closes without JavaScript too", async ({ page }) => {

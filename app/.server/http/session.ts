@@ -14,7 +14,8 @@ import { log } from "../log";
  * every request, so `verified` is always fresh and a revoked session ends at once.
  */
 type SessionData = { sid: string };
-type FlashData = { toast: Toast; errorMessage: string; modal: string };
+/** `savedSection`: a settings form's confirmation, shown inside its section (`section`: its anchor). */
+type FlashData = { toast: Toast; errorMessage: string; modal: string; savedSection: { section: string; message: string } };
 
 let storage: ReturnType<typeof createCookieSessionStorage<SessionData, FlashData>> | undefined;
 

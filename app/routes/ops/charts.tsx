@@ -15,7 +15,7 @@ export function Chart({ id, title, chart }: { id: string; title: string; chart: 
         data-testid={`chart-${id}`}
       >
         <title id={`${id}-title`}>{title}</title>
-        {chart.kind === "rows" ? <Rows chart={chart} /> : <Axes chart={chart} />}
+        {chart.kind === "rows" ? <Rows id={id} chart={chart} /> : <Axes chart={chart} />}
         {chart.kind === "columns"
           ? chart.bars.map((bar) => (
               <rect
@@ -69,13 +69,27 @@ function Axes({ chart }: { chart: ColumnChart | LineChart }) {
   );
 }
 
-function Rows({ chart }: { chart: RowChart }) {
+/** About the widest a character of the 12-unit label font runs on average: how many fit the column. */
+const LABEL_CHAR_WIDTH = 7;
+
+/**
+ * The labels start at the chart's left edge and are clipped at their column (issue 38): drawn from
+ * their right end, a name wider than the column ran out past the left edge and lost its first
+ * letters ("(ompor Induksi…"). Long names are shortened with '…'; the whole name is the row's title.
+ */
+function Rows({ id, chart }: { id: string; chart: RowChart }) {
+  const labelColumn = chart.labelWidth - 8;
+  const maxChars = Math.floor(labelColumn / LABEL_CHAR_WIDTH);
   return (
     <g className="ops-chart-axes">
+      <clipPath id={`${id}-labels`}>
+        <rect x={0} y={0} width={labelColumn} height={chart.height} />
+      </clipPath>
       {chart.rows.map((row) => (
         <g key={row.label}>
-          <text x={chart.labelWidth - 8} y={row.y + row.height / 2} dy="0.32em" textAnchor="end">
-            {row.label.length > 28 ? `${row.label.slice(0, 27)}…` : row.label}
+          <title>{`${row.label}: ${row.value}`}</title>
+          <text x={0} y={row.y + row.height / 2} dy="0.32em" clipPath={`url(#${id}-labels)`} data-testid="chart-row-label">
+            {row.label.length > maxChars ? `${row.label.slice(0, maxChars - 1)}…` : row.label}
           </text>
           <rect className="ops-chart-bar" x={chart.labelWidth} y={row.y} width={Math.max(row.width, 1)} height={row.height} />
           <text x={chart.labelWidth + Math.max(row.width, 1) + 6} y={row.y + row.height / 2} dy="0.32em">
@@ -89,23 +103,28 @@ function Rows({ chart }: { chart: RowChart }) {
 
 /** The chart's figures as a table, for screen readers (visually hidden). */
 export function DataTable({ caption, head, rows }: { caption: string; head: [string, string]; rows: [string, string][] }) {
+  // The hiding box is a <div>: a table grows to its rows whatever its height, and the 30 days' rows,
+  // though clipped out of sight, made the page taller than its content (issue 38: the page's grey
+  // stopped short of the bottom).
   return (
-    <table className="ops-sr-only">
-      <caption>{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">{head[0]}</th>
-          <th scope="col">{head[1]}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map(([label, value]) => (
-          <tr key={label}>
-            <th scope="row">{label}</th>
-            <td>{value}</td>
+    <div className="ops-sr-only">
+      <table>
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{head[0]}</th>
+            <th scope="col">{head[1]}</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map(([label, value]) => (
+            <tr key={label}>
+              <th scope="row">{label}</th>
+              <td>{value}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -12,7 +12,7 @@ import { TestBrowser, type RouteMiddleware } from "../../.server/testing/test-br
 import { getDb, type Db } from "~/.server/db/client";
 import { operatorAudit, operatorFactors, products, sessions, users } from "~/.server/db/schema";
 import { transitionOrder } from "~/.server/store/orders";
-import { grantRolesByEmail, LAST_ADMIN, OWN_FACTOR, rolesOf } from "~/.server/store/people";
+import { grantRolesByEmail, LAST_ADMIN, NO_FACTOR, OWN_FACTOR, rolesOf } from "~/.server/store/people";
 import { createVerifiedUser } from "~/.server/testing/fixtures";
 import { createOrderInStatus } from "~/.server/testing/order-fixtures";
 import { ownDatabaseForThisFile } from "~/.server/testing/own-database";
@@ -166,11 +166,24 @@ describe("/ops/staff", () => {
     await grantRolesByEmail(unactivated.email, ["pesanan"], "ops");
 
     type Listed = Awaited<ReturnType<typeof staffRoute.loader>>;
-    const standing = async (id: number) =>
-      ((await admin.browser.get(staffRoute.loader, "/ops/staff")).data as Listed).staff.find((m) => m.id === id)!.standing;
+    const listed = async (id: number) =>
+      ((await admin.browser.get(staffRoute.loader, "/ops/staff")).data as Listed).staff.find((m) => m.id === id)!;
+    const standing = async (id: number) => (await listed(id)).standing;
     expect(await standing(colleague.user.id)).toBe("Aktif");
     expect(await standing(fresh.id)).toBe("Belum 2FA");
     expect(await standing(unactivated.id)).toBe("Belum aktivasi");
+    // 'Atur ulang 2FA' only where there is a second factor to reset, never one's own (issue 38).
+    expect((await listed(colleague.user.id)).resettable).toBe(true);
+    expect((await listed(fresh.id)).resettable).toBe(false);
+    expect((await listed(unactivated.id)).resettable).toBe(false);
+    expect((await listed(admin.user.id)).resettable).toBe(false);
+    // A reset sent anyway (a page left open) is refused: no audit row claims a reset that did nothing.
+    expect(
+      await admin.browser.postFields(staffRoute.action, "/ops/staff", { intent: "reset-2fa", userId: String(fresh.id) }),
+    ).toMatchObject({
+      status: 409,
+      data: { error: NO_FACTOR },
+    });
 
     // An operator whose e-mail is not verified is sent home (where the activation banner is), not into /ops.
     const theirs = await new Browser().signIn(unactivated.id);

@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import type { Route } from "./+types/settings";
 import { requireStaff } from "~/.server/http/ops-access";
 import { readForm } from "~/.server/http/request";
-import { flash } from "~/.server/http/session";
+import { flash, takeFlash } from "~/.server/http/session";
 import {
   getCashDiscount,
   getHowToTexts,
@@ -38,7 +38,7 @@ import { parseId } from "~/lib/ids";
 const TITLE = "Pengaturan Toko";
 export const handle: RouteHandle = { title: TITLE };
 
-export async function loader() {
+export async function loader({ context }: Route.LoaderArgs) {
   const [account, manualReady, discount, reward, methods, tenors, howTo, companies, help, retentionDays] = await Promise.all([
     getTransferAccount(),
     manualTransferReady(),
@@ -64,6 +64,8 @@ export async function loader() {
     companies,
     help,
     retentionDays,
+    // The last save's confirmation, shown once inside its section: the page reopens there.
+    saved: takeFlash(context, "savedSection") ?? null,
   };
 }
 
@@ -140,13 +142,30 @@ export async function action({ context, request }: Route.ActionArgs) {
       return data<ActionData>({ intent, errors: { form: "Permintaan tidak valid." }, values: {} }, { status: 400 });
   }
   if (!result.ok) return data<ActionData>({ intent, errors: result.errors, values }, { status: 400 });
-  flash(context, "toast", { type: "success", message: saved });
-  throw redirect(`/ops/settings#${intent.startsWith("company") ? "companies" : intent}`);
+  // The page reopens at the saved section (its anchor), far below the top of a long page where a
+  // toast would be: the confirmation is shown inside that section instead (issue 38).
+  const section = intent.startsWith("company") ? "companies" : intent;
+  flash(context, "savedSection", { section, message: saved });
+  throw redirect(`/ops/settings#${section}`);
 }
 
 export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
-  const { account, manualReady, discount, reward, methods, tenorsText, howTo, howToMethods, channels, companies, help, retentionDays } =
-    loaderData;
+  const {
+    account,
+    manualReady,
+    discount,
+    reward,
+    methods,
+    tenorsText,
+    howTo,
+    howToMethods,
+    channels,
+    companies,
+    help,
+    retentionDays,
+    saved,
+  } = loaderData;
+  const savedIn = (section: string) => (saved?.section === section ? saved.message : null);
   const failed = (intent: string) => (actionData?.intent === intent ? actionData : null);
   const err = (intent: string, name: string) => failed(intent)?.errors[name];
   const val = (intent: string, name: string, fallback: string) => failed(intent)?.values[name] ?? fallback;
@@ -163,6 +182,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
 
       <SettingsSection
         id="account"
+        saved={savedIn("account")}
         title="Rekening Transfer Manual"
         intent="account"
         submit="Simpan Rekening"
@@ -198,6 +218,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
 
       <SettingsSection
         id="discount"
+        saved={savedIn("discount")}
         title="Diskon Pembelian Tunai (Virtual Account)"
         intent="discount"
         submit="Simpan Diskon"
@@ -224,6 +245,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
 
       <SettingsSection
         id="reward"
+        saved={savedIn("reward")}
         title="Reward Pesanan Selesai"
         intent="reward"
         submit="Simpan Reward"
@@ -254,7 +276,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         />
       </SettingsSection>
 
-      <SettingsSection id="methods" title="Metode Pembayaran" intent="methods" submit="Simpan Metode" wide>
+      <SettingsSection id="methods" saved={savedIn("methods")} title="Metode Pembayaran" intent="methods" submit="Simpan Metode" wide>
         <OpsMessage error={err("methods", "form")} />
         <div className="ops-table-wrap">
           <table className="ops-table">
@@ -296,7 +318,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         </div>
       </SettingsSection>
 
-      <SettingsSection id="tenors" title="Tenor dan Bunga Cicilan" intent="tenors" submit="Simpan Tenor">
+      <SettingsSection id="tenors" saved={savedIn("tenors")} title="Tenor dan Bunga Cicilan" intent="tenors" submit="Simpan Tenor">
         <label htmlFor="f-tenors">Satu tenor per baris: bulan,bunga% (misalnya 6,3)</label>
         <textarea
           id="f-tenors"
@@ -315,6 +337,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
 
       <SettingsSection
         id="howto"
+        saved={savedIn("howto")}
         title="Cara Pembayaran"
         intent="howto"
         submit="Simpan Cara Bayar"
@@ -348,6 +371,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
 
       <section className="ops-card" id="companies" aria-labelledby="companies-title">
         <h2 id="companies-title">Perusahaan</h2>
+        <SavedNotice message={savedIn("companies")} />
         <p className="ops-muted">Perusahaan yang disembunyikan tidak lagi ditawarkan saat pendaftaran; akun dan daftar pegawainya tetap.</p>
         {companies.map((c) => (
           <Form key={c.id} method="post" className="ops-inline-form" style={{ marginBottom: 8 }}>
@@ -384,6 +408,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
 
       <SettingsSection
         id="help"
+        saved={savedIn("help")}
         title="Kontak Bantuan"
         intent="help"
         submit="Simpan Kontak"
@@ -397,15 +422,22 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         <InputField {...field("help", "whatsapp", help.whatsapp)} label="WhatsApp Admin" type="tel" maxLength={20} />
       </SettingsSection>
 
-      <RetentionSettings days={retentionDays} value={failed("retention")?.values.retentionDays} error={err("retention", "retentionDays")} />
+      <RetentionSettings
+        days={retentionDays}
+        value={failed("retention")?.values.retentionDays}
+        error={err("retention", "retentionDays")}
+        saved={savedIn("retention")}
+      />
     </>
   );
 }
 
 /** Issue 35: how long KTP photos are kept after the incentive decision once the order is closed. */
-function RetentionSettings({ days, value, error }: { days: number; value: string | undefined; error: string | undefined }) {
+function RetentionSettings(props: { days: number; value: string | undefined; error: string | undefined; saved: string | null }) {
+  const { days, value, error } = props;
   return (
     <SettingsSection
+      saved={props.saved}
       id="retention"
       title="Retensi Data Pribadi"
       intent="retention"
@@ -439,11 +471,14 @@ function SettingsSection(props: {
   submit: string;
   wide?: boolean;
   intro?: ReactNode;
+  /** The confirmation of this section's last save (once, after the save). */
+  saved: string | null;
   children: ReactNode;
 }) {
   return (
     <section className="ops-card" id={props.id} aria-labelledby={`${props.id}-title`}>
       <h2 id={`${props.id}-title`}>{props.title}</h2>
+      <SavedNotice message={props.saved} />
       {props.intro}
       <Form method="post" className="ops-form" style={props.wide ? undefined : { maxWidth: 480 }}>
         <input type="hidden" name="intent" value={props.intent} />
@@ -456,4 +491,13 @@ function SettingsSection(props: {
       </Form>
     </section>
   );
+}
+
+/** A save's confirmation under its section's title, where the page reopens after the save. */
+function SavedNotice({ message }: { message: string | null }) {
+  return message ? (
+    <p className="ops-saved" role="status" data-testid="settings-saved">
+      {message}
+    </p>
+  ) : null;
 }

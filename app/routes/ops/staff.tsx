@@ -21,8 +21,9 @@ export const handle: RouteHandle = { title: TITLE };
 export async function loader({ context }: Route.LoaderArgs) {
   const admin = requireStaff(context);
   return {
-    staff: await listStaff(),
-    selfId: admin.id,
+    // 'Atur ulang 2FA' only for a colleague with a second factor to reset: someone who never enrolled
+    // ('Belum 2FA', 'Belum aktivasi') enrols on their next sign-in anyway (issue 38); never oneself.
+    staff: (await listStaff()).map((member) => ({ ...member, resettable: member.standing === "Aktif" && member.id !== admin.id })),
     roles: STAFF_ROLES.map((role) => ({ role, label: STAFF_ROLE_LABELS[role], area: STAFF_ROLE_AREAS[role] })),
   };
 }
@@ -72,7 +73,9 @@ export async function action({ context, request }: Route.ActionArgs) {
 }
 
 export default function Staff({ loaderData, actionData }: Route.ComponentProps) {
-  const { staff, roles, selfId } = loaderData;
+  const { staff, roles } = loaderData;
+  // Who holds which roles: changes with every successful 'Tambah Staf' or 'Simpan'.
+  const staffRoster = staff.map((member) => `${member.id}:${member.roles.join("+")}`).join(",");
   return (
     <>
       <h1>{TITLE}</h1>
@@ -98,7 +101,7 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
                   <span className={`ops-badge ops-standing-${member.standing === "Aktif" ? "ok" : "pending"}`} data-testid="staff-standing">
                     {member.standing}
                   </span>
-                  {member.standing !== "Belum aktivasi" && member.id !== selfId ? (
+                  {member.resettable ? (
                     <Form method="post" className="ops-staff-reset">
                       <input type="hidden" name="intent" value="reset-2fa" />
                       <input type="hidden" name="userId" value={member.id} />
@@ -130,7 +133,9 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
 
       <section className="ops-card" aria-labelledby="add-staff" style={{ marginTop: 16 }}>
         <h2 id="add-staff">Tambah Staf</h2>
-        <Form method="post" className="ops-form" style={{ maxWidth: 480 }}>
+        {/* Emptied after a colleague is added (keyed by who holds which roles), as the page is without
+            JavaScript: the e-mail and the ticks left in place invited a second add (issue 38). */}
+        <Form method="post" className="ops-form" style={{ maxWidth: 480 }} key={staffRoster}>
           <input type="hidden" name="intent" value="add" />
           <InputField name="email" label="Email akun" type="email" defaultValue={actionData?.email} error={actionData?.emailError} />
           <fieldset className="ops-form" style={{ border: 0, padding: 0 }}>

@@ -45,6 +45,7 @@ export {
   rolesOf,
   setOperatorRole,
   setStaffRoles,
+  NO_FACTOR,
   OWN_FACTOR,
   resetSecondFactorFromOps,
   setStaffRolesFromOps,

@@ -179,6 +179,7 @@ export async function countAdmins(): Promise<number> {
 
 export const NOT_STAFF = "Orang ini bukan staf.";
 export const OWN_FACTOR = "Verifikasi dua langkah Anda sendiri tidak dapat diatur ulang di sini.";
+export const NO_FACTOR = "Orang ini belum mendaftarkan verifikasi dua langkah: ia mendaftarkannya saat masuk berikutnya.";
 
 /**
  * An admin resets a colleague's second factor (a lost phone): the factor and the recovery codes go,
@@ -191,6 +192,14 @@ export async function resetSecondFactorFromOps(operatorId: number, userId: numbe
   return db.transaction(async (tx) => {
     const [held] = await tx.select({ role: staffRoles.role }).from(staffRoles).where(eq(staffRoles.userId, userId)).limit(1);
     if (!held) return { ok: false as const, message: NOT_STAFF };
+    // Nothing to reset before an enrolment is confirmed (the next sign-in enrols): no audit row
+    // claiming a reset, no sessions ended for nothing (issue 38).
+    const [factor] = await tx
+      .select({ confirmedAt: operatorFactors.confirmedAt })
+      .from(operatorFactors)
+      .where(eq(operatorFactors.userId, userId))
+      .limit(1);
+    if (!factor?.confirmedAt) return { ok: false as const, message: NO_FACTOR };
     await tx.delete(operatorFactors).where(eq(operatorFactors.userId, userId));
     await tx.delete(operatorRecoveryCodes).where(eq(operatorRecoveryCodes.userId, userId));
     await revokeAllSessions(userId, undefined, tx);

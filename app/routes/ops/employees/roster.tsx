@@ -194,7 +194,11 @@ export default function Roster({ loaderData, actionData }: Route.ComponentProps)
 
       <section className="ops-card" aria-labelledby="list-title">
         <h2 id="list-title">Pegawai per Perusahaan</h2>
-        <form method="get" className="ops-inline-form">
+        {/* The select and the search field show the company and words of the list below, never what the
+            form held before (issue 38): keyed by them for React's navigations (an applied import, Back),
+            autoComplete off so a browser going Back without JavaScript does not restore a choice made
+            on this page before it was left. */}
+        <form method="get" className="ops-inline-form" key={`${companyId ?? ""}|${q}`} autoComplete="off">
           <div className="ops-field">
             <label htmlFor="roster-company">Perusahaan</label>
             <select id="roster-company" name="company" defaultValue={companyId ?? ""}>
