@@ -6,7 +6,7 @@ import type { ColumnChart, LineChart, RowChart } from "./charts.server";
 
 export function Chart({ id, title, chart }: { id: string; title: string; chart: ColumnChart | LineChart | RowChart }) {
   return (
-    <div className="ops-chart-wrap">
+    <div className={chart.kind === "rows" ? "ops-chart-wrap" : "ops-chart-wrap ops-chart-wrap-days"}>
       <svg
         className="ops-chart"
         viewBox={`0 0 ${chart.width} ${chart.height}`}
