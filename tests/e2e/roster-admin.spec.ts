@@ -103,7 +103,8 @@ test("an admin loads a company's roster; only its active employees register and 
 
   // Her first order, by manual transfer: the payment shows the built-in account.
   await checkoutToPayment(page, javaScriptEnabled, { product: BIKE, phone: `0813${randomInt(10_000_000, 99_999_999)}` });
-  const openOrder = await chooseManualTransfer(page);
+  // Opened while no other test holds a changed account (the payment keeps the account it was opened with).
+  const openOrder = await holdingTransferAccount(() => chooseManualTransfer(page));
   await expect(page.getByLabel("Nomor Rekening", { exact: true })).toHaveValue(DEFAULT_ACCOUNT.number);
 
   // The admin changes the account: a new manual-transfer payment shows it, the open one keeps its own.
