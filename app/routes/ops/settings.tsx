@@ -175,6 +175,8 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
     defaultValue: val(intent, name, saved),
     error: err(intent, name),
   });
+  /** A checkbox of form `intent`: ticked as the operator left it when the form was refused, else as saved. */
+  const ticked = (intent: string, name: string, saved: boolean) => (failed(intent) ? failed(intent)!.values[name] === "on" : saved);
   return (
     <>
       <h1>{TITLE}</h1>
@@ -233,12 +235,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         }
       >
         <label className="ops-check">
-          <input
-            type="checkbox"
-            name="enabled"
-            defaultChecked={failed("discount") ? failed("discount")!.values.enabled === "on" : discount.enabled}
-          />{" "}
-          Diskon aktif
+          <input type="checkbox" name="enabled" defaultChecked={ticked("discount", "enabled", discount.enabled)} /> Diskon aktif
         </label>
         <InputField {...field("discount", "percent", discount.percent)} label="Diskon (%)" inputMode="decimal" maxLength={6} />
       </SettingsSection>
@@ -260,12 +257,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         }
       >
         <label className="ops-check">
-          <input
-            type="checkbox"
-            name="enabled"
-            defaultChecked={failed("reward") ? failed("reward")!.values.enabled === "on" : reward.enabled}
-          />{" "}
-          Reward aktif
+          <input type="checkbox" name="enabled" defaultChecked={ticked("reward", "enabled", reward.enabled)} /> Reward aktif
         </label>
         <InputField {...field("reward", "rewardPercent", reward.percent)} label="Reward (%)" inputMode="decimal" maxLength={5} />
         <InputField
@@ -293,11 +285,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
                   <td>{m.name}</td>
                   <td>
                     <label className="ops-check">
-                      <input
-                        type="checkbox"
-                        name={`active-${m.id}`}
-                        defaultChecked={failed("methods") ? failed("methods")!.values[`active-${m.id}`] === "on" : m.active}
-                      />{" "}
+                      <input type="checkbox" name={`active-${m.id}`} defaultChecked={ticked("methods", `active-${m.id}`, m.active)} />{" "}
                       <span className="ops-sr-only">{m.name} </span>aktif
                     </label>
                   </td>

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, ne } from "drizzle-orm";
 import { getDb } from "../../db/client";
-import { companies, orderEvents, orderProducts, orders, orderStatuses, paymentMethods, payments, uploads, users } from "../../db/schema";
-import { costLines, type CostLine } from "../orders";
+import { companies, orderEvents, orders, orderStatuses, paymentMethods, payments, uploads, users } from "../../db/schema";
+import { costLines, orderLines, type CostLine } from "../orders";
 import { type KtpPhoto, nikHashOf, orderKtpState, readMaskedNik, readNik } from "../privacy";
 
 // One order with everything an operator decides on (issue 17): its lines, payment, KTP state,
@@ -105,7 +105,7 @@ export async function getOrderForOps(orderId: number): Promise<OpsOrderDetail | 
     .where(eq(orders.id, orderId));
   if (!row) return null;
   const o = row.order;
-  const products = await db.select().from(orderProducts).where(eq(orderProducts.orderId, orderId)).orderBy(asc(orderProducts.id));
+  const products = await orderLines(db, orderId);
   const [payment] = await db.select().from(payments).where(eq(payments.orderId, orderId));
   const events = await db
     .select({
@@ -149,17 +149,6 @@ export async function getOrderForOps(orderId: number): Promise<OpsOrderDetail | 
           .where(and(inArray(uploads.id, proofIds), eq(uploads.purpose, "delivery-proof")))
       ).map((u) => u.id)
     : [];
-  const detailProducts = products.map((p) => ({
-    id: p.id,
-    productId: p.productId,
-    qty: p.qty,
-    title: p.title,
-    imageUrl: p.imageUrl,
-    price: p.price,
-    priceOri: p.priceOri,
-    totalDiscount: p.totalDiscount,
-    promo: p.promo,
-  }));
   return {
     id: o.id,
     invoiceId: o.invoiceId,
@@ -192,7 +181,7 @@ export async function getOrderForOps(orderId: number): Promise<OpsOrderDetail | 
       amount: o.amount,
       insentifValue: o.insentifValue,
       promoPegawaiValue: o.promoPegawaiValue,
-      orderProducts: detailProducts,
+      orderProducts: products,
     }),
     note: o.note,
     address: {

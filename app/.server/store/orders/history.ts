@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gte, inArray, isNull, lt, sql, type SQL } from "drizzle-orm";
-import { getDb } from "../../db/client";
+import { getDb, type Executor } from "../../db/client";
 import {
   orderDeliveryProofs,
   orderEvents,
@@ -181,6 +181,25 @@ export type OrderDetailProduct = {
   promo: AppliedPromo[];
 };
 
+/** An order's lines as its detail shows them (the buyer's and the back office's), in the order they were added. */
+export async function orderLines(db: Executor, orderId: number): Promise<OrderDetailProduct[]> {
+  return db
+    .select({
+      id: orderProducts.id,
+      productId: orderProducts.productId,
+      qty: orderProducts.qty,
+      title: orderProducts.title,
+      imageUrl: orderProducts.imageUrl,
+      price: orderProducts.price,
+      priceOri: orderProducts.priceOri,
+      totalDiscount: orderProducts.totalDiscount,
+      promo: orderProducts.promo,
+    })
+    .from(orderProducts)
+    .where(eq(orderProducts.orderId, orderId))
+    .orderBy(asc(orderProducts.id));
+}
+
 export type OrderDetail = {
   id: number;
   invoiceId: string;
@@ -245,7 +264,7 @@ export async function getOwnedOrderDetail(orderId: number, userId: number): Prom
     .leftJoin(payments, eq(payments.orderId, orders.id))
     .where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
   if (!order) return null;
-  const products = await db.select().from(orderProducts).where(eq(orderProducts.orderId, orderId)).orderBy(asc(orderProducts.id));
+  const products = await orderLines(db, orderId);
   const proofs = await db
     .select({ uploadId: orderDeliveryProofs.uploadId })
     .from(orderDeliveryProofs)
@@ -303,17 +322,7 @@ export async function getOwnedOrderDetail(orderId: number, userId: number): Prom
     ktpDeleted: !!ktp?.deletedAt,
     deliveryProofUrls: proofIds.map(uploadUrl),
     paidAt: isPaidStatus(o.statusId) ? (paid?.at ?? o.statusChangedAt) : null,
-    orderProducts: products.map((p) => ({
-      id: p.id,
-      productId: p.productId,
-      qty: p.qty,
-      title: p.title,
-      imageUrl: p.imageUrl,
-      price: p.price,
-      priceOri: p.priceOri,
-      totalDiscount: p.totalDiscount,
-      promo: p.promo,
-    })),
+    orderProducts: products,
   };
 }
 

@@ -23,6 +23,7 @@ export {
   hasOrders,
   listOrderHistoryPages,
   listOrderStatuses,
+  orderLines,
   type OrderDetail,
   type OrderHistoryPage,
 } from "./history";
