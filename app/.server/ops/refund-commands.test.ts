@@ -6,6 +6,7 @@ import { applyOpsDecision } from "../store/back-office";
 import { cancelOrder } from "../store/orders";
 import { markPaid } from "../store/payments";
 import { getRefund, listOwnedRefunds, REFERENCE_REQUIRED, submitRefundAccount } from "../store/refunds";
+import { ownDatabaseForThisFile } from "../testing/own-database";
 import { createBuyer, createStockedProduct, placeOrder, proofUpload } from "../testing/payment-fixtures";
 import { runOpsCommand } from "./commands";
 
@@ -13,6 +14,9 @@ import { runOpsCommand } from "./commands";
 // refund's events naming the CLI ("ops"), exit 0 done / 1 refused / 2 bad usage.
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 240_000 });
+// refunds:list reads the whole store's refunds: on a shared PostgreSQL the other files' refunds
+// (hundreds in CI) would push this file's past the list's 200.
+ownDatabaseForThisFile();
 beforeAll(async () => {
   await getDb();
 });

@@ -2,6 +2,7 @@ import {
   failRefund,
   type FinanceResult,
   listRefundsForOps,
+  refundCounts,
   markRefundTransferred,
   type OpsRefund,
   refundThroughGateway,
@@ -50,13 +51,16 @@ const row = (r: OpsRefund) => [
 export const REFUND_COMMANDS: Record<string, Command> = {
   "refunds:list": {
     usage: `refunds:list [--state ${STATES.join("|")}]`,
-    summary: "refunds (oldest first; given back: newest first) with order, amount, method, account, reference",
+    summary:
+      "refunds (a state to work: oldest first; given back or all: newest first; at most 200) with order, amount, method, account, reference",
     async run(args, io) {
       const usage = `refunds:list [--state ${STATES.join("|")}]`;
       if (args.length !== 0 && !(args.length === 2 && args[0] === "--state" && isState(args[1]))) return usageError(io, usage);
-      const refunds = await listRefundsForOps({ state: args[1] as RefundState | undefined });
+      const state = args[1] as RefundState | undefined;
+      const [refunds, counts] = await Promise.all([listRefundsForOps({ state }), refundCounts()]);
       table(io, ["id", "order", "invoice", "state", "method", "amount", "account", "created (UTC)", "reference"], refunds.map(row));
-      io.out(`${refunds.length} refund(s)`);
+      const total = state ? counts[state].count : Object.values(counts).reduce((sum, c) => sum + c.count, 0);
+      io.out(refunds.length < total ? `${refunds.length} of ${total} refund(s) shown` : `${refunds.length} refund(s)`);
       return EXIT_OK;
     },
   },

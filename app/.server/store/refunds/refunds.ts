@@ -317,7 +317,15 @@ export async function listRefundsForOps(options: { state?: RefundState; limit?: 
     .from(refunds)
     .innerJoin(orders, eq(orders.id, refunds.orderId))
     .where(options.state ? eq(refunds.state, options.state) : undefined)
-    .orderBy(options.state === "refunded" ? desc(refunds.refundedAt) : asc(refunds.createdAt), asc(refunds.id))
+    // A queue to work (awaiting, processing, failed) reads oldest first; what was given back and the
+    // whole list read newest first, so that what just happened is on top even when the list is cut.
+    .orderBy(
+      ...(options.state === "refunded"
+        ? [desc(refunds.refundedAt), desc(refunds.id)]
+        : options.state
+          ? [asc(refunds.createdAt), asc(refunds.id)]
+          : [desc(refunds.createdAt), desc(refunds.id)]),
+    )
     .limit(options.limit ?? 200);
   return rows.map((r) => ({ ...r.refund, invoiceId: r.invoiceId, orderStatusId: r.orderStatusId }));
 }
