@@ -8,7 +8,7 @@ import { getDb } from "../db/client";
 import { setLockRole } from "../db/data-dir-lock";
 import { orderEvents, orders, payments } from "../db/schema";
 import { env } from "../env";
-import { readOutbox } from "../store/messages";
+import { listNotifications, readOutbox } from "../store/messages";
 import { settleMessages } from "../testing/messages";
 import { log } from "../log";
 import { BUILT_IN_REWARD_RULE, creditOrderReward, getBalance, listBalanceHistory } from "../store/orders";
@@ -376,6 +376,9 @@ describe("buyer e-mails on status changes", () => {
     // The shipment's e-mail (from the set-up's 300 → 400) is delivered by its own job, maybe after this one.
     const done = (await mailsTo(user.email)).find((m) => m.subject.startsWith("Pesanan Selesai – "));
     expect(done!.text).toContain("Reward sebesar Rp285.000 telah ditambahkan ke saldo Anda.");
+    // The buyer's notification of it opens the balance's history, where the reward is listed.
+    const { items } = await listNotifications(user.id, { limit: 10 });
+    expect(items.find((n) => n.title === "Pesanan Selesai, Reward Ditambahkan")).toMatchObject({ link: "/history-balance" });
 
     // The outbox cannot be written (a file where its directory should be): the order still ships,
     // and its e-mail waits in the queue for a retry; once the outbox is back, it arrives.

@@ -29,7 +29,8 @@ type OrderFacts = {
   paymentDeadline: Date | null;
 };
 
-type Announcement = { subject: string; title: string; body: string; lines: string[] };
+/** `link`: where the buyer's notification leads when not the order's detail. */
+type Announcement = { subject: string; title: string; body: string; lines: string[]; link?: string };
 
 const FOOTER = "E-mail ini dikirim otomatis, mohon tidak dibalas. Jika ada pertanyaan, hubungi admin Toko Pegawai PLN.";
 
@@ -130,6 +131,8 @@ export function announcementFor(event: Pick<EventFacts, "from" | "to" | "actor" 
       title: reward ? "Pesanan Selesai, Reward Ditambahkan" : "Pesanan Selesai",
       body: `${item} telah sampai.${reward ? ` ${reward}` : ""}`,
       lines: [`Terima kasih! Pesanan ${item} telah selesai.`, ...(reward ? [reward] : [])],
+      // The reward is the news: its notification opens the balance's history, where it is listed.
+      ...(reward ? { link: "/history-balance" } : {}),
     };
   }
   return null;
@@ -174,7 +177,7 @@ export async function announceOrderEvent(tx: Executor, event: EventFacts): Promi
     title: announcement.title,
     body: announcement.body,
     orderId: event.orderId,
-    link: `/transaction-detail/${event.orderId}`,
+    link: announcement.link ?? `/transaction-detail/${event.orderId}`,
   });
   await enqueueMessage(tx, "mail", { kind: "order-event", eventId: event.eventId }, { key });
 }
