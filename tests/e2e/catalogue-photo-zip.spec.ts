@@ -73,6 +73,12 @@ test("a catalogue operator uploads a ZIP of photos named by SKU, previews, appli
   await expect(items.nth(0)).toContainText("Foto utama");
   await expect(items.nth(0)).toContainText("akan ditambah");
   await expect(items.nth(1)).toContainText("Foto 2");
+  // Each row shows the picture it will store (decoded by the browser: it has a width).
+  for (const row of [0, 1]) {
+    const thumb = items.nth(row).getByTestId("zip-thumb");
+    await expect(thumb).toBeVisible();
+    expect(await thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  }
   await expect(operator.getByTestId("zip-refused")).toContainText(`${sku}-3.jpg: Gambar tidak dapat dibaca`);
   await expect(operator.getByTestId("zip-refused")).toContainText(`TIDAKADA-${tag}.jpg: SKU tidak ditemukan`);
   for (const [width, height] of [

@@ -96,6 +96,13 @@ describe("preview and apply", () => {
       { fileName: `${sku}-3.jpg`, reason: "Gambar tidak dapat dibaca" },
     ]);
     expect(await db.select().from(productImages).where(eq(productImages.productId, id))).toHaveLength(0);
+    // Each previewed photo comes with its picture, small: a 400×300 photo as a 64×48 WebP.
+    for (const item of preview.plan.items) {
+      const [, base64] = item.thumbnail!.match(/^data:image\/webp;base64,(.+)$/)!;
+      const bytes = Buffer.from(base64!, "base64");
+      expect(await sharp(bytes).metadata()).toMatchObject({ format: "webp", width: 64, height: 48 });
+      expect(bytes.byteLength).toBeLessThan(2048);
+    }
 
     expect(await applyPhotoZip(operatorId, zip, "foto.zip", claimed)).toMatchObject({ ok: true, applied: true });
     const first = (await getProductForOps(id))!.photos;

@@ -99,6 +99,8 @@ export type PhotoZipItem = {
   /** 1 = the main photo. */
   photo: number;
   replaces: boolean;
+  /** The preview's picture of it (a 64 px WebP data: URL); absent when the plan is applied. */
+  thumbnail?: string;
 };
 export type PhotoZipPlan = { items: PhotoZipItem[]; refused: ZipRefusal[]; products: number };
 type Matched = PhotoZipItem & { images: EncodedImage[] };
@@ -162,7 +164,7 @@ async function planZip(
     }
     // Decoded now, by the same code as 'Foto Produk': a .jpg that is not a picture is refused here.
     const picture = new File([entry.bytes as Uint8Array<ArrayBuffer>], entry.fileName);
-    const decoded: { ok: true; images?: EncodedImage[] } | { ok: false; message: string } = encode
+    const decoded: { ok: true; images?: EncodedImage[]; thumbnail?: Uint8Array } | { ok: false; message: string } = encode
       ? await encodePicture(picture, PHOTO_SIZES)
       : await checkPicture(picture);
     if (!decoded.ok) {
@@ -177,6 +179,7 @@ async function planZip(
       title: product.title ?? "",
       photo: hit.photo,
       replaces: hit.photo <= (photoCount.get(product.id) ?? 0),
+      ...(decoded.thumbnail ? { thumbnail: `data:image/webp;base64,${Buffer.from(decoded.thumbnail).toString("base64")}` } : {}),
       images: decoded.images ?? [],
     });
   }

@@ -92,13 +92,14 @@ export async function encodePicture(
  * Whether encodePicture would take this picture, without encoding it: the whole picture is decoded
  * (a truncated file fails here as it would there) but only to a thumbnail, which JPEG decodes at a
  * fraction of its size. A preview of 200 photos costs seconds, not the minute their encoding takes.
+ * The thumbnail (at most 64 px, WebP, about a kilobyte) is what a preview shows of the picture.
  */
-export async function checkPicture(file: File): Promise<{ ok: true } | { ok: false; message: string }> {
+export async function checkPicture(file: File): Promise<{ ok: true; thumbnail: Uint8Array } | { ok: false; message: string }> {
   try {
     const opened = await openPicture(file);
     if (!opened.ok) return opened;
-    await opened.decoder().resize({ width: 64, height: 64, fit: "inside" }).raw().toBuffer();
-    return { ok: true };
+    const thumbnail = await opened.decoder().resize({ width: 64, height: 64, fit: "inside" }).webp({ quality: 50 }).toBuffer();
+    return { ok: true, thumbnail: new Uint8Array(thumbnail) };
   } catch (error) {
     return decodeFailure(error);
   }

@@ -121,7 +121,13 @@ export default function PhotoZip({ loaderData, actionData }: Route.ComponentProp
                 <tbody>
                   {plan.items.map((item) => (
                     <tr key={item.fileName} data-testid="zip-item">
-                      <td>{item.fileName}</td>
+                      <td>
+                        {/* The picture itself, small: the operator sees that SKU.jpg is this product's photo. */}
+                        {item.thumbnail ? (
+                          <img src={item.thumbnail} alt="" width={48} height={48} className="ops-zip-thumb" data-testid="zip-thumb" />
+                        ) : null}
+                        {item.fileName}
+                      </td>
                       <td>
                         {item.sku} — {item.title}
                       </td>
