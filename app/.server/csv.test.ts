@@ -50,11 +50,11 @@ describe("openCsv", () => {
   it("says what is wrong with the file itself", async () => {
     expect(await readAll("")).toEqual({ error: "File CSV kosong." });
     expect(await readAll(Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00]))).toEqual({
-      error: "File harus berupa CSV (teks UTF-8), bukan file lain.",
+      error: "File harus berupa CSV, bukan file lain. Dari Excel: pilih Simpan Sebagai, lalu jenis file CSV.",
     });
     // A spreadsheet's own format is no CSV, even where no byte is invalid UTF-8 by itself.
     expect(await readAll(Buffer.from("PK\u0003\u0004\u0014\u0000\u0006\u0000", "latin1"))).toEqual({
-      error: "File harus berupa CSV (teks UTF-8), bukan file lain.",
+      error: "File harus berupa CSV, bukan file lain. Dari Excel: pilih Simpan Sebagai, lalu jenis file CSV.",
     });
     expect(await readAll("sku,nama,harga,warna\n")).toEqual({ error: "Kolom tidak dikenal: warna." });
     expect(await readAll("sku,nama\n")).toEqual({ error: "Kolom wajib tidak ada: harga." });

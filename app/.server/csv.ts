@@ -11,7 +11,7 @@ export const CSV_MAX_BYTES = 5 * 1024 * 1024;
 export const CSV_MAX_ROWS = 20_000;
 
 export const CSV_EMPTY = "File CSV kosong.";
-export const CSV_NOT_TEXT = "File harus berupa CSV (teks UTF-8), bukan file lain.";
+export const CSV_NOT_TEXT = "File harus berupa CSV, bukan file lain. Dari Excel: pilih Simpan Sebagai, lalu jenis file CSV.";
 export const csvTooLarge = (maxBytes: number) => `File CSV terlalu besar (maksimal ${Math.round(maxBytes / 1024 / 1024)} MB).`;
 export const csvTooManyRows = (maxRows: number) =>
   `File CSV terlalu banyak baris (maksimal ${maxRows.toLocaleString("id-ID")} baris data).`;

@@ -2,8 +2,9 @@ import {
   failRefund,
   type FinanceResult,
   listRefundsForOps,
-  refundCounts,
   markRefundTransferred,
+  refundCounts,
+  REFUND_LIST_LIMIT,
   type OpsRefund,
   refundThroughGateway,
 } from "../store/refunds";
@@ -51,8 +52,7 @@ const row = (r: OpsRefund) => [
 export const REFUND_COMMANDS: Record<string, Command> = {
   "refunds:list": {
     usage: `refunds:list [--state ${STATES.join("|")}]`,
-    summary:
-      "refunds (a state to work: oldest first; given back or all: newest first; at most 200) with order, amount, method, account, reference",
+    summary: `refunds (a state to work: oldest first; given back or all: newest first; at most ${REFUND_LIST_LIMIT}) with order, amount, method, account, reference`,
     async run(args, io) {
       const usage = `refunds:list [--state ${STATES.join("|")}]`;
       if (args.length !== 0 && !(args.length === 2 && args[0] === "--state" && isState(args[1]))) return usageError(io, usage);

@@ -421,11 +421,20 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
 }
 
 /** Issue 35: how long KTP photos are kept after the incentive decision once the order is closed. */
-function RetentionSettings(props: { days: number; value: string | undefined; error: string | undefined; saved: string | null }) {
-  const { days, value, error } = props;
+function RetentionSettings({
+  days,
+  value,
+  error,
+  saved,
+}: {
+  days: number;
+  value: string | undefined;
+  error: string | undefined;
+  saved: string | null;
+}) {
   return (
     <SettingsSection
-      saved={props.saved}
+      saved={saved}
       id="retention"
       title="Retensi Data Pribadi"
       intent="retention"

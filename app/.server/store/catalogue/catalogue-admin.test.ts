@@ -454,7 +454,11 @@ describe("CSV import", () => {
       ["50 MB", Buffer.alloc(50 * 1024 * 1024, "a"), csvTooLarge(5 * 1024 * 1024)],
       ["broken quoting", `${header}\n${row("q-1")}\n"q-2,"Produk,x\n`, /^Baris \d+: format CSV rusak/],
       ["unknown columns", `${header},harga_grosir\n${row("u-1")},1`, csvUnknownColumns(["harga_grosir"])],
-      ["not text", Buffer.from([0xff, 0xfe, 0x00, 0x01, 0x02]), "File harus berupa CSV (teks UTF-8), bukan file lain."],
+      [
+        "not text",
+        Buffer.from([0xff, 0xfe, 0x00, 0x01, 0x02]),
+        "File harus berupa CSV, bukan file lain. Dari Excel: pilih Simpan Sebagai, lalu jenis file CSV.",
+      ],
     ];
     for (const [name, content, message] of cases) {
       const preview = await previewCatalogueCsv(content);

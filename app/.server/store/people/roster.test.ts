@@ -180,7 +180,7 @@ describe("the roster import", () => {
     });
     expect(await previewRosterImport("nip,nama,perusahaan,status\n\u0000\u0001", NO_DEACTIVATION)).toEqual({
       ok: false,
-      message: "File harus berupa CSV (teks UTF-8), bukan file lain.",
+      message: "File harus berupa CSV, bukan file lain. Dari Excel: pilih Simpan Sebagai, lalu jenis file CSV.",
     });
     expect(await previewRosterImport("nip,nama,perusahaan,status\n", NO_DEACTIVATION)).toEqual({
       ok: false,

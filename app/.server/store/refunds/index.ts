@@ -11,6 +11,7 @@ export {
   getRefund,
   listOwnedRefunds,
   listRefundsForOps,
+  REFUND_LIST_LIMIT,
   moveRefund,
   openRefundsOf,
   type OpsRefund,

@@ -310,6 +310,9 @@ export async function submitRefundAccount(refundId: number, userId: number, raw:
 
 export type OpsRefund = Refund & { invoiceId: string; orderStatusId: number };
 
+/** How many refunds finance's list shows at most (the page's tabs and the CLI's `refunds:list`). */
+export const REFUND_LIST_LIMIT = 200;
+
 export async function listRefundsForOps(options: { state?: RefundState; limit?: number } = {}): Promise<OpsRefund[]> {
   const db = await getDb();
   const rows = await db
@@ -326,7 +329,7 @@ export async function listRefundsForOps(options: { state?: RefundState; limit?: 
           ? [asc(refunds.createdAt), asc(refunds.id)]
           : [desc(refunds.createdAt), desc(refunds.id)]),
     )
-    .limit(options.limit ?? 200);
+    .limit(options.limit ?? REFUND_LIST_LIMIT);
   return rows.map((r) => ({ ...r.refund, invoiceId: r.invoiceId, orderStatusId: r.orderStatusId }));
 }
 

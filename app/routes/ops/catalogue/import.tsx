@@ -4,7 +4,7 @@ import type { Route } from "./+types/import";
 import { readForm } from "~/.server/http/request";
 import { requireStaff } from "~/.server/http/ops-access";
 import { flash } from "~/.server/http/session";
-import { csvText } from "~/.server/csv";
+import { CSV_NOT_TEXT, csvText } from "~/.server/csv";
 import { formatWhen, getStagedCsvImport, markCsvImportApplied, stageCsvImport } from "~/.server/store/back-office";
 import { applyCatalogueCsv, CATALOGUE_COLUMNS, importSummary, previewCatalogueCsv } from "~/.server/store/catalogue";
 import type { RouteHandle } from "~/lib/route-handle";
@@ -56,12 +56,14 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
   const file = form.get("file");
   if (!file || typeof file === "string" || file.size === 0) return data({ error: NO_FILE }, { status: 400 });
-  const bytes = Buffer.from(await file.arrayBuffer());
-  // The preview refuses a file that is not UTF-8 CSV with the right header before anything is kept.
-  const preview = await previewCatalogueCsv(bytes);
+  // Read once as text (UTF-8, or Excel's plain CSV in Windows-1252), as the roster's import does: the
+  // preview, the staged copy and 'Terapkan' all read that text. Anything else is refused before
+  // anything is kept, and so is text without the right header (the preview).
+  const text = csvText(Buffer.from(await file.arrayBuffer()));
+  if (text === null) return data({ error: CSV_NOT_TEXT }, { status: 400 });
+  const preview = await previewCatalogueCsv(text);
   if (!preview.ok) return data({ error: preview.message }, { status: 400 });
-  // Kept as the text the preview read (UTF-8, or Excel's plain CSV in Windows-1252).
-  const id = await stageCsvImport("katalog", operator.id, file.name, csvText(bytes) ?? "");
+  const id = await stageCsvImport("katalog", operator.id, file.name, text);
   throw redirect(`/ops/catalogue/import?id=${id}`);
 }
 
