@@ -129,6 +129,15 @@ async function scenario(browser: Browser, javaScriptEnabled: boolean, store: Sto
 
   // The price list: a preview first (nothing written), then 'Terapkan Impor'.
   await operator.getByRole("link", { name: "Impor & Ekspor" }).click();
+  // A workbook or a picture chosen by mistake is refused with how to save a CSV from Excel.
+  await operator
+    .getByLabel("File CSV", { exact: true })
+    .setInputFiles({ name: "harga.png", mimeType: "image/png", buffer: await picture(30, 20, 20, "png") });
+  await operator.getByRole("button", { name: "Unggah CSV" }).click();
+  await expect(operator.getByTestId("import-error")).toHaveText(
+    "File harus berupa CSV, bukan file lain. Dari Excel: pilih Simpan Sebagai, lalu jenis file CSV.",
+  );
+  await expect(operator.getByTestId("import-preview")).toHaveCount(0);
   const csv = [
     "sku;nama;kategori;harga;diskon;tipe_diskon;stok;kota;kondisi;berat_gram;minimal_pembelian;deskripsi;status",
     `${tag}-a;Kompor Induksi ${tag};Peralatan Rumah;2500000;0;v;3;Bandung;Baru;4000;1;Dari daftar harga;draf`,
