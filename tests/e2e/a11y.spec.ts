@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
 import { loginAs, test as base } from "./helpers";
+import { PHONE } from "./helpers/phone";
 
 // axe-core on every screen, with and without JavaScript: no serious or critical violation (WCAG 2.x
 // A/AA and axe's best practices). Each screen is checked as a user meets it, including its open
@@ -13,9 +14,9 @@ import { loginAs, test as base } from "./helpers";
  * without JavaScript gets, which axe can still inspect.
  */
 const test = base.extend<{ page: Page }>({
-  page: async ({ page, browser, javaScriptEnabled, viewport, baseURL, locale, timezoneId }, use) => {
+  page: async ({ page, browser, javaScriptEnabled, baseURL, locale, timezoneId }, use) => {
     if (javaScriptEnabled) return use(page);
-    const context = await browser.newContext({ viewport, baseURL, locale, timezoneId, javaScriptEnabled: true });
+    const context = await browser.newContext({ ...PHONE, baseURL, locale, timezoneId, javaScriptEnabled: true });
     await context.route("**/*", (route) => (route.request().resourceType() === "script" ? route.abort() : route.continue()));
     const scriptless = await context.newPage();
     await use(scriptless);

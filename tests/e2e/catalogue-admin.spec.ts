@@ -5,6 +5,7 @@ import { test } from "./helpers";
 import { signedInStaff } from "./helpers/staff";
 import { checkoutToPayment, registerBuyer } from "./helpers/purchase";
 import { startStore, stopStore, type StoreServer } from "./helpers/store-server";
+import { PHONE } from "./helpers/phone";
 
 // The catalogue in the back office (issue 26), with JavaScript on and off: an operator with the
 // 'katalog' role adds a product with two photos and publishes it; a buyer finds it by search, sees
@@ -40,7 +41,7 @@ async function scenario(browser: Browser, javaScriptEnabled: boolean, store: Sto
   const buyer = await browser.newContext({
     baseURL: store.url,
     javaScriptEnabled,
-    viewport: { width: 390, height: 844 },
+    ...PHONE,
     locale: "id-ID",
     timezoneId: "Asia/Jakarta",
     extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` },

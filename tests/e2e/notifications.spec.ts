@@ -3,6 +3,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect } from "@playwright/test";
 import { test } from "./helpers";
 import { buyIncentiveOrder, ops, registerBuyer } from "./helpers/purchase";
+import { PHONE } from "./helpers/phone";
 
 // The bell (issue 28), with JavaScript on and off: an operator approves a buyer's incentive → the
 // bell on the main layout shows '1' (its name says so too); /notifikasi lists the approval, unread,
@@ -56,7 +57,7 @@ test("an approved incentive rings the bell; /notifikasi lists it with its order,
 
   const other = await browser.newContext({
     javaScriptEnabled,
-    viewport: { width: 390, height: 844 },
+    ...PHONE,
     extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` },
   });
   const otherPage = await other.newPage();

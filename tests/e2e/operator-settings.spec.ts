@@ -4,6 +4,7 @@ import { test } from "./helpers";
 import { checkoutToPayment, registerBuyer } from "./helpers/purchase";
 import { signedInStaff } from "./helpers/staff";
 import { startStore, stopStore, type StoreServer } from "./helpers/store-server";
+import { PHONE } from "./helpers/phone";
 
 // Issue 38, the business rules as settings, with JavaScript on and off: the admin changes the
 // virtual accounts' cash discount in /ops/settings; the method list's badge and a new VA payment
@@ -47,7 +48,7 @@ async function scenario(browser: Browser, javaScriptEnabled: boolean, store: Sto
   const buyer = await browser.newContext({
     baseURL: store.url,
     javaScriptEnabled,
-    viewport: { width: 390, height: 844 },
+    ...PHONE,
     extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` },
   });
   const page = await buyer.newPage();

@@ -4,6 +4,7 @@ import { fillLogin, test } from "./helpers";
 import { BUYER_PASSWORD, checkoutToPayment, chooseManualTransfer, productId, registerBuyer, samplePhoto } from "./helpers/purchase";
 import { signedInStaff } from "./helpers/staff";
 import { holdingTransferAccount } from "./helpers/store-settings";
+import { PHONE } from "./helpers/phone";
 
 // Issue 27 as the company's HR, finance and admin people use it, with JavaScript on and off: the
 // admin adds the company and imports its roster; an employee on it registers, another NIP is
@@ -211,7 +212,7 @@ test("a roster import links no account by itself (issue 35): the employee confir
   const otherNip = `79${randomInt(1e7, 9e7)}`;
   const employee = await browser.newContext({
     javaScriptEnabled,
-    viewport: { width: 390, height: 844 },
+    ...PHONE,
     extraHTTPHeaders: anotherAddress(),
   });
   const employeePage = await employee.newPage();

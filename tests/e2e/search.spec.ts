@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { expect, type Page } from "@playwright/test";
 import { loginAs, test } from "./helpers";
 import { BUYER_PASSWORD, registerBuyer } from "./helpers/purchase";
+import { PHONE } from "./helpers/phone";
 
 // Search (spec §2 Search, §4 Search, §5 "submitted only when the keyword is non-empty"): the entry
 // page with 'Riwayat Pencarian', the results with the filter sheet (Urutkan, Kategori, Harga).
@@ -250,7 +251,7 @@ test("bad query values still give a sensible page", async ({ page }) => {
 test("a signed-in user's history is kept on the account, and a guest's history joins it at login", async ({ browser, page, baseURL }) => {
   // An account of this test's own: other tests search as the demo account at the same time, and
   // the history keeps only the newest five.
-  const signup = await browser.newContext({ baseURL, viewport: { width: 390, height: 844 }, javaScriptEnabled: false });
+  const signup = await browser.newContext({ baseURL, ...PHONE, javaScriptEnabled: false });
   const { email } = await registerBuyer(await signup.newPage(), { activate: false });
   await signup.close();
   const guestKeyword = `tamu-${randomUUID().slice(0, 8)}`;
@@ -263,7 +264,7 @@ test("a signed-in user's history is kept on the account, and a guest's history j
   await expect(historyEntries(page).filter({ hasText: guestKeyword })).toHaveCount(1);
 
   // Another browser, same account: the same history.
-  const other = await browser.newContext({ baseURL, viewport: { width: 390, height: 844 }, javaScriptEnabled: false });
+  const other = await browser.newContext({ baseURL, ...PHONE, javaScriptEnabled: false });
   const otherPage = await other.newPage();
   await otherPage.goto("/search");
   await expect(historyEntries(otherPage).filter({ hasText: userKeyword })).toHaveCount(0);

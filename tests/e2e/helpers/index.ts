@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { type APIRequestContext, expect, type Page, test as base } from "@playwright/test";
 import { watchDocuments } from "./html-validation";
+import { watchPageWidth } from "./page-width";
 
 /**
  * Playwright's `test` for every spec. In the `js` project `page.goto` also waits until React has
@@ -14,7 +15,7 @@ import { watchDocuments } from "./html-validation";
  * and that project tests what the page does with them. The `nojs` project tests it without them.
  * Documents without React Router's scripts (a plain error answer, an image) are not waited for.
  */
-export const test = base.extend<{ page: Page; validHtml: void }>({
+export const test = base.extend<{ page: Page; validHtml: void; fitsViewport: void }>({
   // Every document the test's browser receives is valid HTML (./html-validation, issue 34).
   // HTML_VALIDATE=0 turns it off (to measure what it costs).
   validHtml: [
@@ -24,6 +25,16 @@ export const test = base.extend<{ page: Page; validHtml: void }>({
       await use();
       const errors = await documents.finish();
       if (errors.length) throw new Error(`html-validate: ${errors.length} error(s) in the pages this test received:\n${errors.join("\n")}`);
+    },
+    { auto: true },
+  ],
+  // Every store page the test's browser loads is no wider than its viewport (./page-width, issue 43).
+  fitsViewport: [
+    async ({ browser, context }, use) => {
+      const widths = watchPageWidth(browser, context);
+      await use();
+      const problems = await widths.finish();
+      if (problems.length) throw new Error(`wider than the viewport (a phone's layout viewport widens to it):\n${problems.join("\n")}`);
     },
     { auto: true },
   ],

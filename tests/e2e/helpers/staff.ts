@@ -2,6 +2,7 @@ import { randomInt } from "node:crypto";
 import { type Browser, expect, type Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
 import { loginAs } from "./index";
+import { DESK } from "./phone";
 import { BUYER_PASSWORD, ops, registerBuyer } from "./purchase";
 import { runOps, type StoreServer } from "./store-server";
 
@@ -20,7 +21,7 @@ export async function signedInStaff(
   const context = await browser.newContext({
     // A store of the spec's own (startStore), or the shared e2e server (the config's baseURL).
     ...(store ? { baseURL: store.url } : {}),
-    viewport: { width: 1280, height: 900 },
+    ...DESK,
     javaScriptEnabled,
     extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` },
   });
