@@ -19,9 +19,10 @@ export default {
     // React writes a true boolean attribute as `name=""` (`disabled=""`, `novalidate=""`): one style,
     // held throughout, instead of the preset's "omit" which React cannot write.
     "attribute-boolean-style": ["error", { style: "empty" }],
-    // The same for the attributes whose empty value is one of their states (`hidden=""`, as React
-    // writes `hidden`).
-    "attribute-empty-style": ["error", { style: "empty" }],
+    // Off: React writes both styles of an empty attribute. Our elements get `hidden=""`, but the
+    // streaming renderer's own boundaries are `<div hidden id="S:0">`, and since the e2e browsers
+    // emulate a phone (issue 43) their user agent is no bot's, so every page they load is streamed.
+    "attribute-empty-style": "off",
     // React's useId gives ids like `_R_1kj5_`: valid HTML ids (no spaces), which the strict option
     // (must start with a letter) refuses.
     "valid-id": ["error", { relaxed: true }],
