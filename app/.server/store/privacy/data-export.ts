@@ -18,6 +18,7 @@ import {
 import { decryptBytes, encryptBytes } from "../../data-crypto";
 import { env } from "../../env";
 import { zipStored, type ZipEntry } from "../../zip";
+import { DATA_EXPORT_HOURS } from "~/lib/data-export-link";
 import { defineMail, enqueueMessage, renderEmail } from "../messages";
 import { readNik } from "./nik";
 import { openUpload } from "./uploads";
@@ -27,7 +28,8 @@ import { openUpload } from "./uploads";
 // photos), seals it like an upload and e-mails the link, so building it never holds up a page and a
 // crash retries it. The link opens to its owner only, for 24 hours; then the row is deleted.
 
-export const DATA_EXPORT_HOURS = 24;
+// How long a link lives: in ~/lib, as the profile names it too.
+export { DATA_EXPORT_HOURS };
 /** A new request within this time of the last one gives that one back (no second job). */
 const REQUEST_AGAIN_AFTER_MS = 60 * 60 * 1000;
 
@@ -38,12 +40,27 @@ const EXPORT_ID = /^[A-Za-z0-9_-]{43}$/;
 export type DataExportState = { id: string; requestedAt: Date; expiresAt: Date; ready: boolean; link: string | null };
 
 /** The newest request of `userId` not yet expired (null: none). */
-export async function latestDataExport(userId: number): Promise<DataExportState | null> {
+export function latestDataExport(userId: number): Promise<DataExportState | null> {
+  return findDataExport(userId);
+}
+
+/**
+ * Request `id` of `userId` while it is valid (null: unknown, another's or expired): the one the
+ * e-mailed link names, which the profile offers after the login that link asked for.
+ */
+export function dataExportOf(userId: number, id: string): Promise<DataExportState | null> {
+  if (typeof id !== "string" || !EXPORT_ID.test(id)) return Promise.resolve(null);
+  return findDataExport(userId, id);
+}
+
+async function findDataExport(userId: number, id?: string): Promise<DataExportState | null> {
   const db = await getDb();
   const [row] = await db
     .select({ id: dataExports.id, requestedAt: dataExports.requestedAt, expiresAt: dataExports.expiresAt, readyAt: dataExports.readyAt })
     .from(dataExports)
-    .where(and(eq(dataExports.userId, userId), gt(dataExports.expiresAt, new Date())))
+    .where(
+      and(eq(dataExports.userId, userId), gt(dataExports.expiresAt, new Date()), id === undefined ? undefined : eq(dataExports.id, id)),
+    )
     .orderBy(desc(dataExports.requestedAt))
     .limit(1);
   if (!row) return null;
