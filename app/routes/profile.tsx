@@ -243,8 +243,8 @@ function EraseSheet({ answer }: { answer: { eraseError: string } | null }) {
       <div className="modal help-sheet" role="dialog" aria-modal="true" aria-labelledby="erase-title">
         <h2 id="erase-title">Hapus Akun</h2>
         <p>
-          Nama, email, nomor HP, NIP, alamat, NIK dan foto KTP Anda akan dihapus, dan Anda akan keluar dari semua perangkat. Akun yang sudah
-          dihapus tidak dapat dikembalikan.
+          Nama, email, nomor HP, NIP, alamat, NIK, foto KTP dan nomor rekening pengembalian dana Anda akan dihapus, dan Anda akan keluar
+          dari semua perangkat. Akun yang sudah dihapus tidak dapat dikembalikan.
         </p>
         <p className="muted">
           Catatan transaksi pesanan (nilai, status, pembayaran) tetap disimpan tanpa identitas Anda selama 10 tahun, sesuai kewajiban
