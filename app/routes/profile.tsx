@@ -153,7 +153,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
         </Form>
       </nav>
 
-      <section className="card" id={DATA_SECTION_ID} aria-labelledby="data-rights-title" data-testid="data-rights">
+      <section className="card data-rights" id={DATA_SECTION_ID} aria-labelledby="data-rights-title" data-testid="data-rights">
         <h2 id="data-rights-title" className="card-title">
           Data Saya
         </h2>
