@@ -13,6 +13,7 @@ import { closeDb } from "~/.server/db/client";
 import { DataDirLockedError, liveLockOwner, setLockRole } from "~/.server/db/data-dir-lock";
 import { env } from "~/.server/env";
 import { opsSocketPath, sendOpsCommand } from "~/.server/ops/channel";
+import { opsConfigurationMessage } from "~/.server/ops/key-hint";
 import { runOpsCommand, type OpsIO } from "~/.server/ops/commands";
 
 const io: OpsIO = { out: (line) => console.log(line), err: (line) => console.error(line) };
@@ -22,7 +23,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     config = env();
   } catch (error) {
-    io.err(error instanceof Error ? error.message : String(error));
+    for (const line of opsConfigurationMessage(error instanceof Error ? error.message : String(error))) io.err(line);
     return 1;
   }
   const [name] = argv;

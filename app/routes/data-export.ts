@@ -4,15 +4,18 @@ import { bearerToken } from "~/.server/http/api";
 import { getUser } from "~/.server/http/session";
 import { getSessionUser } from "~/.server/store/people";
 import { openDataExport } from "~/.server/store/privacy";
+import { dataExportLanding } from "~/lib/data-export-link";
 
 // 'Unduh Data Saya' (issue 35, decision 0059): the ZIP behind the e-mailed link, for its owner only,
-// while it is valid (24 h). Anonymous: sign in first and come back (the e-mail's link opens in a
-// browser that may not be signed in). Anyone else, an expired or unknown link: the same 404.
+// while it is valid (24 h). Anonymous (the e-mail's link opens in a browser that may not be signed
+// in): the login page, saying why, and after it the profile's data section offering this download
+// (issue 43 item 2: back to this URL, a ZIP, the page stayed blank or on the login form). Anyone
+// else, an expired or unknown link: the same 404.
 
-export async function loader({ params, context, request, url }: Route.LoaderArgs) {
+export async function loader({ params, context, request }: Route.LoaderArgs) {
   const token = bearerToken(request);
   const user = getUser(context) ?? (token ? await getSessionUser(token, "api") : null);
-  if (!user) throw redirect(`/authrequired?redirect=${encodeURIComponent(url.pathname)}`);
+  if (!user) throw redirect(`/login?redirect=${encodeURIComponent(dataExportLanding(params.id ?? ""))}`);
   const zip = await openDataExport(params.id ?? "", user.id);
   if (!zip) {
     return new Response("Tautan unduhan tidak ditemukan atau sudah kedaluwarsa.", {

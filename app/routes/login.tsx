@@ -10,6 +10,7 @@ import { SubmitButton } from "~/components/submit-button";
 import { useSchemaForm } from "~/lib/forms";
 import type { RouteHandle } from "~/lib/route-handle";
 import { safeRedirect } from "~/lib/safe-redirect";
+import { DATA_EXPORT_LOGIN_REASON, isDataExportLanding } from "~/lib/data-export-link";
 import { loginSchema } from "~/lib/schemas/account";
 
 export const handle: RouteHandle = { title: "Login" };
@@ -38,6 +39,12 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   return (
     <section className="auth-card">
       <h2>Masuk ke Akun Anda</h2>
+      {/* Reached from the e-mailed 'Unduh Data Saya' link: why it asks to sign in (issue 43 item 2). */}
+      {isDataExportLanding(loaderData.redirect) ? (
+        <p className="auth-reason" data-testid="login-reason">
+          {DATA_EXPORT_LOGIN_REASON}
+        </p>
+      ) : null}
       <Form method="post" {...getFormProps(form)}>
         <FormError id={form.errorId} errors={form.errors} />
         <ErrorSummary form={form} labels={LABELS} />

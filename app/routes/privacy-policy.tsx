@@ -40,6 +40,10 @@ export default function PrivacyPolicy({ loaderData }: Route.ComponentProps) {
         <li>
           <strong>Pesanan dan pembayaran</strong> — untuk memproses pesanan dan untuk catatan keuangan perusahaan.
         </li>
+        <li data-testid="privacy-bank-account">
+          <strong>Rekening bank</strong>: nama bank, nomor rekening dan nama pemilik rekening yang Anda isi untuk pengembalian dana — hanya
+          untuk mentransfer dana yang dikembalikan kepada Anda, oleh petugas keuangan.
+        </li>
       </ul>
 
       <h2>Cara kami menjaganya</h2>
@@ -60,6 +64,10 @@ export default function PrivacyPolicy({ loaderData }: Route.ComponentProps) {
           tetap ada dengan keterangan bahwa fotonya telah dihapus.
         </li>
         <li>Catatan pesanan dan pembayaran disimpan selama 10 tahun, sesuai kewajiban perpajakan.</li>
+        <li>
+          Rekening bank untuk pengembalian dana disimpan bersama catatan pengembalian dana itu; nomor rekening dan nama pemiliknya dihapus
+          bila Anda menghapus akun.
+        </li>
         <li>Salinan email dan SMS yang dikirim toko disimpan paling lama 7 hari.</li>
         <li>File daftar pegawai dari HR dihapus begitu diterapkan; yang disimpan hanya ringkasannya.</li>
         <li>Data akun disimpan selama akun Anda aktif.</li>
@@ -69,14 +77,15 @@ export default function PrivacyPolicy({ loaderData }: Route.ComponentProps) {
       <ul>
         <li>
           Mengunduh salinan data Anda dengan tombol <strong>Unduh Data Saya</strong> di halaman <Link to="/profile">Profil</Link>: berkas
-          ZIP berisi data akun, alamat, pesanan, notifikasi, saldo dan foto yang Anda unggah. Tautannya dikirim ke email Anda, hanya dapat
-          dibuka dari akun Anda, dan berlaku 24 jam; setelah itu berkasnya dihapus.
+          ZIP berisi ringkasan yang mudah dibaca (RINGKASAN-DATA-SAYA.html) serta data akun, alamat, pesanan beserta rekening pengembalian
+          dana, notifikasi, saldo dan foto yang Anda unggah. Tautannya dikirim ke email Anda, hanya dapat dibuka dari akun Anda, dan berlaku
+          24 jam; setelah itu berkasnya dihapus.
         </li>
         <li>
           Menghapus akun Anda dengan tombol <strong>Hapus Akun</strong> di halaman Profil (dengan kata sandi Anda), bila tidak ada pesanan
-          yang masih berjalan dan tidak ada saldo atau penarikan saldo yang belum selesai. Nama, email, nomor HP, NIP, alamat, NIK dan foto
-          KTP Anda dihapus. Catatan keuangan pesanan (nilai, status, pembayaran) tetap disimpan dengan nama samaran, tanpa identitas Anda,
-          selama 10 tahun sesuai kewajiban perpajakan.
+          yang masih berjalan dan tidak ada saldo atau penarikan saldo yang belum selesai. Nama, email, nomor HP, NIP, alamat, NIK, foto KTP
+          dan nomor rekening pengembalian dana Anda dihapus. Catatan keuangan pesanan (nilai, status, pembayaran) tetap disimpan dengan nama
+          samaran, tanpa identitas Anda, selama 10 tahun sesuai kewajiban perpajakan.
         </li>
         <li>
           Memperbaiki data akun Anda melalui <Link to="/edit-profile">Ubah Profil</Link>.
@@ -85,7 +94,12 @@ export default function PrivacyPolicy({ loaderData }: Route.ComponentProps) {
 
       <h2>Kontak</h2>
       <p>
-        Pertanyaan tentang data pribadi Anda: hubungi admin di <a href={`tel:${help.phone.replace(/[^\d+]/g, "")}`}>{help.phone}</a>.
+        Pertanyaan tentang data pribadi Anda: hubungi admin di{" "}
+        <a href={`tel:${help.phone.replace(/[^\d+]/g, "")}`}>
+          {/* One unbroken number: a telephone link's text keeps together (html-validate tel-non-breaking). */}
+          {help.phone.replace(/ /g, "\u00a0").replace(/-/g, "\u2011")}
+        </a>
+        .
       </p>
     </article>
   );

@@ -7,12 +7,13 @@ import { readForm } from "~/.server/http/request";
 import { flash } from "~/.server/http/session";
 import { getBalance } from "~/.server/store/orders";
 import { getHelpContacts, getProfile } from "~/.server/store/people";
-import { DATA_EXPORT_HOURS, eraseAccount, latestDataExport, requestDataExport } from "~/.server/store/privacy";
+import { dataExportOf, eraseAccount, latestDataExport, requestDataExport } from "~/.server/store/privacy";
 import { EditIcon, HelpIcon, LogoutIcon, UserIcon, WalletIcon } from "~/components/icons";
 import { SubmitButton } from "~/components/submit-button";
 import type { RouteHandle } from "~/lib/route-handle";
 import { formatRupiah } from "~/lib/money";
 import { PRIVACY_POLICY_PATH } from "~/lib/privacy";
+import { DATA_EXPORT_HOURS, DATA_EXPORT_PARAM, DATA_SECTION_ID } from "~/lib/data-export-link";
 
 // The profile layout titles the page 'Akun'; this names the document.
 export const handle: RouteHandle = { title: "Akun" };
@@ -23,7 +24,11 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   if (!profile) throw data("Not Found", { status: 404 });
   // The numbers an admin sets in /ops/settings (ADMIN_PHONE until then).
   const help = await getHelpContacts();
-  const dataExport = await latestDataExport(user.id);
+  // ?unduh=<id>: the e-mailed 'Unduh Data Saya' link, after the login it asked for (issue 43 item 2):
+  // that export is offered here; if it is gone (past its 24 hours, another account's) this says so.
+  const wanted = url.searchParams.get(DATA_EXPORT_PARAM);
+  const linked = wanted === null ? null : await dataExportOf(user.id, wanted);
+  const dataExport = linked ?? (await latestDataExport(user.id));
   // The balance (rewards to withdraw) and its history are reached from here, not only from the
   // one-time 'Pesanan Selesai' sheet's 'Cek Saldo' (issue 38).
   const balance = await getBalance(user.id);
@@ -43,6 +48,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
       link: dataExport.link,
       expiresAt: dataExport.expiresAt.toLocaleString("id-ID", { timeZone: "Asia/Jakarta", dateStyle: "long", timeStyle: "short" }),
     },
+    dataLinkGone: wanted !== null && !linked,
     admin: { phone: help.phone, tel: `tel:${help.phone.replace(/[^\d+]/g, "")}`, chat: `https://wa.me/${whatsAppNumber(help.whatsapp)}` },
   };
 }
@@ -86,7 +92,7 @@ function whatsAppNumber(phone: string) {
 }
 
 export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
-  const { profile, balance, admin, showHelp, showErase, dataExport } = loaderData;
+  const { profile, balance, admin, showHelp, showErase, dataExport, dataLinkGone } = loaderData;
   return (
     <>
       <section className="card profile-card" aria-label="Data akun">
@@ -147,20 +153,26 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
         </Form>
       </nav>
 
-      <section className="card" aria-labelledby="data-rights-title" data-testid="data-rights">
+      <section className="card data-rights" id={DATA_SECTION_ID} aria-labelledby="data-rights-title" data-testid="data-rights">
         <h2 id="data-rights-title" className="card-title">
           Data Saya
         </h2>
         <p className="muted">Anda dapat meminta salinan data akun Anda, atau menghapus akun Anda beserta data pribadinya.</p>
+        {dataLinkGone ? (
+          <p className="form-error" role="alert" data-testid="data-export-gone">
+            Tautan unduhan dari email Anda sudah tidak berlaku (tautan berlaku {DATA_EXPORT_HOURS} jam dan hanya untuk akun yang
+            memintanya). Tekan Unduh Data Saya untuk meminta salinan baru.
+          </p>
+        ) : null}
         {dataExport ? (
           dataExport.link ? (
-            <p data-testid="data-export-ready">
-              Data Anda siap diunduh:{" "}
-              <a href={dataExport.link} download>
+            // A button, not a word in a sentence: this is what the e-mailed link lands on after login.
+            <div data-testid="data-export-ready">
+              <p>Data Anda siap diunduh (berlaku sampai {dataExport.expiresAt} WIB).</p>
+              <a className="btn btn-primary btn-block" href={dataExport.link} download>
                 Unduh berkas ZIP
-              </a>{" "}
-              (berlaku sampai {dataExport.expiresAt} WIB).
-            </p>
+              </a>
+            </div>
           ) : (
             <p data-testid="data-export-pending">
               Data Anda sedang disiapkan. Tautan unduhan akan dikirim ke email Anda dan tampil di sini.
@@ -231,8 +243,8 @@ function EraseSheet({ answer }: { answer: { eraseError: string } | null }) {
       <div className="modal help-sheet" role="dialog" aria-modal="true" aria-labelledby="erase-title">
         <h2 id="erase-title">Hapus Akun</h2>
         <p>
-          Nama, email, nomor HP, NIP, alamat, NIK dan foto KTP Anda akan dihapus, dan Anda akan keluar dari semua perangkat. Akun yang sudah
-          dihapus tidak dapat dikembalikan.
+          Nama, email, nomor HP, NIP, alamat, NIK, foto KTP dan nomor rekening pengembalian dana Anda akan dihapus, dan Anda akan keluar
+          dari semua perangkat. Akun yang sudah dihapus tidak dapat dikembalikan.
         </p>
         <p className="muted">
           Catatan transaksi pesanan (nilai, status, pembayaran) tetap disimpan tanpa identitas Anda selama 10 tahun, sesuai kewajiban

@@ -1,4 +1,5 @@
 import { randomInt } from "node:crypto";
+import fs from "node:fs/promises";
 import { expect, test as unvalidatedTest } from "@playwright/test";
 import { fillLogin, readLatestEmail, test } from "./helpers";
 import { BUYER_PASSWORD, buyIncentiveOrder, registerBuyer } from "./helpers/purchase";
@@ -88,5 +89,42 @@ test("'Unduh Data Saya' shows the ZIP's link on /profile once the job has built 
   const stranger = await page.context().browser()!.newContext();
   const anonymous = await stranger.request.get(new URL(href, page.url()).toString(), { maxRedirects: 0 });
   expect(anonymous.status()).toBe(302);
+  expect(anonymous.headers()["location"]).toMatch(/^\/login\?redirect=/);
   await stranger.close();
+});
+
+// Issue 43 item 2: the e-mailed link opened signed out. The login page says why it asks, and the
+// login lands on the profile's data section offering that download: not a blank page (with
+// JavaScript the router had nothing to render for a ZIP) nor the login form still on screen
+// (without it the browser saved the file and kept showing the form).
+test("the e-mailed 'Unduh Data Saya' link asks to sign in, says why, and lands on the offered download", async ({ page }) => {
+  const { email } = await registerBuyer(page);
+  await page.goto("/profile");
+  await page.getByRole("button", { name: "Unduh Data Saya" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Permintaan diterima.");
+  const mail = await readLatestEmail(page, email, { subject: "Data Akun Toko Pegawai PLN Anda Siap Diunduh" });
+  const exportPath = new URL(mail.link!).pathname;
+  await page.getByRole("button", { name: "Keluar" }).click();
+  await expect(page).toHaveURL(/\/login/);
+
+  await page.goto(mail.link!);
+  await expect(page.getByRole("heading", { name: "Masuk ke Akun Anda" })).toBeVisible();
+  await expect(page.getByTestId("login-reason")).toContainText("hanya pemilik akun yang dapat membukanya");
+  await fillLogin(page, email, BUYER_PASSWORD);
+
+  await expect(page).toHaveURL(/\/profile\?unduh=[\w-]{43}#data-saya$/, { timeout: 30_000 });
+  await expect(page.getByRole("heading", { name: "Masuk ke Akun Anda" })).toHaveCount(0);
+  await expect(page.getByTestId("toast")).toContainText("Login berhasil");
+  const section = page.getByTestId("data-rights");
+  await expect(section.getByRole("heading", { name: "Data Saya" })).toBeInViewport();
+  const download = section.getByTestId("data-export-ready").getByRole("link", { name: "Unduh berkas ZIP" });
+  await expect(download).toHaveAttribute("href", exportPath);
+  const [file] = await Promise.all([page.waitForEvent("download"), download.click()]);
+  expect(file.suggestedFilename()).toBe("data-saya-toko-pegawai-pln.zip");
+  const bytes = await fs.readFile((await file.path())!);
+  expect(bytes.subarray(0, 2).toString("latin1")).toBe("PK");
+
+  // A link past its 24 hours (or another account's) lands on the same section, saying so.
+  await page.goto(`/profile?unduh=${"x".repeat(43)}`);
+  await expect(page.getByTestId("data-export-gone")).toContainText("sudah tidak berlaku");
 });

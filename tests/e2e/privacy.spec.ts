@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { expect, test } from "@playwright/test";
+import { test as pageTest } from "./helpers";
 import { BUYER_PHONE, buyIncentiveOrder, noisePhoto, registerBuyer } from "./helpers/purchase";
 import { signedInStaff } from "./helpers/staff";
 import { runOps } from "./helpers/store-server";
@@ -125,4 +126,15 @@ test("the NIK and the KTP photo are in no database file and no backup; none of t
     ["e-mail", Buffer.from(email)],
   ] as const)
     expect(log.includes(needle), `the ${what} in the server's log`).toBe(false);
+});
+
+// Issue 43 item 6: the bank accounts buyers give for refunds are personal data the store keeps, so
+// the policy names them, what they are for and when they go.
+pageTest("/kebijakan-privasi lists the refund bank accounts among the data kept", async ({ page }) => {
+  await page.goto("/kebijakan-privasi");
+  const kept = page.getByRole("heading", { name: "Data yang kami simpan dan untuk apa" }).locator("xpath=following-sibling::ul[1]");
+  await expect(kept.getByRole("listitem").filter({ hasText: "Rekening bank" })).toContainText(
+    "nama bank, nomor rekening dan nama pemilik rekening yang Anda isi untuk pengembalian dana",
+  );
+  await expect(page.getByText("nomor rekening dan nama pemiliknya dihapus bila Anda menghapus akun")).toBeVisible();
 });

@@ -2,32 +2,44 @@ import crypto from "node:crypto";
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lte } from "drizzle-orm";
 import { getDb, type Executor } from "../../db/client";
 import {
+  type AddressInput,
   balanceEntries,
   checkoutDrafts,
   companies,
   dataExports,
+  districts,
   notifications,
   orderEvents,
   orderProducts,
   orders,
+  orderStatuses,
+  paymentMethods,
   payments,
+  provinces,
+  refunds,
+  regencies,
   savedAddresses,
   uploads,
   users,
+  villages,
 } from "../../db/schema";
 import { decryptBytes, encryptBytes } from "../../data-crypto";
 import { env } from "../../env";
 import { zipStored, type ZipEntry } from "../../zip";
+import { DATA_EXPORT_HOURS } from "~/lib/data-export-link";
 import { defineMail, enqueueMessage, renderEmail } from "../messages";
+import { REFUND_STATE_NAMES } from "~/lib/refunds";
+import { type NamedAddress, renderSummary, SUMMARY_FILE } from "./data-summary";
 import { readNik } from "./nik";
 import { openUpload } from "./uploads";
 
 // 'Unduh Data Saya' (issue 35 item 4, decision 0059): the employee's copy of what the store holds on
-// them. A request is a row and a job of the mail queue; the job builds the ZIP (JSON + their own
-// photos), seals it like an upload and e-mails the link, so building it never holds up a page and a
+// them. A request is a row and a job of the mail queue; the job builds the ZIP (a readable summary,
+// JSON, their own photos), seals it like an upload and e-mails the link, so building it never holds up a page and a
 // crash retries it. The link opens to its owner only, for 24 hours; then the row is deleted.
 
-export const DATA_EXPORT_HOURS = 24;
+// How long a link lives: in ~/lib, as the profile names it too.
+export { DATA_EXPORT_HOURS };
 /** A new request within this time of the last one gives that one back (no second job). */
 const REQUEST_AGAIN_AFTER_MS = 60 * 60 * 1000;
 
@@ -38,12 +50,27 @@ const EXPORT_ID = /^[A-Za-z0-9_-]{43}$/;
 export type DataExportState = { id: string; requestedAt: Date; expiresAt: Date; ready: boolean; link: string | null };
 
 /** The newest request of `userId` not yet expired (null: none). */
-export async function latestDataExport(userId: number): Promise<DataExportState | null> {
+export function latestDataExport(userId: number): Promise<DataExportState | null> {
+  return findDataExport(userId);
+}
+
+/**
+ * Request `id` of `userId` while it is valid (null: unknown, another's or expired): the one the
+ * e-mailed link names, which the profile offers after the login that link asked for.
+ */
+export function dataExportOf(userId: number, id: string): Promise<DataExportState | null> {
+  if (typeof id !== "string" || !EXPORT_ID.test(id)) return Promise.resolve(null);
+  return findDataExport(userId, id);
+}
+
+async function findDataExport(userId: number, id?: string): Promise<DataExportState | null> {
   const db = await getDb();
   const [row] = await db
     .select({ id: dataExports.id, requestedAt: dataExports.requestedAt, expiresAt: dataExports.expiresAt, readyAt: dataExports.readyAt })
     .from(dataExports)
-    .where(and(eq(dataExports.userId, userId), gt(dataExports.expiresAt, new Date())))
+    .where(
+      and(eq(dataExports.userId, userId), gt(dataExports.expiresAt, new Date()), id === undefined ? undefined : eq(dataExports.id, id)),
+    )
     .orderBy(desc(dataExports.requestedAt))
     .limit(1);
   if (!row) return null;
@@ -95,7 +122,33 @@ export async function deleteExpiredDataExports(): Promise<number> {
 const json = (value: unknown) => new TextEncoder().encode(`${JSON.stringify(value, null, 2)}\n`);
 const EXTENSIONS: Record<string, string> = { "image/jpeg": "jpg", "image/png": "png", "application/pdf": "pdf" };
 
-/** The archive's files: the account, addresses, orders, notifications, balance, and the user's own photos in clear. */
+/** An address with its regions' names beside their codes (issue 43 item 6: "kotaId":"32.73" alone says nothing). */
+async function namedAddress(db: Executor, address: AddressInput | null | undefined): Promise<NamedAddress | null> {
+  if (!address) return null;
+  const nameOf = async (table: typeof provinces | typeof regencies | typeof districts | typeof villages, code: string) => {
+    if (!code) return null;
+    const [found] = await db.select({ name: table.name }).from(table).where(eq(table.code, code));
+    return found?.name ?? null;
+  };
+  return {
+    fullAddress: address.fullAddress,
+    provinsiId: address.provinsiId,
+    provinsi: await nameOf(provinces, address.provinsiId),
+    kotaId: address.kotaId,
+    kota: await nameOf(regencies, address.kotaId),
+    kecamatanId: address.kecamatanId,
+    kecamatan: await nameOf(districts, address.kecamatanId),
+    kelurahanId: address.kelurahanId,
+    kelurahan: await nameOf(villages, address.kelurahanId),
+    kodePos: address.kodePos,
+  };
+}
+
+/**
+ * The archive's files: first the readable summary in Indonesian (data-summary.ts), then the same
+ * data as JSON for programs (the account, addresses, orders with their payments, status history and
+ * refunds, notifications, balance), and the user's own photos in clear.
+ */
 export async function collectAccountData(db: Executor, userId: number): Promise<ZipEntry[]> {
   const [account] = await db
     .select({
@@ -112,10 +165,19 @@ export async function collectAccountData(db: Executor, userId: number): Promise<
     .where(eq(users.id, userId));
   const [saved] = await db.select({ address: savedAddresses.address }).from(savedAddresses).where(eq(savedAddresses.userId, userId));
   const [draft] = await db.select({ address: checkoutDrafts.address }).from(checkoutDrafts).where(eq(checkoutDrafts.userId, userId));
+  // Every status by the name the store's one status table gives it (order_statuses).
+  const statusNames = new Map((await db.select().from(orderStatuses)).map((s) => [s.id, s.name]));
+  const statusName = (id: number) => statusNames.get(id) ?? `Status ${id}`;
+  const methodNames = new Map(
+    (await db.select({ id: paymentMethods.id, name: paymentMethods.name }).from(paymentMethods)).map((m) => [m.id, m.name]),
+  );
   const orderRows = await db.select().from(orders).where(eq(orders.userId, userId)).orderBy(asc(orders.id));
   const orderIds = orderRows.map((o) => o.id);
   const products = orderIds.length ? await db.select().from(orderProducts).where(inArray(orderProducts.orderId, orderIds)) : [];
   const paymentRows = orderIds.length ? await db.select().from(payments).where(inArray(payments.orderId, orderIds)) : [];
+  const refundRows = orderIds.length
+    ? await db.select().from(refunds).where(inArray(refunds.orderId, orderIds)).orderBy(asc(refunds.id))
+    : [];
   const events = orderIds.length
     ? await db
         .select({ orderId: orderEvents.orderId, dari: orderEvents.fromStatus, ke: orderEvents.toStatus, waktu: orderEvents.createdAt })
@@ -125,11 +187,25 @@ export async function collectAccountData(db: Executor, userId: number): Promise<
     : [];
   const ordersOut = orderRows.map(({ buyerNik, buyerNikHash: _hash, idempotencyKey: _key, ...order }) => ({
     ...order,
+    status: statusName(order.statusId),
+    metodePembayaran: order.paymentMethodId === null ? null : (methodNames.get(order.paymentMethodId) ?? null),
     // The person's own NIK, in clear: it is theirs (an erased or retention-emptied value stays empty).
     buyerNik: buyerNik ? readNik(buyerNik) : null,
-    produk: products.filter((p) => p.orderId === order.id),
+    produk: products.filter((p) => p.orderId === order.id).map(({ orderId: _id, ...p }) => p),
     pembayaran: paymentRows.find((p) => p.orderId === order.id) ?? null,
-    riwayatStatus: events.filter((e) => e.orderId === order.id).map(({ orderId: _id, ...e }) => e),
+    riwayatStatus: events
+      .filter((e) => e.orderId === order.id)
+      .map((e) => ({
+        dari: e.dari,
+        dariStatus: e.dari === null ? null : statusName(e.dari),
+        ke: e.ke,
+        keStatus: statusName(e.ke),
+        waktu: e.waktu,
+      })),
+    // The bank account the buyer gave for a refund is theirs too (issue 43 item 6).
+    pengembalianDana: refundRows
+      .filter((r) => r.orderId === order.id)
+      .map(({ orderId: _id, ...r }) => ({ ...r, statusNama: REFUND_STATE_NAMES[r.state] })),
   }));
   const notes = await db
     .select({
@@ -167,17 +243,31 @@ export async function collectAccountData(db: Executor, userId: number): Promise<
     .from(uploads)
     .where(and(eq(uploads.ownerId, userId), isNull(uploads.deletedAt)))
     .orderBy(asc(uploads.createdAt));
+  const photos = files.map((file) => ({
+    name: `foto/${file.purpose}-${file.id}.${EXTENSIONS[file.contentType] ?? "bin"}`,
+    file,
+  }));
+  const alamatTersimpan = await namedAddress(db, saved?.address);
+  const alamatCheckout = await namedAddress(db, draft?.address);
+  const summary = renderSummary({
+    madeAt: new Date(),
+    account: account ?? null,
+    alamatTersimpan,
+    alamatCheckout,
+    orders: ordersOut,
+    saldo: balance,
+    riwayatSaldo: ledger,
+    notifikasi: notes,
+    foto: photos.map(({ name, file }) => ({ name, purpose: file.purpose, createdAt: file.createdAt })),
+  });
   return [
+    { name: SUMMARY_FILE, data: new TextEncoder().encode(summary) },
     { name: "akun.json", data: json(account ?? null) },
-    { name: "alamat.json", data: json({ alamatTersimpan: saved?.address ?? null, alamatCheckout: draft?.address ?? null }) },
+    { name: "alamat.json", data: json({ alamatTersimpan, alamatCheckout }) },
     { name: "pesanan.json", data: json(ordersOut) },
     { name: "notifikasi.json", data: json(notes) },
     { name: "saldo.json", data: json({ saldo: balance, riwayat: ledger }) },
-    ...files.map((file) => ({
-      name: `foto/${file.purpose}-${file.id}.${EXTENSIONS[file.contentType] ?? "bin"}`,
-      data: openUpload(file),
-      modified: file.createdAt,
-    })),
+    ...photos.map(({ name, file }) => ({ name, data: openUpload(file), modified: file.createdAt })),
   ];
 }
 
@@ -215,7 +305,7 @@ defineMail("data-export", async (data) => {
     subject: "Data Akun Toko Pegawai PLN Anda Siap Diunduh",
     greeting: `Halo ${user.fullname},`,
     lines: [
-      "Salinan data akun Anda (data akun, alamat, pesanan, notifikasi, saldo, dan foto yang Anda unggah) sudah siap dalam satu berkas ZIP.",
+      "Salinan data akun Anda (data akun, alamat, pesanan beserta rekening pengembalian dana, notifikasi, saldo, dan foto yang Anda unggah) sudah siap dalam satu berkas ZIP. Buka RINGKASAN-DATA-SAYA.html di dalamnya untuk membacanya.",
       "Untuk mengunduhnya Anda perlu masuk ke akun Anda.",
     ],
     button: { label: "Unduh Data Saya", link: `${env().appUrl}${dataExportPath(id)}` },

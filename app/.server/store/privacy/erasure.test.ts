@@ -194,6 +194,7 @@ describe("Unduh Data Saya", () => {
 
     const files = unzip((await openDataExport(requested.id, user.id))!);
     expect([...files.keys()].filter((name) => !name.startsWith("foto/"))).toEqual([
+      "RINGKASAN-DATA-SAYA.html",
       "akun.json",
       "alamat.json",
       "pesanan.json",

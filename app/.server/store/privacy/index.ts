@@ -24,6 +24,7 @@ export { ERASE_MONEY_DUE, ERASE_OPEN_ORDER, ERASE_STAFF, ERASE_WRONG_PASSWORD, e
 export {
   DATA_EXPORT_HOURS,
   type DataExportState,
+  dataExportOf,
   dataExportPath,
   deleteExpiredDataExports,
   latestDataExport,
