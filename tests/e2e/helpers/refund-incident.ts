@@ -24,9 +24,10 @@ export async function refundWaitingForTransfer(
   await page.getByRole("link", { name: /Pilih Metode Pembayaran|Ubah Metode Pembayaran/ }).click();
   await page.getByRole("radio", { name: /BNI Virtual Account/ }).check();
   await page.locator(".checkout-bar").getByRole("button").click();
-  await expect(page).toHaveURL("/paymentmethod");
+  await expect(page).toHaveURL("/paymentmethod", { timeout: 30_000 });
   await page.getByRole("button", { name: "Bayar Sekarang" }).click();
-  await expect(page).toHaveURL(/\/payment\/\d+$/);
+  // Opening the payment (the gateway, a transaction) takes a while on a busy machine.
+  await expect(page).toHaveURL(/\/payment\/\d+$/, { timeout: 60_000 });
   const orderId = Number(new URL(page.url()).pathname.split("/").pop());
   const vaNumber = await page.getByLabel("Nomor Virtual Account", { exact: true }).inputValue();
   const total = await page.getByLabel("Total Pembayaran", { exact: true }).inputValue();
