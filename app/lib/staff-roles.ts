@@ -18,7 +18,7 @@ export const STAFF_ROLE_LABELS: Record<StaffRole, string> = {
 export const STAFF_ROLE_AREAS: Record<StaffRole, string> = {
   pesanan: "antrean dan keputusan pesanan, pencarian pesanan",
   katalog: "produk, foto, promo, banner, kategori, impor katalog",
-  keuangan: "penarikan saldo, insiden pembayaran, ekspor, pesan",
+  keuangan: "pengembalian dana, laporan keuangan, insiden pembayaran, penarikan saldo, ekspor, pesan",
   pegawai: "daftar pegawai dan akun pembeli",
   admin: "staf dan pengaturan; semua area lain",
 };

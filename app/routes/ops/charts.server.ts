@@ -41,6 +41,24 @@ export type RowChart = {
 // The viewBox: the cards are about this wide at 1280 px, so the 12 px text reads at about 12 px.
 const WIDTH = 480;
 const HEIGHT = 220;
+/**
+ * A phone's card (390 px screen) is about 330 px wide: each chart is also drawn this wide, and the
+ * page shows that one there (issue 43). The desktop's chart, scaled down or scrolled sideways, lost
+ * its y axis, its first date and the bars' counts.
+ */
+export const NARROW_WIDTH = 340;
+
+/** A chart drawn for the desktop's card and for a phone's. */
+export type ChartPair<T> = { wide: T; narrow: T };
+export function bothWidths<T>(draw: (width: number) => T): ChartPair<T> {
+  return { wide: draw(WIDTH), narrow: draw(NARROW_WIDTH) };
+}
+
+/**
+ * Which days carry a date on the x axis: every fifth on the desktop, every seventh on a phone,
+ * counted back from today so that today's date is always there and none crowds its neighbour.
+ */
+const labelledDay = (i: number, count: number, width: number) => (count - 1 - i) % (width < WIDTH ? 7 : 5) === 0;
 
 /** '7 Mei' from '2026-05-07' (a WIB day): what the axis and the table say. */
 export function dayLabel(day: string): string {
@@ -59,8 +77,8 @@ export function axisRupiah(value: number): string {
 const count = (n: number) => n.toLocaleString("id-ID");
 
 /** One column per day (orders per day), the y axis in whole numbers, every fifth day labelled. */
-export function dailyColumns(days: { day: string; value: number }[]): ColumnChart {
-  const plot = { left: 36, top: 12, right: WIDTH - 16, bottom: HEIGHT - 28 };
+export function dailyColumns(days: { day: string; value: number }[], width = WIDTH): ColumnChart {
+  const plot = { left: 36, top: 12, right: width - 16, bottom: HEIGHT - 28 };
   const x = scaleBand<string>()
     .domain(days.map((d) => d.day))
     .range([plot.left, plot.right])
@@ -73,7 +91,7 @@ export function dailyColumns(days: { day: string; value: number }[]): ColumnChar
     .map((t) => ({ at: y(t), label: count(t) }));
   return {
     kind: "columns",
-    width: WIDTH,
+    width,
     height: HEIGHT,
     plot,
     bars: days.map((d) => ({
@@ -86,14 +104,14 @@ export function dailyColumns(days: { day: string; value: number }[]): ColumnChar
     })),
     yTicks,
     xTicks: days
-      .filter((_, i) => i % 5 === 0 || i === days.length - 1)
+      .filter((_, i) => labelledDay(i, days.length, width))
       .map((d) => ({ at: x(d.day)! + x.bandwidth() / 2, label: dayLabel(d.day) })),
   };
 }
 
 /** A line (with its area) per day for rupiah (paid revenue per day). */
-export function dailyRupiahLine(days: { day: string; value: number }[]): LineChart {
-  const plot = { left: 64, top: 12, right: WIDTH - 20, bottom: HEIGHT - 28 };
+export function dailyRupiahLine(days: { day: string; value: number }[], width = WIDTH): LineChart {
+  const plot = { left: 64, top: 12, right: width - 24, bottom: HEIGHT - 28 };
   const x = scaleLinear()
     .domain([0, Math.max(1, days.length - 1)])
     .range([plot.left, plot.right]);
@@ -105,7 +123,7 @@ export function dailyRupiahLine(days: { day: string; value: number }[]): LineCha
   const points = days.map((d, i) => ({ x: x(i), y: y(d.value), label: dayLabel(d.day), value: formatRupiah(d.value) }));
   return {
     kind: "line",
-    width: WIDTH,
+    width,
     height: HEIGHT,
     plot,
     path:
@@ -122,24 +140,26 @@ export function dailyRupiahLine(days: { day: string; value: number }[]): LineCha
     yTicks: y.ticks(4).map((t) => ({ at: y(t), label: axisRupiah(t) })),
     xTicks: days
       .map((d, i) => ({ i, d }))
-      .filter(({ i }) => i % 5 === 0 || i === days.length - 1)
+      .filter(({ i }) => labelledDay(i, days.length, width))
       .map(({ i, d }) => ({ at: x(i), label: dayLabel(d.day) })),
   };
 }
 
 /** Horizontal bars with their labels (orders by status, incentive decisions, top products). */
-export function labelledRows(items: { label: string; value: number; display?: string }[], labelWidth = 190): RowChart {
+export function labelledRows(items: { label: string; value: number; display?: string }[], width = WIDTH): RowChart {
   const rowHeight = 26;
+  // A phone's narrower chart gives the names a little less room and the bars much less.
+  const labelWidth = width < WIDTH ? 150 : 190;
   const x = scaleLinear()
     .domain([0, Math.max(1, ...items.map((i) => i.value))])
-    .range([0, WIDTH - labelWidth - 60]);
+    .range([0, width - labelWidth - 60]);
   const y = scaleBand<number>()
     .domain(items.map((_, i) => i))
     .range([0, items.length * rowHeight])
     .padding(0.25);
   return {
     kind: "rows",
-    width: WIDTH,
+    width,
     height: Math.max(rowHeight, items.length * rowHeight),
     labelWidth,
     rows: items.map((item, i) => ({

@@ -1,49 +1,70 @@
-import type { ColumnChart, LineChart, RowChart } from "./charts.server";
+import type { ChartPair, ColumnChart, LineChart, RowChart } from "./charts.server";
 
 // Renders the charts computed on the server (charts.server.ts) as plain SVG: visible with
 // JavaScript off, scaling with the card's width. Each chart is an image with a title for screen
 // readers, next to a table of the same figures (DataTable) that screen readers read instead.
+// Each is drawn twice, for the desktop's card and for a phone's (issue 43); the stylesheet shows
+// the one that fits (a hidden one is out of the accessibility tree as well).
 
-export function Chart({ id, title, chart }: { id: string; title: string; chart: ColumnChart | LineChart | RowChart }) {
+type AnyChart = ColumnChart | LineChart | RowChart;
+
+export function Chart({ id, title, charts }: { id: string; title: string; charts: ChartPair<AnyChart> }) {
   return (
-    <div className={chart.kind === "rows" ? "ops-chart-wrap" : "ops-chart-wrap ops-chart-wrap-days"}>
-      <svg
-        className="ops-chart"
-        viewBox={`0 0 ${chart.width} ${chart.height}`}
-        role="img"
-        aria-labelledby={`${id}-title`}
-        data-testid={`chart-${id}`}
-      >
-        <title id={`${id}-title`}>{title}</title>
-        {chart.kind === "rows" ? <Rows id={id} chart={chart} /> : <Axes chart={chart} />}
-        {chart.kind === "columns"
-          ? chart.bars.map((bar) => (
-              <rect
-                key={bar.label}
-                className="ops-chart-bar"
-                x={bar.x}
-                y={bar.y}
-                width={bar.width}
-                height={bar.height}
-                data-day={bar.label}
-              >
-                <title>{`${bar.label}: ${bar.value}`}</title>
-              </rect>
-            ))
-          : null}
-        {chart.kind === "line" ? (
-          <>
-            <path className="ops-chart-area" d={chart.areaPath} />
-            <path className="ops-chart-line" d={chart.path} />
-            {chart.points.map((p) => (
-              <circle key={p.label} className="ops-chart-dot" cx={p.x} cy={p.y} r={2.5} data-day={p.label}>
-                <title>{`${p.label}: ${p.value}`}</title>
-              </circle>
-            ))}
-          </>
-        ) : null}
-      </svg>
+    <div className="ops-chart-wrap">
+      <ChartSvg id={id} testId={`chart-${id}`} className="ops-chart ops-chart-wide" title={title} chart={charts.wide} />
+      <ChartSvg
+        id={`${id}-narrow`}
+        testId={`chart-${id}-narrow`}
+        className="ops-chart ops-chart-narrow"
+        title={title}
+        chart={charts.narrow}
+      />
     </div>
+  );
+}
+
+function ChartSvg({
+  id,
+  testId,
+  className,
+  title,
+  chart,
+}: {
+  id: string;
+  testId: string;
+  className: string;
+  title: string;
+  chart: AnyChart;
+}) {
+  return (
+    <svg
+      className={className}
+      viewBox={`0 0 ${chart.width} ${chart.height}`}
+      role="img"
+      aria-labelledby={`${id}-title`}
+      data-testid={testId}
+    >
+      <title id={`${id}-title`}>{title}</title>
+      {chart.kind === "rows" ? <Rows id={id} chart={chart} /> : <Axes chart={chart} />}
+      {chart.kind === "columns"
+        ? chart.bars.map((bar) => (
+            <rect key={bar.label} className="ops-chart-bar" x={bar.x} y={bar.y} width={bar.width} height={bar.height} data-day={bar.label}>
+              <title>{`${bar.label}: ${bar.value}`}</title>
+            </rect>
+          ))
+        : null}
+      {chart.kind === "line" ? (
+        <>
+          <path className="ops-chart-area" d={chart.areaPath} />
+          <path className="ops-chart-line" d={chart.path} />
+          {chart.points.map((p) => (
+            <circle key={p.label} className="ops-chart-dot" cx={p.x} cy={p.y} r={2.5} data-day={p.label}>
+              <title>{`${p.label}: ${p.value}`}</title>
+            </circle>
+          ))}
+        </>
+      ) : null}
+    </svg>
   );
 }
 

@@ -1,18 +1,23 @@
 import type { Route } from "./+types/finance";
+import { formatDateWib, startOfDayWib } from "~/.server/dates";
 import { requireStaff } from "~/.server/http/ops-access";
-import { financeReport } from "~/.server/store/refunds";
+import { financeReport, refundCounts } from "~/.server/store/refunds";
 import { formatRupiah } from "~/lib/money";
-import { REFUND_STATE_NAMES } from "~/lib/refunds";
+import { REFUND_STATE_NAMES, type RefundState } from "~/lib/refunds";
 import type { RouteHandle } from "~/lib/route-handle";
 
 // /ops/finance 'Keuangan' (issue 36 item 5, keuangan or admin): per WIB day and payment method the
 // money received, refunded and net; the refunds still open; and any order whose money does not add
-// up (received ≠ kept + refunds). The same days as `npm run ops -- finance:report` (CSV).
+// up (received ≠ kept + refunds). The same days as `npm run ops -- finance:report` (CSV). Days are
+// written '29 Nov 2026' as on every other page (the CSV keeps YYYY-MM-DD); 'Metode Pembayaran' is
+// how the buyer paid, not how a refund goes back (/ops/refunds' 'Cara Pengembalian'), issue 43.
 
 export const handle: RouteHandle = { title: "Keuangan · Back Office" };
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const wibDay = (date: Date) => new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Jakarta" }).format(date);
+/** The open states, each a link to its tab on /ops/refunds: finance's own work first. */
+const OPEN_STATES: RefundState[] = ["processing", "failed", "awaiting-account"];
 const METHOD_NAMES: Record<string, string> = {
   virtual_account: "Virtual Account",
   bank_transfer: "Transfer Manual",
@@ -28,12 +33,23 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     ? url.searchParams.get("from")!
     : wibDay(new Date(Date.now() - 29 * 86_400_000));
   const to = DAY.test(url.searchParams.get("to") ?? "") ? url.searchParams.get("to")! : today;
-  const report = await financeReport(from, to);
-  return { from, to, ...report };
+  const [report, counts] = await Promise.all([financeReport(from, to), refundCounts()]);
+  return {
+    from,
+    to,
+    ...report,
+    days: report.days.map((d) => ({ ...d, label: formatDateWib(startOfDayWib(d.day)) })),
+    openStates: OPEN_STATES.map((state) => ({
+      state,
+      name: REFUND_STATE_NAMES[state],
+      count: counts[state].count,
+      amount: counts[state].amount,
+    })),
+  };
 }
 
 export default function OpsFinance({ loaderData }: Route.ComponentProps) {
-  const { from, to, days, open, unbalanced } = loaderData;
+  const { from, to, days, open, openStates, unbalanced } = loaderData;
   const total = days.reduce((sum, d) => ({ received: sum.received + d.received, refunded: sum.refunded + d.refunded }), {
     received: 0,
     refunded: 0,
@@ -60,16 +76,30 @@ export default function OpsFinance({ loaderData }: Route.ComponentProps) {
       <section className="ops-card" aria-labelledby="open-heading">
         <h2 id="open-heading">Pengembalian Dana Terbuka</h2>
         <p data-testid="finance-open">
-          {open.count} pengembalian, {formatRupiah(open.amount)} (belum {REFUND_STATE_NAMES.refunded})
+          {open.count === 0
+            ? "Semua pengembalian dana sudah dikembalikan ke pembeli."
+            : `${open.count} pengembalian dana senilai ${formatRupiah(open.amount)} belum dikembalikan ke pembeli.`}
         </p>
-        <a href="/ops/refunds">Buka Pengembalian Dana</a>
+        <ul className="ops-open-refunds">
+          {openStates.map((s) => (
+            <li key={s.state}>
+              <a href={`/ops/refunds?state=${s.state}`} data-testid={`finance-open-${s.state}`}>
+                {s.name}
+              </a>
+              : {s.count} · {formatRupiah(s.amount)}
+            </li>
+          ))}
+        </ul>
       </section>
-      <div className="ops-table-wrap">
+      {/* Focusable: on a phone the table scrolls sideways, and a keyboard must be able to scroll it
+          (axe: scrollable-region-focusable; the table holds no link or field that would take the focus). */}
+      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling region is operable: it scrolls */}
+      <section className="ops-table-wrap" aria-label="Dana per hari dan metode pembayaran" tabIndex={0}>
         <table className="ops-table" data-testid="finance-days">
           <thead>
             <tr>
               <th scope="col">Tanggal (WIB)</th>
-              <th scope="col">Metode</th>
+              <th scope="col">Metode Pembayaran</th>
               <th scope="col" className="num">
                 Diterima
               </th>
@@ -84,7 +114,7 @@ export default function OpsFinance({ loaderData }: Route.ComponentProps) {
           <tbody>
             {days.map((d) => (
               <tr key={`${d.day}-${d.method}`}>
-                <td>{d.day}</td>
+                <td>{d.label}</td>
                 <td>{METHOD_NAMES[d.method] ?? d.method}</td>
                 <td className="num">{formatRupiah(d.received)}</td>
                 <td className="num">{formatRupiah(d.refunded)}</td>
@@ -107,7 +137,7 @@ export default function OpsFinance({ loaderData }: Route.ComponentProps) {
             </tr>
           </tbody>
         </table>
-      </div>
+      </section>
       <section className="ops-card" aria-labelledby="unbalanced-heading">
         <h2 id="unbalanced-heading">Pesanan dengan Dana Tidak Sesuai (dana bergerak pada periode ini)</h2>
         {unbalanced.length === 0 ? (

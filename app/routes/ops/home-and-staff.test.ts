@@ -10,7 +10,9 @@ import * as secondFactorRoute from "./second-factor";
 import * as staffRoute from "./staff";
 import { TestBrowser, type RouteMiddleware } from "../../.server/testing/test-browser";
 import { getDb, type Db } from "~/.server/db/client";
-import { operatorAudit, operatorFactors, products, sessions, users } from "~/.server/db/schema";
+import { operatorAudit, operatorFactors, orders, products, refunds, sessions, users } from "~/.server/db/schema";
+import { recordPaymentIncident } from "~/.server/store/payments";
+import { submitRefundAccount } from "~/.server/store/refunds";
 import { transitionOrder } from "~/.server/store/orders";
 import { grantRolesByEmail, LAST_ADMIN, NO_FACTOR, OWN_FACTOR, rolesOf } from "~/.server/store/people";
 import { createVerifiedUser } from "~/.server/testing/fixtures";
@@ -66,7 +68,14 @@ describe("the back-office home", () => {
 
     const { browser } = await staffMember(["pesanan"]);
     const home = (await browser.get(queuesRoute.loader, "/ops")).data as Home;
-    expect(home.sales!.ordersChart.bars).toHaveLength(30);
+    expect(home.sales!.ordersChart.wide.bars).toHaveLength(30);
+    expect(home.sales!.ordersChart.narrow.bars).toHaveLength(30);
+    // A phone's chart fits its 340 units: every date and every bar inside, today's date on the axis.
+    const narrow = home.sales!.ordersChart.narrow;
+    expect(narrow.width).toBe(340);
+    for (const bar of narrow.bars) expect(bar.x + bar.width).toBeLessThanOrEqual(340);
+    expect(narrow.xTicks.at(-1)!.label).toBe(narrow.bars.at(-1)!.label);
+    expect(narrow.xTicks.every((t) => t.at - 20 >= 0 && t.at + 20 <= 340)).toBe(true);
     expect(home.sales!.totals).toEqual({ orders: 5, paidRevenue: "Rp19.500.000" });
     expect(home.sales!.days.at(-1)).toMatchObject({ orders: 5, paidRevenue: "Rp19.500.000" });
     expect(home.statuses!.rows).toEqual([
@@ -90,7 +99,9 @@ describe("the back-office home", () => {
     const Stub = createRoutesStub([{ path: "/ops", Component: queuesRoute.default as never, loader: () => home }]);
     const html = renderToString(createElement(Stub, { initialEntries: ["/ops"], hydrationData: { loaderData: { "0": home } } } as never));
     expect(html).toContain('data-testid="chart-orders"');
-    expect((html.match(/<rect class="ops-chart-bar"[^>]*data-day=/g) ?? []).length).toBe(30);
+    // Drawn for the desktop and for a phone (the stylesheet shows one): 30 columns in each.
+    expect((html.match(/<rect class="ops-chart-bar"[^>]*data-day=/g) ?? []).length).toBe(60);
+    expect(html).toContain('data-testid="chart-orders-narrow"');
     expect(html).toContain("Rp19.500.000");
     expect(html).toMatch(/<caption>Pesanan per hari<\/caption>/);
 
@@ -107,6 +118,51 @@ describe("the back-office home", () => {
       incentives: null,
       stock: null,
     });
+    // Finance's own work on its home (issue 43): nothing yet, then money paid for a closed order —
+    // an open incident, and its refund waiting for the transfer once the buyer gave an account.
+    const financeCards = (home: Home) => home.queues.filter((q) => q.key === "pengembalian" || q.key === "insiden");
+    expect(financeCards(keuangan).map((q) => [q.key, q.count])).toEqual([
+      ["pengembalian", 0],
+      ["insiden", 0],
+    ]);
+    const closed = await createOrderInStatus(db, 1, { price: 2_000_000 });
+    await recordPaymentIncident({
+      kind: "paid-after-close",
+      orderId: closed.orderId,
+      gateway: "sandbox",
+      gatewayRef: "evt-home-late",
+      amount: 2_000_000,
+      detail: "paid after close",
+    });
+    const [late] = await db
+      .select({ id: refunds.id, userId: orders.userId })
+      .from(refunds)
+      .innerJoin(orders, eq(orders.id, refunds.orderId))
+      .where(eq(refunds.orderId, closed.orderId));
+    const waitingForAccount = (await (await staffMember(["keuangan"])).browser.get(queuesRoute.loader, "/ops")).data as Home;
+    // Waiting for the buyer's account is not finance's work yet; the incident is.
+    expect(financeCards(waitingForAccount).map((q) => [q.key, q.count])).toEqual([
+      ["pengembalian", 0],
+      ["insiden", 1],
+    ]);
+    expect(
+      await submitRefundAccount(late!.id, late!.userId, { bankName: "BNI", accountNumber: "002101000123501", accountHolder: "Rina" }),
+    ).toEqual({ ok: true });
+    const clerk = (await (await staffMember(["keuangan"])).browser.get(queuesRoute.loader, "/ops")).data as Home;
+    expect(financeCards(clerk)).toEqual([
+      {
+        key: "pengembalian",
+        title: "Pengembalian Dana Sedang Diproses",
+        count: 1,
+        href: "/ops/refunds?state=processing",
+        oldest: "baru saja",
+        amount: "Rp2.000.000",
+      },
+      { key: "insiden", title: "Insiden Pembayaran", count: 1, href: "/ops/refunds#insiden", oldest: "baru saja", amount: null },
+    ]);
+    // 'Pesanan' and 'Katalog' do not work on money.
+    const orderDesk = (await (await staffMember(["pesanan"])).browser.get(queuesRoute.loader, "/ops")).data as Home;
+    expect(financeCards(orderDesk)).toEqual([]);
   });
 });
 

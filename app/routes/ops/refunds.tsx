@@ -6,6 +6,7 @@ import { flash } from "~/.server/http/session";
 import { isEmptyFile } from "~/.server/images";
 import { formatAge, formatWhen } from "~/.server/store/back-office";
 import { processProofUpload, saveUpload } from "~/.server/store/orders";
+import { recordAudit } from "~/.server/store/people";
 import {
   failRefund,
   type FinanceResult,
@@ -14,34 +15,45 @@ import {
   type OverpaymentFields,
   recordOverpayment,
   refundCounts,
+  refundInvoice,
   refundOwner,
   refundThroughGateway,
 } from "~/.server/store/refunds";
-import { listPaymentIncidents } from "~/.server/store/payments";
+import { listPaymentIncidents, resolvePaymentIncident } from "~/.server/store/payments";
 import { formatRupiah } from "~/lib/money";
 import { FAILURE_REASON_MAX, REFERENCE_MAX, REFUND_STATE_NAMES, type RefundState } from "~/lib/refunds";
 import type { RouteHandle } from "~/lib/route-handle";
 
-// /ops/refunds 'Pengembalian Dana' (issue 36 item 4, role keuangan or admin): the refunds by state
-// with amount, age and order; a transfer refund is marked transferred (the bank's reference, an
-// optional proof image) or failed (back to the buyer for new details); a card refund goes back
-// through Midtrans's refund API. The incidents the gateway reported are listed below, and finance
-// records a manual transfer paid twice or above what was asked ('Catat Kelebihan Bayar').
+// /ops/refunds 'Pengembalian Dana' (issue 36 item 4, role keuangan or admin): first the incidents the
+// gateway reported, still open (issue 43: they sat at the bottom, under a form); then the refunds by
+// state with their invoice, amount, age; a transfer refund is marked transferred (the bank's
+// reference, an optional proof image) or failed (back to the buyer for new details); a card refund
+// goes back through Midtrans's refund API. Last, finance records a manual transfer paid twice or
+// above what was asked ('Catat Kelebihan Bayar'). A refund is named by its order's invoice: its own
+// id is nobody's number.
 
 const TITLE = "Pengembalian Dana";
 export const handle: RouteHandle = { title: `${TITLE} · Back Office` };
 
 const STATES: RefundState[] = ["processing", "awaiting-account", "failed", "refunded"];
-const stateOf = (raw: string | null): RefundState => ((STATES as string[]).includes(raw ?? "") ? (raw as RefundState) : "processing");
+const isState = (raw: string | null): raw is RefundState => (STATES as (string | null)[]).includes(raw);
+/**
+ * The tab opened without ?state=: the first open state that holds a refund, finance's own work
+ * first ('Sedang Diproses'), then what waits for the buyer: an empty default tab hid the only open
+ * refund, 'Gagal Diproses' (issue 43).
+ */
+const OPEN_STATES: RefundState[] = ["processing", "failed", "awaiting-account"];
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   requireStaff(context, "keuangan");
-  const state = stateOf(url.searchParams.get("state"));
   const now = new Date();
-  const [rows, counts, incidents] = await Promise.all([listRefundsForOps({ state }), refundCounts(), listPaymentIncidents({ limit: 50 })]);
+  const [counts, incidents] = await Promise.all([refundCounts(), listPaymentIncidents({ limit: 50 })]);
+  const asked = url.searchParams.get("state");
+  const state = isState(asked) ? asked : (OPEN_STATES.find((s) => counts[s].count > 0) ?? "processing");
+  const rows = await listRefundsForOps({ state });
   return {
     state,
-    tabs: STATES.map((s) => ({ state: s, name: REFUND_STATE_NAMES[s], ...counts[s] })),
+    tabs: STATES.map((s) => ({ state: s, name: REFUND_STATE_NAMES[s], count: counts[s].count, amount: counts[s].amount })),
     refunds: rows.map((r) => ({
       id: r.id,
       orderId: r.orderId,
@@ -95,11 +107,25 @@ export async function action({ context, request }: Route.ActionArgs) {
     };
     const recorded = await recordOverpayment(values, operator.id);
     if (!recorded.ok) return data<OverpaymentFailure>({ overpayment: { errors: recorded.errors, values } }, { status: 400 });
+    const invoice = (await refundInvoice(recorded.refundId)) ?? values.invoiceId;
     flash(context, "toast", {
       type: "success",
-      message: `Kelebihan bayar dicatat: pengembalian dana ${recorded.refundId} sebesar ${formatRupiah(recorded.amount)} dibuat.`,
+      message: `Kelebihan bayar dicatat: pengembalian dana untuk ${invoice} sebesar ${formatRupiah(recorded.amount)} dibuat.`,
     });
     throw redirect("/ops/refunds?state=awaiting-account");
+  }
+  if (intent === "resolve-incident") {
+    // Its money is already a refund (recorded with the incident); 'Tandai Selesai' says it was checked.
+    const rawIncident = String(form.get("incidentId") ?? "");
+    if (!/^[1-9]\d{0,9}$/.test(rawIncident) || Number(rawIncident) > 2_147_483_647) throw data("Not Found", { status: 404 });
+    const invoice = String(form.get("invoiceId") ?? "").slice(0, 100);
+    const resolved = await resolvePaymentIncident(Number(rawIncident));
+    if (resolved) await recordAudit(null, operator.id, "incident-resolved", { detail: `insiden ${rawIncident}` });
+    flash(context, "toast", {
+      type: resolved ? "success" : "info",
+      message: resolved ? `Insiden pembayaran ${invoice} ditandai selesai.` : "Insiden ini sudah ditandai selesai sebelumnya.",
+    });
+    throw redirect(`/ops/refunds${new URL(request.url).search}`);
   }
   if (!/^[1-9]\d{0,9}$/.test(rawId) || Number(rawId) > 2_147_483_647) throw data("Not Found", { status: 404 });
   const refundId = Number(rawId);
@@ -125,12 +151,16 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (!result.ok && result.kind === "not-found") throw data("Not Found", { status: 404 });
   if (!result.ok && result.kind === "invalid")
     return data<ActionData>({ refundId, intent, errors: result.errors, values }, { status: 400 });
+  const invoice = await refundInvoice(refundId);
   flash(
     context,
     "toast",
     result.ok
-      ? { type: "success", message: `Pengembalian dana ${refundId}: ${result.already ? "sudah dikembalikan sebelumnya." : "tersimpan."}` }
-      : { type: "danger", message: `Pengembalian dana ${refundId}: ${result.message}` },
+      ? {
+          type: "success",
+          message: `Pengembalian dana untuk ${invoice} ${result.already ? "sudah dikembalikan sebelumnya." : "tersimpan."}`,
+        }
+      : { type: "danger", message: `Pengembalian dana untuk ${invoice}: ${result.message}` },
   );
   throw redirect(`/ops/refunds${new URL(request.url).search}`);
 }
@@ -154,6 +184,8 @@ export default function OpsRefunds({ loaderData, actionData }: Route.ComponentPr
           {failed.message}
         </p>
       ) : null}
+      <Incidents incidents={incidents} />
+      <h2>Daftar Pengembalian Dana</h2>
       <nav className="ops-filters" aria-label="Status pengembalian dana">
         {tabs.map((t) => (
           <a
@@ -166,10 +198,16 @@ export default function OpsRefunds({ loaderData, actionData }: Route.ComponentPr
           </a>
         ))}
       </nav>
-      <p>
-        <a className="ops-btn ops-btn-secondary" href="/ops/refunds/export">
-          Unduh CSV transfer (Sedang Diproses)
+      <p className="ops-actions">
+        <a className="ops-btn ops-btn-secondary" href="/ops/refunds/export?format=xlsx">
+          Unduh Excel transfer (Sedang Diproses)
         </a>
+        <a className="ops-btn ops-btn-secondary" href="/ops/refunds/export">
+          Unduh CSV
+        </a>
+      </p>
+      <p className="ops-muted">
+        Untuk transfer massal bank. Di file Excel, Nomor Rekening tersimpan sebagai teks: angka 0 di depannya tidak hilang.
       </p>
       {refunds.length === 0 ? (
         <p className="ops-card">Tidak ada pengembalian dana dengan status ini.</p>
@@ -178,29 +216,28 @@ export default function OpsRefunds({ loaderData, actionData }: Route.ComponentPr
           <table className="ops-table">
             <thead>
               <tr>
-                <th scope="col">No.</th>
-                <th scope="col">Pesanan</th>
+                <th scope="col">Invoice</th>
                 <th scope="col" className="num">
                   Jumlah
                 </th>
-                <th scope="col">Metode</th>
+                <th scope="col">Cara Pengembalian</th>
                 <th scope="col">Rekening</th>
                 <th scope="col">Dibuat</th>
-                <th scope="col">Umur</th>
-                <th scope="col">Tindakan</th>
+                {/* Given back: when the money left, not how long it once waited. */}
+                <th scope="col">{state === "refunded" ? "Dikembalikan" : "Umur"}</th>
+                {state === "processing" ? <th scope="col">Tindakan</th> : null}
               </tr>
             </thead>
             <tbody>
               {refunds.map((r) => (
                 <tr key={r.id} data-testid="refund-row" data-refund-id={r.id}>
-                  <td>{r.id}</td>
                   <td>
                     <a href={`/ops/orders/${r.orderId}`}>{r.invoiceId}</a>
                     <br />
                     <span className="ops-muted">{r.reason}</span>
                   </td>
                   <td className="num">{formatRupiah(r.amount)}</td>
-                  <td>{r.method === "gateway" ? "Kartu (Midtrans)" : "Transfer bank"}</td>
+                  <td>{r.method === "gateway" ? "Kartu kredit (via Midtrans)" : "Transfer bank"}</td>
                   <td>
                     {r.bankName ? (
                       <>
@@ -214,66 +251,69 @@ export default function OpsRefunds({ loaderData, actionData }: Route.ComponentPr
                     {r.failureReason ? <p className="ops-muted">Gagal: {r.failureReason}</p> : null}
                     {r.transferReference ? <p className="ops-muted">Referensi: {r.transferReference}</p> : null}
                   </td>
-                  <td>{r.refundedAt ?? r.createdAt}</td>
-                  <td>{r.age}</td>
-                  <td>
-                    {state === "processing" && r.method === "transfer" ? (
-                      <div className="ops-decisions">
-                        <Form method="post" encType="multipart/form-data" className="ops-form">
-                          <input type="hidden" name="refundId" value={r.id} />
-                          <input type="hidden" name="intent" value="transferred" />
-                          <label htmlFor={`reference-${r.id}`}>Nomor Referensi Transfer</label>
-                          <input
-                            type="text"
-                            id={`reference-${r.id}`}
-                            name="reference"
-                            maxLength={REFERENCE_MAX}
-                            defaultValue={valueOf(r.id, "transferred", "reference")}
-                            aria-invalid={errorsOf(r.id, "transferred").reference ? true : undefined}
-                            aria-describedby={errorsOf(r.id, "transferred").reference ? `reference-${r.id}-error` : undefined}
-                          />
-                          <FieldError id={`reference-${r.id}-error`} message={errorsOf(r.id, "transferred").reference} />
-                          <label htmlFor={`proof-${r.id}`}>Bukti Transfer (opsional)</label>
-                          <input
-                            id={`proof-${r.id}`}
-                            name="proof"
-                            type="file"
-                            accept=".jpg,.jpeg,.png,.pdf,image/jpeg,image/png,application/pdf"
-                          />
-                          <FieldError id={`proof-${r.id}-error`} message={errorsOf(r.id, "transferred").proof} />
-                          <button type="submit" className="ops-btn">
-                            Tandai Sudah Ditransfer
-                          </button>
-                        </Form>
-                        <Form method="post" className="ops-form">
-                          <input type="hidden" name="refundId" value={r.id} />
-                          <input type="hidden" name="intent" value="fail" />
-                          <label htmlFor={`reason-${r.id}`}>Alasan gagal</label>
-                          <input
-                            type="text"
-                            id={`reason-${r.id}`}
-                            name="reason"
-                            maxLength={FAILURE_REASON_MAX}
-                            defaultValue={valueOf(r.id, "fail", "reason")}
-                            aria-invalid={errorsOf(r.id, "fail").reason ? true : undefined}
-                            aria-describedby={errorsOf(r.id, "fail").reason ? `reason-${r.id}-error` : undefined}
-                          />
-                          <FieldError id={`reason-${r.id}-error`} message={errorsOf(r.id, "fail").reason} />
-                          <button type="submit" className="ops-btn ops-btn-danger">
-                            Gagal
-                          </button>
-                        </Form>
-                      </div>
-                    ) : null}
-                    {state === "processing" && r.method === "gateway" ? (
-                      <Form method="post">
-                        <input type="hidden" name="refundId" value={r.id} />
-                        <button type="submit" name="intent" value="gateway" className="ops-btn">
-                          Kembalikan via Midtrans
-                        </button>
-                      </Form>
-                    ) : null}
+                  <td>{r.createdAt}</td>
+                  <td data-testid={state === "refunded" ? "refund-refunded-at" : undefined}>
+                    {state === "refunded" ? (r.refundedAt ?? "-") : r.age}
                   </td>
+                  {state === "processing" ? (
+                    <td>
+                      {r.method === "transfer" ? (
+                        <div className="ops-decisions">
+                          <Form method="post" encType="multipart/form-data" className="ops-form">
+                            <input type="hidden" name="refundId" value={r.id} />
+                            <input type="hidden" name="intent" value="transferred" />
+                            <label htmlFor={`reference-${r.id}`}>Nomor Referensi Transfer</label>
+                            <input
+                              type="text"
+                              id={`reference-${r.id}`}
+                              name="reference"
+                              maxLength={REFERENCE_MAX}
+                              defaultValue={valueOf(r.id, "transferred", "reference")}
+                              aria-invalid={errorsOf(r.id, "transferred").reference ? true : undefined}
+                              aria-describedby={errorsOf(r.id, "transferred").reference ? `reference-${r.id}-error` : undefined}
+                            />
+                            <FieldError id={`reference-${r.id}-error`} message={errorsOf(r.id, "transferred").reference} />
+                            <label htmlFor={`proof-${r.id}`}>Bukti Transfer (opsional)</label>
+                            <input
+                              id={`proof-${r.id}`}
+                              name="proof"
+                              type="file"
+                              accept=".jpg,.jpeg,.png,.pdf,image/jpeg,image/png,application/pdf"
+                            />
+                            <FieldError id={`proof-${r.id}-error`} message={errorsOf(r.id, "transferred").proof} />
+                            <button type="submit" className="ops-btn">
+                              Tandai Sudah Ditransfer
+                            </button>
+                          </Form>
+                          <Form method="post" className="ops-form">
+                            <input type="hidden" name="refundId" value={r.id} />
+                            <input type="hidden" name="intent" value="fail" />
+                            <label htmlFor={`reason-${r.id}`}>Alasan gagal</label>
+                            <input
+                              type="text"
+                              id={`reason-${r.id}`}
+                              name="reason"
+                              maxLength={FAILURE_REASON_MAX}
+                              defaultValue={valueOf(r.id, "fail", "reason")}
+                              aria-invalid={errorsOf(r.id, "fail").reason ? true : undefined}
+                              aria-describedby={errorsOf(r.id, "fail").reason ? `reason-${r.id}-error` : undefined}
+                            />
+                            <FieldError id={`reason-${r.id}-error`} message={errorsOf(r.id, "fail").reason} />
+                            <button type="submit" className="ops-btn ops-btn-danger">
+                              Gagal
+                            </button>
+                          </Form>
+                        </div>
+                      ) : (
+                        <Form method="post">
+                          <input type="hidden" name="refundId" value={r.id} />
+                          <button type="submit" name="intent" value="gateway" className="ops-btn">
+                            Kembalikan via Midtrans
+                          </button>
+                        </Form>
+                      )}
+                    </td>
+                  ) : null}
                 </tr>
               ))}
             </tbody>
@@ -282,23 +322,47 @@ export default function OpsRefunds({ loaderData, actionData }: Route.ComponentPr
       )}
 
       <OverpaymentForm failed={overpayment} />
+    </>
+  );
+}
 
-      <section className="ops-card" aria-labelledby="incidents-heading">
-        <h2 id="incidents-heading">Insiden Pembayaran</h2>
-        {incidents.length === 0 ? (
-          <p className="ops-muted">Tidak ada insiden terbuka.</p>
-        ) : (
-          <ul data-testid="payment-incidents">
+type IncidentRow = Route.ComponentProps["loaderData"]["incidents"][number];
+
+/**
+ * The gateway's reports of money the store did not expect (paid after the order closed, or not the
+ * amount asked). Its money is already a refund in the list below; finance checks it and marks it done.
+ */
+function Incidents({ incidents }: { incidents: IncidentRow[] }) {
+  return (
+    <section className="ops-card" id="insiden" aria-labelledby="incidents-heading">
+      <h2 id="incidents-heading">Insiden Pembayaran ({incidents.length})</h2>
+      {incidents.length === 0 ? (
+        <p className="ops-muted">Tidak ada insiden terbuka.</p>
+      ) : (
+        <>
+          <p className="ops-muted">
+            Dana dari setiap insiden sudah tercatat sebagai pengembalian dana di daftar di bawah. Tandai selesai setelah diperiksa.
+          </p>
+          <ul className="ops-incidents" data-testid="payment-incidents">
             {incidents.map((i) => (
-              <li key={i.id}>
-                {i.createdAt} · {i.kind} · <a href={`/ops/orders/${i.orderId}`}>{i.invoiceId}</a> ·{" "}
-                {i.amount === null ? "-" : formatRupiah(i.amount)} · {i.gateway}
+              <li key={i.id} data-testid="payment-incident">
+                <span>
+                  {i.createdAt} · {i.kind} · <a href={`/ops/orders/${i.orderId}`}>{i.invoiceId}</a> ·{" "}
+                  {i.amount === null ? "-" : formatRupiah(i.amount)} · {i.gateway}
+                </span>
+                <Form method="post">
+                  <input type="hidden" name="incidentId" value={i.id} />
+                  <input type="hidden" name="invoiceId" value={i.invoiceId} />
+                  <button type="submit" name="intent" value="resolve-incident" className="ops-btn ops-btn-secondary">
+                    Tandai Selesai
+                  </button>
+                </Form>
               </li>
             ))}
           </ul>
-        )}
-      </section>
-    </>
+        </>
+      )}
+    </section>
   );
 }
 

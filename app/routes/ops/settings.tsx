@@ -57,7 +57,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     discount: { enabled: discount.enabled, percent: formatPercent(discount.percent), badge: vaBadge(discount.percent) },
     reward: { enabled: reward.enabled, percent: formatPercent(reward.percent), cap: String(reward.cap), capText: formatRupiah(reward.cap) },
     methods,
-    tenorsText: tenors.map((t) => `${t.tenor},${t.interestPercentage}`).join("\n"),
+    tenors: tenors.map((t) => ({ tenor: String(t.tenor), interest: formatPercent(t.interestPercentage) })),
     howTo,
     howToMethods: methods.filter((m) => PAYMENT_KINDS[m.type].paysByDeadline),
     channels: HOW_TO_CHANNELS,
@@ -110,7 +110,13 @@ export async function action({ context, request }: Route.ActionArgs) {
       saved = "Reward pesanan selesai disimpan. Berlaku untuk pesanan baru.";
       break;
     case "tenors":
-      result = await saveTenorSettings(admin.id, text("tenors"));
+      result = await saveTenorSettings(
+        admin.id,
+        Array.from({ length: tenorRowCount(text("tenorRows")) }, (_, i) => ({
+          tenor: text(`tenor-${i}`),
+          interest: text(`interest-${i}`),
+        })),
+      );
       saved = "Tenor cicilan disimpan.";
       break;
     case "howto":
@@ -150,21 +156,8 @@ export async function action({ context, request }: Route.ActionArgs) {
 }
 
 export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
-  const {
-    account,
-    manualReady,
-    discount,
-    reward,
-    methods,
-    tenorsText,
-    howTo,
-    howToMethods,
-    channels,
-    companies,
-    help,
-    retentionDays,
-    saved,
-  } = loaderData;
+  const { account, manualReady, discount, reward, methods, tenors, howTo, howToMethods, channels, companies, help, retentionDays, saved } =
+    loaderData;
   const savedIn = (section: string) => (saved?.section === section ? saved.message : null);
   const failed = (intent: string) => (actionData?.intent === intent ? actionData : null);
   const err = (intent: string, name: string) => failed(intent)?.errors[name];
@@ -307,20 +300,49 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
       </SettingsSection>
 
       <SettingsSection id="tenors" saved={savedIn("tenors")} title="Tenor dan Bunga Cicilan" intent="tenors" submit="Simpan Tenor">
-        <label htmlFor="f-tenors">Satu tenor per baris: bulan,bunga% (misalnya 6,3)</label>
-        <textarea
-          id="f-tenors"
-          name="tenors"
-          rows={5}
-          defaultValue={val("tenors", "tenors", tenorsText)}
-          aria-invalid={err("tenors", "tenors") ? true : undefined}
-          aria-describedby={err("tenors", "tenors") ? "f-tenors-error" : undefined}
-        />
-        {err("tenors", "tenors") ? (
-          <p className="ops-error" id="f-tenors-error">
-            {err("tenors", "tenors")}
-          </p>
-        ) : null}
+        <OpsMessage error={err("tenors", "tenors")} />
+        <div className="ops-table-wrap">
+          <table className="ops-table">
+            <thead>
+              <tr>
+                <th scope="col">Baris</th>
+                <th scope="col">Tenor (bulan)</th>
+                <th scope="col">Bunga (%)</th>
+              </tr>
+            </thead>
+            <tbody>
+              {tenorRows(tenors, failed("tenors")?.values).map((row, i) => (
+                <tr key={i}>
+                  <td>{i + 1}</td>
+                  <td>
+                    <InputField
+                      name={`tenor-${i}`}
+                      label={`Tenor baris ${i + 1} (bulan)`}
+                      inputMode="numeric"
+                      maxLength={2}
+                      defaultValue={row.tenor}
+                      error={err("tenors", `tenor-${i}`)}
+                    />
+                  </td>
+                  <td>
+                    <InputField
+                      name={`interest-${i}`}
+                      label={`Bunga baris ${i + 1} (%)`}
+                      inputMode="decimal"
+                      maxLength={6}
+                      defaultValue={row.interest}
+                      error={err("tenors", `interest-${i}`)}
+                    />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <input type="hidden" name="tenorRows" value={tenorRows(tenors, failed("tenors")?.values).length} />
+        <p className="ops-muted">
+          Bunga boleh desimal dengan koma, misalnya 2,5. Kosongkan kedua kolom sebuah baris untuk menghapus tenornya.
+        </p>
       </SettingsSection>
 
       <SettingsSection
@@ -497,4 +519,19 @@ function SavedNotice({ message }: { message: string | null }) {
       {message}
     </p>
   ) : null;
+}
+
+/** Blank rows below the saved tenors, for new ones (without JavaScript, saving brings more). */
+const NEW_TENOR_ROWS = 3;
+const MAX_TENOR_ROWS = 60;
+const tenorRowCount = (raw: string) => (/^\d{1,2}$/.test(raw) ? Math.min(Number(raw), MAX_TENOR_ROWS) : 0);
+
+/** The tenor rows to show: as typed when the save was refused, else the saved ones and blank rows. */
+function tenorRows(saved: { tenor: string; interest: string }[], typed: Record<string, string> | undefined) {
+  if (typed)
+    return Array.from({ length: tenorRowCount(typed.tenorRows ?? "") }, (_, i) => ({
+      tenor: typed[`tenor-${i}`] ?? "",
+      interest: typed[`interest-${i}`] ?? "",
+    }));
+  return [...saved, ...Array.from({ length: NEW_TENOR_ROWS }, () => ({ tenor: "", interest: "" }))];
 }

@@ -163,6 +163,16 @@ export async function listPaymentIncidents(options: { open?: boolean; limit?: nu
   return rows.map((r) => ({ ...r.incident, invoiceId: r.invoiceId, statusId: r.statusId }));
 }
 
+/** The open incidents for the /ops home's card: how many, and since when the oldest is open. */
+export async function openIncidentSummary(): Promise<{ count: number; since: Date | null }> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ count: sql<number>`count(*)`.mapWith(Number), since: sql<string | Date | null>`min(${paymentIncidents.createdAt})` })
+    .from(paymentIncidents)
+    .where(isNull(paymentIncidents.resolvedAt));
+  return { count: row?.count ?? 0, since: row?.since ? new Date(row.since) : null };
+}
+
 /** An operator dealt with it (refunded, or checked the amount): it leaves the open list. */
 export async function resolvePaymentIncident(id: number, now = new Date()): Promise<boolean> {
   if (!Number.isSafeInteger(id) || id <= 0 || id > 2_147_483_647) return false;

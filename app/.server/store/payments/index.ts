@@ -28,7 +28,13 @@ export { expireOverduePayments, getOpenVaPayment, settleGatewayEvent, type Settl
 export { applyMidtransStatus, midtransOutcome, refreshOwnedGatewayPayment, type MidtransDecision } from "./midtrans-settle";
 export { SANDBOX_NOT_PAYABLE, sandboxPay, type SandboxPayResult } from "./sandbox-pay";
 export { runPaymentSweep, sweepSummary } from "./sweep";
-export { listPaymentIncidents, recordPaymentIncident, resolvePaymentIncident, type PaymentIncident } from "./gateway-payments";
+export {
+  listPaymentIncidents,
+  openIncidentSummary,
+  recordPaymentIncident,
+  resolvePaymentIncident,
+  type PaymentIncident,
+} from "./gateway-payments";
 export {
   getCashDiscount,
   getHowToTexts,

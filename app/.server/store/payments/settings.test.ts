@@ -110,18 +110,30 @@ describe("methods, fees and tenors", () => {
     await saveMethodSettings(adminId, all({}));
   });
 
-  it("tenors as 'bulan,bunga' lines: the instalment options follow; wrong lines refused with their number", async () => {
+  it("tenors as rows of months and interest: the instalment options follow; a wrong row is refused with its number", async () => {
+    const rows = (...pairs: [string, string][]) => pairs.map(([tenor, interest]) => ({ tenor, interest }));
     expect(await getTenorSettings()).toEqual(TENORS);
-    expect(await saveTenorSettings(adminId, "3,0\n6;x")).toEqual({
+    expect(await saveTenorSettings(adminId, rows(["3", "0"], ["6", "x"]))).toEqual({
       ok: false,
-      errors: { tenors: "Baris 2: tulis tenor (1–60 bulan) dan bunga (0–100%), misalnya 6,3." },
+      errors: { tenors: "Baris 2: Bunga harus 0–100%, misalnya 2,5.", "interest-1": "Bunga harus 0–100%, misalnya 2,5." },
     });
-    expect(await saveTenorSettings(adminId, "3,0\n3,1")).toEqual({ ok: false, errors: { tenors: "Baris 2: tenor 3 bulan sudah ada." } });
-    expect(await saveTenorSettings(adminId, "  \n")).toEqual({ ok: false, errors: { tenors: "Minimal satu tenor." } });
-    expect(await saveTenorSettings(adminId, "24,10\n6,2,5")).toEqual({ ok: true });
+    expect(await saveTenorSettings(adminId, rows(["3", "0"], ["61", "1"]))).toMatchObject({
+      ok: false,
+      errors: { tenors: "Baris 2: Tenor harus 1–60 bulan." },
+    });
+    expect(await saveTenorSettings(adminId, rows(["3", "0"], ["3", "1"]))).toMatchObject({
+      ok: false,
+      errors: { tenors: "Baris 2: Tenor 3 bulan sudah ada." },
+    });
+    expect(await saveTenorSettings(adminId, rows(["", " "], ["", ""]))).toEqual({ ok: false, errors: { tenors: "Minimal satu tenor." } });
+    // '2,5' is two and a half, as in the discount's field above it; an empty row between is skipped.
+    expect(await saveTenorSettings(adminId, rows(["24", "10"], ["", ""], ["6", "2,5"]))).toEqual({ ok: true });
     const options = await listTenorOptions(12_000_000, await methodId("BNI-INSTALLMENT"));
     expect(options!.map((o) => o.label)).toEqual(["6x Cicilan 2.5%", "24x Cicilan 10%"]);
-    await saveTenorSettings(adminId, TENORS.map((t) => `${t.tenor},${t.interestPercentage}`).join("\n"));
+    await saveTenorSettings(
+      adminId,
+      TENORS.map((t) => ({ tenor: String(t.tenor), interest: String(t.interestPercentage) })),
+    );
   });
 
   it("how-to texts are sanitised, per channel, with {nomor} and {nama} filled in; empty keeps the built-in text", async () => {

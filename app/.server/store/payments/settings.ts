@@ -159,22 +159,26 @@ export async function saveMethodSettings(operatorId: number, input: { id: number
 }
 
 /**
- * 'Simpan Tenor': lines "tenor,bunga" (months 1–60, interest 0–100 %, each tenor once), e.g.
- * "3,0". Kept as the form sends them, one text, so a mistake re-renders as typed.
+ * 'Simpan Tenor': one row per tenor, the months and the interest in two fields (issue 43: one
+ * 'bulan,bunga' field read '6,3' as 6.3 in Indonesian, under a field where '2,5' is a decimal). The
+ * interest takes a decimal comma or point; a row with both fields empty is skipped; a wrong row is
+ * refused with its number under `tenors`, and its field's message under `tenor-<i>` or `interest-<i>`.
  */
-export async function saveTenorSettings(operatorId: number, text: string): Promise<Saved> {
-  const lines = text
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter(Boolean);
+export async function saveTenorSettings(operatorId: number, rows: { tenor: string; interest: string }[]): Promise<Saved> {
   const tenors: TenorSetting[] = [];
-  for (const [i, line] of lines.entries()) {
-    const match = /^(\d{1,2})\s*[,;]\s*(\d{1,3}(?:[.,]\d{1,2})?)$/.exec(line);
-    const tenor = match ? Number(match[1]) : NaN;
-    const interest = match ? Number(match[2]!.replace(",", ".")) : NaN;
-    if (!match || tenor < 1 || tenor > 60 || interest > 100)
-      return { ok: false, errors: { tenors: `Baris ${i + 1}: tulis tenor (1–60 bulan) dan bunga (0–100%), misalnya 6,3.` } };
-    if (tenors.some((t) => t.tenor === tenor)) return { ok: false, errors: { tenors: `Baris ${i + 1}: tenor ${tenor} bulan sudah ada.` } };
+  for (const [i, row] of rows.entries()) {
+    const monthsText = row.tenor.trim();
+    const interestText = row.interest.trim().replace(/\s*%$/, "");
+    if (!monthsText && !interestText) continue;
+    const refuse = (field: "tenor" | "interest", message: string): Saved => ({
+      ok: false,
+      errors: { tenors: `Baris ${i + 1}: ${message}`, [`${field}-${i}`]: message },
+    });
+    const tenor = /^\d{1,2}$/.test(monthsText) ? Number(monthsText) : NaN;
+    if (!(tenor >= 1 && tenor <= 60)) return refuse("tenor", "Tenor harus 1–60 bulan.");
+    const interest = /^\d{1,3}(?:[.,]\d{1,2})?$/.test(interestText) ? Number(interestText.replace(",", ".")) : NaN;
+    if (!(interest >= 0 && interest <= 100)) return refuse("interest", "Bunga harus 0–100%, misalnya 2,5.");
+    if (tenors.some((t) => t.tenor === tenor)) return refuse("tenor", `Tenor ${tenor} bulan sudah ada.`);
     tenors.push({ tenor, interestPercentage: interest });
   }
   if (tenors.length === 0) return { ok: false, errors: { tenors: "Minimal satu tenor." } };

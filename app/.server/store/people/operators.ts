@@ -232,7 +232,8 @@ export type AuditAction =
   | "refund-gateway-refused"
   | "refund-refused"
   | "refund-export"
-  | "overpayment-recorded";
+  | "overpayment-recorded"
+  | "incident-resolved";
 
 /** One audit row; inside the caller's transaction when given one (a decision and its record commit together). */
 export async function recordAudit(

@@ -25,6 +25,7 @@ export {
   type RefundCause,
   refundCounts,
   refundEventsOf,
+  refundInvoice,
   refundOwner,
   type RefundMethod,
   refundStatesOf,
@@ -41,7 +42,7 @@ export {
   refundThroughGateway,
   settleGatewayRefundNotice,
 } from "./finance";
-export { exportTransferRefundsCsv } from "./export";
+export { exportTransferRefundsCsv, exportTransferRefundsXlsx } from "./export";
 export { financeCsv, type FinanceDay, financeReport, type UnbalancedOrder } from "./report";
 export {
   OVERPAYMENT_ALREADY,

@@ -333,23 +333,29 @@ export async function listRefundsForOps(options: { state?: RefundState; limit?: 
   return rows.map((r) => ({ ...r.refund, invoiceId: r.invoiceId, orderStatusId: r.orderStatusId }));
 }
 
-export async function refundCounts(): Promise<Record<RefundState, { count: number; amount: number }>> {
+/**
+ * Per state: how many, how much, and since when the longest of them has been in that state (its
+ * `updated_at` moves with each change of state): the /ops home's 'Sedang Diproses' card says how
+ * long a transfer has waited for finance.
+ */
+export async function refundCounts(): Promise<Record<RefundState, { count: number; amount: number; since: Date | null }>> {
   const db = await getDb();
   const rows = await db
     .select({
       state: refunds.state,
       count: sql<number>`count(*)`.mapWith(Number),
       amount: sql<number>`coalesce(sum(${refunds.amount}), 0)`.mapWith(Number),
+      since: sql<string | Date | null>`min(${refunds.updatedAt})`,
     })
     .from(refunds)
     .groupBy(refunds.state);
-  const counts: Record<RefundState, { count: number; amount: number }> = {
-    "awaiting-account": { count: 0, amount: 0 },
-    processing: { count: 0, amount: 0 },
-    refunded: { count: 0, amount: 0 },
-    failed: { count: 0, amount: 0 },
+  const counts: Record<RefundState, { count: number; amount: number; since: Date | null }> = {
+    "awaiting-account": { count: 0, amount: 0, since: null },
+    processing: { count: 0, amount: 0, since: null },
+    refunded: { count: 0, amount: 0, since: null },
+    failed: { count: 0, amount: 0, since: null },
   };
-  for (const r of rows) counts[r.state] = { count: r.count, amount: r.amount };
+  for (const r of rows) counts[r.state] = { count: r.count, amount: r.amount, since: r.since ? new Date(r.since) : null };
   return counts;
 }
 
@@ -363,6 +369,18 @@ export async function getRefund(refundId: number): Promise<Refund | null> {
 export async function refundEventsOf(refundId: number) {
   const db = await getDb();
   return db.select().from(refundEvents).where(eq(refundEvents.refundId, refundId)).orderBy(asc(refundEvents.id));
+}
+
+/** The invoice of a refund's order: how finance's pages name a refund (its own id means nothing to them). */
+export async function refundInvoice(refundId: number): Promise<string | null> {
+  if (!isId(refundId)) return null;
+  const db = await getDb();
+  const [row] = await db
+    .select({ invoiceId: orders.invoiceId })
+    .from(refunds)
+    .innerJoin(orders, eq(orders.id, refunds.orderId))
+    .where(eq(refunds.id, refundId));
+  return row?.invoiceId ?? null;
 }
 
 /** The buyer whose order a refund belongs to (finance's proof image is stored as theirs, so they may open it). */
