@@ -19,10 +19,9 @@ export default {
     // React writes a true boolean attribute as `name=""` (`disabled=""`, `novalidate=""`): one style,
     // held throughout, instead of the preset's "omit" which React cannot write.
     "attribute-boolean-style": ["error", { style: "empty" }],
-    // Not held: React writes `hidden` in components as `hidden=""`, but its streaming instructions
-    // (the `<div hidden id="S:0">` that carries the router's late data to a phone's browser, which
-    // isbot does not hold back for the whole document) as a bare `hidden`. Both are valid HTML.
-    "attribute-empty-style": "off",
+    // The same for the attributes whose empty value is one of their states (`hidden=""`, as React
+    // writes `hidden`).
+    "attribute-empty-style": ["error", { style: "empty" }],
     // React's useId gives ids like `_R_1kj5_`: valid HTML ids (no spaces), which the strict option
     // (must start with a letter) refuses.
     "valid-id": ["error", { relaxed: true }],
