@@ -29,7 +29,6 @@ const systemChromium = [process.env.PLAYWRIGHT_CHROMIUM, "/usr/bin/chromium", "/
   (file): file is string => !!file && fs.existsSync(file),
 );
 
-
 export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: false,
@@ -38,7 +37,9 @@ export default defineConfig({
   workers: 2,
   timeout: 30_000,
   expect: { timeout: 5_000 },
-  reporter: "list",
+  // The list on the console (a test that passed only on its retry is listed there as flaky, by name),
+  // and a JSON report for scripts/slowest-tests.mjs (issue 44); each config names its own file.
+  reporter: [["list"], ["json", { outputFile: "test-reports/playwright-e2e.json" }]],
   globalTeardown: "./tests/e2e/helpers/server-log-check.ts",
   use: {
     baseURL,

@@ -39,6 +39,7 @@ const shared = {
 export default {
   ...baseConfig,
   testDir: "tests/e2e-instances",
+  reporter: [["list"], ["json", { outputFile: "test-reports/playwright-instances.json" }]],
   use: { ...baseConfig.use, baseURL: INSTANCE_URLS[0] },
   webServer: INSTANCE_URLS.map((url, i) => ({
     command: `node ${SERVER_NODE_FLAGS.join(" ")} server.js > ${serverLogs[i]}`,
