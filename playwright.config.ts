@@ -79,6 +79,8 @@ export default defineConfig({
       PORT: String(port),
       DATA_DIR: `/tmp/store-e2e-${port}`,
       DEMO_DATA: "1",
+      // The tests' preconditions door, /__test/account (helpers/preconditions.ts; 404 without it).
+      STORE_TEST_DOOR: "1",
       NODE_ENV: "production",
       // Production names its gateway (env.ts): the sandbox's 'Bayar (Sandbox)' pays the tests' orders.
       PAYMENT_GATEWAY: "sandbox",

@@ -25,6 +25,7 @@ const shared = {
   DATABASE_URL: databaseUrl,
   DATA_DIR: `/tmp/store-e2e-instances-${port}`,
   DEMO_DATA: "1",
+  STORE_TEST_DOOR: "1",
   NODE_ENV: "production",
   PAYMENT_GATEWAY: "sandbox",
   // The sandbox's 'Bayar (Sandbox)' posts the webhook to APP_URL: the first instance, whichever

@@ -11,7 +11,7 @@ import {
   registerBuyer,
   samplePhoto,
 } from "./helpers/purchase";
-import { signedInStaff } from "./helpers/staff";
+import { enrolStaffThroughScreens, signedInStaff } from "./helpers/staff";
 
 // The operators' back office (issue 17), with JavaScript on and off: an operator signs in, enrols
 // the TOTP second factor (codes computed here from the page's 'Kunci'), approves an incentive after
@@ -44,7 +44,8 @@ test("an operator enrols the second factor, approves an incentive after opening 
   await page.goto(detail);
   const invoice = (await page.getByTestId("invoice-id").textContent())!.trim();
 
-  const operator = await signedInStaff(browser, javaScriptEnabled);
+  // The one spec that enrols the second factor through /ops/2fa (every other gets it from the store).
+  const operator = await enrolStaffThroughScreens(browser, javaScriptEnabled);
   await openFromQueue(operator, "Verifikasi Insentif", invoice);
   await expect(operator.getByTestId("ops-status")).toHaveText("Menunggu Verifikasi Insentif");
   await expect(operator.getByText("Slamet Riyadi")).toBeVisible(); // the father's name
