@@ -7,6 +7,7 @@ import {
   buyIncentiveOrder,
   checkoutToPayment,
   chooseManualTransfer,
+  newBuyer,
   ops,
   registerBuyer,
   samplePhoto,
@@ -104,7 +105,7 @@ test("an operator enrols the second factor, approves an incentive after opening 
 
 /** A new buyer's order of the bike, to be paid by manual BNI transfer: its payment page is open. */
 async function manualTransferOrder(page: Page, javaScriptEnabled: boolean) {
-  const { email } = await registerBuyer(page);
+  const { email } = await newBuyer(page);
   await checkoutToPayment(page, javaScriptEnabled, { product: BIKE, phone: `0813${randomInt(10_000_000, 99_999_999)}` });
   return { orderId: await chooseManualTransfer(page), email };
 }
@@ -236,7 +237,7 @@ test("at 390 px: the sign-in toast never covers the code field and goes when a w
 });
 
 test("a buyer who opens /ops gets the plain 404 page, on every back-office address", async ({ page }) => {
-  await registerBuyer(page);
+  await newBuyer(page);
   for (const url of ["/ops", "/ops/2fa", "/ops/queue/insentif", "/ops/orders/1", "/ops/search?nik=1", "/ops/withdrawals", "/ops/export"]) {
     const response = await page.goto(url);
     expect(response?.status(), url).toBe(404);
