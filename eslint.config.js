@@ -20,6 +20,7 @@ export default defineConfig(
     "data/",
     "test-results/",
     "playwright-report/",
+    "test-reports/",
     "public/",
     "app/.server/db/migrations/",
     // A bare React Router app the size bench builds for comparison (its own build output included).

@@ -37,7 +37,9 @@ export default defineConfig({
   workers: 2,
   timeout: 30_000,
   expect: { timeout: 5_000 },
-  reporter: "list",
+  // The list on the console (a test that passed only on its retry is listed there as flaky, by name),
+  // and a JSON report for scripts/slowest-tests.mjs (issue 44); each config names its own file.
+  reporter: [["list"], ["json", { outputFile: "test-reports/playwright-e2e.json" }]],
   globalTeardown: "./tests/e2e/helpers/server-log-check.ts",
   use: {
     baseURL,
@@ -77,6 +79,8 @@ export default defineConfig({
       PORT: String(port),
       DATA_DIR: `/tmp/store-e2e-${port}`,
       DEMO_DATA: "1",
+      // The tests' preconditions door, /__test/account (helpers/preconditions.ts; 404 without it).
+      STORE_TEST_DOOR: "1",
       NODE_ENV: "production",
       // Production names its gateway (env.ts): the sandbox's 'Bayar (Sandbox)' pays the tests' orders.
       PAYMENT_GATEWAY: "sandbox",

@@ -25,6 +25,7 @@ const shared = {
   DATABASE_URL: databaseUrl,
   DATA_DIR: `/tmp/store-e2e-instances-${port}`,
   DEMO_DATA: "1",
+  STORE_TEST_DOOR: "1",
   NODE_ENV: "production",
   PAYMENT_GATEWAY: "sandbox",
   // The sandbox's 'Bayar (Sandbox)' posts the webhook to APP_URL: the first instance, whichever
@@ -39,6 +40,7 @@ const shared = {
 export default {
   ...baseConfig,
   testDir: "tests/e2e-instances",
+  reporter: [["list"], ["json", { outputFile: "test-reports/playwright-instances.json" }]],
   use: { ...baseConfig.use, baseURL: INSTANCE_URLS[0] },
   webServer: INSTANCE_URLS.map((url, i) => ({
     command: `node ${SERVER_NODE_FLAGS.join(" ")} server.js > ${serverLogs[i]}`,

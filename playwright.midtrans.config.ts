@@ -18,6 +18,7 @@ const webServer = Array.isArray(base.webServer) ? base.webServer[0]! : base.webS
 export default defineConfig({
   ...base,
   testDir: "tests/e2e-midtrans",
+  reporter: [["list"], ["json", { outputFile: "test-reports/playwright-midtrans.json" }]],
   webServer: {
     ...webServer,
     command: webServer.command.replace("scripts/e2e-server.mjs", "scripts/e2e-midtrans-server.mjs"),

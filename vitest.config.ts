@@ -11,5 +11,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Argon2 and PGlite are CPU-bound; two workers match the two cores CI has.
     maxWorkers: 2,
+    // The console's report, and a JSON one per engine for scripts/slowest-tests.mjs (issue 44).
+    reporters: ["default", "json"],
+    outputFile: { json: `test-reports/vitest-${process.env.DATABASE_URL ? "postgresql" : "pglite"}.json` },
   },
 });

@@ -25,6 +25,9 @@ export default [
   // 19): one resource route; bearer tokens, no cookies, no Origin check (app/.server/http/api.ts).
   route("api/*", "routes/api/index.ts"),
 
+  // The e2e tests' preconditions (issue 44, decision 0066): 404 unless the server runs with STORE_TEST_DOOR=1.
+  route("__test/account", "routes/test-preconditions.ts"),
+
   layout("layouts/main.tsx", [route("home", "routes/home.tsx")]),
 
   layout("layouts/search.tsx", [route("search", "routes/search.tsx"), route("res-search", "routes/res-search.tsx")]),

@@ -162,6 +162,19 @@ export function newestMtime(target) {
 
 export { mtime };
 
+/**
+ * The tests' reports (issue 44): Playwright's and vitest's JSON reports, and steps.jsonl, one line
+ * per timed step of `npm test` and `.ci/run` ({"name", "ms", "code"}). Git-ignored; `.ci/run`
+ * empties it first and `node scripts/slowest-tests.mjs` prints it at the end.
+ */
+export const REPORTS_DIR = path.join(root, "test-reports");
+
+/** Appends one timed step to test-reports/steps.jsonl. */
+export function recordStepTime(name, ms, code = 0) {
+  fs.mkdirSync(REPORTS_DIR, { recursive: true });
+  fs.appendFileSync(path.join(REPORTS_DIR, "steps.jsonl"), `${JSON.stringify({ name, ms, code })}\n`);
+}
+
 export function formatSeconds(ms) {
   const s = ms / 1000;
   return s < 60 ? `${s.toFixed(1)} s` : `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;

@@ -8,13 +8,15 @@
 // Environment: BUILD_DIR (default build), PORT for the e2e server (default 3456), PLAYWRIGHT_CHROMIUM.
 import fs from "node:fs";
 import path from "node:path";
-import { bin, formatSeconds, needsInstall, root, run } from "./lib.mjs";
+import { bin, formatSeconds, needsInstall, recordStepTime, REPORTS_DIR, root, run } from "./lib.mjs";
 import { useProjectNode } from "./node-runtime.mjs";
 
 // On a Node older than 24 this runs the script again on the project's Node 24 (and never returns).
 await useProjectNode();
 
 const timings = [];
+// This run's steps only (`.ci/run` starts with an empty test-reports/ and adds its own parts after).
+fs.rmSync(path.join(REPORTS_DIR, "steps.jsonl"), { force: true });
 
 function step(name, action) {
   console.log(`\n▶ ${name}`);
@@ -22,6 +24,8 @@ function step(name, action) {
   const code = action();
   const took = Date.now() - started;
   timings.push([name, took, code]);
+  // For the one table `.ci/run` prints at its end (scripts/slowest-tests.mjs), with its own parts.
+  recordStepTime(name, took, code);
   if (code !== 0) {
     console.error(`\n✘ ${name} failed (exit code ${code}) after ${formatSeconds(took)}`);
     summary();

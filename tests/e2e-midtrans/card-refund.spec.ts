@@ -2,7 +2,7 @@ import { randomInt } from "node:crypto";
 import fs from "node:fs";
 import { type Browser, expect, type Page } from "@playwright/test";
 import { test } from "../e2e/helpers";
-import { checkoutToPayment, registerBuyer } from "../e2e/helpers/purchase";
+import { checkoutToPayment, newBuyer } from "../e2e/helpers/purchase";
 import { signedInStaff } from "../e2e/helpers/staff";
 import type { StoreServer } from "../e2e/helpers/store-server";
 
@@ -29,7 +29,7 @@ async function fakeTransaction(page: Page, reference: string): Promise<FakeTx> {
 
 /** A buyer pays a BNI card instalment on the fake's Snap page: the order is paid (300). */
 async function paidCardOrder(page: Page, javaScriptEnabled: boolean): Promise<{ orderId: number; reference: string }> {
-  await registerBuyer(page);
+  await newBuyer(page);
   await checkoutToPayment(page, javaScriptEnabled, { product: BATTERY, phone: `0813${randomInt(10_000_000, 99_999_999)}` });
   await page.getByRole("link", { name: /Pilih Metode Pembayaran|Ubah Metode Pembayaran/ }).click();
   await page.getByRole("radio", { name: /Cicilan Kartu Kredit BNI/ }).check();

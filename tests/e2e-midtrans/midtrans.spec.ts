@@ -2,7 +2,7 @@ import { randomInt } from "node:crypto";
 import fs from "node:fs";
 import { expect, type Page } from "@playwright/test";
 import { test } from "../e2e/helpers";
-import { checkoutToPayment, registerBuyer } from "../e2e/helpers/purchase";
+import { checkoutToPayment, newBuyer } from "../e2e/helpers/purchase";
 
 // Paying through Midtrans (issue 18), with and without JavaScript, against the fake Midtrans that
 // playwright.midtrans.config.ts starts beside the store: a BNI virtual account paid at the "bank"
@@ -51,7 +51,7 @@ async function payPage(page: Page): Promise<number> {
 }
 
 test("BNI virtual account from Midtrans, paid at the bank: the notification settles the order", async ({ page, javaScriptEnabled }) => {
-  await registerBuyer(page);
+  await newBuyer(page);
   await checkoutToPayment(page, javaScriptEnabled, { product: BIKE, phone: uniquePhone() });
   await chooseMethod(page, "BNI Virtual Account");
   const orderId = await payPage(page);
@@ -71,7 +71,7 @@ test("BNI virtual account from Midtrans, paid at the bank: the notification sett
 });
 
 test("Mandiri bill payment: 'Kode Perusahaan' and 'Kode Bayar', then paid", async ({ page, javaScriptEnabled }) => {
-  await registerBuyer(page);
+  await newBuyer(page);
   await checkoutToPayment(page, javaScriptEnabled, { product: BIKE, phone: uniquePhone() });
   await chooseMethod(page, "Mandiri Virtual Account");
   const orderId = await payPage(page);
@@ -94,7 +94,7 @@ test("BNI card instalment on Snap: sent to Midtrans's page, 'Lanjutkan Pembayara
   page,
   javaScriptEnabled,
 }) => {
-  await registerBuyer(page);
+  await newBuyer(page);
   await checkoutToPayment(page, javaScriptEnabled, { product: BATTERY, phone: uniquePhone() });
   await chooseMethod(page, "Cicilan Kartu Kredit BNI");
   await expect(page).toHaveURL("/tenorlist");
@@ -128,7 +128,7 @@ test("BNI card instalment challenged by Midtrans's fraud review: waits for appro
   page,
   javaScriptEnabled,
 }) => {
-  await registerBuyer(page);
+  await newBuyer(page);
   await checkoutToPayment(page, javaScriptEnabled, { product: BATTERY, phone: uniquePhone() });
   await chooseMethod(page, "Cicilan Kartu Kredit BNI");
   await page.getByRole("radio", { name: "3x Cicilan 0%" }).check();

@@ -3,7 +3,7 @@ import { type Browser, expect } from "@playwright/test";
 import sharp from "sharp";
 import { test } from "./helpers";
 import { signedInStaff } from "./helpers/staff";
-import { checkoutToPayment, registerBuyer } from "./helpers/purchase";
+import { checkoutToPayment, newBuyer } from "./helpers/purchase";
 import { startStore, stopStore, type StoreServer } from "./helpers/store-server";
 import { PHONE } from "./helpers/phone";
 
@@ -93,7 +93,7 @@ async function scenario(browser: Browser, javaScriptEnabled: boolean, store: Sto
   await expect(operator.getByTestId("ops-history")).toContainText("Status: Draf → Tayang");
 
   // The buyer finds it by search, sees the photo, buys it.
-  await registerBuyer(page);
+  await newBuyer(page);
   await page.goto(`/res-search?keyword=${tag}`);
   const card = page.getByTestId("product-card").filter({ hasText: title });
   await expect(card).toHaveCount(1);

@@ -2,7 +2,7 @@ import { randomInt } from "node:crypto";
 import fs from "node:fs/promises";
 import { expect, test as unvalidatedTest } from "@playwright/test";
 import { fillLogin, readLatestEmail, test } from "./helpers";
-import { BUYER_PASSWORD, buyIncentiveOrder, registerBuyer } from "./helpers/purchase";
+import { BUYER_PASSWORD, buyIncentiveOrder, newBuyer } from "./helpers/purchase";
 
 // Issue 35 item 4, with JavaScript on and off: 'Hapus Akun' asks the password again and is refused
 // while an order is open; once it is done the address no longer signs in and the buyer is told by
@@ -31,7 +31,7 @@ async function submitErase(page: import("@playwright/test").Page, password: stri
 unvalidatedTest(
   "'Hapus Akun' is refused for a wrong password and an open order, then erases the account",
   async ({ page, javaScriptEnabled }) => {
-    const { email } = await registerBuyer(page);
+    const { email } = await newBuyer(page);
     const orderId = await buyIncentiveOrder(page, javaScriptEnabled);
 
     let sheet = await submitErase(page, "bukan-kata-sandi-saya");
@@ -66,7 +66,7 @@ unvalidatedTest(
 );
 
 test("'Unduh Data Saya' shows the ZIP's link on /profile once the job has built it", async ({ page }) => {
-  const { email } = await registerBuyer(page);
+  const { email } = await newBuyer(page);
   await page.goto("/profile?sheet=hapus-akun");
   await expect(page.getByRole("dialog", { name: "Hapus Akun" }).getByLabel("Kata Sandi", { exact: true })).toBeVisible();
   await page.goto("/profile");

@@ -2,7 +2,7 @@ import { randomInt } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import { expect } from "@playwright/test";
 import { test } from "./helpers";
-import { buyIncentiveOrder, ops, registerBuyer } from "./helpers/purchase";
+import { buyIncentiveOrder, newBuyer, ops } from "./helpers/purchase";
 import { PHONE } from "./helpers/phone";
 
 // The bell (issue 28), with JavaScript on and off: an operator approves a buyer's incentive → the
@@ -20,7 +20,7 @@ test("an approved incentive rings the bell; /notifikasi lists it with its order,
   browser,
   javaScriptEnabled,
 }, testInfo) => {
-  await registerBuyer(page);
+  await newBuyer(page);
   const orderId = await buyIncentiveOrder(page, javaScriptEnabled);
   await page.goto("/home");
   const bell = page.getByTestId("notification-bell");
@@ -61,7 +61,7 @@ test("an approved incentive rings the bell; /notifikasi lists it with its order,
     extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` },
   });
   const otherPage = await other.newPage();
-  await registerBuyer(otherPage);
+  await newBuyer(otherPage);
   await otherPage.goto("/notifikasi");
   await expect(otherPage.getByText("Belum ada notifikasi")).toBeVisible();
   await expect(otherPage.getByTestId("notification")).toHaveCount(0);

@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import { type Browser, expect, type Page } from "@playwright/test";
 import { test } from "./helpers";
-import { checkoutToPayment, registerBuyer } from "./helpers/purchase";
+import { checkoutToPayment, newBuyer } from "./helpers/purchase";
 import { signedInStaff } from "./helpers/staff";
 import { startStore, stopStore, type StoreServer } from "./helpers/store-server";
 import { PHONE } from "./helpers/phone";
@@ -52,7 +52,7 @@ async function scenario(browser: Browser, javaScriptEnabled: boolean, store: Sto
     extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` },
   });
   const page = await buyer.newPage();
-  await registerBuyer(page);
+  await newBuyer(page);
   const phone = () => `0813${randomInt(10_000_000, 99_999_999)}`;
 
   // The spec's 3%: 4.590.000 − 137.700 + 4.000.

@@ -7,11 +7,12 @@ import {
   buyIncentiveOrder,
   checkoutToPayment,
   chooseManualTransfer,
+  newBuyer,
   ops,
   registerBuyer,
   samplePhoto,
 } from "./helpers/purchase";
-import { signedInStaff } from "./helpers/staff";
+import { enrolStaffThroughScreens, signedInStaff } from "./helpers/staff";
 
 // The operators' back office (issue 17), with JavaScript on and off: an operator signs in, enrols
 // the TOTP second factor (codes computed here from the page's 'Kunci'), approves an incentive after
@@ -44,7 +45,8 @@ test("an operator enrols the second factor, approves an incentive after opening 
   await page.goto(detail);
   const invoice = (await page.getByTestId("invoice-id").textContent())!.trim();
 
-  const operator = await signedInStaff(browser, javaScriptEnabled);
+  // The one spec that enrols the second factor through /ops/2fa (every other gets it from the store).
+  const operator = await enrolStaffThroughScreens(browser, javaScriptEnabled);
   await openFromQueue(operator, "Verifikasi Insentif", invoice);
   await expect(operator.getByTestId("ops-status")).toHaveText("Menunggu Verifikasi Insentif");
   await expect(operator.getByText("Slamet Riyadi")).toBeVisible(); // the father's name
@@ -103,7 +105,7 @@ test("an operator enrols the second factor, approves an incentive after opening 
 
 /** A new buyer's order of the bike, to be paid by manual BNI transfer: its payment page is open. */
 async function manualTransferOrder(page: Page, javaScriptEnabled: boolean) {
-  const { email } = await registerBuyer(page);
+  const { email } = await newBuyer(page);
   await checkoutToPayment(page, javaScriptEnabled, { product: BIKE, phone: `0813${randomInt(10_000_000, 99_999_999)}` });
   return { orderId: await chooseManualTransfer(page), email };
 }
@@ -235,7 +237,7 @@ test("at 390 px: the sign-in toast never covers the code field and goes when a w
 });
 
 test("a buyer who opens /ops gets the plain 404 page, on every back-office address", async ({ page }) => {
-  await registerBuyer(page);
+  await newBuyer(page);
   for (const url of ["/ops", "/ops/2fa", "/ops/queue/insentif", "/ops/orders/1", "/ops/search?nik=1", "/ops/withdrawals", "/ops/export"]) {
     const response = await page.goto(url);
     expect(response?.status(), url).toBe(404);

@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import { expect } from "@playwright/test";
 import { DEMO_ACCOUNT, loginAs, test } from "./helpers";
-import { buyIncentiveOrder, ops, registerBuyer, samplePhoto } from "./helpers/purchase";
+import { buyIncentiveOrder, newBuyer, ops, samplePhoto } from "./helpers/purchase";
 
 // Following an order as a buyer: the list (empty, unverified, filters through the address with the
 // three date messages), the detail with the cancel confirmation, the 404 for anyone else, and the
@@ -14,12 +14,12 @@ test.use({ extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${random
 const today = () => new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Jakarta" }).format(new Date());
 
 test("the transaction list of an unverified and of a new account", async ({ page }) => {
-  await registerBuyer(page, { activate: false });
+  await newBuyer(page, { activate: false });
   await page.goto("/transaction");
   await expect(page.getByRole("heading", { name: "Lakukan aktivasi akun dulu, yuk!" })).toBeVisible();
 
   await page.context().clearCookies();
-  await registerBuyer(page);
+  await newBuyer(page);
   await page.goto("/transaction");
   await expect(page.getByRole("heading", { name: "Anda belum pernah bertransaksi" })).toBeVisible();
   await page.getByRole("link", { name: "Mulai Belanja" }).click();
@@ -31,7 +31,7 @@ test("an order in the list, the filters through the address, cancelling it, and 
   browser,
   javaScriptEnabled,
 }) => {
-  await registerBuyer(page);
+  await newBuyer(page);
   const orderId = await buyIncentiveOrder(page, javaScriptEnabled);
 
   await page.goto("/transaction");
@@ -124,7 +124,7 @@ test("an incentive order approved, paid, shipped, confirmed with a photo, the re
   javaScriptEnabled,
 }) => {
   test.setTimeout(300_000);
-  await registerBuyer(page);
+  await newBuyer(page);
   const orderId = await buyIncentiveOrder(page, javaScriptEnabled);
   const detail = `/transaction-detail/${orderId}`;
 

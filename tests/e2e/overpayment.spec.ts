@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import { expect } from "@playwright/test";
 import { test } from "./helpers";
-import { checkoutToPayment, chooseManualTransfer, registerBuyer, samplePhoto } from "./helpers/purchase";
+import { checkoutToPayment, chooseManualTransfer, newBuyer, samplePhoto } from "./helpers/purchase";
 import { signedInStaff } from "./helpers/staff";
 
 // Issue 36 / decision 0057: a manual transfer paid above what it asked. Finance reads the bank
@@ -18,7 +18,7 @@ test("finance records a manual transfer paid above the bill: the excess is refun
   javaScriptEnabled,
 }) => {
   test.setTimeout(240_000);
-  await registerBuyer(page);
+  await newBuyer(page);
   await checkoutToPayment(page, javaScriptEnabled, { product: BIKE, phone: `0813${randomInt(10_000_000, 99_999_999)}` });
   const orderId = await chooseManualTransfer(page);
   const totalText = await page.getByLabel("Total Pembayaran", { exact: true }).inputValue();

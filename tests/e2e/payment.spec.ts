@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import { expect, type Page } from "@playwright/test";
 import { DEMO_ACCOUNT, loginAs, readLatestEmail, test } from "./helpers";
-import { checkoutToPayment, ops, registerBuyer, samplePhoto } from "./helpers/purchase";
+import { checkoutToPayment, newBuyer, ops, samplePhoto } from "./helpers/purchase";
 import { holdingTransferAccount } from "./helpers/store-settings";
 
 // Paying (issue 7), as a buyer meets it with and without JavaScript: from a fresh verified account's
@@ -58,7 +58,7 @@ test("virtual account: the list, the -3% total, the payment page, copy, 'Bayar (
   javaScriptEnabled,
   context,
 }) => {
-  await registerBuyer(page);
+  await newBuyer(page);
   await checkoutToPayment(page, javaScriptEnabled, { product: BIKE.title, phone: uniquePhone() });
 
   // No method yet: with JavaScript the button waits; without it the server says what is missing.
@@ -155,7 +155,7 @@ test("manual transfer: the store's account, the unique code in a mark, 'Saya sud
   javaScriptEnabled,
   context,
 }) => {
-  await registerBuyer(page);
+  await newBuyer(page);
   await checkoutToPayment(page, javaScriptEnabled, { product: BIKE.title, phone: uniquePhone() });
   await chooseMethod(page, "Transfer Bank BNI \\(Manual\\)");
   await expect(page).toHaveURL("/paymentmethod");
@@ -228,7 +228,7 @@ test("BNI instalment: 'Tenor wajib dipilih', the tenors with their monthly amoun
   page,
   javaScriptEnabled,
 }) => {
-  await registerBuyer(page);
+  await newBuyer(page);
   await checkoutToPayment(page, javaScriptEnabled, { product: BATTERY.title, phone: uniquePhone() });
   await chooseMethod(page, "Cicilan Kartu Kredit BNI");
   await expect(page).toHaveURL("/tenorlist");
@@ -267,7 +267,7 @@ test("BNI instalment: 'Tenor wajib dipilih', the tenors with their monthly amoun
 });
 
 test("BRI-CERIA: an unknown number, then the OTP from the outbox; a wrong code first", async ({ page, javaScriptEnabled }) => {
-  await registerBuyer(page);
+  await newBuyer(page);
   // The sandbox knows no number ending in 0000.
   await checkoutToPayment(page, javaScriptEnabled, { product: BIKE.title, phone: `0813${randomInt(1000, 9999)}0000` });
   await chooseMethod(page, "BRI Ceria \\(Paylater\\)");

@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import { expect, type Page } from "@playwright/test";
 import { test } from "./helpers";
-import { buyIncentiveOrder, productId, registerBuyer } from "./helpers/purchase";
+import { buyIncentiveOrder, newBuyer, productId } from "./helpers/purchase";
 
 // Issue 38: a buyer's second order needs no new KTP upload. The checkout offers the NIK (masked)
 // and the KTP photo of the previous order while the store keeps them; 'Ganti' asks for a NIK again,
@@ -22,7 +22,7 @@ test("a second order offers the previous NIK (masked) and 'KTP tersimpan'; 'Gant
   page,
   javaScriptEnabled,
 }) => {
-  await registerBuyer(page);
+  await newBuyer(page);
   // The first order: NIK typed, KTP photo uploaded (buyIncentiveOrder).
   await buyIncentiveOrder(page, javaScriptEnabled);
 
@@ -81,7 +81,7 @@ test("a second order offers the previous NIK (masked) and 'KTP tersimpan'; 'Gant
 });
 
 test("a first order still asks for both: 'NIK tidak boleh kosong.' and 'File KTP tidak boleh kosong.'", async ({ page }) => {
-  await registerBuyer(page);
+  await newBuyer(page);
   await page.goto(`/detail/${await productId(page, PLAIN_PRODUCT)}`);
   await page.getByRole("button", { name: "Beli Sekarang" }).click();
   await expect(page).toHaveURL("/checkout");

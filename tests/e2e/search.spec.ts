@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { expect, type Page } from "@playwright/test";
 import { loginAs, test } from "./helpers";
-import { BUYER_PASSWORD, registerBuyer } from "./helpers/purchase";
+import { BUYER_PASSWORD, newBuyer } from "./helpers/purchase";
 import { PHONE } from "./helpers/phone";
 
 // Search (spec §2 Search, §4 Search, §5 "submitted only when the keyword is non-empty"): the entry
@@ -252,7 +252,7 @@ test("a signed-in user's history is kept on the account, and a guest's history j
   // An account of this test's own: other tests search as the demo account at the same time, and
   // the history keeps only the newest five.
   const signup = await browser.newContext({ baseURL, ...PHONE, javaScriptEnabled: false });
-  const { email } = await registerBuyer(await signup.newPage(), { activate: false });
+  const { email } = await newBuyer(await signup.newPage(), { activate: false });
   await signup.close();
   const guestKeyword = `tamu-${randomUUID().slice(0, 8)}`;
   const userKeyword = `akun-${randomUUID().slice(0, 8)}`;

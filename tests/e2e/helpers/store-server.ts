@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { expect } from "@playwright/test";
+import { opsSocketPath, sendOpsCommand } from "../../../app/.server/ops/channel-client";
 // @ts-expect-error: plain JavaScript module without types
 import { spawnServer } from "../../../scripts/lib.mjs";
 
@@ -35,6 +36,7 @@ export async function startStore(env: Record<string, string> = {}, dataDir = new
     DATA_DIR: dataDir,
     BUILD_DIR: process.env.BUILD_DIR ?? "build",
     DEMO_DATA: "1",
+    STORE_TEST_DOOR: "1",
     PAYMENT_GATEWAY: "sandbox",
     APP_URL: url,
     TRUST_PROXY: "1",
@@ -71,8 +73,26 @@ export async function stopStore(server: StoreServer, options: { removeData?: boo
   if (options.removeData !== false) fs.rmSync(server.dataDir, { recursive: true, force: true });
 }
 
-/** `npm run ops -- …` with DATA_DIR (over the server's socket when one runs there): exit code and output. */
-export async function runOps(dataDir: string, args: string[]): Promise<{ code: number; out: string; err: string }> {
+type OpsResult = { code: number; out: string; err: string };
+
+/**
+ * A command sent to the server running on `dataDir` over its socket, as scripts/ops.ts sends it (a
+ * file argument of db:backup / db:restore resolved here, where the CLI would resolve it), with the
+ * exit code and the output the CLI would print.
+ */
+export async function opsOverSocket(dataDir: string, args: string[]): Promise<OpsResult> {
+  const argv = (args[0] === "db:backup" || args[0] === "db:restore") && args[1] ? [args[0], path.resolve(args[1]), ...args.slice(2)] : args;
+  const reply = await sendOpsCommand(opsSocketPath(dataDir), argv);
+  const lines = (list: string[]) => list.map((line) => `${line}\n`).join("");
+  return { code: reply.code, out: lines(reply.out), err: lines(reply.err) };
+}
+
+/**
+ * The real CLI, `npm run ops -- …` with DATA_DIR (over the server's socket when one runs there): exit
+ * code and output. For the specs about the CLI itself (backup.spec.ts); a spec that only needs a
+ * command done sends it with opsOverSocket (or purchase.ts ops()), without starting the CLI.
+ */
+export async function runOps(dataDir: string, args: string[]): Promise<OpsResult> {
   const tsx = path.resolve("node_modules/.bin/tsx");
   try {
     const { stdout, stderr } = await promisify(execFile)(tsx, ["scripts/ops.ts", ...args], {
