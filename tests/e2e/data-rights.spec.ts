@@ -98,7 +98,7 @@ test("'Unduh Data Saya' shows the ZIP's link on /profile once the job has built 
 // JavaScript the router had nothing to render for a ZIP) nor the login form still on screen
 // (without it the browser saved the file and kept showing the form).
 test("the e-mailed 'Unduh Data Saya' link asks to sign in, says why, and lands on the offered download", async ({ page }) => {
-  const { email } = await registerBuyer(page);
+  const { email } = await newBuyer(page);
   await page.goto("/profile");
   await page.getByRole("button", { name: "Unduh Data Saya" }).click();
   await expect(page.getByTestId("toast")).toContainText("Permintaan diterima.");

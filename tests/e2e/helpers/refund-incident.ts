@@ -2,7 +2,7 @@ import { createHmac, randomInt } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { expect, type Page } from "@playwright/test";
-import { checkoutToPayment, registerBuyer } from "./purchase";
+import { checkoutToPayment, newBuyer } from "./purchase";
 
 const BIKE = "Exotic Sepeda Listrik Lipat 14 inci";
 
@@ -19,7 +19,7 @@ export async function refundWaitingForTransfer(
   javaScriptEnabled: boolean,
   dataDir: string,
 ): Promise<{ invoice: string; total: string; accountNumber: string; holder: string }> {
-  await registerBuyer(page);
+  await newBuyer(page);
   await checkoutToPayment(page, javaScriptEnabled, { product: BIKE, phone: `0813${randomInt(10_000_000, 99_999_999)}` });
   await page.getByRole("link", { name: /Pilih Metode Pembayaran|Ubah Metode Pembayaran/ }).click();
   await page.getByRole("radio", { name: /BNI Virtual Account/ }).check();
