@@ -8,7 +8,9 @@ import { signedInStaff } from "./helpers/staff";
 // back. A manual transfer with its proof, cancelled by the buyer in 'Verifikasi Bukti Transfer',
 // becomes a refund; the buyer gives a bank account (a wrong number refused first, the form keeping
 // what was typed); finance (role keuangan) marks it transferred with the bank's reference; the
-// buyer sees 'Dana Telah Dikembalikan' with the reference, in the bell and in an e-mail.
+// buyer sees 'Dana Telah Dikembalikan' with the reference, in the bell and in an e-mail. Issue 43
+// item 5: until finance acts the buyer corrects the details; the block says what happens next (no
+// 'sedang ditransfer' before anyone transferred); once done it names the account, masked.
 
 const BIKE = "Exotic Sepeda Listrik Lipat 14 inci";
 
@@ -62,10 +64,35 @@ test("a transfer cancelled after its proof is refunded: bank details, finance's 
   await expect(page.getByTestId("refund-form").getByLabel("Nama Pemilik Rekening", { exact: true })).toHaveValue(holder);
   await expect(page.getByTestId("refund-state")).toHaveText("Menunggu Data Rekening");
 
-  const accountNumber = `0${randomInt(100_000_000, 999_999_999)}`;
-  await page.getByTestId("refund-form").getByLabel("Nomor Rekening", { exact: true }).fill(accountNumber);
+  // A mistyped (yet valid) number is sent first.
+  const mistyped = `0${randomInt(100_000_000, 999_999_999)}`;
+  await page.getByTestId("refund-form").getByLabel("Nomor Rekening", { exact: true }).fill(mistyped);
   await page.getByTestId("refund-form").getByRole("button", { name: "Kirim Data Rekening" }).click();
   await expect(page.getByTestId("toast")).toContainText("Data rekening terkirim.");
+  await expect(page.getByTestId("refund-state")).toHaveText("Sedang Diproses");
+  const next = page.getByTestId("refund-processing");
+  await expect(next).toContainText(`BNI ${mistyped} a.n. ${holder}`);
+  // What happens next, and by whom: nobody has transferred anything yet.
+  await expect(next).toContainText("Tim keuangan akan mentransfer dana ke rekening tersebut, biasanya 1–3 hari kerja.");
+  await expect(next).toContainText("Anda akan diberi tahu lewat notifikasi dan email setelah dana ditransfer.");
+  await expect(page.getByTestId("refund")).not.toContainText("sedang ditransfer");
+  await expect(page.getByTestId("refund-form")).toHaveCount(0);
+
+  // Corrected before finance acts: the form comes back filled with what was sent; a wrong number is
+  // refused and kept; the right one replaces it, and the refund stays 'Sedang Diproses'.
+  await next.getByRole("link", { name: "Ubah Data Rekening" }).click();
+  const edit = page.getByTestId("refund-form");
+  await expect(edit.getByLabel("Nama Bank", { exact: true })).toHaveValue("BNI");
+  await expect(edit.getByLabel("Nomor Rekening", { exact: true })).toHaveValue(mistyped);
+  await expect(edit.getByLabel("Nama Pemilik Rekening", { exact: true })).toHaveValue(holder);
+  await edit.getByLabel("Nomor Rekening", { exact: true }).fill("98-76x");
+  await edit.getByRole("button", { name: "Simpan Data Rekening" }).click();
+  await expect(page.getByTestId("refund-form").getByRole("alert")).toHaveText("Nomor Rekening harus 6-20 digit angka.");
+  await expect(page.getByTestId("refund-form").getByLabel("Nomor Rekening", { exact: true })).toHaveValue("98-76x");
+  const accountNumber = `0${randomInt(100_000_000, 999_999_999)}`;
+  await page.getByTestId("refund-form").getByLabel("Nomor Rekening", { exact: true }).fill(accountNumber);
+  await page.getByTestId("refund-form").getByRole("button", { name: "Simpan Data Rekening" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Data rekening diperbarui.");
   await expect(page.getByTestId("refund-state")).toHaveText("Sedang Diproses");
   await expect(page.getByTestId("refund-processing")).toContainText(`BNI ${accountNumber} a.n. ${holder}`);
   await expect(page.getByTestId("refund-form")).toHaveCount(0);
@@ -78,6 +105,7 @@ test("a transfer cancelled after its proof is refunded: bank details, finance's 
   const row = finance.getByTestId("refund-row").filter({ hasText: holder });
   await expect(row).toHaveCount(1);
   await expect(row).toContainText(`BNI ${accountNumber}`);
+  await expect(row).not.toContainText(mistyped);
   await expect(row).toContainText(total);
   // The reference is required.
   await row.getByRole("button", { name: "Tandai Sudah Ditransfer" }).click();
@@ -102,6 +130,12 @@ test("a transfer cancelled after its proof is refunded: bank details, finance's 
   await expect(page.getByTestId("refund-state")).toHaveText("Dana Telah Dikembalikan");
   await expect(page.getByTestId("refund-reference")).toHaveText(reference);
   await expect(page.getByTestId("refund-done")).toContainText("Tanggal Pengembalian");
+  // Where the money went, masked: the last four digits only, never the whole number; no correction any more.
+  await expect(page.getByTestId("refund-account")).toHaveText(
+    `BNI ${"*".repeat(accountNumber.length - 4)}${accountNumber.slice(-4)} a.n. ${holder}`,
+  );
+  expect(await page.content()).not.toContain(accountNumber);
+  await expect(page.getByRole("link", { name: "Ubah Data Rekening" })).toHaveCount(0);
   await page.goto("/notifikasi");
   const items = page.getByTestId("notification");
   await expect(items.filter({ hasText: "Pengembalian Dana: Dana Telah Dikembalikan" })).toHaveCount(1);
