@@ -284,7 +284,7 @@ test("every checkout message, a wrong file type, and the typed values surviving 
   await fillAddress(page, javaScriptEnabled);
   await expect(field(page, "Catatan (opsional)")).toHaveValue("Kirim pada jam kerja");
   await expect(field(page, "Nama Ayah Kandung")).toHaveValue("Slamet");
-  await expect(page.getByRole("button", { name: "Ubah Alamat" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Ganti Alamat" })).toBeVisible();
 
   // A '.png' whose bytes are no picture: everything else is right, and only the server can tell.
   await checkbox(page, "Saya menyatakan NIK di atas belum pernah digunakan untuk pengajuan insentif kendaraan listrik.").check();
@@ -308,7 +308,7 @@ test("every checkout message, a wrong file type, and the typed values surviving 
     await expect(field(page, "Nama Ayah Kandung")).toHaveValue("");
   } else {
     await expect(page.getByRole("button", { name: "Pilih Metode Pembayaran", exact: true })).toBeVisible();
-    await page.getByRole("button", { name: "Ubah Alamat" }).click();
+    await page.getByRole("button", { name: "Ganti Alamat" }).click();
     await page.getByRole("link", { name: "Kembali" }).click();
     await checkbox(page, "Ajukan Insentif").check();
     await expect(field(page, "Nama Ayah Kandung")).toHaveValue("");
@@ -403,7 +403,7 @@ test("buy the incentive product: KTP photo, address pickers, incentive and emplo
   await checkbox(page, "Saya menyatakan NIK di atas belum pernah digunakan untuk pengajuan insentif kendaraan listrik.").check();
   await checkbox(page, "Saya memahami bahwa biaya pengiriman dibayarkan langsung kepada dealer di luar aplikasi.").check();
   await checkbox(page, "Saya menyatakan alamat domisili saya sesuai dengan KTP.").check();
-  await page.getByRole("button", { name: "Ubah Alamat" }).click();
+  await page.getByRole("button", { name: "Ganti Alamat" }).click();
   await expect(page.getByLabel("Alamat Lengkap", { exact: true })).toHaveValue("Jl. Asia Afrika No. 1, RT 01/RW 02");
   await expect(page.getByRole("combobox", { name: "Kota/Kabupaten", exact: true })).toHaveValue("32.73");
   await expect(page.getByLabel("Kode Pos", { exact: true })).toHaveValue("40111");
