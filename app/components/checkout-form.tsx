@@ -242,9 +242,20 @@ export const CheckoutForm = memo(function CheckoutForm({
               <Field meta={fields.buyerNik} label="NIK" inputMode="numeric" autoComplete="off" hint="16 digit sesuai KTP." />
               {previousNik ? (
                 // The way back after 'Ganti': the previous order's NIK again, the form kept as it is.
-                <div className="saved-offer" data-testid="previous-nik">
-                  <button type="submit" name="intent" value="nik-saved" className="btn btn-outline btn-small" formNoValidate>
-                    Pakai NIK sebelumnya ({previousNik})
+                <div className="saved-value saved-offer" data-testid="previous-nik">
+                  <span>
+                    <strong>{previousNik}</strong>
+                    <small className="muted"> dari pesanan sebelumnya</small>
+                  </span>
+                  <button
+                    type="submit"
+                    name="intent"
+                    value="nik-saved"
+                    aria-label="Pakai NIK sebelumnya"
+                    className="btn btn-outline btn-small"
+                    formNoValidate
+                  >
+                    Pakai
                   </button>
                 </div>
               ) : null}

@@ -60,7 +60,7 @@ export function RefundBlock({
     failed?.values[field] ?? (refund.state === "failed" || correcting ? (refund[field] ?? "") : "");
   const account = `${refund.bankName ?? ""} ${refund.accountNumber ?? ""} a.n. ${refund.accountHolder ?? ""}`;
   return (
-    <section className="card" aria-labelledby={id("heading")} data-testid="refund">
+    <section className="card refund-block" aria-labelledby={id("heading")} data-testid="refund">
       <h2 id={id("heading")}>Pengembalian Dana</h2>
       <div className="row-between">
         <span className="muted">Jumlah</span>
@@ -94,7 +94,7 @@ export function RefundBlock({
           )}
           {refund.correctable && !correcting ? (
             <Link
-              to={`?${EDIT_ACCOUNT_PARAM}=${refund.id}`}
+              to={`?${EDIT_ACCOUNT_PARAM}=${refund.id}#${id("heading")}`}
               className="btn btn-outline btn-small"
               preventScrollReset
               data-testid="refund-edit"

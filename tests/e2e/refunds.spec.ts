@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import { expect } from "@playwright/test";
 import { readLatestEmail, test } from "./helpers";
-import { checkoutToPayment, chooseManualTransfer, registerBuyer, samplePhoto } from "./helpers/purchase";
+import { BUYER_PASSWORD, checkoutToPayment, chooseManualTransfer, registerBuyer, samplePhoto } from "./helpers/purchase";
 import { signedInStaff } from "./helpers/staff";
 
 // Issue 36 "Done when": money that reached the store for an order that will not be delivered goes
@@ -46,6 +46,15 @@ test("a transfer cancelled after its proof is refunded: bank details, finance's 
   await expect(refund.getByRole("heading", { name: "Pengembalian Dana" })).toBeVisible();
   await expect(refund.getByTestId("refund-amount")).toHaveText(total);
   await expect(refund.getByTestId("refund-state")).toHaveText("Menunggu Data Rekening");
+  // 'Hapus Akun' waits for this refund, and says it waits for the buyer's own bank details, with the way to the order.
+  await page.goto("/profile?sheet=hapus-akun");
+  const eraseSheet = page.getByRole("dialog", { name: "Hapus Akun" });
+  await eraseSheet.getByLabel("Kata Sandi", { exact: true }).fill(BUYER_PASSWORD);
+  await eraseSheet.getByRole("button", { name: "Hapus Akun", exact: true }).click();
+  await expect(eraseSheet.getByTestId("erase-error")).toContainText(
+    `pengembalian dana untuk pesanan ${invoice} menunggu data rekening Anda. Kirim data rekening pada detail pesanan, lalu coba lagi.`,
+  );
+  await expect(eraseSheet.getByTestId("erase-error").getByRole("link", { name: "Lihat Detail Pesanan" })).toHaveAttribute("href", detail);
   // The transaction list's card says where the money is.
   await page.goto("/transaction?statusId=1");
   await expect(page.getByTestId("order-card").first()).toContainText("Menunggu Data Rekening");

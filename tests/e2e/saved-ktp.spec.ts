@@ -78,7 +78,9 @@ test("a second order offers the previous NIK (masked) and 'KTP tersimpan'; 'Gant
   await expect(page.getByTestId("ktp-saved")).toHaveText("KTP tersimpan");
 
   // The way back: the previous order's NIK again, one press, landing where it was.
-  await page.getByRole("button", { name: /^Pakai NIK sebelumnya \(3273\*{8}\d{4}\)$/ }).click();
+  const previous = page.getByTestId("previous-nik");
+  await expect(previous).toContainText(/3273\*{8}\d{4} dari pesanan sebelumnya/);
+  await previous.getByRole("button", { name: "Pakai NIK sebelumnya" }).click();
   await expect(savedNik).toContainText(/3273\*{8}\d{4}/);
   await expect(savedNik.getByRole("button", { name: "Ganti NIK" })).toBeInViewport();
   await expect(page.getByRole("textbox", { name: "NIK", exact: true })).toHaveCount(0);
