@@ -37,7 +37,7 @@ export type CheckoutFormProps = {
   /** The draft's values as the form's strings (a ticked box is "on"). */
   values: Record<string, string | undefined>;
   /** A KTP photo is kept (its picture is not shown: it carries the NIK in print). */
-  ktp: { id: string } | null;
+  ktp: { key: string } | null;
   /** The masked NIK of the buyer's previous order, offered instead of the NIK field (issue 38). */
   savedNik: string | null;
   /** After 'Ganti': that NIK, masked, to take again ('Pakai NIK sebelumnya'). */
@@ -140,7 +140,7 @@ export const CheckoutForm = memo(function CheckoutForm({
   useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
   // After the server accepted a photo the input starts empty again (its key changes), so the same
   // file is not sent twice.
-  const ktpKey = ktp?.id ?? "none";
+  const ktpKey = ktp?.key ?? "none";
   const [shownKtpKey, setShownKtpKey] = useState(ktpKey);
   if (shownKtpKey !== ktpKey) {
     setShownKtpKey(ktpKey);

@@ -67,8 +67,9 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     screen: "form" as const,
     product: draft.product,
     values,
-    // Only that a photo is kept: the card carries the NIK in print, so the page never shows it (issue 43 item 8).
-    ktp: draft.ktp ? { id: draft.ktp.id } : null,
+    // Only that a photo is kept: the card carries the NIK in print, so the page never shows it, nor
+    // gets its upload's address (issue 43 item 8). The key tells one kept photo from the next.
+    ktp: draft.ktp ? { key: await keyOf(draft.ktp.id) } : null,
     // The previous order's NIK, offered again (issue 38): only its mask reaches the page.
     savedNik: draft.values.nikSaved && draft.values.buyerNik ? maskNik(draft.values.buyerNik) : null,
     previousNik: previousNik ? maskNik(previousNik) : null,
@@ -93,6 +94,12 @@ function buyerDataMissing(values: Record<string, string | undefined>, context: C
   for (const [name, value] of Object.entries(values)) if (value !== undefined) form.append(name, value);
   const checked = parseForm(form, checkoutSchema(context));
   return checked.status === "error" && Object.keys(checked.error ?? {}).some((name) => BUYER_DATA.includes(name));
+}
+
+/** A kept photo's key for the page: from its upload id, which it does not reveal. */
+async function keyOf(uploadId: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(uploadId));
+  return Buffer.from(digest).toString("base64url").slice(0, 12);
 }
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9-]{8,64}$/;
