@@ -23,6 +23,11 @@ import { type CheckoutContext, checkoutSchema, NOTE_MAX, withOneKtpFile } from "
 // Long module: one form whose sections share the form state, the draft saver and the saved NIK/KTP
 // (issue 38); the pieces that stand alone (price lines, KTP sources, copy field) are components.
 
+/** The form's id: its fields' ids follow from it (conform: `<form id>-<name>`), so the server can link one. */
+const FORM_ID = "checkout";
+/** Where 'Ganti' and 'Pakai NIK sebelumnya' come back to: the NIK field, or the saved NIK's 'Ganti'. */
+export const NIK_ANCHOR = `${FORM_ID}-buyerNik`;
+
 const SUBMIT_INSENTIF = "Ajukan Insentif";
 const SUBMIT_PAYMENT = "Pilih Metode Pembayaran";
 
@@ -31,9 +36,14 @@ export type CheckoutFormProps = {
   product: { title: string; imageUrl: string | null; hasIncentive: boolean; pricing: CheckoutPricingInput };
   /** The draft's values as the form's strings (a ticked box is "on"). */
   values: Record<string, string | undefined>;
-  ktp: { id: string; url: string } | null;
+  /** A KTP photo is kept (its picture is not shown: it carries the NIK in print). */
+  ktp: { key: string } | null;
   /** The masked NIK of the buyer's previous order, offered instead of the NIK field (issue 38). */
   savedNik: string | null;
+  /** After 'Ganti': that NIK, masked, to take again ('Pakai NIK sebelumnya'). */
+  previousNik: string | null;
+  /** The buyer's data or the address lacks something: the yellow note shows. */
+  buyerDataMissing: boolean;
   address: { fullAddress: string; kelurahan: string; kecamatan: string; kota: string; provinsi: string; kodePos: string } | null;
   employeePromo: CheckoutPromo | null;
   idempotencyKey: string;
@@ -79,6 +89,8 @@ export const CheckoutForm = memo(function CheckoutForm({
   values,
   ktp,
   savedNik,
+  previousNik,
+  buyerDataMissing,
   address,
   employeePromo,
   idempotencyKey,
@@ -92,6 +104,7 @@ export const CheckoutForm = memo(function CheckoutForm({
     hasEmployeePromo: employeePromo !== null,
   };
   const [form, fields] = useForm<Record<string, string | undefined>>({
+    id: FORM_ID,
     lastResult,
     defaultValue: values,
     // The schema is built when the form is first validated (a blur, a submit), not while the page
@@ -127,13 +140,12 @@ export const CheckoutForm = memo(function CheckoutForm({
   useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
   // After the server accepted a photo the input starts empty again (its key changes), so the same
   // file is not sent twice.
-  const ktpKey = ktp?.id ?? "none";
+  const ktpKey = ktp?.key ?? "none";
   const [shownKtpKey, setShownKtpKey] = useState(ktpKey);
   if (shownKtpKey !== ktpKey) {
     setShownKtpKey(ktpKey);
     setPreview(null);
   }
-  const ktpImage = preview ?? ktp?.url ?? null;
   const title = displayTitle(product.title, ORDER_TITLE_LENGTH);
   const { key: ktpInputKey, ...ktpInputProps } = getInputProps(fields.ktp, { type: "file", ariaAttributes: true });
   const cameraId = `${fields.ktp.id}-kamera`;
@@ -164,9 +176,11 @@ export const CheckoutForm = memo(function CheckoutForm({
         }}
       >
         <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-        <p className="warning-banner" role="note">
-          Lengkapi data pembeli dan alamat pengiriman sebelum melanjutkan ke pembayaran.
-        </p>
+        {buyerDataMissing ? (
+          <p className="warning-banner" role="note" data-testid="checkout-incomplete">
+            Lengkapi data pembeli dan alamat pengiriman sebelum melanjutkan ke pembayaran.
+          </p>
+        ) : null}
         <FormError id={form.errorId} errors={form.errors} />
         {/* A refused submit comes back at the top (without JavaScript): this is what is read first. */}
         <ErrorSummary form={form} labels={LABELS} />
@@ -208,14 +222,14 @@ export const CheckoutForm = memo(function CheckoutForm({
                   <strong>{savedNik}</strong>
                   <small className="muted"> dari pesanan sebelumnya</small>
                 </span>
-                {/* Kept in the draft as the form is; the page comes back with an empty NIK field. */}
+                {/* Kept in the draft as the form is; the page comes back at an empty NIK field. */}
                 <button
                   type="submit"
                   name="intent"
                   value="nik"
                   id={fields.buyerNik.id}
                   aria-label="Ganti NIK"
-                  className="btn btn-link"
+                  className="btn btn-outline btn-small"
                   formNoValidate
                 >
                   Ganti
@@ -224,23 +238,41 @@ export const CheckoutForm = memo(function CheckoutForm({
               <FieldError id={fields.buyerNik.errorId} errors={fields.buyerNik.errors} />
             </div>
           ) : (
-            <Field meta={fields.buyerNik} label="NIK" inputMode="numeric" autoComplete="off" hint="16 digit sesuai KTP." />
+            <>
+              <Field meta={fields.buyerNik} label="NIK" inputMode="numeric" autoComplete="off" hint="16 digit sesuai KTP." />
+              {previousNik ? (
+                // The way back after 'Ganti': the previous order's NIK again, the form kept as it is.
+                <div className="saved-value saved-offer" data-testid="previous-nik">
+                  <span>
+                    <strong>{previousNik}</strong>
+                    <small className="muted"> dari pesanan sebelumnya</small>
+                  </span>
+                  <button
+                    type="submit"
+                    name="intent"
+                    value="nik-saved"
+                    aria-label="Pakai NIK sebelumnya"
+                    className="btn btn-outline btn-small"
+                    formNoValidate
+                  >
+                    Pakai
+                  </button>
+                </div>
+              ) : null}
+            </>
           )}
           <Field meta={fields.buyerNip} label="NIP" autoComplete="off" />
 
           <fieldset className="field ktp-field">
             {/* A fieldset's legend comes first (HTML content model); the preview follows it. */}
             <legend>Foto KTP</legend>
-            {ktpImage ? (
-              // A picked file the browser cannot show as a picture is no preview (the server will say why).
-              <img src={ktpImage} alt="Foto KTP" className="ktp-image" onError={preview ? () => setPreview(null) : undefined} />
-            ) : null}
-            {ktp && !preview ? (
-              <p className="ktp-saved" data-testid="ktp-saved">
-                KTP tersimpan
-              </p>
+            {preview ? (
+              // Only the file just picked, on this device (a picture the browser cannot show is no
+              // preview; the server will say why). A kept photo is never shown: it carries the NIK.
+              <img src={preview} alt="Foto KTP" className="ktp-image" onError={() => setPreview(null)} />
             ) : null}
             <KtpSources
+              saved={ktp !== null && !preview}
               sources={[
                 { id: cameraId, label: "Kamera", capture: true },
                 { id: fields.ktp.id, label: "Galeri", capture: false },
@@ -298,20 +330,43 @@ export const CheckoutForm = memo(function CheckoutForm({
 
         <section className="card" aria-labelledby="address-heading">
           <h2 id="address-heading">Alamat Pengiriman</h2>
+          {/* Like the NIK and the KTP: a kept value with a small 'Ganti' beside it, or a full-width
+              button to fill it in. The summary's 'Alamat Pengiriman' link lands on the button. */}
           {address ? (
-            <address className="checkout-address" data-testid="checkout-address">
-              {address.fullAddress}
-              <br />
-              {address.kelurahan}, {address.kecamatan}, {address.kota}, {address.provinsi} {address.kodePos}
-            </address>
+            <div className="saved-value">
+              <address className="checkout-address" data-testid="checkout-address">
+                {address.fullAddress}
+                <br />
+                {address.kelurahan}, {address.kecamatan}, {address.kota}, {address.provinsi} {address.kodePos}
+              </address>
+              <button
+                type="submit"
+                name="intent"
+                value="address"
+                id={fields.address.id}
+                aria-label="Ganti Alamat"
+                className="btn btn-outline btn-small"
+                formNoValidate
+              >
+                Ganti
+              </button>
+            </div>
           ) : (
-            <p className="muted">Belum ada alamat pengiriman.</p>
+            <>
+              <p className="muted">Belum ada alamat pengiriman.</p>
+              <button
+                type="submit"
+                name="intent"
+                value="address"
+                id={fields.address.id}
+                className="btn btn-outline btn-block"
+                formNoValidate
+              >
+                Isi Alamat
+              </button>
+            </>
           )}
           <FieldError id={fields.address.errorId} errors={fields.address.errors} />
-          {/* The summary's 'Alamat Pengiriman' link lands here. */}
-          <button type="submit" name="intent" value="address" id={fields.address.id} className="btn btn-outline btn-block" formNoValidate>
-            {address ? "Ubah Alamat" : "Isi Alamat"}
-          </button>
         </section>
 
         <section className="card" aria-labelledby="price-heading">
@@ -355,6 +410,7 @@ export const CheckoutForm = memo(function CheckoutForm({
  * component, so that only it draws again when the scripts start, not the whole form.
  */
 function KtpSources({
+  saved,
   sources,
   inputKey,
   inputProps,
@@ -363,6 +419,8 @@ function KtpSources({
   onPicked,
   replacing,
 }: {
+  /** A photo is kept and none picked since: 'KTP tersimpan', and (with JavaScript) 'Ganti' beside it. */
+  saved: boolean;
   sources: { id: string; label: string; capture: boolean }[];
   inputKey: string;
   inputProps: Omit<ReturnType<typeof getInputProps>, "key">;
@@ -375,9 +433,26 @@ function KtpSources({
   const hydrated = useHydrated();
   return (
     <>
-      {hydrated ? (
+      {saved ? (
+        <div className="saved-value">
+          <span className="ktp-saved" data-testid="ktp-saved">
+            KTP tersimpan
+          </span>
+          {hydrated ? (
+            <button
+              type="button"
+              className="btn btn-outline btn-small"
+              aria-label="Ganti Foto KTP"
+              aria-haspopup="dialog"
+              onClick={onOpenSheet}
+            >
+              Ganti
+            </button>
+          ) : null}
+        </div>
+      ) : hydrated ? (
         <button type="button" className="btn btn-outline btn-block" aria-haspopup="dialog" onClick={onOpenSheet}>
-          {replacing ? "Ganti" : "Upload KTP"}
+          {replacing ? "Ganti Foto KTP" : "Upload KTP"}
         </button>
       ) : null}
       <div className={hydrated ? "sr-only" : "ktp-sources"}>

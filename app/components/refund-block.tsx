@@ -1,10 +1,14 @@
-import { Form, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { formatRupiah } from "~/lib/money";
-import type { AccountErrors, RefundState } from "~/lib/refunds";
+import { type AccountErrors, REFUND_TRANSFER_TIME, type RefundState } from "~/lib/refunds";
 
 // The order detail's 'Pengembalian Dana' block (issue 36): the amount and the state of money going
-// back to the buyer, the transfer's date and reference once done, and the account form ('Nama
-// Bank', 'Nomor Rekening', 'Nama Pemilik Rekening') while the store needs one, keeping what was typed.
+// back to the buyer, what happens next, the transfer's date, reference and (masked) account once
+// done, and the account form ('Nama Bank', 'Nomor Rekening', 'Nama Pemilik Rekening') while the
+// store needs one or, until finance acts, to correct what was sent (issue 43 item 5), keeping what was typed.
+
+/** 'Ubah Data Rekening' is the order detail with ?rekening=<refund id>: a link, so it works without JavaScript. */
+export const EDIT_ACCOUNT_PARAM = "rekening";
 
 /** A refused account form: the refund it was for, the field messages, and what the buyer typed. */
 export type RefundFormData = {
@@ -28,6 +32,10 @@ export type RefundView = {
   failureReason: string | null;
   refundedAt: string | null;
   asksForAccount: boolean;
+  /** A transfer refund finance has not acted on yet: the buyer may correct the account. */
+  correctable: boolean;
+  /** The correction form is open (?rekening=<id>). */
+  editing: boolean;
 };
 
 /** 'Pengembalian Dana': the amount, the state, and the account form while the store needs one. */
@@ -46,10 +54,13 @@ export function RefundBlock({
   const busy = navigation.state === "submitting";
   const id = (field: string) => `refund-${refund.id}-${field}`;
   const errors = failed?.errors ?? {};
+  // The form: while the store needs an account, or to correct one (opened, or a refused correction).
+  const correcting = refund.correctable && (refund.editing || failed !== null);
   const value = (field: "bankName" | "accountNumber" | "accountHolder") =>
-    failed?.values[field] ?? (refund.state === "failed" ? (refund[field] ?? "") : "");
+    failed?.values[field] ?? (refund.state === "failed" || correcting ? (refund[field] ?? "") : "");
+  const account = `${refund.bankName ?? ""} ${refund.accountNumber ?? ""} a.n. ${refund.accountHolder ?? ""}`;
   return (
-    <section className="card" aria-labelledby={id("heading")} data-testid="refund">
+    <section className="card refund-block" aria-labelledby={id("heading")} data-testid="refund">
       <h2 id={id("heading")}>Pengembalian Dana</h2>
       <div className="row-between">
         <span className="muted">Jumlah</span>
@@ -63,16 +74,44 @@ export function RefundBlock({
       </div>
       <p className="muted small">{refund.reason}</p>
       {refund.state === "processing" ? (
-        <p data-testid="refund-processing">
-          {refund.method === "gateway"
-            ? "Dana sedang dikembalikan ke kartu yang Anda gunakan untuk membayar."
-            : `Dana sedang ditransfer ke rekening ${refund.bankName ?? ""} ${refund.accountNumber ?? ""} a.n. ${refund.accountHolder ?? ""}.`}
-        </p>
+        // What happens next, and who does it: nobody has transferred anything yet (issue 43 item 5).
+        <div className="refund-next" data-testid="refund-processing">
+          {refund.method === "gateway" ? (
+            <p>
+              Tim keuangan akan mengembalikan dana ke kartu yang Anda gunakan untuk membayar. Kapan dana tampil di tagihan kartu bergantung
+              pada bank penerbit kartu. Anda akan diberi tahu lewat notifikasi dan email.
+            </p>
+          ) : (
+            <>
+              <p>
+                Data rekening Anda sudah kami terima: <span className="strong">{account}</span>.
+              </p>
+              <p>
+                Tim keuangan akan mentransfer dana ke rekening tersebut, {REFUND_TRANSFER_TIME}. Anda akan diberi tahu lewat notifikasi dan
+                email setelah dana ditransfer.
+              </p>
+            </>
+          )}
+          {refund.correctable && !correcting ? (
+            <Link
+              to={`?${EDIT_ACCOUNT_PARAM}=${refund.id}#${id("heading")}`}
+              className="btn btn-outline btn-small"
+              preventScrollReset
+              data-testid="refund-edit"
+            >
+              Ubah Data Rekening
+            </Link>
+          ) : null}
+        </div>
       ) : null}
       {refund.state === "refunded" ? (
         <dl className="facts" data-testid="refund-done">
           <dt>Tanggal Pengembalian</dt>
           <dd>{refund.refundedAt}</dd>
+          <dt>Dikembalikan ke</dt>
+          <dd data-testid="refund-account">
+            {refund.method === "transfer" && refund.accountNumber ? account : "Kartu yang Anda gunakan untuk membayar"}
+          </dd>
           {refund.transferReference ? (
             <>
               <dt>Nomor Referensi Transfer</dt>
@@ -96,11 +135,15 @@ export function RefundBlock({
           Alasan: {refund.failureReason}
         </p>
       ) : null}
-      {refund.asksForAccount ? (
+      {refund.asksForAccount || correcting ? (
         <Form method="post" action={action} className="refund-form" data-testid="refund-form" preventScrollReset>
           <input type="hidden" name="intent" value="refund-account" />
           <input type="hidden" name="refundId" value={refund.id} />
-          <p className="muted small">Kirim data rekening Anda agar dana dapat ditransfer kembali.</p>
+          <p className="muted small">
+            {correcting
+              ? "Perbaiki data rekening Anda. Perubahan hanya dapat dilakukan sebelum tim keuangan mentransfer dana."
+              : "Kirim data rekening Anda agar dana dapat ditransfer kembali."}
+          </p>
           <div className="field">
             <label htmlFor={id("bank")}>Nama Bank</label>
             <select
@@ -161,8 +204,13 @@ export function RefundBlock({
             ) : null}
           </div>
           <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-            Kirim Data Rekening
+            {correcting ? "Simpan Data Rekening" : "Kirim Data Rekening"}
           </button>
+          {correcting ? (
+            <Link to={action} className="btn btn-outline btn-block refund-cancel" preventScrollReset>
+              Batal
+            </Link>
+          ) : null}
         </Form>
       ) : null}
     </section>

@@ -15,6 +15,17 @@ export const REFUND_STATE_NAMES: Record<RefundState, string> = {
 /** The states in which the buyer is asked for (new) bank details. */
 export const ASKS_FOR_ACCOUNT: readonly RefundState[] = ["awaiting-account", "failed"];
 
+/**
+ * What the buyer is told a transfer refund takes once finance has their details: finance's practice
+ * (decision 0063), not a promise the store enforces.
+ */
+export const REFUND_TRANSFER_TIME = "biasanya 1–3 hari kerja";
+
+/** An account number as the buyer sees it once the money was sent: the last four digits only. */
+export function maskAccountNumber(number: string): string {
+  return number.length <= 4 ? number : `${"*".repeat(number.length - 4)}${number.slice(-4)}`;
+}
+
 /** Indonesian banks a refund can be transferred to (the banks of the store's VA methods first). */
 export const REFUND_BANKS = [
   "BNI",

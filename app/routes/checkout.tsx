@@ -7,17 +7,20 @@ import { flash } from "~/.server/http/session";
 import {
   checkEmployeePromo,
   type CheckoutDraft,
+  checkoutContextOf,
   getCheckoutDraft,
   NO_DRAFT,
+  previousNikOf,
   saveCheckoutForm,
   submitCheckout,
 } from "~/.server/store/checkout";
 import { getOwnedOrderSummary } from "~/.server/store/orders";
 import { maskNik } from "~/.server/store/privacy";
 import { isEmptyFile } from "~/.server/images";
-import { CheckoutForm } from "~/components/checkout-form";
+import { CheckoutForm, NIK_ANCHOR } from "~/components/checkout-form";
 import { Sheet } from "~/components/sheet";
-import { replyWithErrors } from "~/lib/forms";
+import { parseForm, replyWithErrors } from "~/lib/forms";
+import { type CheckoutContext, checkoutSchema } from "~/lib/schemas/checkout";
 import type { RouteHandle } from "~/lib/route-handle";
 
 // Spec §2 Checkout: the page and its form's door. The form is app/components/checkout-form.tsx; what
@@ -57,18 +60,46 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   }
   // Spec §4: the employee-discount check runs on load, with the account's NIP.
   const employeePromo = await checkEmployeePromo(user.id, draft.product.id, user.nip);
+  const values = formDefaults(draft.values);
+  // After 'Ganti' the offered NIK stays one press away ('Pakai NIK sebelumnya', issue 43 item 8).
+  const previousNik = draft.values.nikSaved ? null : await previousNikOf(user.id);
   return {
     screen: "form" as const,
     product: draft.product,
-    values: formDefaults(draft.values),
-    ktp: draft.ktp,
+    values,
+    // Only that a photo is kept: the card carries the NIK in print, so the page never shows it, nor
+    // gets its upload's address (issue 43 item 8). The key tells one kept photo from the next.
+    ktp: draft.ktp ? { key: await keyOf(draft.ktp.id) } : null,
     // The previous order's NIK, offered again (issue 38): only its mask reaches the page.
     savedNik: draft.values.nikSaved && draft.values.buyerNik ? maskNik(draft.values.buyerNik) : null,
+    previousNik: previousNik ? maskNik(previousNik) : null,
+    buyerDataMissing: buyerDataMissing(values, checkoutContextOf(draft, employeePromo !== null)),
     address: draft.address,
     employeePromo,
     // A fresh key per render of the form: a double submit of this render makes one order.
     idempotencyKey: crypto.randomUUID(),
   };
+}
+
+/** The fields the yellow 'Lengkapi data…' note is about: the buyer's data and the address. */
+const BUYER_DATA = ["buyerName", "buyerPhoneNumber", "buyerEmail", "buyerNik", "buyerNip", "ktp", "address", "buyerDadName"];
+
+/**
+ * Whether the draft lacks (or holds a wrong) piece of the buyer's data or the address, by the
+ * checkout's own rules: the note shows only then, not on a second checkout whose data all came
+ * filled in (issue 43 item 8). The statements are not the note's business (their boxes say so).
+ */
+function buyerDataMissing(values: Record<string, string | undefined>, context: CheckoutContext): boolean {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(values)) if (value !== undefined) form.append(name, value);
+  const checked = parseForm(form, checkoutSchema(context));
+  return checked.status === "error" && Object.keys(checked.error ?? {}).some((name) => BUYER_DATA.includes(name));
+}
+
+/** A kept photo's key for the page: from its upload id, which it does not reveal. */
+async function keyOf(uploadId: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(uploadId));
+  return Buffer.from(digest).toString("base64url").slice(0, 12);
 }
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9-]{8,64}$/;
@@ -91,10 +122,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const picked = form.getAll("ktp").find((value) => !isEmptyFile(value));
   form.delete("ktp");
   const ktp = picked instanceof File ? { file: picked } : null;
-  // 'Isi/Ubah Alamat' is a button of this form: the draft and a picked photo are kept, nothing is validated.
+  // 'Isi Alamat' (or the address's 'Ganti') is a button of this form: the draft and a picked photo are kept, nothing is validated.
   if (intent === "address") throw (await saveCheckoutForm(user, form, ktp)) ? redirect("/address") : noDraft();
-  // 'Ganti' beside the offered NIK: the form is kept as it is, and comes back with an empty NIK field.
-  if (intent === "nik") throw (await saveCheckoutForm(user, form, ktp, { forgetSavedNik: true })) ? redirect("/checkout") : noDraft();
+  // 'Ganti' beside the offered NIK: the form is kept as it is, and comes back with an empty NIK field,
+  // scrolled to it (not to the top of the page, issue 43 item 8); 'Pakai NIK sebelumnya' is the way back.
+  if (intent === "nik")
+    throw (await saveCheckoutForm(user, form, ktp, { forgetSavedNik: true })) ? redirect(`/checkout#${NIK_ANCHOR}`) : noDraft();
+  if (intent === "nik-saved")
+    throw (await saveCheckoutForm(user, form, ktp, { useSavedNik: true })) ? redirect(`/checkout#${NIK_ANCHOR}`) : noDraft();
 
   const keyValue = form.get("idempotencyKey");
   const idempotencyKey = typeof keyValue === "string" && IDEMPOTENCY_KEY.test(keyValue) ? keyValue : crypto.randomUUID();

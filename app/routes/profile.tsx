@@ -77,12 +77,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     const password = form.get("password");
     const erased = await eraseAccount(user.id, typeof password === "string" ? password : "");
     // The password is never sent back: the form re-renders empty with the reason.
-    if (!erased.ok) return data({ eraseError: erased.message, field: erased.field ?? null }, { status: 400 });
+    // A refusal for an open refund links its order (where the bank details are sent, issue 43 item 7).
+    if (!erased.ok)
+      return data({ eraseError: erased.message, field: erased.field ?? null, orderId: erased.orderId ?? null }, { status: 400 });
     await endSession(context);
     flash(context, "toast", { type: "success", message: "Akun Anda telah dihapus. Terima kasih telah berbelanja di Toko Pegawai PLN." });
     return redirect("/login");
   }
-  return data({ eraseError: "Permintaan tidak dikenal.", field: null }, { status: 400 });
+  return data({ eraseError: "Permintaan tidak dikenal.", field: null, orderId: null }, { status: 400 });
 }
 
 /** wa.me wants the international number in digits only: "+62 811-…" or "0811-…" → "62811…". */
@@ -166,10 +168,10 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
         ) : null}
         {dataExport ? (
           dataExport.link ? (
-            // A button, not a word in a sentence: this is what the e-mailed link lands on after login.
-            <div data-testid="data-export-ready">
+            // A full-size button (it was an 18 px line of text, issue 43 item 7), the expiry under it.
+            <div className="data-export-ready" data-testid="data-export-ready">
               <p>Data Anda siap diunduh (berlaku sampai {dataExport.expiresAt} WIB).</p>
-              <a className="btn btn-primary btn-block" href={dataExport.link} download>
+              <a href={dataExport.link} download className="btn btn-primary btn-block">
                 Unduh berkas ZIP
               </a>
             </div>
@@ -179,13 +181,16 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
             </p>
           )
         ) : null}
-        <Form method="post" action="/profile" className="menu-form">
-          <input type="hidden" name="intent" value="unduh-data" />
-          <SubmitButton className="btn btn-outline btn-block">Unduh Data Saya</SubmitButton>
-        </Form>
-        <Link to={`?sheet=${ERASE_SHEET}`} className="btn btn-outline btn-block menu-item-danger" preventScrollReset>
-          Hapus Akun
-        </Link>
+        {/* Two separate buttons with room between them; the irreversible one in the danger colour. */}
+        <div className="data-rights-actions">
+          <Form method="post" action="/profile" className="menu-form">
+            <input type="hidden" name="intent" value="unduh-data" />
+            <SubmitButton className="btn btn-outline btn-block">Unduh Data Saya</SubmitButton>
+          </Form>
+          <Link to={`?sheet=${ERASE_SHEET}`} className="btn btn-danger btn-block" preventScrollReset>
+            Hapus Akun
+          </Link>
+        </div>
       </section>
 
       {showHelp ? <HelpSheet admin={admin} /> : null}
@@ -230,7 +235,7 @@ function HelpSheet({ admin }: { admin: { phone: string; tel: string; chat: strin
 }
 
 /** 'Hapus Akun': what goes, what stays, and the password again. A plain form (works without JavaScript). */
-function EraseSheet({ answer }: { answer: { eraseError: string } | null }) {
+function EraseSheet({ answer }: { answer: { eraseError: string; orderId: number | null } | null }) {
   const error = answer?.eraseError ?? null;
   // With JavaScript the page is not reloaded: each answer empties the password field, as the
   // server-rendered page does without it (a password is never kept).
@@ -255,13 +260,20 @@ function EraseSheet({ answer }: { answer: { eraseError: string } | null }) {
           {error ? (
             <div className="form-error" role="alert" data-testid="erase-error">
               {error}
+              {answer?.orderId ? (
+                <>
+                  {" "}
+                  <Link to={`/transaction-detail/${answer.orderId}`}>Lihat Detail Pesanan</Link>
+                </>
+              ) : null}
             </div>
           ) : null}
           <div className="field">
             <label htmlFor="erase-password">Kata Sandi</label>
             <input id="erase-password" name="password" type="password" autoComplete="current-password" required autoFocus />
           </div>
-          <SubmitButton className="btn btn-primary btn-block">Hapus Akun</SubmitButton>
+          {/* Irreversible: the danger colour, never the ordinary blue of a primary action. */}
+          <SubmitButton className="btn btn-danger-solid btn-block">Hapus Akun</SubmitButton>
         </Form>
         <Link className="btn btn-outline btn-block" to="/profile" preventScrollReset>
           Batal

@@ -19,10 +19,10 @@ import {
 } from "~/.server/store/orders";
 import { saveUpload, uploadUrl } from "~/.server/store/orders";
 import { listOwnedRefunds, submitRefundAccount } from "~/.server/store/refunds";
-import { ASKS_FOR_ACCOUNT, REFUND_BANKS, REFUND_STATE_NAMES } from "~/lib/refunds";
+import { ASKS_FOR_ACCOUNT, maskAccountNumber, REFUND_BANKS, REFUND_STATE_NAMES } from "~/lib/refunds";
 import { isEmptyFile } from "~/.server/images";
 import { PriceLines } from "~/components/price-lines";
-import { RefundBlock, type RefundFormData } from "~/components/refund-block";
+import { EDIT_ACCOUNT_PARAM, RefundBlock, type RefundFormData } from "~/components/refund-block";
 import { Sheet } from "~/components/sheet";
 import { displayTitle, ORDER_TITLE_LENGTH } from "~/lib/display";
 import { formatRupiah } from "~/lib/money";
@@ -67,10 +67,15 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
     // Money going back to the buyer (issue 36).
     refunds: (await listOwnedRefunds(order.id, user.id)).map(({ proofUploadId, createdAt: _, refundedAt, ...r }) => ({
       ...r,
+      // Once the money went, the page names the account by its last four digits only (issue 43 item 5).
+      accountNumber: r.state === "refunded" && r.accountNumber ? maskAccountNumber(r.accountNumber) : r.accountNumber,
       stateName: REFUND_STATE_NAMES[r.state],
       proofUrl: proofUploadId ? uploadUrl(proofUploadId) : null,
       refundedAt: refundedAt ? formatDateWib(refundedAt) : null,
       asksForAccount: r.method === "transfer" && ASKS_FOR_ACCOUNT.includes(r.state),
+      // Until finance acts the buyer may correct what they sent: 'Ubah Data Rekening' is this page with ?rekening=<id>.
+      correctable: r.method === "transfer" && r.state === "processing",
+      editing: r.method === "transfer" && r.state === "processing" && url.searchParams.get(EDIT_ACCOUNT_PARAM) === String(r.id),
     })),
     banks: REFUND_BANKS,
   };
@@ -150,11 +155,13 @@ export async function action({ context, params, request }: Route.ActionArgs) {
       accountHolder: String(form.get("accountHolder") ?? "").slice(0, 200),
     };
     // Only a refund of this very order (the store checks it is the buyer's own).
-    const own = (await listOwnedRefunds(orderId, user.id)).some((r) => r.id === refundId);
+    const own = (await listOwnedRefunds(orderId, user.id)).find((r) => r.id === refundId);
     if (!own) notFound();
     const result = await submitRefundAccount(refundId, user.id, values);
     if (result.ok) {
-      flash(context, "toast", { type: "success", message: "Data rekening terkirim. Pengembalian dana sedang diproses." });
+      const message =
+        own.state === "processing" ? "Data rekening diperbarui." : "Data rekening terkirim. Pengembalian dana sedang diproses.";
+      flash(context, "toast", { type: "success", message });
       throw redirect(here);
     }
     if (result.kind === "not-found") notFound();

@@ -86,7 +86,7 @@ for (const [path, button] of [
 }
 
 const signedInScreens = {
-  "profile, help and edit-profile": ["/home", "/profile", "/profile?sheet=bantuan", "/edit-profile"],
+  "profile, help and edit-profile": ["/home", "/profile", "/profile?sheet=bantuan", "/profile?sheet=hapus-akun", "/edit-profile"],
   "checkout placeholders": ["/checkout", "/address", "/paymentmethod", "/paymentmethodlist", "/tenorlist", "/otp"],
   "payment and transaction placeholders": [
     "/history-balance",

@@ -78,6 +78,12 @@ test("'Unduh Data Saya' shows the ZIP's link on /profile once the job has built 
   await page.goto("/profile");
   const link = page.getByTestId("data-export-ready").getByRole("link", { name: "Unduh berkas ZIP" });
   await expect(link).toBeVisible();
+  // A button a thumb can hit (it was a 133×18 px line of text), and the two actions under it apart,
+  // each in its own outline (issue 43 item 7).
+  expect((await link.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+  const download = (await page.getByRole("button", { name: "Unduh Data Saya" }).boundingBox())!;
+  const erase = (await page.getByRole("link", { name: "Hapus Akun", exact: true }).boundingBox())!;
+  expect(erase.y - (download.y + download.height)).toBeGreaterThanOrEqual(8);
   const href = (await link.getAttribute("href"))!;
   expect(mail.link!.endsWith(href)).toBe(true);
   const zip = await page.request.get(href);

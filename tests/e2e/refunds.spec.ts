@@ -1,14 +1,16 @@
 import { randomInt } from "node:crypto";
 import { expect } from "@playwright/test";
 import { readLatestEmail, test } from "./helpers";
-import { checkoutToPayment, chooseManualTransfer, newBuyer, samplePhoto } from "./helpers/purchase";
+import { BUYER_PASSWORD, checkoutToPayment, chooseManualTransfer, newBuyer, samplePhoto } from "./helpers/purchase";
 import { signedInStaff } from "./helpers/staff";
 
 // Issue 36 "Done when": money that reached the store for an order that will not be delivered goes
 // back. A manual transfer with its proof, cancelled by the buyer in 'Verifikasi Bukti Transfer',
 // becomes a refund; the buyer gives a bank account (a wrong number refused first, the form keeping
 // what was typed); finance (role keuangan) marks it transferred with the bank's reference; the
-// buyer sees 'Dana Telah Dikembalikan' with the reference, in the bell and in an e-mail.
+// buyer sees 'Dana Telah Dikembalikan' with the reference, in the bell and in an e-mail. Issue 43
+// item 5: until finance acts the buyer corrects the details; the block says what happens next (no
+// 'sedang ditransfer' before anyone transferred); once done it names the account, masked.
 
 const BIKE = "Exotic Sepeda Listrik Lipat 14 inci";
 
@@ -44,6 +46,15 @@ test("a transfer cancelled after its proof is refunded: bank details, finance's 
   await expect(refund.getByRole("heading", { name: "Pengembalian Dana" })).toBeVisible();
   await expect(refund.getByTestId("refund-amount")).toHaveText(total);
   await expect(refund.getByTestId("refund-state")).toHaveText("Menunggu Data Rekening");
+  // 'Hapus Akun' waits for this refund, and says it waits for the buyer's own bank details, with the way to the order.
+  await page.goto("/profile?sheet=hapus-akun");
+  const eraseSheet = page.getByRole("dialog", { name: "Hapus Akun" });
+  await eraseSheet.getByLabel("Kata Sandi", { exact: true }).fill(BUYER_PASSWORD);
+  await eraseSheet.getByRole("button", { name: "Hapus Akun", exact: true }).click();
+  await expect(eraseSheet.getByTestId("erase-error")).toContainText(
+    `pengembalian dana untuk pesanan ${invoice} menunggu data rekening Anda. Kirim data rekening pada detail pesanan, lalu coba lagi.`,
+  );
+  await expect(eraseSheet.getByTestId("erase-error").getByRole("link", { name: "Lihat Detail Pesanan" })).toHaveAttribute("href", detail);
   // The transaction list's card says where the money is.
   await page.goto("/transaction?statusId=1");
   await expect(page.getByTestId("order-card").first()).toContainText("Menunggu Data Rekening");
@@ -62,10 +73,35 @@ test("a transfer cancelled after its proof is refunded: bank details, finance's 
   await expect(page.getByTestId("refund-form").getByLabel("Nama Pemilik Rekening", { exact: true })).toHaveValue(holder);
   await expect(page.getByTestId("refund-state")).toHaveText("Menunggu Data Rekening");
 
-  const accountNumber = `0${randomInt(100_000_000, 999_999_999)}`;
-  await page.getByTestId("refund-form").getByLabel("Nomor Rekening", { exact: true }).fill(accountNumber);
+  // A mistyped (yet valid) number is sent first.
+  const mistyped = `0${randomInt(100_000_000, 999_999_999)}`;
+  await page.getByTestId("refund-form").getByLabel("Nomor Rekening", { exact: true }).fill(mistyped);
   await page.getByTestId("refund-form").getByRole("button", { name: "Kirim Data Rekening" }).click();
   await expect(page.getByTestId("toast")).toContainText("Data rekening terkirim.");
+  await expect(page.getByTestId("refund-state")).toHaveText("Sedang Diproses");
+  const next = page.getByTestId("refund-processing");
+  await expect(next).toContainText(`BNI ${mistyped} a.n. ${holder}`);
+  // What happens next, and by whom: nobody has transferred anything yet.
+  await expect(next).toContainText("Tim keuangan akan mentransfer dana ke rekening tersebut, biasanya 1–3 hari kerja.");
+  await expect(next).toContainText("Anda akan diberi tahu lewat notifikasi dan email setelah dana ditransfer.");
+  await expect(page.getByTestId("refund")).not.toContainText("sedang ditransfer");
+  await expect(page.getByTestId("refund-form")).toHaveCount(0);
+
+  // Corrected before finance acts: the form comes back filled with what was sent; a wrong number is
+  // refused and kept; the right one replaces it, and the refund stays 'Sedang Diproses'.
+  await next.getByRole("link", { name: "Ubah Data Rekening" }).click();
+  const edit = page.getByTestId("refund-form");
+  await expect(edit.getByLabel("Nama Bank", { exact: true })).toHaveValue("BNI");
+  await expect(edit.getByLabel("Nomor Rekening", { exact: true })).toHaveValue(mistyped);
+  await expect(edit.getByLabel("Nama Pemilik Rekening", { exact: true })).toHaveValue(holder);
+  await edit.getByLabel("Nomor Rekening", { exact: true }).fill("98-76x");
+  await edit.getByRole("button", { name: "Simpan Data Rekening" }).click();
+  await expect(page.getByTestId("refund-form").getByRole("alert")).toHaveText("Nomor Rekening harus 6-20 digit angka.");
+  await expect(page.getByTestId("refund-form").getByLabel("Nomor Rekening", { exact: true })).toHaveValue("98-76x");
+  const accountNumber = `0${randomInt(100_000_000, 999_999_999)}`;
+  await page.getByTestId("refund-form").getByLabel("Nomor Rekening", { exact: true }).fill(accountNumber);
+  await page.getByTestId("refund-form").getByRole("button", { name: "Simpan Data Rekening" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Data rekening diperbarui.");
   await expect(page.getByTestId("refund-state")).toHaveText("Sedang Diproses");
   await expect(page.getByTestId("refund-processing")).toContainText(`BNI ${accountNumber} a.n. ${holder}`);
   await expect(page.getByTestId("refund-form")).toHaveCount(0);
@@ -78,6 +114,7 @@ test("a transfer cancelled after its proof is refunded: bank details, finance's 
   const row = finance.getByTestId("refund-row").filter({ hasText: holder });
   await expect(row).toHaveCount(1);
   await expect(row).toContainText(`BNI ${accountNumber}`);
+  await expect(row).not.toContainText(mistyped);
   await expect(row).toContainText(total);
   // The reference is required.
   await row.getByRole("button", { name: "Tandai Sudah Ditransfer" }).click();
@@ -102,6 +139,12 @@ test("a transfer cancelled after its proof is refunded: bank details, finance's 
   await expect(page.getByTestId("refund-state")).toHaveText("Dana Telah Dikembalikan");
   await expect(page.getByTestId("refund-reference")).toHaveText(reference);
   await expect(page.getByTestId("refund-done")).toContainText("Tanggal Pengembalian");
+  // Where the money went, masked: the last four digits only, never the whole number; no correction any more.
+  await expect(page.getByTestId("refund-account")).toHaveText(
+    `BNI ${"*".repeat(accountNumber.length - 4)}${accountNumber.slice(-4)} a.n. ${holder}`,
+  );
+  expect(await page.content()).not.toContain(accountNumber);
+  await expect(page.getByRole("link", { name: "Ubah Data Rekening" })).toHaveCount(0);
   await page.goto("/notifikasi");
   const items = page.getByTestId("notification");
   await expect(items.filter({ hasText: "Pengembalian Dana: Dana Telah Dikembalikan" })).toHaveCount(1);

@@ -177,6 +177,15 @@ async function previousNikAndKtp(db: Executor, userId: number): Promise<{ nik: s
   return nik ? { nik, ktpUploadId: row.ktpUploadId } : null;
 }
 
+/**
+ * The NIK the checkout offers again (that of `previousNikAndKtp`), for 'Pakai NIK sebelumnya' after
+ * the buyer pressed 'Ganti' (issue 43 item 8): the way back to it. Null when there is none.
+ */
+export async function previousNikOf(userId: number): Promise<string | null> {
+  if (!isId(userId)) return null;
+  return (await previousNikAndKtp(await getDb(), userId))?.nik ?? null;
+}
+
 /** The user's open draft with its product, KTP and address (names looked up), or null. */
 export async function getCheckoutDraft(userId: number): Promise<CheckoutDraft | null> {
   if (!isId(userId)) return null;

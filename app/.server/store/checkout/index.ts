@@ -7,6 +7,7 @@ export {
   clearDraftPaymentChoice,
   getCheckoutDraft,
   getSavedAddress,
+  previousNikOf,
   saveDraftAddress,
   saveDraftValues,
   setDraftKtp,

@@ -16,6 +16,7 @@ import {
   loadCheckoutProduct,
   OUT_OF_STOCK,
   PRODUCT_NOT_FOUND,
+  previousNikOf,
   saveDraftAddress,
   saveDraftValues,
   setDraftKtp,
@@ -150,7 +151,7 @@ export async function saveCheckoutForm(
   buyer: CheckoutBuyer,
   form: FormData,
   ktp: KtpInput | null = null,
-  options: { forgetSavedNik?: boolean } = {},
+  options: { forgetSavedNik?: boolean; useSavedNik?: boolean } = {},
 ): Promise<SavedCheckoutForm | null> {
   const draft = await getCheckoutDraft(buyer.id);
   if (!draft) return null;
@@ -163,6 +164,12 @@ export async function saveCheckoutForm(
   const keepsSavedNik = context.nikOnFile === true && !options.forgetSavedNik && !values.buyerNik?.trim();
   if (keepsSavedNik) Object.assign(values, { buyerNik: draft.values.buyerNik, nikSaved: true });
   if (!keepsSavedNik) context.nikOnFile = false;
+  // 'Pakai NIK sebelumnya' after 'Ganti': the offered NIK again, in place of whatever the field holds.
+  const restored = options.useSavedNik ? await previousNikOf(buyer.id) : null;
+  if (restored) {
+    Object.assign(values, { buyerNik: restored, nikSaved: true });
+    context.nikOnFile = true;
+  }
   await saveDraftValues(buyer.id, values);
   let ktpError: string | null = null;
   if (ktp && "file" in ktp && !isEmptyFile(ktp.file)) {
@@ -177,7 +184,7 @@ export async function saveCheckoutForm(
     await setDraftKtp(buyer.id, ktp.uploadId);
     context.ktpOnFile = true;
   }
-  return { context, ktpError, savedNik: keepsSavedNik ? (draft.values.buyerNik ?? null) : null };
+  return { context, ktpError, savedNik: restored ?? (keepsSavedNik ? (draft.values.buyerNik ?? null) : null) };
 }
 
 async function paymentUrlOf(orderId: number): Promise<string | null> {

@@ -11,6 +11,7 @@ import { waitForOutbox } from "../../testing/messages";
 import { createOrderInStatus } from "../../testing/order-fixtures";
 import { ownDatabaseForThisFile } from "../../testing/own-database";
 import { requestWithdrawal, settleWithdrawal, transitionOrder } from "../orders";
+import { createRefund, listOwnedRefunds, recordReceipt, submitRefundAccount } from "../refunds";
 import { authenticate, createSession, getSessionUser, registerUser } from "../people";
 import {
   deleteExpiredDataExports,
@@ -18,6 +19,7 @@ import {
   ERASE_OPEN_ORDER,
   ERASE_WRONG_PASSWORD,
   eraseAccount,
+  eraseRefundOpen,
   latestDataExport,
   openDataExport,
   readNik,
@@ -170,6 +172,30 @@ function unzip(zip: Uint8Array): Map<string, Buffer> {
   expect(buffer.readUInt16LE(buffer.length - 12)).toBe(files.size);
   return files;
 }
+
+describe("Hapus Akun with a refund not yet made", () => {
+  it("names the order and what the refund waits for: the buyer's bank details, then finance (issue 43 item 7)", async () => {
+    const user = await buyerWithPassword();
+    const { orderId } = await createOrderInStatus(db, 200, { user });
+    expect((await transitionOrder(orderId, 200, 1, `buyer:${user.id}`, "test")).ok).toBe(true);
+    await db.transaction(async (tx) => {
+      await recordReceipt(tx, { orderId, amount: 10_000, source: "incident", ref: `test:erase:${orderId}` });
+      const made = await createRefund(tx, { orderId, amount: "rest", cause: "buyer-cancel", reason: "test", actor: "system" });
+      if (!made.ok) throw new Error(made.message);
+    });
+    const [order] = await db.select({ invoiceId: orders.invoiceId }).from(orders).where(eq(orders.id, orderId));
+    expect(await eraseAccount(user.id, PASSWORD)).toEqual({ ok: false, message: eraseRefundOpen(order!.invoiceId, true), orderId });
+
+    const [refund] = await listOwnedRefunds(orderId, user.id);
+    const sent = await submitRefundAccount(refund!.id, user.id, {
+      bankName: "BNI",
+      accountNumber: "0123456789",
+      accountHolder: "Pembeli Uji",
+    });
+    expect(sent).toEqual({ ok: true });
+    expect(await eraseAccount(user.id, PASSWORD)).toEqual({ ok: false, message: eraseRefundOpen(order!.invoiceId, false), orderId });
+  });
+});
 
 describe("Unduh Data Saya", () => {
   it("builds the owner's ZIP in a job, e-mails the link, opens it to the owner only, and deletes it after 24 h", async () => {

@@ -31,14 +31,23 @@ export const ERASE_WRONG_PASSWORD = "Kata sandi salah. Akun tidak dihapus.";
 export const ERASE_OPEN_ORDER =
   "Akun belum dapat dihapus karena masih ada pesanan yang berjalan. Selesaikan atau batalkan pesanan tersebut terlebih dahulu.";
 export const ERASE_MONEY_DUE =
-  "Akun belum dapat dihapus karena masih ada saldo, penarikan saldo atau pengembalian dana yang sedang diproses. Selesaikan terlebih dahulu atau hubungi admin.";
+  "Akun belum dapat dihapus karena masih ada saldo atau penarikan saldo yang sedang diproses. Selesaikan terlebih dahulu atau hubungi admin.";
+/** A refund not yet made, by what it waits for (issue 43 item 7: it may wait for the buyer, not for the store). */
+export const eraseRefundOpen = (invoiceId: string, waitsForBuyer: boolean) =>
+  waitsForBuyer
+    ? `Akun belum dapat dihapus karena pengembalian dana untuk pesanan ${invoiceId} menunggu data rekening Anda. Kirim data rekening pada detail pesanan, lalu coba lagi.`
+    : `Akun belum dapat dihapus karena pengembalian dana untuk pesanan ${invoiceId} sedang diproses tim keuangan. Coba lagi setelah dana dikembalikan.`;
 export const ERASE_STAFF = "Akun petugas tidak dapat dihapus dari sini. Hubungi admin untuk mencabut peran Anda terlebih dahulu.";
 
-export type ErasureResult = { ok: true; pseudonym: string } | { ok: false; message: string; field?: "password" };
+/** A refusal may name the order to go to (an open refund's), so the page can link it. */
+export type ErasureResult = { ok: true; pseudonym: string } | { ok: false; message: string; field?: "password"; orderId?: number };
 
 /** Refusal raised inside the transaction (after the row lock), so the checks and the erasure see one state. */
 class Refused extends Error {
-  constructor(readonly answer: string) {
+  constructor(
+    readonly answer: string,
+    readonly orderId?: number,
+  ) {
     super(answer);
   }
 }
@@ -82,13 +91,15 @@ export async function eraseAccount(userId: number, password: string): Promise<Er
         .where(eq(balanceEntries.userId, userId));
       if (Number(money?.balance ?? 0) > 0 || Number(money?.pending ?? 0) > 0) throw new Refused(ERASE_MONEY_DUE);
       // A refund not yet made is money the store still owes the buyer (issue 36): it needs their account.
+      // The refusal names the order and what the refund waits for: the buyer's own details, or finance.
       const [owed] = await tx
-        .select({ id: refunds.id })
+        .select({ orderId: orders.id, invoiceId: orders.invoiceId, state: refunds.state })
         .from(refunds)
         .innerJoin(orders, eq(orders.id, refunds.orderId))
         .where(and(eq(orders.userId, userId), ne(refunds.state, "refunded")))
+        .orderBy(refunds.id)
         .limit(1);
-      if (owed) throw new Refused(ERASE_MONEY_DUE);
+      if (owed) throw new Refused(eraseRefundOpen(owed.invoiceId, owed.state !== "processing"), owed.orderId);
 
       // The goodbye e-mail carries its address (the account will not have one when it is sent).
       await enqueueMessage(tx, "mail", { kind: "account-erased", email: person.email, fullname: person.fullname });
@@ -149,7 +160,8 @@ export async function eraseAccount(userId: number, password: string): Promise<Er
       await recordAudit(tx, userId, "account-erased", { detail: pseudonym });
     });
   } catch (error) {
-    if (error instanceof Refused) return { ok: false, message: error.answer };
+    if (error instanceof Refused)
+      return error.orderId ? { ok: false, message: error.answer, orderId: error.orderId } : { ok: false, message: error.answer };
     throw error;
   }
   return { ok: true, pseudonym };

@@ -20,7 +20,15 @@ export {
   orderKtpState,
 } from "./access";
 export { deleteExpiredKtpPhotos, getKtpRetentionDays, RETENTION_MAX_DAYS, RETENTION_MIN_DAYS, saveKtpRetentionDays } from "./retention";
-export { ERASE_MONEY_DUE, ERASE_OPEN_ORDER, ERASE_STAFF, ERASE_WRONG_PASSWORD, eraseAccount, type ErasureResult } from "./erasure";
+export {
+  ERASE_MONEY_DUE,
+  ERASE_OPEN_ORDER,
+  ERASE_STAFF,
+  ERASE_WRONG_PASSWORD,
+  eraseAccount,
+  eraseRefundOpen,
+  type ErasureResult,
+} from "./erasure";
 export {
   DATA_EXPORT_HOURS,
   type DataExportState,

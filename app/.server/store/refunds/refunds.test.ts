@@ -76,8 +76,11 @@ describe("a buyer who cancels in 302 after transferring", () => {
     expect(await submitRefundAccount(refund!.id, buyer.id, { ...ACCOUNT, bankName: "Bank Entah" })).toMatchObject({
       errors: { bankName: BANK_REQUIRED },
     });
+    expect(await submitRefundAccount(refund!.id, buyer.id, { ...ACCOUNT, accountNumber: "9876 5432 10" })).toEqual({ ok: true });
+    // Until finance acts the buyer corrects a mistyped number: the state stays, the new details are what finance reads.
+    expect(await submitRefundAccount(refund!.id, buyer.id, { ...ACCOUNT, accountNumber: "12ab" })).toMatchObject({ kind: "invalid" });
     expect(await submitRefundAccount(refund!.id, buyer.id, { ...ACCOUNT, accountNumber: "0123 4567 89" })).toEqual({ ok: true });
-    expect(await submitRefundAccount(refund!.id, buyer.id, ACCOUNT)).toMatchObject({ ok: false, kind: "refused" });
+    expect(await listOwnedRefunds(orderId, buyer.id)).toMatchObject([{ state: "processing", accountNumber: "0123456789" }]);
 
     const finance = await newOperator();
     expect(await markRefundTransferred(refund!.id, finance, { reference: " " })).toMatchObject({
@@ -90,6 +93,9 @@ describe("a buyer who cancels in 302 after transferring", () => {
     expect([a.ok, b.ok].sort()).toEqual([false, true]);
     const [done] = await listOwnedRefunds(orderId, buyer.id);
     expect(done).toMatchObject({ state: "refunded", accountNumber: "0123456789" });
+    // Once finance has transferred, the details are what the money went to: no correction.
+    expect(await submitRefundAccount(refund!.id, buyer.id, ACCOUNT)).toMatchObject({ ok: false, kind: "refused" });
+    expect(await listOwnedRefunds(orderId, buyer.id)).toMatchObject([{ accountNumber: "0123456789" }]);
     expect(["TRF-001", "TRF-002"]).toContain(done!.transferReference);
     expect(await openRefundsOf(buyer.id)).toEqual({ count: 0, amount: 0 });
 
@@ -98,6 +104,7 @@ describe("a buyer who cancels in 302 after transferring", () => {
     expect(events.map((e) => [e.fromState, e.toState])).toEqual([
       [null, "awaiting-account"],
       ["awaiting-account", "processing"],
+      ["processing", "processing"],
       ["processing", "refunded"],
     ]);
     const bell = await db

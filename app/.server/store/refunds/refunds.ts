@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { getDb, type Executor } from "../../db/client";
 import { orderReceipts, orders, payments, refundEvents, refunds, REFUND_CAUSES } from "../../db/schema";
 import { isPaidStatus } from "~/lib/order-status";
-import { checkAccountInput, type AccountErrors, type RefundState } from "~/lib/refunds";
+import { checkAccountInput, type AccountErrors, type AccountInput, type RefundState } from "~/lib/refunds";
 import { announceRefundEvent } from "./refund-messages";
 
 // The ONE module through which refunds and the money received change (DESIGN §6 "Money back",
@@ -278,7 +278,8 @@ export type AccountResult =
 
 /**
  * 'Kirim Data Rekening': the buyer's account for a transfer refund of their own order, in
- * 'Menunggu Data Rekening' or 'Gagal Diproses' → 'Sedang Diproses'.
+ * 'Menunggu Data Rekening' or 'Gagal Diproses' → 'Sedang Diproses'. In 'Sedang Diproses' (finance
+ * has neither transferred nor failed it yet) the same form corrects the details (issue 43 item 5).
  */
 export async function submitRefundAccount(refundId: number, userId: number, raw: Record<string, unknown>): Promise<AccountResult> {
   const checked = checkAccountInput(raw);
@@ -292,6 +293,7 @@ export async function submitRefundAccount(refundId: number, userId: number, raw:
     .where(and(eq(refunds.id, refundId), eq(orders.userId, userId)));
   if (!refund) return { ok: false, kind: "not-found", message: REFUND_NOT_FOUND };
   const from = refund.state;
+  if (refund.method === "transfer" && from === "processing") return correctRefundAccount(refundId, userId, checked.value);
   if (refund.method !== "transfer" || (from !== "awaiting-account" && from !== "failed"))
     return { ok: false, kind: "refused", message: REFUND_REFUSED };
   const now = new Date();
@@ -304,6 +306,36 @@ export async function submitRefundAccount(refundId: number, userId: number, raw:
     now,
   );
   return moved ? { ok: true } : { ok: false, kind: "refused", message: REFUND_REFUSED };
+}
+
+/**
+ * A correction of the details while the refund waits for finance: one conditional update (still
+ * 'Sedang Diproses', still a transfer, so never after finance marked it transferred or failed) and
+ * an event row naming the change for finance's history. The state does not change, so the buyer is
+ * not notified of it (they made it). Finance's list and CSV read the row, so they show the new
+ * details from then on.
+ */
+async function correctRefundAccount(refundId: number, userId: number, account: AccountInput): Promise<AccountResult> {
+  const db = await getDb();
+  const now = new Date();
+  const corrected = await db.transaction(async (tx) => {
+    const moved = await tx
+      .update(refunds)
+      .set({ ...account, accountGivenAt: now, updatedAt: now })
+      .where(and(eq(refunds.id, refundId), eq(refunds.state, "processing"), eq(refunds.method, "transfer")))
+      .returning({ id: refunds.id });
+    if (!moved.length) return false;
+    await tx.insert(refundEvents).values({
+      refundId,
+      fromState: "processing",
+      toState: "processing",
+      actor: `buyer:${userId}`,
+      note: "Data rekening diubah",
+      createdAt: now,
+    });
+    return true;
+  });
+  return corrected ? { ok: true } : { ok: false, kind: "refused", message: REFUND_REFUSED };
 }
 
 // ————————————————————————————————————————————— reading for finance
