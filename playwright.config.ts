@@ -29,7 +29,6 @@ const systemChromium = [process.env.PLAYWRIGHT_CHROMIUM, "/usr/bin/chromium", "/
   (file): file is string => !!file && fs.existsSync(file),
 );
 
-
 export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: false,
