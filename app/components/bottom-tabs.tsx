@@ -2,7 +2,7 @@ import { NavLink, useLocation } from "react-router";
 import { HomeIcon, ReceiptIcon, UserIcon } from "./icons";
 
 /** Spec §2: Beranda (/), Transaksi (/transaction), Profil (/profile). */
-export function BottomTabs() {
+export function BottomTabs({ id }: { id?: string }) {
   // A guest who tapped Profil or Transaksi lands on /authrequired?redirect=…: that tab stays lit.
   const location = useLocation();
   const wanted = location.pathname === "/authrequired" ? (new URLSearchParams(location.search).get("redirect") ?? "") : "";
@@ -11,7 +11,7 @@ export function BottomTabs() {
     ({ isActive }: { isActive: boolean }) =>
       isActive || wanted === to || wanted.startsWith(`${to}?`) || wanted.startsWith(`${to}/`) ? "tab active" : "tab";
   return (
-    <nav className="bottom-tabs" aria-label="Menu utama">
+    <nav id={id} className="bottom-tabs" aria-label="Menu utama">
       <NavLink to="/home" className={tabClass("/home")}>
         <HomeIcon />
         <span>Beranda</span>

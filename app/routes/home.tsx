@@ -29,9 +29,13 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       <h1 className="sr-only">Toko Pegawai PLN — Beranda</h1>
       <BannerCarousel banners={loaderData.banners} />
       <h2 className="section-title">Produk Pilihan</h2>
-      {/* The first banner is the largest image on screen: the cards' images come after it. */}
+      {/* The first banner is the largest image on screen and the page's LCP: nothing else is fetched
+          before it. The cards' pictures are all lazy (none preloaded in the head), so even the first
+          row's are requested once the page is laid out, after the banner, and the rest only near
+          the screen (issue 43). */}
       <ProductGrid
         pages={loaderData.pages}
+        eagerImages={0}
         priorityImages={0}
         emptyText="Belum ada produk di toko ini. Produk akan tampil di sini setelah katalog diisi."
       />

@@ -68,10 +68,19 @@ test.describe("home", () => {
     page.on("request", (request) => {
       if (/\/assets\/[^?]*\.js$/.test(request.url())) scripts.push(request.url());
     });
+    const pictures: string[] = [];
+    page.on("request", (request) => {
+      if (request.resourceType() === "image") pictures.push(new URL(request.url()).pathname);
+    });
     await page.goto("/home");
     // The first banner is the largest image on screen: the one fetched ahead of the others.
     await expect(page.locator('img[fetchpriority="high"]')).toHaveCount(1);
     await expect(page.locator('img[fetchpriority="high"]')).toHaveAttribute("src", /\/media\/b-/);
+    // It is also the first picture asked for: the cards' pictures are lazy, none preloaded, so on a
+    // slow line the banner does not share it with them (issue 43).
+    await expect(page.locator(".product-card-media img")).toHaveCount(10);
+    await expect(page.locator('.product-card-media img:not([loading="lazy"])')).toHaveCount(0);
+    expect(pictures[0]).toBe(await page.locator('img[fetchpriority="high"]').getAttribute("src"));
     if (!javaScriptEnabled) {
       // Without JavaScript not a byte of it is fetched.
       await page.waitForLoadState("networkidle");
