@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 
 describe("refund API", () => {
-  it("lists an order's refund, refuses a wrong account with the form's messages, and takes a valid one once", async () => {
+  it("lists an order's refund, refuses a wrong account with the form's messages, takes a correction until finance acts and none after", async () => {
     const buyer = await createBuyer();
     const token = await createSession(buyer.id, "api");
     const orderId = await placeOrder(buyer, await createStockedProduct({ price: 2_500_000 }), "MANUAL-BNI");
@@ -65,12 +65,16 @@ describe("refund API", () => {
       asksForAccount: false,
       accountNumber: "0123456789",
     });
-    // Already being processed: the details are not replaced.
-    const again = await callApi("POST", "/refund/account", { token, json: { ...account, accountNumber: "9999999999" } });
-    expect(again.status).toBe(409);
+    // Until finance acts the buyer may correct the details (issue 43 item 5), in this door too.
+    const corrected = await callApi("POST", "/refund/account", { token, json: { ...account, accountNumber: "9999999999" } });
+    expect(corrected.status).toBe(200);
+    expect(corrected.body.data).toMatchObject({ state: "processing", accountNumber: "9999999999" });
 
     const finance = await createBuyer();
     expect(await markRefundTransferred(refund.id, { operatorId: finance.id }, { reference: "TRF-API-1" })).toMatchObject({ ok: true });
+    // Once the money went out, the details it went to are not replaced.
+    const late = await callApi("POST", "/refund/account", { token, json: { ...account, accountNumber: "1111111111" } });
+    expect(late.status).toBe(409);
     const done = await callApi("GET", `/refund/list?orderId=${orderId}`, { token });
     expect(done.body.data[0]).toMatchObject({ state: "refunded", stateName: "Dana Telah Dikembalikan", transferReference: "TRF-API-1" });
     expect(done.body.data[0].refundedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);

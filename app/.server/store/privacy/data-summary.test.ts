@@ -8,7 +8,8 @@ import { cancelOrder } from "../orders";
 import { markPaid } from "../payments";
 import { submitRefundAccount, listOwnedRefunds } from "../refunds";
 import { collectAccountData } from "./data-export";
-import { FIELD_NOTES, fieldPaths, formatWib, SUMMARY_FILE } from "./data-summary";
+import { FIELD_NOTES, fieldPaths } from "./data-fields";
+import { formatWib, SUMMARY_FILE } from "./data-summary";
 
 // Issue 43 item 6: 'Unduh Data Saya' that a person can read. A buyer transferred for an order,
 // cancelled it while the proof waited, and gave a bank account for the refund: the ZIP opens with a

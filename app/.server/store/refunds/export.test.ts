@@ -7,7 +7,7 @@ import { createOrderInStatus } from "../../testing/order-fixtures";
 import { ownDatabaseForThisFile } from "../../testing/own-database";
 import { recordPaymentIncident } from "../payments";
 import { exportTransferRefundsCsv, exportTransferRefundsXlsx } from "./export";
-import { submitRefundAccount } from "./refunds";
+import { submitRefundAccount } from "./buyer";
 
 // The transfer list for the bank (issue 43): the XLSX keeps an account number's leading zeros (a
 // text cell), which a spreadsheet opening the CSV drops; both list the same refunds.

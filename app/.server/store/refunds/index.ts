@@ -4,16 +4,12 @@
 // What the doors (pages, the API, the ops CLI, the gateways) and other domains may call; inside the
 // domain, modules import each other directly (DESIGN §3).
 export {
-  type AccountResult,
-  type BuyerRefund,
   createRefund,
   type CreateRefundResult,
   getRefund,
-  listOwnedRefunds,
   listRefundsForOps,
   REFUND_LIST_LIMIT,
   moveRefund,
-  openRefundsOf,
   type OpsRefund,
   recordPaymentReceipt,
   recordReceipt,
@@ -28,9 +24,8 @@ export {
   refundInvoice,
   refundOwner,
   type RefundMethod,
-  refundStatesOf,
-  submitRefundAccount,
 } from "./refunds";
+export { type AccountResult, type BuyerRefund, listOwnedRefunds, openRefundsOf, refundStatesOf, submitRefundAccount } from "./buyer";
 export {
   FAILURE_REASON_REQUIRED,
   type FinanceActor,
