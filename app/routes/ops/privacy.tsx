@@ -41,11 +41,11 @@ export default function PrivacyLog({ loaderData }: Route.ComponentProps) {
       <form method="get" action="/ops/privacy" className="ops-card ops-search ops-form">
         <div>
           <label htmlFor="operator">Operator (email)</label>
-          <input id="operator" name="operator" defaultValue={filter.operator} />
+          <input type="search" id="operator" name="operator" defaultValue={filter.operator} />
         </div>
         <div>
           <label htmlFor="buyer">Pembeli (email atau nama)</label>
-          <input id="buyer" name="buyer" defaultValue={filter.buyer} />
+          <input type="search" id="buyer" name="buyer" defaultValue={filter.buyer} />
         </div>
         <div>
           <button type="submit" className="ops-btn">
