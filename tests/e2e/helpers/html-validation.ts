@@ -3,6 +3,7 @@ import { appendFileSync } from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext } from "@playwright/test";
 import { FileSystemConfigLoader, HtmlValidate } from "html-validate";
+import { watchEveryContext } from "./every-context";
 
 /**
  * Every HTML document a test's browser receives from the store is checked with html-validate
@@ -72,9 +73,8 @@ const isStoreDocument = (headers: Record<string, string>) => "x-request-id" in h
  * returns what the test found when it is over.
  */
 export function watchDocuments(browser: Browser, context: BrowserContext) {
-  const checks: Promise<void>[] = [];
   const problems = new Set<string>();
-  const watch = (watched: BrowserContext) =>
+  const finish = watchEveryContext(browser, context, (watched, checks) =>
     watched.on("response", (response) => {
       const request = response.request();
       if (!request.isNavigationRequest()) return;
@@ -94,20 +94,12 @@ export function watchDocuments(browser: Browser, context: BrowserContext) {
           // The browser may have dropped the body already (it navigated on at once): nothing to read.
           .catch(() => {}),
       );
-    });
-  watch(context);
-  const newContext = browser.newContext;
-  browser.newContext = async function (...args: Parameters<Browser["newContext"]>) {
-    const opened = await newContext.apply(browser, args);
-    watch(opened);
-    return opened;
-  };
+    }),
+  );
   return {
     /** The errors in every document seen, once the last one is validated. */
     async finish(): Promise<string[]> {
-      browser.newContext = newContext;
-      // A check may still be reading a body when the test ends; settle them all, including any added meanwhile.
-      for (let done = 0; done < checks.length; done = checks.length) await Promise.all(checks.slice(done));
+      await finish();
       return [...problems];
     },
   };

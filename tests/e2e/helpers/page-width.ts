@@ -1,4 +1,5 @@
 import type { Browser, BrowserContext, Page } from "@playwright/test";
+import { watchEveryContext } from "./every-context";
 
 /**
  * No page of the store is wider than its viewport (issue 43): after every document a test's browser
@@ -10,9 +11,8 @@ import type { Browser, BrowserContext, Page } from "@playwright/test";
  * stand for a site the store does not write.
  */
 export function watchPageWidth(browser: Browser, context: BrowserContext) {
-  const checks: Promise<void>[] = [];
   const problems = new Set<string>();
-  const watchPage = (page: Page) => {
+  const watchPage = (page: Page, checks: Promise<void>[]) => {
     let storeDocument = false;
     page.on("response", (response) => {
       const request = response.request();
@@ -37,21 +37,13 @@ export function watchPageWidth(browser: Browser, context: BrowserContext) {
       );
     });
   };
-  const watchContext = (watched: BrowserContext) => {
-    watched.pages().forEach(watchPage);
-    watched.on("page", watchPage);
-  };
-  watchContext(context);
-  const newContext = browser.newContext;
-  browser.newContext = async function (...args: Parameters<Browser["newContext"]>) {
-    const opened = await newContext.apply(browser, args);
-    watchContext(opened);
-    return opened;
-  };
+  const finish = watchEveryContext(browser, context, (watched, checks) => {
+    watched.pages().forEach((page) => watchPage(page, checks));
+    watched.on("page", (page) => watchPage(page, checks));
+  });
   return {
     async finish(): Promise<string[]> {
-      browser.newContext = newContext;
-      for (let done = 0; done < checks.length; done = checks.length) await Promise.all(checks.slice(done));
+      await finish();
       return [...problems];
     },
   };
