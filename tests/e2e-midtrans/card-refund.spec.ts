@@ -75,8 +75,10 @@ test("a card instalment cancelled by the store goes back through Midtrans's refu
   await staff.goto("/ops/refunds?state=processing");
   const mine = staff.getByTestId("refund-row").filter({ has: staff.locator(`a[href="/ops/orders/${orderId}"]`) });
   await expect(mine).toHaveCount(1);
-  await expect(mine).toContainText("Kartu (Midtrans)");
+  await expect(mine).toContainText("Kartu kredit (via Midtrans)");
   const refundId = Number(await mine.getAttribute("data-refund-id"));
+  // Finance's list and toasts name a refund by its order's invoice (issue 43 item 4).
+  const invoice = (await mine.locator(`a[href="/ops/orders/${orderId}"]`).textContent())!.trim();
   const press = mine.getByRole("button", { name: "Kembalikan via Midtrans" });
   const form = { refundId: String(refundId), intent: "gateway" };
   const postAgain = () => staff.request.post("/ops/refunds?state=processing", { form, maxRedirects: 0 });
@@ -92,7 +94,7 @@ test("a card instalment cancelled by the store goes back through Midtrans's refu
     for (const answer of answers) expect(answer.status()).toBe(302);
     await press.click();
   }
-  await expect(staff.getByTestId("toast")).toContainText(`Pengembalian dana ${refundId}:`);
+  await expect(staff.getByTestId("toast")).toContainText(`Pengembalian dana untuk ${invoice}:`);
   await expect(staff.locator(`[data-testid="refund-row"][data-refund-id="${refundId}"]`)).toHaveCount(0);
 
   // Midtrans's own record: one refund of the whole amount, named by the refund's key.
@@ -125,9 +127,10 @@ test("a card refund Midtrans refuses: finance is told in Indonesian and the refu
   await staff.goto("/ops/refunds?state=processing");
   const mine = staff.getByTestId("refund-row").filter({ has: staff.locator(`a[href="/ops/orders/${orderId}"]`) });
   const refundId = Number(await mine.getAttribute("data-refund-id"));
+  const invoice = (await mine.locator(`a[href="/ops/orders/${orderId}"]`).textContent())!.trim();
   await mine.getByRole("button", { name: "Kembalikan via Midtrans" }).click();
   await expect(staff.getByTestId("toast")).toHaveText(
-    `Pengembalian dana ${refundId}: Midtrans menolak pengembalian dana. Pembeli diminta mengirim data rekening.`,
+    `Pengembalian dana untuk ${invoice}: Midtrans menolak pengembalian dana. Pembeli diminta mengirim data rekening.`,
   );
   expect((await fakeTransaction(page, reference)).refunds ?? []).toHaveLength(0);
   // Still owed: under 'Gagal Diproses', now a bank transfer.
