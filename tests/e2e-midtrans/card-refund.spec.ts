@@ -94,7 +94,7 @@ test("a card instalment cancelled by the store goes back through Midtrans's refu
     for (const answer of answers) expect(answer.status()).toBe(302);
     await press.click();
   }
-  await expect(staff.getByTestId("toast")).toContainText(`Pengembalian dana untuk ${invoice}:`);
+  await expect(staff.getByTestId("toast")).toContainText(`Pengembalian dana untuk ${invoice}`);
   await expect(staff.locator(`[data-testid="refund-row"][data-refund-id="${refundId}"]`)).toHaveCount(0);
 
   // Midtrans's own record: one refund of the whole amount, named by the refund's key.
