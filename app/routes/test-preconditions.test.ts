@@ -1,3 +1,4 @@
+import { RouterContextProvider } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import * as door from "./test-preconditions";
 import { getUser } from "~/.server/http/session";
@@ -50,5 +51,19 @@ describe("/__test/account", () => {
     expect(made.status).toBe(200);
     const user = (await browser.get(({ context }: { context: never }) => getUser(context), "/home")).data;
     expect(user).toMatchObject({ email: "pintu-pembeli@example.test", verified: false, roles: [], secondFactorPassed: false });
+  });
+
+  it("with STORE_TEST_DOOR=1 answers a body that is not a form with 400, not a 500", async () => {
+    vi.stubEnv("STORE_TEST_DOOR", "1");
+    const request = new Request("http://store.test/__test/account", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ email: "json@example.test" }),
+    });
+    const answer = (await door.action({ request, context: new RouterContextProvider(), params: {} } as never)) as unknown as {
+      init: ResponseInit | null;
+    };
+    expect(answer.init?.status).toBe(400);
+    expect(await findUserByEmail("json@example.test")).toBeNull();
   });
 });

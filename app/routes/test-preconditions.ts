@@ -1,5 +1,6 @@
 import { Secret, TOTP } from "otpauth";
 import { data, type ActionFunctionArgs } from "react-router";
+import { readForm } from "~/.server/http/request";
 import { setSessionId } from "~/.server/http/session";
 import {
   confirmEnrolment,
@@ -42,7 +43,8 @@ export function loader() {
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (!testDoorOpen()) return notFound();
-  const form = await request.formData();
+  // The one guarded reader: a body that is not a form is an empty form (400 below), not a 500.
+  const form = await readForm(request);
   const field = (name: string) => String(form.get(name) ?? "").trim();
   const email = field("email");
   const companies = await listCompanies();
