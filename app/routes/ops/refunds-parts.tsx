@@ -1,9 +1,10 @@
 import { Form } from "react-router";
 import type { OverpaymentFields } from "~/.server/store/refunds";
 import { formatRupiah } from "~/lib/money";
+import { InputField } from "./components";
 
 // The sections of /ops/refunds beside its refund list (routes/ops/refunds.tsx): the open payment
-// incidents at the top and 'Catat Kelebihan Bayar' at the bottom, with the field error they share.
+// incidents at the top and 'Catat Kelebihan Bayar' at the bottom.
 
 /** 'Catat Kelebihan Bayar' refused: the field errors and what finance typed. */
 export type OverpaymentFailure = {
@@ -75,41 +76,27 @@ export function OverpaymentForm({ failed }: { failed: OverpaymentFailure["overpa
       </p>
       <Form method="post" className="ops-form" data-testid="overpayment-form">
         <input type="hidden" name="intent" value="overpayment" />
-        <label htmlFor="overpayment-invoice">Nomor Invoice</label>
-        <input
-          type="text"
+        <InputField
           id="overpayment-invoice"
           name="invoiceId"
+          label="Nomor Invoice"
           maxLength={100}
           defaultValue={failed?.values.invoiceId ?? ""}
-          aria-invalid={errors.invoiceId ? true : undefined}
-          aria-describedby={errors.invoiceId ? "overpayment-invoice-error" : undefined}
+          error={errors.invoiceId}
         />
-        <FieldError id="overpayment-invoice-error" message={errors.invoiceId} />
-        <label htmlFor="overpayment-amount">Jumlah Diterima (Rp)</label>
-        <input
-          type="text"
-          inputMode="numeric"
+        <InputField
           id="overpayment-amount"
           name="amountReceived"
+          label="Jumlah Diterima (Rp)"
+          inputMode="numeric"
           maxLength={30}
           defaultValue={failed?.values.amountReceived ?? ""}
-          aria-invalid={errors.amountReceived ? true : undefined}
-          aria-describedby={errors.amountReceived ? "overpayment-amount-error" : undefined}
+          error={errors.amountReceived}
         />
-        <FieldError id="overpayment-amount-error" message={errors.amountReceived} />
         <button type="submit" className="ops-btn">
           Catat Kelebihan Bayar
         </button>
       </Form>
     </section>
   );
-}
-
-export function FieldError({ id, message }: { id: string; message?: string }) {
-  return message ? (
-    <p className="ops-error" id={id}>
-      {message}
-    </p>
-  ) : null;
 }

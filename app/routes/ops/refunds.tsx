@@ -22,7 +22,8 @@ import { listPaymentIncidents, resolvePaymentIncident } from "~/.server/store/pa
 import { formatRupiah } from "~/lib/money";
 import { FAILURE_REASON_MAX, REFERENCE_MAX, REFUND_STATE_NAMES, type RefundState } from "~/lib/refunds";
 import type { RouteHandle } from "~/lib/route-handle";
-import { FieldError, Incidents, OverpaymentForm, type OverpaymentFailure } from "./refunds-parts";
+import { InputField } from "./components";
+import { Incidents, OverpaymentForm, type OverpaymentFailure } from "./refunds-parts";
 
 // /ops/refunds 'Pengembalian Dana' (issue 36 item 4, role keuangan or admin): first the incidents the
 // gateway reported, still open (issue 43: they sat at the bottom, under a form); then the refunds by
@@ -257,25 +258,22 @@ export default function OpsRefunds({ loaderData, actionData }: Route.ComponentPr
                           <Form method="post" encType="multipart/form-data" className="ops-form">
                             <input type="hidden" name="refundId" value={r.id} />
                             <input type="hidden" name="intent" value="transferred" />
-                            <label htmlFor={`reference-${r.id}`}>Nomor Referensi Transfer</label>
-                            <input
-                              type="text"
+                            <InputField
                               id={`reference-${r.id}`}
                               name="reference"
+                              label="Nomor Referensi Transfer"
                               maxLength={REFERENCE_MAX}
                               defaultValue={valueOf(r.id, "transferred", "reference")}
-                              aria-invalid={errorsOf(r.id, "transferred").reference ? true : undefined}
-                              aria-describedby={errorsOf(r.id, "transferred").reference ? `reference-${r.id}-error` : undefined}
+                              error={errorsOf(r.id, "transferred").reference}
                             />
-                            <FieldError id={`reference-${r.id}-error`} message={errorsOf(r.id, "transferred").reference} />
-                            <label htmlFor={`proof-${r.id}`}>Bukti Transfer (opsional)</label>
-                            <input
+                            <InputField
                               id={`proof-${r.id}`}
                               name="proof"
+                              label="Bukti Transfer (opsional)"
                               type="file"
                               accept=".jpg,.jpeg,.png,.pdf,image/jpeg,image/png,application/pdf"
+                              error={errorsOf(r.id, "transferred").proof}
                             />
-                            <FieldError id={`proof-${r.id}-error`} message={errorsOf(r.id, "transferred").proof} />
                             <button type="submit" className="ops-btn">
                               Tandai Sudah Ditransfer
                             </button>
@@ -283,17 +281,14 @@ export default function OpsRefunds({ loaderData, actionData }: Route.ComponentPr
                           <Form method="post" className="ops-form">
                             <input type="hidden" name="refundId" value={r.id} />
                             <input type="hidden" name="intent" value="fail" />
-                            <label htmlFor={`reason-${r.id}`}>Alasan gagal</label>
-                            <input
-                              type="text"
+                            <InputField
                               id={`reason-${r.id}`}
                               name="reason"
+                              label="Alasan gagal"
                               maxLength={FAILURE_REASON_MAX}
                               defaultValue={valueOf(r.id, "fail", "reason")}
-                              aria-invalid={errorsOf(r.id, "fail").reason ? true : undefined}
-                              aria-describedby={errorsOf(r.id, "fail").reason ? `reason-${r.id}-error` : undefined}
+                              error={errorsOf(r.id, "fail").reason}
                             />
-                            <FieldError id={`reason-${r.id}-error`} message={errorsOf(r.id, "fail").reason} />
                             <button type="submit" className="ops-btn ops-btn-danger">
                               Gagal
                             </button>
