@@ -223,17 +223,9 @@ export const CheckoutForm = memo(function CheckoutForm({
                   <small className="muted"> dari pesanan sebelumnya</small>
                 </span>
                 {/* Kept in the draft as the form is; the page comes back at an empty NIK field. */}
-                <button
-                  type="submit"
-                  name="intent"
-                  value="nik"
-                  id={fields.buyerNik.id}
-                  aria-label="Ganti NIK"
-                  className="btn btn-outline btn-small"
-                  formNoValidate
-                >
+                <SavedValueButton intent="nik" id={fields.buyerNik.id} label="Ganti NIK">
                   Ganti
-                </button>
+                </SavedValueButton>
               </div>
               <FieldError id={fields.buyerNik.errorId} errors={fields.buyerNik.errors} />
             </div>
@@ -247,16 +239,9 @@ export const CheckoutForm = memo(function CheckoutForm({
                     <strong>{previousNik}</strong>
                     <small className="muted"> dari pesanan sebelumnya</small>
                   </span>
-                  <button
-                    type="submit"
-                    name="intent"
-                    value="nik-saved"
-                    aria-label="Pakai NIK sebelumnya"
-                    className="btn btn-outline btn-small"
-                    formNoValidate
-                  >
+                  <SavedValueButton intent="nik-saved" label="Pakai NIK sebelumnya">
                     Pakai
-                  </button>
+                  </SavedValueButton>
                 </div>
               ) : null}
             </>
@@ -339,17 +324,9 @@ export const CheckoutForm = memo(function CheckoutForm({
                 <br />
                 {address.kelurahan}, {address.kecamatan}, {address.kota}, {address.provinsi} {address.kodePos}
               </address>
-              <button
-                type="submit"
-                name="intent"
-                value="address"
-                id={fields.address.id}
-                aria-label="Ganti Alamat"
-                className="btn btn-outline btn-small"
-                formNoValidate
-              >
+              <SavedValueButton intent="address" id={fields.address.id} label="Ganti Alamat">
                 Ganti
-              </button>
+              </SavedValueButton>
             </div>
           ) : (
             <>
@@ -486,6 +463,18 @@ function KtpSources({
 
 /** The submit, worded for the incentive or the payment; it waits while the form is on its way or,
  * once JavaScript runs, while the form shows a field's message (spec §5). */
+/**
+ * 'Ganti' or 'Pakai' beside a value the checkout kept (the NIK, the address): a submit of the form
+ * as it is, with its intent, so nothing typed is lost and it works without JavaScript.
+ */
+function SavedValueButton({ intent, id, label, children }: { intent: string; id?: string; label: string; children: React.ReactNode }) {
+  return (
+    <button type="submit" name="intent" value={intent} id={id} aria-label={label} className="btn btn-outline btn-small" formNoValidate>
+      {children}
+    </button>
+  );
+}
+
 function CheckoutSubmit({ insentif, showsErrors }: { insentif: boolean; showsErrors: boolean }) {
   const navigation = useNavigation();
   const hydrated = useHydrated();
