@@ -27,6 +27,7 @@ export default [
 
   // The e2e tests' preconditions (issue 44, decision 0066): 404 unless the server runs with STORE_TEST_DOOR=1.
   route("__test/account", "routes/test-preconditions.ts"),
+  route("__test/order", "routes/test-order.ts"),
 
   layout("layouts/main.tsx", [route("home", "routes/home.tsx")]),
 

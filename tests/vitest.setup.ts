@@ -2,7 +2,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeEach, vi } from "vitest";
+import { databaseState } from "~/.server/db/open-state";
 import { log } from "~/.server/log";
+import { wantMessageWorkers } from "~/.server/store/messages/worker-request";
 // @ts-expect-error: plain JavaScript module without types
 import { TEST_DATA_ENCRYPTION_KEY } from "../scripts/lib.mjs";
 
@@ -42,8 +44,9 @@ if (process.env.DATABASE_URL && process.env.VITEST_POOL_ID) {
 
 // The message queue's workers run in the tests as in the server: an e-mail arrives in the outbox a
 // moment after the change that sends it (tests wait for it with waitForOutbox, never a fixed sleep).
-const { startMessageWorkers } = await import("~/.server/store/messages");
-await startMessageWorkers();
+// Asked for here, started with the database: a file that never opens it loads neither the queue nor
+// the store (issue 44).
+wantMessageWorkers();
 
 // console.error or an error logged by the server's logger in a test is a failure: it means
 // something went wrong that no assertion saw.
@@ -59,7 +62,9 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  const { closeDb } = await import("~/.server/db/client");
-  await closeDb();
+  if (databaseState.opened) {
+    const { closeDb } = await import("~/.server/db/client");
+    await closeDb();
+  }
   fs.rmSync(dataDir, { recursive: true, force: true });
 });

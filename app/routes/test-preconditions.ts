@@ -1,6 +1,7 @@
 import { Secret, TOTP } from "otpauth";
 import { data, type ActionFunctionArgs } from "react-router";
 import { readForm } from "~/.server/http/request";
+import { testDoorNotFound as notFound, testDoorOpen } from "~/.server/http/test-door";
 import { setSessionId } from "~/.server/http/session";
 import {
   confirmEnrolment,
@@ -23,13 +24,8 @@ import { isStaffRole, type StaffRole } from "~/lib/staff-roles";
  * signs the caller in with the cookie the real login sets: a spec drives through the screens only
  * what it is about. No SQL of its own.
  *
- * It exists only on a server started with STORE_TEST_DOOR=1 (the e2e configs and
- * tests/e2e/helpers/store-server.ts set it); on any other server, production included, every
- * request answers 404 as an unknown address does (app/routes/test-preconditions.test.ts).
+ * It exists only on a server started with STORE_TEST_DOOR=1 (http/test-door.ts).
  */
-export const testDoorOpen = () => process.env.STORE_TEST_DOOR === "1";
-
-const notFound = () => new Response("Not Found", { status: 404, headers: { "Content-Type": "text/plain" } });
 
 export function loader() {
   return notFound();

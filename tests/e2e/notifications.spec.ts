@@ -2,7 +2,7 @@ import { randomInt } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import { expect } from "@playwright/test";
 import { test } from "./helpers";
-import { buyIncentiveOrder, newBuyer, ops } from "./helpers/purchase";
+import { newBuyer, newIncentiveOrder, ops } from "./helpers/purchase";
 import { PHONE } from "./helpers/phone";
 
 // The bell (issue 28), with JavaScript on and off: an operator approves a buyer's incentive → the
@@ -21,7 +21,7 @@ test("an approved incentive rings the bell; /notifikasi lists it with its order,
   javaScriptEnabled,
 }, testInfo) => {
   await newBuyer(page);
-  const orderId = await buyIncentiveOrder(page, javaScriptEnabled);
+  const orderId = await newIncentiveOrder(page);
   await page.goto("/home");
   const bell = page.getByTestId("notification-bell");
   await expect(bell).toHaveAccessibleName("Notifikasi");

@@ -2,16 +2,7 @@ import { randomInt } from "node:crypto";
 import { expect, type Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
 import { loginAs, OUTBOX_PATH, parseOutbox, test } from "./helpers";
-import {
-  BUYER_PASSWORD,
-  buyIncentiveOrder,
-  checkoutToPayment,
-  chooseManualTransfer,
-  newBuyer,
-  ops,
-  registerBuyer,
-  samplePhoto,
-} from "./helpers/purchase";
+import { BUYER_PASSWORD, buyIncentiveOrder, newPaymentOrder, newBuyer, ops, registerBuyer, samplePhoto } from "./helpers/purchase";
 import { enrolStaffThroughScreens, signedInStaff } from "./helpers/staff";
 
 // The operators' back office (issue 17), with JavaScript on and off: an operator signs in, enrols
@@ -103,11 +94,12 @@ test("an operator enrols the second factor, approves an incentive after opening 
   await operator.context().close();
 });
 
-/** A new buyer's order of the bike, to be paid by manual BNI transfer: its payment page is open. */
-async function manualTransferOrder(page: Page, javaScriptEnabled: boolean) {
+/** A new buyer's order of the bike, to be paid by manual BNI transfer, made by the store: its payment page is open. */
+async function manualTransferOrder(page: Page) {
   const { email } = await newBuyer(page);
-  await checkoutToPayment(page, javaScriptEnabled, { product: BIKE, phone: `0813${randomInt(10_000_000, 99_999_999)}` });
-  return { orderId: await chooseManualTransfer(page), email };
+  const orderId = await newPaymentOrder(page, { product: BIKE, phone: `0813${randomInt(10_000_000, 99_999_999)}` });
+  await page.goto(`/payment/${orderId}`);
+  return { orderId, email };
 }
 
 test("a transfer proof rejected with a reason: the buyer sees the reason on the order and in the e-mail", async ({
@@ -115,7 +107,7 @@ test("a transfer proof rejected with a reason: the buyer sees the reason on the 
   browser,
   javaScriptEnabled,
 }) => {
-  const { orderId } = await manualTransferOrder(page, javaScriptEnabled);
+  const { orderId } = await manualTransferOrder(page);
   const code = String(Number((await page.getByLabel("Total Pembayaran", { exact: true }).inputValue()).replace(/\D/g, ""))).slice(-3);
   await page.getByRole("link", { name: "Saya sudah bayar" }).click();
   await page
@@ -159,7 +151,7 @@ test("a transfer proof rejected with a reason: the buyer sees the reason on the 
 // A rejected proof (302 → 200) clears the payment's "marked paid", so the payment page offers
 // 'Saya sudah bayar' again with the operator's reason (issue 16 item 1).
 test("after a rejected proof the buyer sends a new one and the operator verifies it", async ({ page, browser, javaScriptEnabled }) => {
-  const { orderId } = await manualTransferOrder(page, javaScriptEnabled);
+  const { orderId } = await manualTransferOrder(page);
   const sendProof = async () => {
     await page.goto(`/payment/${orderId}`);
     await page.getByRole("link", { name: "Saya sudah bayar" }).click();
@@ -191,10 +183,9 @@ test("after a rejected proof the buyer sends a new one and the operator verifies
 
 test("at 390 px: the sign-in toast never covers the code field and goes when a wrong code shows; a table scrolls inside its card (issue 25)", async ({
   page,
-  javaScriptEnabled,
 }) => {
   // The buyer's order gives the search a row; then the same account becomes an operator and signs in again.
-  const { orderId, email } = await manualTransferOrder(page, javaScriptEnabled);
+  const { orderId, email } = await manualTransferOrder(page);
   await page.goto(`/transaction-detail/${orderId}`);
   const invoice = (await page.getByTestId("invoice-id").textContent())!.trim();
   await ops("users:grant-operator", email);

@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import { expect } from "@playwright/test";
 import { DEMO_ACCOUNT, loginAs, test } from "./helpers";
-import { buyIncentiveOrder, newBuyer, ops, samplePhoto } from "./helpers/purchase";
+import { newBuyer, ops, newIncentiveOrder, samplePhoto } from "./helpers/purchase";
 
 // Following an order as a buyer: the list (empty, unverified, filters through the address with the
 // three date messages), the detail with the cancel confirmation, the 404 for anyone else, and the
@@ -26,13 +26,9 @@ test("the transaction list of an unverified and of a new account", async ({ page
   await expect(page).toHaveURL("/home");
 });
 
-test("an order in the list, the filters through the address, cancelling it, and 404 for others", async ({
-  page,
-  browser,
-  javaScriptEnabled,
-}) => {
+test("an order in the list, the filters through the address, cancelling it, and 404 for others", async ({ page, browser }) => {
   await newBuyer(page);
-  const orderId = await buyIncentiveOrder(page, javaScriptEnabled);
+  const orderId = await newIncentiveOrder(page);
 
   await page.goto("/transaction");
   const card = page.getByTestId("order-card");
@@ -119,13 +115,10 @@ test("an order in the list, the filters through the address, cancelling it, and 
   await other.close();
 });
 
-test("an incentive order approved, paid, shipped, confirmed with a photo, the reward and the paid invoice", async ({
-  page,
-  javaScriptEnabled,
-}) => {
+test("an incentive order approved, paid, shipped, confirmed with a photo, the reward and the paid invoice", async ({ page }) => {
   test.setTimeout(300_000);
   await newBuyer(page);
-  const orderId = await buyIncentiveOrder(page, javaScriptEnabled);
+  const orderId = await newIncentiveOrder(page);
   const detail = `/transaction-detail/${orderId}`;
 
   // Ops approves the incentive: the buyer chooses a method from the detail (the spec's set-payment).

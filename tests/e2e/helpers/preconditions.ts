@@ -41,3 +41,32 @@ export async function makeAccount(page: Page, options: AccountOptions): Promise<
   expect(response.status(), `POST /__test/account: ${await response.text()}`).toBe(200);
   return (await response.json()) as { userId: number; totpSecret?: string };
 }
+
+export type OrderOptions = {
+  productId: number;
+  /** The checkout form's fields as it posts them (a ticked box "on"). */
+  fields: Record<string, string>;
+  /** The KTP photo (a JPEG). */
+  ktp: Buffer;
+  /** A payment method's code (BNI-VA, MANUAL-BNI…): an order without the incentive is paid by it. */
+  method?: string;
+  tenor?: string;
+};
+
+/**
+ * An order of the signed-in buyer made by the store's checkout workflow through POST /__test/order
+ * (app/routes/test-order.ts, as the API's /order/create): with the incentive it waits in 100, else in
+ * 200 with `method` chosen. Its id. The checkout's screens are checkout.spec.ts' and payment.spec.ts'.
+ */
+export async function makeOrder(page: Page, options: OrderOptions): Promise<number> {
+  const multipart: Record<string, string | { name: string; mimeType: string; buffer: Buffer }> = {
+    ...options.fields,
+    productId: String(options.productId),
+    ktp: { name: "ktp.jpg", mimeType: "image/jpeg", buffer: options.ktp },
+  };
+  if (options.method) multipart.method = options.method;
+  if (options.tenor) multipart.tenor = options.tenor;
+  const response = await page.request.post("/__test/order", { multipart, maxRedirects: 0 });
+  expect(response.status(), `POST /__test/order: ${await response.text()}`).toBe(200);
+  return ((await response.json()) as { orderId: number }).orderId;
+}

@@ -7,7 +7,7 @@ import { randomBytes, randomInt } from "node:crypto";
 import { expect, type Page } from "@playwright/test";
 import sharp from "sharp";
 import { readLatestEmail, uniqueEmail } from "./index";
-import { makeAccount } from "./preconditions";
+import { makeAccount, makeOrder } from "./preconditions";
 import { opsOverSocket } from "./store-server";
 
 export const BUYER_PASSWORD = "Rahasia123!";
@@ -210,4 +210,49 @@ export async function chooseManualTransfer(page: Page): Promise<number> {
   await page.getByRole("button", { name: "Bayar Sekarang" }).click();
   await expect(page).toHaveURL(/\/payment\/\d+$/);
   return Number(new URL(page.url()).pathname.split("/").pop());
+}
+
+const randomNik = () => `3273${String(randomInt(0, 1e12)).padStart(12, "0")}`;
+
+/** The checkout form's buyer fields as buyIncentiveOrder() and checkoutToPayment() fill them. */
+function buyerFields(phone: string, nik: string): Record<string, string> {
+  return {
+    buyerName: "Rina Wulandari",
+    buyerPhoneNumber: phone,
+    buyerEmail: "rina@example.test",
+    buyerNik: nik,
+    bbnValidation: "on",
+    domisiliValidation: "on",
+  };
+}
+
+/**
+ * An incentive order of the signed-in buyer (status 100) made by the store (helpers/preconditions.ts),
+ * the order buyIncentiveOrder() makes through the screens: the same product, buyer data and address.
+ * For every spec that is not about the checkout's screens. Its id.
+ */
+export async function newIncentiveOrder(page: Page, options: { ktp?: Buffer; nik?: string } = {}): Promise<number> {
+  return makeOrder(page, {
+    productId: await productId(page, INCENTIVE_PRODUCT),
+    fields: { ...buyerFields(BUYER_PHONE, options.nik ?? randomNik()), insentif: "on", buyerDadName: "Slamet Riyadi", nikValidation: "on" },
+    ktp: options.ktp ?? (await samplePhoto()),
+  });
+}
+
+/**
+ * An order of `product` without the incentive, paid by `method` (default the manual transfer, as
+ * chooseManualTransfer), waiting in 200 'Menunggu Pembayaran': what checkoutToPayment() and the
+ * choice on /paymentmethod make through the screens. Its id; its payment page is /payment/<id>.
+ */
+export async function newPaymentOrder(
+  page: Page,
+  options: { product: string; phone: string; nik?: string; method?: string; tenor?: string },
+): Promise<number> {
+  return makeOrder(page, {
+    productId: await productId(page, options.product),
+    fields: buyerFields(options.phone, options.nik ?? randomNik()),
+    ktp: await samplePhoto(),
+    method: options.method ?? "MANUAL-BNI",
+    tenor: options.tenor,
+  });
 }

@@ -4,6 +4,7 @@ import type { Job, JobResult, PgBoss, QueueOptions } from "pg-boss";
 import { addDatabaseCompanion, type Engine, type Executor } from "../../db/client";
 import { env } from "../../env";
 import { errorField, log } from "../../log";
+import { messageWorkerRequest, type ScheduledWork, wantMessageWorkers } from "./worker-request";
 
 // The durable job queue (issue 28, decision 0053): pg-boss on the store's own database, PGlite or
 // PostgreSQL. A message is a job created in the SAME transaction as the change that causes it
@@ -21,11 +22,7 @@ export type MessageQueue = (typeof MESSAGE_QUEUES)[number];
 /** Where a message goes after its last failed try: kept for ops, never worked. */
 export const deadLetterQueue = (queue: MessageQueue) => `${queue}-dead`;
 
-/**
- * Jobs that the schedule creates once a minute across all instances (not once per instance), or on
- * their own cron (`{ cron, run }`, in WIB).
- */
-export type ScheduledWork = Record<string, (() => Promise<unknown>) | { cron: string; run: () => Promise<unknown> }>;
+export type { ScheduledWork } from "./worker-request";
 
 /** A job's payload: which message (the renderer reads the rest from the database at delivery). */
 export type MessageData = { kind: string } & Record<string, unknown>;
@@ -62,8 +59,6 @@ function queueOptions(queue: MessageQueue): QueueOptions & { deadLetter: string;
 }
 
 let boss: PgBoss | null = null;
-let workersWanted = false;
-let scheduled: ScheduledWork = {};
 let starting: Promise<void> | null = null;
 
 addDatabaseCompanion({
@@ -111,7 +106,7 @@ async function startQueue(engine: Engine) {
     else await created.createQueue(queue, { ...options, deadLetter });
   }
   boss = created;
-  if (workersWanted) await startWorkers(created);
+  if (messageWorkerRequest().wanted) await startWorkers(created);
 }
 
 async function startWorkers(running: PgBoss) {
@@ -127,7 +122,7 @@ async function startWorkers(running: PgBoss) {
       (jobs) => Promise.all(jobs.map((job) => deliverOne(queue, job))),
     );
   }
-  for (const [name, work] of Object.entries(scheduled)) {
+  for (const [name, work] of Object.entries(messageWorkerRequest().scheduled)) {
     const { cron, run } = typeof work === "function" ? { cron: "* * * * *", run: work } : work;
     await running.createQueue(name, { retryLimit: 0, expireInSeconds: 300, deleteAfterSeconds: 3600 });
     // One run per cron tick across all instances: the schedule is one row, the cron monitor creates
@@ -178,8 +173,7 @@ async function stopQueue() {
  * before or after the database opens; the ops CLI never calls it (it only creates jobs).
  */
 export async function startMessageWorkers(work: ScheduledWork = {}): Promise<void> {
-  workersWanted = true;
-  scheduled = { ...scheduled, ...work };
+  wantMessageWorkers(work);
   if (starting) await starting;
   if (boss) await startWorkers(boss);
 }
