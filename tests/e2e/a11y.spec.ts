@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page } from "@playwright/test";
+import { type Browser, type BrowserContext, type BrowserContextOptions, expect, type Page } from "@playwright/test";
 import { loginAs, test as base } from "./helpers";
 import { DESK, PHONE } from "./helpers/phone";
 import { signedInStaff } from "./helpers/staff";
@@ -10,15 +10,32 @@ import { signedInStaff } from "./helpers/staff";
 
 /**
  * axe runs as a script in the page, which a browser with JavaScript turned off refuses. In the
- * `nojs` project the page is therefore one whose own scripts never load (every script request is
- * aborted, so React never hydrates): the same document and the same plain-HTML behaviour a browser
- * without JavaScript gets, which axe can still inspect.
+ * `nojs` project the page is therefore one whose own scripts never run: every script request is
+ * aborted and every document arrives without its inline scripts and with its `<noscript>` content
+ * unwrapped, so React never hydrates and no page code runs beside axe. It is the same document and
+ * the same plain-HTML behaviour a browser without JavaScript gets, which axe can still inspect. (With
+ * the inline scripts left in, axe's run on the back office's pages was at times cut off: "Resulting
+ * promise was garbage collected", issue 43's note.)
  */
+async function scriptlessContext(browser: Browser, options: BrowserContextOptions): Promise<BrowserContext> {
+  const context = await browser.newContext({ ...options, javaScriptEnabled: true });
+  await context.route("**/*", async (route) => {
+    const type = route.request().resourceType();
+    if (type === "script") return route.abort();
+    if (type !== "document") return route.continue();
+    // A redirect goes back to the browser as it came, to be followed (and routed) there.
+    const response = await route.fetch({ maxRedirects: 0 });
+    if (!(response.headers()["content-type"] ?? "").startsWith("text/html")) return route.fulfill({ response });
+    const body = (await response.text()).replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, "").replace(/<\/?noscript>/gi, "");
+    return route.fulfill({ response, body });
+  });
+  return context;
+}
+
 const test = base.extend<{ page: Page }>({
   page: async ({ page, browser, javaScriptEnabled, baseURL, locale, timezoneId }, use) => {
     if (javaScriptEnabled) return use(page);
-    const context = await browser.newContext({ ...PHONE, baseURL, locale, timezoneId, javaScriptEnabled: true });
-    await context.route("**/*", (route) => (route.request().resourceType() === "script" ? route.abort() : route.continue()));
+    const context = await scriptlessContext(browser, { ...PHONE, baseURL, locale, timezoneId });
     const scriptless = await context.newPage();
     await use(scriptless);
     await context.close();
@@ -136,25 +153,27 @@ const backOfficeScreens = [
   "/ops/privacy",
 ];
 
-test("axe: the back office at 1280 px and at 390 px", async ({ browser, javaScriptEnabled, baseURL }) => {
-  // Not yet without JavaScript: in CI the scriptless copy of the admin's page (as for the buyer's
-  // screens above) never finished axe's run on /ops (5 min), though the same check passes by hand
-  // and the js run checks every page here; the back office's HTML is validated in both projects.
-  test.skip(!javaScriptEnabled, "axe on the scriptless back office hung in CI (issue 43 note): checked with JavaScript only");
-  test.setTimeout(300_000);
-  const operator = await signedInStaff(browser, javaScriptEnabled);
-  let page = operator;
-  if (!javaScriptEnabled) {
-    const context = await browser.newContext({ ...DESK, baseURL, storageState: await operator.context().storageState() });
-    await context.route("**/*", (route) => (route.request().resourceType() === "script" ? route.abort() : route.continue()));
-    page = await context.newPage();
-  }
-  for (const viewport of [DESK.viewport, PHONE.viewport]) {
+// One test per width, each with its own time: a CI machine shared with other load runs axe over
+// the 21 areas about 2.2× slower than at rest, and the two widths in one test once ran past its
+// limit in the scriptless copy (issue 43's note, where it read as a hang: at rest axe takes 3–7 s
+// on each of these pages in either mode).
+for (const [name, viewport] of [
+  ["1280 px", DESK.viewport],
+  ["390 px", PHONE.viewport],
+] as const) {
+  test(`axe: the back office at ${name}`, async ({ browser, javaScriptEnabled, baseURL }) => {
+    test.setTimeout(300_000);
+    const operator = await signedInStaff(browser, javaScriptEnabled);
+    let page = operator;
+    if (!javaScriptEnabled) {
+      const context = await scriptlessContext(browser, { ...DESK, baseURL, storageState: await operator.context().storageState() });
+      page = await context.newPage();
+    }
     await page.setViewportSize(viewport);
     for (const path of backOfficeScreens) {
       const response = await page.goto(path);
       expect(response?.status(), path).toBe(200);
       await expectNoSeriousViolations(page, `${path} at ${viewport.width} px`);
     }
-  }
-});
+  });
+}
