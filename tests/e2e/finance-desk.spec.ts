@@ -45,7 +45,7 @@ test("a finance clerk's /ops shows a refund waiting for its transfer and an open
       ...PHONE,
       extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` },
     });
-    const { invoice, total, accountNumber } = await refundWaitingForTransfer(await buyer.newPage(), javaScriptEnabled, store.dataDir);
+    const { invoice, total, accountNumber } = await refundWaitingForTransfer(await buyer.newPage(), store.dataDir);
     await buyer.close();
 
     await clerk.goto("/ops");
