@@ -336,6 +336,8 @@ describe("orders", () => {
     };
     const own = await readBack(token);
     expect([own.status, own.headers.get("content-type")]).toEqual([200, "image/jpeg"]);
+    // Issue 45 item 13: an identity card is not kept in the browser's cache either.
+    expect(own.headers.get("cache-control")).toBe("no-store");
     expect((await readBack(await tokenFor((await createVerifiedUser(db)).id))).status).toBe(404);
 
     const empty = await callApi("POST", "/order/create", { token, json: { orderProducts: [{ id: productId, qty: 1 }], insentif: true } });
@@ -638,7 +640,10 @@ describe("OTP", () => {
     const code = (await smsTo(checkoutPhone))[0]?.text.match(/\b(\d{4})\b/)?.[1];
     const secret = await callApi("POST", "/otp/validate", { token: shopperToken, json: { otp: code } });
     expect(secret.status).toBe(200);
-    const created = await callApi("POST", "/order/create", { token: shopperToken, json: { ...order, otpSecretId: secret.body.data.secretId } });
+    const created = await callApi("POST", "/order/create", {
+      token: shopperToken,
+      json: { ...order, otpSecretId: secret.body.data.secretId },
+    });
     expect(created.status).toBe(201);
 
     // No SMS ever went to the number the bodies named, nor to the idle buyer's own.
