@@ -3,7 +3,7 @@ import type { Route } from "./+types/data-export";
 import { bearerToken } from "~/.server/http/api";
 import { getUser } from "~/.server/http/session";
 import { getSessionUser } from "~/.server/store/people";
-import { openDataExport } from "~/.server/store/privacy";
+import { DATA_EXPORT_GONE, DATA_EXPORT_UNAVAILABLE, openDataExport } from "~/.server/store/privacy";
 import { dataExportLanding } from "~/lib/data-export-link";
 
 // 'Unduh Data Saya' (issue 35, decision 0059): the ZIP behind the e-mailed link, for its owner only,
@@ -17,6 +17,13 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const user = getUser(context) ?? (token ? await getSessionUser(token, "api") : null);
   if (!user) throw redirect(`/login?redirect=${encodeURIComponent(dataExportLanding(params.id ?? ""))}`);
   const zip = await openDataExport(params.id ?? "", user.id);
+  if (zip === DATA_EXPORT_UNAVAILABLE) {
+    // Sealed under a key since dropped (issue 45 item 13): gone for good, not a server error.
+    return new Response(DATA_EXPORT_GONE, {
+      status: 404,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+    });
+  }
   if (!zip) {
     return new Response("Tautan unduhan tidak ditemukan atau sudah kedaluwarsa.", {
       status: 404,

@@ -5,8 +5,8 @@ import { requireUser } from "~/.server/http/auth";
 import { formatDateTimeWib } from "~/.server/dates";
 import { clientAddress, readForm } from "~/.server/http/request";
 import { flash } from "~/.server/http/session";
-import { getOtpState, OTP_WRONG, requestOtp, validateOtp } from "~/.server/store/payments";
-import { getPaymentFlowSummary, getPaymentSummary, paylaterPhone, payDraft } from "~/.server/store/checkout";
+import { getOtpState, OTP_WRONG, validateOtp } from "~/.server/store/payments";
+import { getPaymentFlowSummary, getPaymentSummary, paylaterPhone, payDraft, requestPaylaterOtp } from "~/.server/store/checkout";
 import { type PayResult, setOrderPayment } from "~/.server/store/payments";
 import { Countdown } from "~/components/countdown";
 import { FieldError, FormError } from "~/components/field";
@@ -40,7 +40,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const summary = await summaryOf(user.id, flow);
   if (!summary) throw redirect("/transaction");
   if (!summary.method || !PAYMENT_KINDS[summary.method.type].otp) throw redirect(paymentFlowHref("/paymentmethod", flow));
-  const phone = await paylaterPhone(user.id, flow.orderId);
+  const phone = await paylaterPhone(user.id, flow);
   const state = await getOtpState(user.id);
   // A code sent to another number (an earlier checkout) is not this one.
   const code = state && phone && state.phone === phone ? state : null;
@@ -77,13 +77,13 @@ export async function action({ context, request, url }: Route.ActionArgs) {
 
   if (form.get("intent") === "send") {
     if (!summary?.method || !PAYMENT_KINDS[summary.method.type].otp) throw redirect(paymentFlowHref("/paymentmethod", flow));
-    const phone = await paylaterPhone(user.id, flow.orderId);
-    const sent = phone ? await requestOtp(user.id, phone, new Date(), clientAddress(request)) : null;
-    if (sent && !sent.ok && paylaterFailureUrl(sent.message)) throw redirect(paylaterFailureUrl(sent.message)!);
-    if (!sent?.ok)
+    // Only to the phone of what waits for this code (issue 45 item 10): the store decides, not the form.
+    const sent = await requestPaylaterOtp(user.id, flow, new Date(), clientAddress(request));
+    if (!sent.ok && paylaterFailureUrl(sent.message)) throw redirect(paylaterFailureUrl(sent.message)!);
+    if (!sent.ok)
       return data(
-        { formError: sent?.message ?? "Nomor HP tidak valid.", codeError: null },
-        { status: sent?.code === "COOLDOWN" || sent?.code === "TOO_MANY" ? 429 : 400 },
+        { formError: sent.message, codeError: null },
+        { status: sent.code === "COOLDOWN" || sent.code === "TOO_MANY" ? 429 : sent.code === "NO_PAYLATER" ? 409 : 400 },
       );
     flash(context, "toast", { type: "success", message: CODE_SENT });
     throw redirect(here);

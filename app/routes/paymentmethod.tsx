@@ -2,8 +2,7 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/paymentmethod";
 import { requireUser } from "~/.server/http/auth";
 import { clientAddress, readForm } from "~/.server/http/request";
-import { PHONE_NOT_REGISTERED, requestOtp } from "~/.server/store/payments";
-import { getPaymentFlowSummary, paylaterPhone, payDraft } from "~/.server/store/checkout";
+import { getPaymentFlowSummary, payDraft, requestPaylaterOtp } from "~/.server/store/checkout";
 import { METHOD_REQUIRED, type PayResult, setOrderPayment } from "~/.server/store/payments";
 import { FormError } from "~/components/field";
 import { useHydrated } from "~/components/use-hydrated";
@@ -67,12 +66,10 @@ export async function action({ context, request, url }: Route.ActionArgs) {
 
   if (PAYMENT_KINDS[summary.method.type].otp) {
     // BRI-CERIA: the code goes to the buyer's phone now; the order is made once it is entered.
-    const phone = await paylaterPhone(user.id, flow.orderId);
-    if (!phone) return refused(PHONE_NOT_REGISTERED);
-    const sent = await requestOtp(user.id, phone, new Date(), clientAddress(request));
+    const sent = await requestPaylaterOtp(user.id, flow, new Date(), clientAddress(request));
     // A code sent less than a minute ago is still valid: the buyer enters that one.
     if (!sent.ok && paylaterFailureUrl(sent.message)) throw redirect(paylaterFailureUrl(sent.message)!); // spec §8
-    if (!sent.ok && sent.code !== "COOLDOWN") return refused(sent.message);
+    if (!sent.ok && sent.code !== "COOLDOWN") return refused(sent.message, sent.code === "NO_PAYLATER" ? 409 : 400);
     throw redirect(paymentFlowHref("/otp", flow));
   }
 

@@ -64,6 +64,12 @@ export default function PrivacyPolicy({ loaderData }: Route.ComponentProps) {
           tetap ada dengan keterangan bahwa fotonya telah dihapus.
         </li>
         <li>Catatan pesanan dan pembayaran disimpan selama 10 tahun, sesuai kewajiban perpajakan.</li>
+        <li data-testid="privacy-nik-hash">
+          Pada pesanan yang mendapat Insentif Pemerintah, <strong>kode hash NIK</strong> (nilai yang dihitung dari NIK dengan kunci rahasia
+          toko; NIK tidak dapat dibaca kembali dari kode ini) disimpan bersama keputusan insentifnya selama catatan pesanan itu disimpan (10
+          tahun), juga bila Anda menghapus akun. Dengan kode ini toko tetap dapat menegakkan dan membuktikan aturan pemerintah satu NIK
+          untuk satu unit: NIK yang sama tidak dapat mengajukan insentif lagi, juga dari akun lain atau akun baru.
+        </li>
         <li>
           Rekening bank untuk pengembalian dana disimpan bersama catatan pengembalian dana itu; nomor rekening dan nama pemiliknya dihapus
           bila Anda menghapus akun.
@@ -85,7 +91,8 @@ export default function PrivacyPolicy({ loaderData }: Route.ComponentProps) {
           Menghapus akun Anda dengan tombol <strong>Hapus Akun</strong> di halaman Profil (dengan kata sandi Anda), bila tidak ada pesanan
           yang masih berjalan dan tidak ada saldo atau penarikan saldo yang belum selesai. Nama, email, nomor HP, NIP, alamat, NIK, foto KTP
           dan nomor rekening pengembalian dana Anda dihapus. Catatan keuangan pesanan (nilai, status, pembayaran) tetap disimpan dengan nama
-          samaran, tanpa identitas Anda, selama 10 tahun sesuai kewajiban perpajakan.
+          samaran, tanpa identitas Anda, selama 10 tahun sesuai kewajiban perpajakan; pesanan yang mendapat insentif juga menyimpan kode
+          hash NIK-nya (lihat di atas).
         </li>
         <li>
           Memperbaiki data akun Anda melalui <Link to="/edit-profile">Ubah Profil</Link>.

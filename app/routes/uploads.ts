@@ -24,7 +24,9 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     headers: {
       "Content-Type": upload.contentType,
       "Content-Length": String(upload.bytes.byteLength),
-      "Cache-Control": "private, max-age=86400",
+      // The buyer's own KTP photo is kept in no cache, the browser's included (issue 45 item 13): a shared
+      // or lost device does not keep an identity card. Other files (proofs) may stay in the browser a day.
+      "Cache-Control": "purpose" in upload && upload.purpose === "ktp" ? "no-store" : "private, max-age=86400",
       "X-Content-Type-Options": "nosniff",
       // Opened in a tab (a KTP, a transfer proof, a delivery PDF), a crafted file runs in no origin:
       // no scripts, no forms, no access to this store's cookies or pages.

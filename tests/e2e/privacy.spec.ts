@@ -138,3 +138,13 @@ pageTest("/kebijakan-privasi lists the refund bank accounts among the data kept"
   );
   await expect(page.getByText("nomor rekening dan nama pemiliknya dihapus bila Anda menghapus akun")).toBeVisible();
 });
+
+// Issue 45 item 9: an erasure keeps the NIK's keyed hash on incentive orders (one NIK, one unit), and
+// the policy says so.
+pageTest("/kebijakan-privasi says the NIK's keyed hash stays on incentive orders after an erasure", async ({ page }) => {
+  await page.goto("/kebijakan-privasi");
+  const kept = page.getByTestId("privacy-nik-hash");
+  await expect(kept).toContainText("kode hash NIK");
+  await expect(kept).toContainText("juga bila Anda menghapus akun");
+  await expect(kept).toContainText("satu NIK untuk satu unit");
+});

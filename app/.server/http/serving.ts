@@ -46,11 +46,22 @@ export function routeIdFinder(manifest: RouteManifest, isStatic: (pathname: stri
 }
 
 /**
+ * Path segments that are secrets (issue 45 item 13): the 'Unduh Data Saya' link's id is its only key
+ * besides the session, so the request log names the route and keeps the id out.
+ */
+const SECRET_SEGMENTS: RegExp[] = [/^(\/profile\/data-saya\/)[^/]+/];
+
+/** The path as the request log writes it: secret segments replaced by their parameter's name. */
+export function loggedPath(path: string): string {
+  return SECRET_SEGMENTS.reduce((redacted, pattern) => redacted.replace(pattern, "$1:id"), path);
+}
+
+/**
  * First in the chain: gives the request its id (a trusted proxy's X-Request-Id or a new one), echoes
  * it in the X-Request-Id response header, runs the rest of the request with it (every log line of the
  * request carries it), and when the response ends writes the request's one line and its duration.
  * The line holds the route id and the path without the query string (queries hold e-mails, keywords,
- * keys); never headers, cookies or bodies.
+ * keys) and without secret segments (loggedPath); never headers, cookies or bodies.
  */
 export function installRequestLog(app: Express, routeIdOf: (pathname: string) => string) {
   app.use((req: Request, res: Response, next: NextFunction) => {
@@ -67,7 +78,7 @@ export function installRequestLog(app: Express, routeIdOf: (pathname: string) =>
         reqId: state.reqId,
         method: req.method,
         route,
-        path,
+        path: loggedPath(path),
         status,
         ms: Math.round(seconds * 10_000) / 10,
         ...(state.userId !== undefined ? { userId: state.userId } : {}),

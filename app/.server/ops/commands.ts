@@ -293,6 +293,10 @@ export const OPS_COMMANDS: Record<string, Command> = {
         return EXIT_REFUSED;
       }
       io.out("every personal-data row is under the first key: the older keys may now be removed from DATA_ENCRYPTION_KEY");
+      // Issue 45 item 13: the 'Unduh Data Saya' archives live 24 hours and are not re-sealed (decision 0059).
+      io.out(
+        "'Unduh Data Saya' archives are not re-sealed: one sealed under an older key stops opening when that key goes (its link then says the file is no longer available); remove the old key no sooner than 24 hours from now to let them run out",
+      );
       return EXIT_OK;
     },
   },

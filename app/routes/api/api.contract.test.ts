@@ -8,6 +8,7 @@ import { settleMessages } from "~/.server/testing/messages";
 import { readOutbox } from "~/.server/store/messages";
 import { createProduct, createVerifiedUser, EMPLOYEE_PROMO, INCENTIVE_PROMO, randomNik, realAddress } from "~/.server/testing/fixtures";
 import { transitionOrder } from "~/.server/store/orders";
+import { OTP_NO_PAYLATER } from "~/.server/store/checkout";
 import { createSession } from "~/.server/store/people";
 import { methodId } from "~/.server/testing/payment-fixtures";
 import { apiCaller } from "../../.server/testing/api-client";
@@ -335,6 +336,8 @@ describe("orders", () => {
     };
     const own = await readBack(token);
     expect([own.status, own.headers.get("content-type")]).toEqual([200, "image/jpeg"]);
+    // Issue 45 item 13: an identity card is not kept in the browser's cache either.
+    expect(own.headers.get("cache-control")).toBe("no-store");
     expect((await readBack(await tokenFor((await createVerifiedUser(db)).id))).status).toBe(404);
 
     const empty = await callApi("POST", "/order/create", { token, json: { orderProducts: [{ id: productId, qty: 1 }], insentif: true } });
@@ -573,18 +576,79 @@ describe("orders", () => {
 });
 
 describe("OTP", () => {
-  it("sends a code to the given phone and answers a wrong code with the spec's message", async () => {
-    const user = await createVerifiedUser(db);
-    const token = await tokenFor(user.id);
-    const sent = await callApi("POST", "/otp/request", { token, json: { phone: "081234567890" } });
+  it("sends a code only for a BRI Ceria payment waiting for it, to the phone it carries, never to a number of the caller's choosing (issue 45 item 10)", async () => {
+    const phoneOf = () => `0812${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
+    const smsTo = async (phone: string) => {
+      await settleMessages();
+      return (await readOutbox(500)).filter((m) => m.to === phone);
+    };
+    const stray = phoneOf();
+
+    // A verified buyer with no paylater flow: 409, no SMS to the number in the body, none to the profile's.
+    const idle = await createVerifiedUser(db, { phoneNo: phoneOf() });
+    const idleToken = await tokenFor(idle.id);
+    const refused = await callApi("POST", "/otp/request", { token: idleToken, json: { phone: stray } });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe(OTP_NO_PAYLATER);
+    expect((await callApi("POST", "/otp/request", { token: idleToken, json: {} })).status).toBe(409);
+
+    // An approved incentive order (200, no method yet): only with BRI Ceria chosen for it, to the order's phone.
+    const buyer = await createVerifiedUser(db, { phoneNo: phoneOf() });
+    const token = await tokenFor(buyer.id);
+    const { createOrderInStatus } = await import("~/.server/testing/order-fixtures");
+    const { orderId } = await createOrderInStatus(db, 100, { user: buyer });
+    expect((await transitionOrder(orderId, 100, 200, "system", "test")).ok).toBe(true);
+    const paylater = await methodId("BRI-CERIA");
+    const va = await callApi("POST", "/otp/request", { token, json: { orderId, paymentMethodId: await methodId("BNI-VA") } });
+    expect(va.status).toBe(409);
+    expect((await callApi("POST", "/otp/request", { token: idleToken, json: { orderId, paymentMethodId: paylater } })).status).toBe(409);
+    const sent = await callApi("POST", "/otp/request", { token, json: { orderId, paymentMethodId: paylater, phone: stray } });
     expect(sent.status).toBe(200);
-    expect(sent.body.data).toMatchObject({ phone: "081234567890", expiresAt: expect.any(String) });
-    const again = await callApi("POST", "/otp/request", { token, json: { phone: "081234567890" } });
+    expect(sent.body.data).toMatchObject({ phone: buyer.phoneNo, expiresAt: expect.any(String) });
+    const again = await callApi("POST", "/otp/request", { token, json: { orderId, paymentMethodId: paylater } });
     expect(again.status).toBe(429);
     expect(Number(again.headers.get("retry-after"))).toBeGreaterThan(0);
     const wrong = await callApi("POST", "/otp/validate", { token, json: { otp: "0000" } });
     expect(wrong.status).toBe(400);
     expect(wrong.body.errors).toEqual({ otp: ["Kode OTP tidak sesuai"] });
+
+    // A checkout whose chosen method is BRI Ceria (order/create without the code): to its buyer phone;
+    // the code then makes the order.
+    const shopper = await createVerifiedUser(db, { phoneNo: phoneOf() });
+    const shopperToken = await tokenFor(shopper.id);
+    const productId = await createProduct(db, { price: 5_000_000, stock: 2 });
+    const checkoutPhone = phoneOf();
+    const ktp = await callApi("POST", "/upload", { token: shopperToken, form: uploadForm("ktp") });
+    const order = {
+      ktpImageUrl: ktp.body.data.path,
+      buyerName: shopper.fullname,
+      buyerPhoneNumber: checkoutPhone,
+      buyerEmail: shopper.email,
+      buyerNik: randomNik(),
+      bbnValidation: true,
+      domisiliValidation: true,
+      address: await realAddress(db),
+      orderProducts: [{ id: productId, qty: 1 }],
+      paymentMethodId: paylater,
+    };
+    const noCode = await callApi("POST", "/order/create", { token: shopperToken, json: order });
+    expect(noCode.status).toBe(400);
+    expect(Object.keys(noCode.body.errors ?? {})).toEqual(["otpSecretId"]);
+    const toCheckout = await callApi("POST", "/otp/request", { token: shopperToken, json: { phone: stray } });
+    expect(toCheckout.status).toBe(200);
+    expect(toCheckout.body.data.phone).toBe(checkoutPhone);
+    const code = (await smsTo(checkoutPhone))[0]?.text.match(/\b(\d{4})\b/)?.[1];
+    const secret = await callApi("POST", "/otp/validate", { token: shopperToken, json: { otp: code } });
+    expect(secret.status).toBe(200);
+    const created = await callApi("POST", "/order/create", {
+      token: shopperToken,
+      json: { ...order, otpSecretId: secret.body.data.secretId },
+    });
+    expect(created.status).toBe(201);
+
+    // No SMS ever went to the number the bodies named, nor to the idle buyer's own.
+    expect(await smsTo(stray)).toEqual([]);
+    expect(await smsTo(idle.phoneNo)).toEqual([]);
   });
 });
 

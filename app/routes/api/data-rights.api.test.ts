@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import { hash } from "@node-rs/argon2";
 import { eq } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
@@ -7,7 +8,9 @@ import { users } from "~/.server/db/schema";
 import { sessionMiddleware } from "~/.server/http/session";
 import { transitionOrder } from "~/.server/store/orders";
 import { createSession } from "~/.server/store/people";
-import { ERASE_OPEN_ORDER, ERASE_WRONG_PASSWORD } from "~/.server/store/privacy";
+import { DATA_EXPORT_GONE, ERASE_OPEN_ORDER, ERASE_WRONG_PASSWORD } from "~/.server/store/privacy";
+import { resetDataKeyringForTests } from "~/.server/data-crypto";
+import { resetEnvForTests } from "~/.server/env";
 import { apiCaller } from "~/.server/testing/api-client";
 import { createVerifiedUser } from "~/.server/testing/fixtures";
 import { waitForOutbox } from "~/.server/testing/messages";
@@ -78,5 +81,30 @@ describe("the data rights in the JSON API", () => {
     const erased = await callApi("POST", "/user/delete-account", { token, json: { password: PASSWORD } });
     expect([erased.status, erased.body.message]).toEqual([200, "Akun Anda telah dihapus."]);
     expect((await callApi("GET", "/user/my-profile", { token })).status).toBe(401);
+  });
+});
+
+describe("a data-export link after its key was dropped (issue 45 item 13)", () => {
+  it("answers 404 saying the file is no longer available, not a 500", async () => {
+    const user = await createVerifiedUser(db);
+    const token = await createSession(user.id, "api");
+    await callApi("POST", "/user/data-export/request", { token });
+    await waitForOutbox((entries) => entries.some((e) => e.to === user.email && e.subject.includes("Siap Diunduh")));
+    const { link } = (await callApi("GET", "/user/data-export", { token })).body.data;
+    const oldKey = process.env.DATA_ENCRYPTION_KEY!;
+    const useKeys = (value: string) => {
+      process.env.DATA_ENCRYPTION_KEY = value;
+      resetEnvForTests();
+      resetDataKeyringForTests();
+    };
+    try {
+      // A rotation to a new key, then the old key dropped: the archive sealed under it no longer opens.
+      useKeys(crypto.randomBytes(32).toString("base64"));
+      const answer = await downloadWith(token, link);
+      expect([answer.status, answer.headers.get("cache-control"), await answer.text()]).toEqual([404, "no-store", DATA_EXPORT_GONE]);
+    } finally {
+      useKeys(oldKey);
+    }
+    expect((await downloadWith(token, link)).status).toBe(200);
   });
 });

@@ -1,8 +1,7 @@
 import { ApiError, defineArea, idOf, invalid, ok, readJson, tooMany } from "~/.server/http/api";
 import { object } from "~/.server/http/api-shapes";
-import { getProfile } from "~/.server/store/people";
-import { OTP_WRONG, requestOtp, validateOtp } from "~/.server/store/payments";
-import { paylaterPhone } from "~/.server/store/checkout";
+import { OTP_WRONG, validateOtp } from "~/.server/store/payments";
+import { requestPaylaterOtp } from "~/.server/store/checkout";
 
 // Spec §7 otp/request and otp/validate: the BRI-CERIA code of /otp. The code goes to the buyer's
 // phone; the secretId of a validated code is what create / set-payment take as otpSecretId (for
@@ -13,35 +12,33 @@ const area = defineArea("otp", {
     method: "POST",
     auth: true,
     doc: {
-      summary: "Send a 4-digit code (valid 30 minutes) to the buyer's phone",
+      summary: "Send a 4-digit code (valid 30 minutes) to the buyer's phone on what waits for it",
       description:
-        "The phone: `orderId`'s buyer phone (set-payment), else `phone` (the buyerPhoneNumber the order will carry), else the profile's.",
-      body: { type: "object", properties: { orderId: { type: "integer" }, phone: { type: "string" } } },
+        "Only for a BRI Ceria payment waiting for its code: with `orderId` and `paymentMethodId` (BRI Ceria), the buyer's own order in 200 without a method (set-payment), to the order's buyer phone; without `orderId`, the buyer's checkout whose chosen method is BRI Ceria (an order/create with BRI Ceria and no `otpSecretId` leaves it so), to its buyerPhoneNumber. A `phone` in the body is not used. 409 when nothing waits for a code.",
+      body: { type: "object", properties: { orderId: { type: "integer" }, paymentMethodId: { type: "integer" } } },
       data: object({
         phone: { type: "string" },
         expiresAt: { type: "string", format: "date-time" },
         resendAvailableAt: { type: "string", format: "date-time" },
       }),
-      errors: [400, 429],
+      errors: [400, 403, 409, 429],
     },
     async handle({ request, user, address }) {
       const body = await readJson(request);
-      const orderId = idOf(body.orderId);
-      const phone =
-        orderId !== undefined
-          ? await paylaterPhone(user.id, orderId)
-          : typeof body.phone === "string" && body.phone.trim()
-            ? body.phone.replace(/\D/g, "")
-            : ((await getProfile(user.id))?.phoneNo.replace(/\D/g, "") ?? null);
-      const sent = phone ? await requestOtp(user.id, phone, new Date(), address) : null;
-      if (!sent?.ok) {
-        const message = sent?.message ?? "Nomor HP tidak valid.";
-        if (sent?.code === "TOO_MANY") throw tooMany(sent.retryAfterSeconds ?? 60, message);
-        if (sent?.code === "NOT_VERIFIED") throw new ApiError(403, message);
-        if (sent?.code === "COOLDOWN")
+      const orderId = body.orderId === undefined || body.orderId === null ? undefined : idOf(body.orderId);
+      if (orderId === undefined && body.orderId !== undefined && body.orderId !== null)
+        throw invalid({ orderId: ["Pesanan tidak ditemukan."] });
+      // Issue 45 item 10: the store picks the phone (the order's or the checkout's), never the body.
+      const sent = await requestPaylaterOtp(user.id, { orderId, paymentMethodId: body.paymentMethodId }, new Date(), address);
+      if (!sent.ok) {
+        const message = sent.message;
+        if (sent.code === "NO_PAYLATER") throw new ApiError(409, message);
+        if (sent.code === "TOO_MANY") throw tooMany(sent.retryAfterSeconds ?? 60, message);
+        if (sent.code === "NOT_VERIFIED") throw new ApiError(403, message);
+        if (sent.code === "COOLDOWN")
           throw tooMany(Math.ceil(((sent.resendAvailableAt?.getTime() ?? Date.now()) - Date.now()) / 1000), message);
         // Spec §8: BRI-CERIA's NOT_EXIST error ('Nomor Telephone tak terdaftar').
-        throw new ApiError(400, sent?.code === "NOT_EXIST" ? "error NOT_EXIST" : message, { phone: [message] });
+        throw new ApiError(400, sent.code === "NOT_EXIST" ? "error NOT_EXIST" : message, { phone: [message] });
       }
       return ok(
         { phone: sent.phone, expiresAt: sent.expiresAt.toISOString(), resendAvailableAt: sent.resendAvailableAt.toISOString() },

@@ -31,8 +31,8 @@ export const personalDataAccess = pgTable(
     buyerId: integer("buyer_id")
       .notNull()
       .references(() => users.id),
-    // What was opened: the NIK in clear, or the KTP photo's bytes.
-    item: text("item", { enum: ["nik", "ktp"] }).notNull(),
+    // What was opened: the NIK in clear, the KTP photo's bytes, or the order found by a full-NIK search.
+    item: text("item", { enum: ["nik", "ktp", "nik-search"] }).notNull(),
     clientAddress: text("client_address").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, type Db } from "../../db/client";
-import { balanceEntries, orders } from "../../db/schema";
+import { balanceEntries, orders, personalDataAccess } from "../../db/schema";
 import { listWithdrawalsInProcess, listQueue, OPS_PAGE_SIZE, queueSummaries, searchOrders } from "./queues";
 import { createVerifiedUser } from "../../testing/fixtures";
 import { ownDatabaseForThisFile } from "../../testing/own-database";
@@ -64,12 +64,21 @@ describe("search and export", () => {
     const b = await createOrderInStatus(db, 302);
     const [rowA] = await db.select().from(orders).where(eq(orders.id, a.orderId));
     const [rowB] = await db.select().from(orders).where(eq(orders.id, b.orderId));
-    const ids = async (search: Parameters<typeof searchOrders>[0]) => (await searchOrders(search, 1)).items.map((o) => o.id);
+    const searcher = await createVerifiedUser(db);
+    const opener = { operatorId: searcher.id, clientAddress: "203.0.113.9" };
+    const ids = async (search: Parameters<typeof searchOrders>[0]) => (await searchOrders(search, 1, opener)).items.map((o) => o.id);
     expect(await ids({ invoice: rowA!.invoiceId })).toEqual([a.orderId]);
     expect(await ids({ invoice: rowA!.invoiceId.slice(-6) })).toContain(a.orderId);
     expect(await ids({ email: rowB!.buyerEmail.toUpperCase() })).toContain(b.orderId);
     expect(await ids({ nik: readNik(rowB!.buyerNik) })).toEqual([b.orderId]);
     expect(await ids({ nik: readNik(rowB!.buyerNik), statusId: 300 })).toEqual([]);
+    // Issue 45 item 13: a search by full NIK is on the access log, one row per order it showed; others are not.
+    const logged = await db
+      .select({ orderId: personalDataAccess.orderId, buyerId: personalDataAccess.buyerId, item: personalDataAccess.item })
+      .from(personalDataAccess)
+      .where(eq(personalDataAccess.operatorId, searcher.id));
+    expect(logged).toEqual([{ orderId: b.orderId, buyerId: b.user.id, item: "nik-search" }]);
+    await expect(searchOrders({ nik: readNik(rowB!.buyerNik) }, 1)).rejects.toThrow(/needs the operator/);
     expect(await ids({ statusId: 302, email: rowB!.buyerEmail })).toContain(b.orderId);
     const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Jakarta" }).format(new Date());
     // The NIK is stored sealed; the search compares its keyed hash (issue 35).

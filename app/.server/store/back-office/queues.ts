@@ -4,7 +4,7 @@ import { balanceEntries, orderProducts, orders, orderStatuses, users } from "../
 import { ORDER_STATUS } from "~/lib/order-status";
 import { startOfDayWib } from "../../dates";
 import { amountToPay } from "../orders";
-import { nikHashOf } from "../privacy";
+import { nikHashOf, type Opener, recordNikSearch } from "../privacy";
 
 // What the back office reads (issue 17): the queues with their counts and oldest item, one queue's
 // page, the search (one order for its decision: order-detail.ts). Reads only: every change goes
@@ -184,8 +184,19 @@ export async function searchConditions(search: OrderSearch): Promise<SQL[]> {
 
 export type SearchItem = QueueItem & { statusId: number; statusName: string };
 
-/** Orders matching every given criterion, newest first. */
-export async function searchOrders(search: OrderSearch, page: number): Promise<Paged<SearchItem>> {
+/**
+ * Orders matching every given criterion, newest first. A search by NIK names whose orders carry that
+ * NIK: the orders it shows go into the personal-data access log under `opener` (issue 45 item 13),
+ * so such a search needs one.
+ */
+export async function searchOrders(search: OrderSearch, page: number, opener?: Opener): Promise<Paged<SearchItem>> {
+  if (search.nik && !opener) throw new Error("searchOrders: a search by NIK is recorded, and needs the operator");
   const scans = !!(search.invoice || search.email);
-  return listOrders(await searchConditions(search), pageOf(page), "newest", scans) as Promise<Paged<SearchItem>>;
+  const found = (await listOrders(await searchConditions(search), pageOf(page), "newest", scans)) as Paged<SearchItem>;
+  if (search.nik && opener)
+    await recordNikSearch(
+      opener,
+      found.items.map((o) => o.id),
+    );
+  return found;
 }

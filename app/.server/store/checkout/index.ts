@@ -27,7 +27,16 @@ export {
   NO_DRAFT,
   type RuleFailure,
 } from "./order-creation";
-export { chooseDraftMethod, chooseDraftTenor, getPaymentFlowSummary, getPaymentSummary, payDraft, paylaterPhone } from "./payment-choice";
+export {
+  chooseDraftMethod,
+  chooseDraftTenor,
+  getPaymentFlowSummary,
+  getPaymentSummary,
+  OTP_NO_PAYLATER,
+  payDraft,
+  paylaterPhone,
+  requestPaylaterOtp,
+} from "./payment-choice";
 export {
   type CheckoutBuyer,
   type CheckoutField,

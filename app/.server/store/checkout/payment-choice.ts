@@ -10,7 +10,7 @@ import { ORDER_STATUS } from "~/lib/order-status";
 import { PAYMENT_KINDS } from "~/lib/payment-kinds";
 import { checkoutPricing } from "~/lib/pricing";
 import { checkEmployeePromo, getCheckoutDraft } from "./draft";
-import { consumeOtpSecret } from "../payments";
+import { consumeOtpSecret, type OtpRequestResult, requestOtp } from "../payments";
 import {
   CHECKOUT_INCOMPLETE,
   INCENTIVE_FROM_CHECKOUT,
@@ -140,20 +140,56 @@ export async function chooseDraftTenor(
   return { ok: true };
 }
 
-/** The phone the BRI-CERIA code goes to: the buyer's number on the draft or on the order. */
-export async function paylaterPhone(userId: number, orderId?: number): Promise<string | null> {
+/** Issue 45 item 10: a code asked for with no BRI Ceria payment waiting for it. */
+export const OTP_NO_PAYLATER =
+  "Kode OTP hanya dikirim untuk pesanan dengan metode pembayaran BRI Ceria yang sedang menunggu kode OTP. Pilih BRI Ceria sebagai metode pembayaran terlebih dahulu.";
+
+export type PaylaterOtpResult = OtpRequestResult | { ok: false; code: "NO_PAYLATER"; message: string };
+
+/**
+ * The phone a BRI-CERIA code may go to (issue 45 item 10), the same rule for the web and the API:
+ * the buyer's number on what waits for the code, and nothing else — for `flow.orderId` the buyer's
+ * own order in 200 without a method with BRI Ceria chosen for it (`flow.paymentMethodId`, the
+ * set-payment), otherwise the buyer's checkout draft whose saved method is BRI Ceria and which
+ * would become that paylater order once the code is entered. Never a number from the request, never
+ * the profile's: null when nothing waits for a code.
+ */
+export async function paylaterPhone(userId: number, flow: { orderId?: number; paymentMethodId?: unknown } = {}): Promise<string | null> {
   if (!isId(userId)) return null;
-  if (orderId !== undefined) {
-    if (!isId(orderId)) return null;
+  const isPaylater = async (amount: number, methodId: unknown) => {
+    const check = await checkPaymentChoice(amount, methodId, undefined, { requireTenor: false });
+    return check.ok && PAYMENT_KINDS[check.method.type].otp;
+  };
+  if (flow.orderId !== undefined) {
+    const order = await payableOrder(userId, flow.orderId);
+    if (!order || !(await isPaylater(order.totalAmount, flow.paymentMethodId))) return null;
     const db = await getDb();
-    const [order] = await db
-      .select({ phone: orders.buyerPhoneNumber })
-      .from(orders)
-      .where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
-    return order?.phone.replace(/\D/g, "") || null;
+    const [row] = await db.select({ phone: orders.buyerPhoneNumber }).from(orders).where(eq(orders.id, order.id));
+    return row?.phone.replace(/\D/g, "") || null;
   }
   const draft = await getCheckoutDraft(userId);
-  return draft?.values.buyerPhoneNumber?.replace(/\D/g, "") || null;
+  if (!draft || !(await isPaylater(await draftAmount(userId, draft), draft.paymentMethodId))) return null;
+  // Only a draft payDraft would turn into the paylater order: complete, and not an incentive (that one waits for approval).
+  const submission = await submissionFromDraft(userId, draft);
+  if (!submission || submission.insentif) return null;
+  return submission.buyerPhoneNumber.replace(/\D/g, "") || null;
+}
+
+/**
+ * Sends the BRI-CERIA code for what waits for it (paylaterPhone), through the SMS rules of
+ * requestOtp (verified account, Indonesian number, cooldown, hourly caps). Both doors call this, so
+ * no request sends an SMS to a number of its choosing or uses up the store-wide cap without a
+ * paylater payment.
+ */
+export async function requestPaylaterOtp(
+  userId: number,
+  flow: { orderId?: number; paymentMethodId?: unknown },
+  now = new Date(),
+  address = "local",
+): Promise<PaylaterOtpResult> {
+  const phone = await paylaterPhone(userId, flow);
+  if (!phone) return { ok: false, code: "NO_PAYLATER", message: OTP_NO_PAYLATER };
+  return requestOtp(userId, phone, now, address);
 }
 
 /** The draft's values as the checkout form would post them, checked by the checkout form's own schema. */

@@ -28,15 +28,22 @@ export async function saveUpload(ownerId: number, purpose: UploadPurpose, file: 
 export async function getOwnedUpload(
   id: string,
   ownerId: number,
-): Promise<{ contentType: string; bytes: Uint8Array; size: number } | null> {
+): Promise<{ contentType: string; bytes: Uint8Array; size: number; purpose: string } | null> {
   if (!ID_PATTERN.test(id)) return null;
   const db = await getDb();
   const [row] = await db
-    .select({ id: uploads.id, contentType: uploads.contentType, bytes: uploads.bytes, keyId: uploads.keyId, size: uploads.size })
+    .select({
+      id: uploads.id,
+      contentType: uploads.contentType,
+      bytes: uploads.bytes,
+      keyId: uploads.keyId,
+      size: uploads.size,
+      purpose: uploads.purpose,
+    })
     .from(uploads)
     .where(and(eq(uploads.id, id), eq(uploads.ownerId, ownerId), isNull(uploads.deletedAt)));
   if (!row) return null;
-  return { contentType: row.contentType, size: row.size, bytes: openUpload(row) };
+  return { contentType: row.contentType, size: row.size, purpose: row.purpose, bytes: openUpload(row) };
 }
 
 /** Any stored upload but a KTP photo, for an operator who passed the second factor (the route checks that). */

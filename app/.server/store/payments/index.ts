@@ -21,7 +21,7 @@ export {
   UNIQUE_CODES_EXHAUSTED,
 } from "./methods";
 export { freeUniqueCode, openPayment } from "./open";
-export { consumeOtpSecret, getOtpState, OTP_WRONG, PHONE_NOT_REGISTERED, requestOtp, validateOtp } from "./otp";
+export { consumeOtpSecret, getOtpState, OTP_WRONG, type OtpRequestResult, PHONE_NOT_REGISTERED, requestOtp, validateOtp } from "./otp";
 export { getPaymentDetail, markPaid, type PaymentDetail } from "./page";
 export { openPaymentQuietly, type PayResult, setOrderPayment } from "./set-payment";
 export { expireOverduePayments, getOpenVaPayment, settleGatewayEvent, type SettlementResult } from "./settlement";

@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import { stringify } from "csv-stringify";
-import { aliasedTable, and, desc, eq, ilike, lt, or, sql, type SQL } from "drizzle-orm";
+import { aliasedTable, and, desc, eq, ilike, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { orders, personalDataAccess, uploads, users } from "../../db/schema";
 import { csvSafeCell } from "../../csv";
@@ -11,7 +11,7 @@ import { openUpload } from "./uploads";
 // them in the back office write one row here per opening, in the same call that opens them, so there
 // is no opening without its row. Admins read the log at /ops/privacy.
 
-export type AccessItem = "nik" | "ktp";
+export type AccessItem = "nik" | "ktp" | "nik-search";
 export type Opener = { operatorId: number; clientAddress: string };
 
 async function record(opener: Opener, order: { id: number; userId: number }, item: AccessItem) {
@@ -41,6 +41,27 @@ export async function openOrderNik(opener: Opener, orderId: number): Promise<str
   if (!order) return null;
   await record(opener, order, "nik");
   return readNik(order.buyerNik);
+}
+
+/**
+ * A search by a full NIK (/ops/search?nik=, issue 45 item 13) tells the operator whose orders carry
+ * that NIK: one row per order it showed, written by the search itself (back-office searchOrders).
+ */
+export async function recordNikSearch(opener: Opener, orderIds: number[]): Promise<void> {
+  const ids = orderIds.filter(isOrderId);
+  if (!ids.length) return;
+  const db = await getDb();
+  const found = await db.select({ id: orders.id, userId: orders.userId }).from(orders).where(inArray(orders.id, ids));
+  if (!found.length) return;
+  await db.insert(personalDataAccess).values(
+    found.map((order) => ({
+      operatorId: opener.operatorId,
+      orderId: order.id,
+      buyerId: order.userId,
+      item: "nik-search" as const,
+      clientAddress: opener.clientAddress.slice(0, 64),
+    })),
+  );
 }
 
 export type KtpPhoto = { state: "none" } | { state: "deleted"; deletedAt: Date } | { state: "present"; uploadId: string };
@@ -93,7 +114,11 @@ export type AccessEntry = {
   clientAddress: string;
 };
 
-export const ACCESS_ITEM_LABELS: Record<AccessItem, string> = { nik: "NIK lengkap", ktp: "Foto KTP" };
+export const ACCESS_ITEM_LABELS: Record<AccessItem, string> = {
+  nik: "NIK lengkap",
+  ktp: "Foto KTP",
+  "nik-search": "Pencarian NIK lengkap",
+};
 export const ACCESS_PAGE_SIZE = 50;
 
 const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);

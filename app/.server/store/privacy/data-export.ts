@@ -23,7 +23,8 @@ import {
   users,
   villages,
 } from "../../db/schema";
-import { decryptBytes, encryptBytes } from "../../data-crypto";
+import { DataDecryptionError, decryptBytes, encryptBytes } from "../../data-crypto";
+import { log } from "../../log";
 import { env } from "../../env";
 import { zipStored, type ZipEntry } from "../../zip";
 import { DATA_EXPORT_HOURS } from "~/lib/data-export-link";
@@ -96,8 +97,18 @@ export async function requestDataExport(userId: number): Promise<DataExportState
   return { id, requestedAt: now, expiresAt, ready: false, link: null };
 }
 
-/** The ZIP of export `id` for its owner `userId` while it is valid (null: unknown, another's, expired or not built yet). */
-export async function openDataExport(id: string, userId: number): Promise<Uint8Array | null> {
+/** What openDataExport answers for an archive sealed under a key no longer in DATA_ENCRYPTION_KEY (issue 45 item 13). */
+export const DATA_EXPORT_UNAVAILABLE = "unavailable";
+/** What the link then says (a 404): the file is gone for good; a new one is asked for on the profile. */
+export const DATA_EXPORT_GONE = "Berkas data ini sudah tidak tersedia. Minta unduhan baru dengan tombol Unduh Data Saya di halaman Profil.";
+
+/**
+ * The ZIP of export `id` for its owner `userId` while it is valid (null: unknown, another's, expired
+ * or not built yet). DATA_EXPORT_UNAVAILABLE: it exists but no key in force opens it any more (the
+ * key it was sealed under was dropped after a rotation, which does not re-seal archives): the owner
+ * is told the file is no longer available and asks again, instead of a 500.
+ */
+export async function openDataExport(id: string, userId: number): Promise<Uint8Array | typeof DATA_EXPORT_UNAVAILABLE | null> {
   if (typeof id !== "string" || !EXPORT_ID.test(id)) return null;
   const db = await getDb();
   const [row] = await db
@@ -109,7 +120,14 @@ export async function openDataExport(id: string, userId: number): Promise<Uint8A
     .limit(1);
   if (!row?.bytes) return null;
   const stored = new Uint8Array(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength);
-  return decryptBytes(stored, row.keyId, exportContext(id));
+  try {
+    return decryptBytes(stored, row.keyId, exportContext(id));
+  } catch (error) {
+    if (!(error instanceof DataDecryptionError)) throw error;
+    // The key id only: the export's id is the link's secret.
+    log.warn({ keyId: row.keyId }, "data export sealed under a key no longer in DATA_ENCRYPTION_KEY");
+    return DATA_EXPORT_UNAVAILABLE;
+  }
 }
 
 /** Deletes the requests past their 24 hours (the scheduled job, once a minute across instances). */

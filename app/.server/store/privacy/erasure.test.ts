@@ -6,11 +6,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, type Db } from "../../db/client";
 import { queryRows } from "../../db/query-rows";
 import { balanceEntries, dataExports, orderEvents, orders, payments, uploads, users } from "../../db/schema";
-import { createVerifiedUser, type TestUser } from "../../testing/fixtures";
+import { createProduct, createVerifiedUser, INCENTIVE_PROMO, realAddress, submission, type TestUser } from "../../testing/fixtures";
 import { waitForOutbox } from "../../testing/messages";
 import { createOrderInStatus } from "../../testing/order-fixtures";
 import { ownDatabaseForThisFile } from "../../testing/own-database";
-import { requestWithdrawal, settleWithdrawal, transitionOrder } from "../orders";
+import { getBalance, requestWithdrawal, saveUpload, settleWithdrawal, transitionOrder } from "../orders";
+import { createOrderFromDraft, NIK_ALREADY_USED, saveDraftAddress, setDraftKtp, startCheckout } from "../checkout";
+import { searchOrders } from "../back-office";
+import { sealPersonalData } from "./rotation";
 import { createRefund, listOwnedRefunds, recordReceipt, submitRefundAccount } from "../refunds";
 import { authenticate, createSession, getSessionUser, registerUser } from "../people";
 import {
@@ -152,6 +155,76 @@ describe("Hapus Akun", () => {
   });
 });
 
+/** An incentive checkout of `user` with `nik`, as the buyer submits it (draft, address, KTP, the order). */
+async function incentiveOrderWithNik(user: TestUser, nik: string) {
+  const productId = await createProduct(db, { price: 28_500_000, stock: 5, promos: [INCENTIVE_PROMO] });
+  const started = await startCheckout({ id: user.id, verified: true }, productId);
+  if (!started.ok) throw new Error(started.message);
+  await saveDraftAddress(user.id, await realAddress(db));
+  await setDraftKtp(
+    user.id,
+    await saveUpload(user.id, "ktp", { bytes: new Uint8Array([0xff, 0xd8, 0xff, 0xd9]), contentType: "image/jpeg" }),
+  );
+  return createOrderFromDraft(user.id, crypto.randomUUID(), submission(user, { insentif: true, buyerDadName: "Ahmad", buyerNik: nik }), {
+    statusId: 100,
+  });
+}
+
+describe("Hapus Akun after an incentive (issue 45 item 9)", () => {
+  it("keeps the NIK's keyed hash on the incentive order: no second unit for that NIK, to another buyer or to the person's new account", async () => {
+    const a = await buyerWithPassword();
+    const nik = `3171${String(randomInt(0, 1e12)).padStart(12, "0")}`;
+    const made = await incentiveOrderWithNik(a, nik);
+    if (!made.ok) throw new Error(made.message);
+    // Approved, paid, shipped, confirmed; the reward withdrawn; an earlier incentive order cancelled.
+    for (const [from, to] of [
+      [100, 200],
+      [200, 300],
+      [300, 400],
+      [400, 500],
+    ] as const)
+      expect((await transitionOrder(made.orderId, from, to, "system", "test")).ok).toBe(true);
+    const reward = await getBalance(a.id);
+    if (reward > 0) {
+      const withdrawal = await requestWithdrawal(a.email, reward);
+      if (!withdrawal.ok) throw new Error(withdrawal.message);
+      expect((await settleWithdrawal(withdrawal.id, "ok")).ok).toBe(true);
+    }
+    const released = await createOrderInStatus(db, 100, { user: a });
+    expect((await transitionOrder(released.orderId, 100, 1, `buyer:${a.id}`, "test")).ok).toBe(true);
+    const hashOf = async (orderId: number) =>
+      (await db.select({ hash: orders.buyerNikHash }).from(orders).where(eq(orders.id, orderId)))[0]!.hash;
+    const kept = await hashOf(made.orderId);
+    expect(kept).toMatch(/^[0-9a-f]{64}$/);
+
+    expect(await eraseAccount(a.id, PASSWORD)).toEqual({ ok: true, pseudonym: expect.any(String) });
+    // The NIK itself is gone; its keyed hash stays on the order that holds the unit, not on the released one.
+    expect(await columnsHolding([nik])).toEqual([]);
+    expect(await hashOf(made.orderId)).toBe(kept);
+    expect(await hashOf(released.orderId)).toBeNull();
+    // A restart's sealing pass leaves the erased orders as they are (it used to hash their empty NIK).
+    await sealPersonalData(db, "clear");
+    expect(await hashOf(made.orderId)).toBe(kept);
+    const [erased] = await db.select({ nik: orders.buyerNik }).from(orders).where(eq(orders.id, made.orderId));
+    expect(erased!.nik).toBe("");
+
+    // /ops/search?nik= still finds the erased order.
+    const opener = { operatorId: (await createVerifiedUser(db)).id, clientAddress: "203.0.113.9" };
+    expect((await searchOrders({ nik }, 1, opener)).items.map((o) => o.id)).toContain(made.orderId);
+
+    // Another buyer with the same NIK is refused, and so is the erased person registered again.
+    const b = await buyerWithPassword();
+    expect(await incentiveOrderWithNik(b, nik)).toEqual({ ok: false, field: "buyerNik", message: NIK_ALREADY_USED });
+    const [company] = await db.select({ companyId: users.companyId }).from(users).where(eq(users.id, a.id));
+    const again = await registerUser({ ...a, companyId: company!.companyId, password: PASSWORD });
+    if (!again.ok) throw new Error("registration refused");
+    await db.update(users).set({ verifiedAt: new Date() }).where(eq(users.id, again.value.userId));
+    const returning: TestUser = { ...a, id: again.value.userId };
+    expect(await incentiveOrderWithNik(returning, nik)).toEqual({ ok: false, field: "buyerNik", message: NIK_ALREADY_USED });
+    expect((await searchOrders({ nik }, 1, opener)).items.map((o) => o.id)).toEqual([made.orderId]);
+  });
+});
+
 /** The files of a stored ZIP, read from its local headers (checks each CRC-32 as an unzip would). */
 function unzip(zip: Uint8Array): Map<string, Buffer> {
   const buffer = Buffer.from(zip);
@@ -218,7 +291,7 @@ describe("Unduh Data Saya", () => {
     const [row] = await db.select({ bytes: dataExports.bytes }).from(dataExports).where(eq(dataExports.id, requested.id));
     expect(Buffer.from(row!.bytes!).includes(Buffer.from("akun.json"))).toBe(false);
 
-    const files = unzip((await openDataExport(requested.id, user.id))!);
+    const files = unzip((await openDataExport(requested.id, user.id)) as Uint8Array);
     expect([...files.keys()].filter((name) => !name.startsWith("foto/"))).toEqual([
       "RINGKASAN-DATA-SAYA.html",
       "akun.json",

@@ -17,7 +17,7 @@ import {
   users,
 } from "../../db/schema";
 import { env } from "../../env";
-import { FINAL_STATUSES } from "../../../lib/order-status";
+import { FINAL_STATUSES, RELEASED_STATUSES } from "../../../lib/order-status";
 import { PRIVACY_POLICY_PATH } from "../../../lib/privacy";
 import { defineMail, enqueueMessage, renderEmail } from "../messages";
 import { checkPassword, recordAudit, revokeAllSessions } from "../people";
@@ -105,7 +105,15 @@ export async function eraseAccount(userId: number, password: string): Promise<Er
       await enqueueMessage(tx, "mail", { kind: "account-erased", email: person.email, fullname: person.fullname });
 
       // The orders keep their figures, statuses, dates, invoice and region; the buyer's copy of
-      // name, contact, NIK, NIP, father's name, street address and note goes.
+      // name, contact, NIK, NIP, father's name, street address and note goes. The NIK's keyed hash
+      // stays on an incentive order that holds its unit (issue 45 item 9): the one-NIK-one-incentive
+      // rule is the government's, and the store must still refuse that NIK a second unit (also to
+      // this person's new account) and find the order by it in /ops/search, for as long as the
+      // order's records are kept (decision 0070). The hash alone names nobody: its key is the store's.
+      const keepsUnit = sql`${orders.insentif} and ${orders.statusId} not in (${sql.join(
+        RELEASED_STATUSES.map((s) => sql`${s}`),
+        sql`, `,
+      )})`;
       await tx
         .update(orders)
         .set({
@@ -113,7 +121,7 @@ export async function eraseAccount(userId: number, password: string): Promise<Er
           buyerEmail: "",
           buyerPhoneNumber: "",
           buyerNik: "",
-          buyerNikHash: null,
+          buyerNikHash: sql`case when ${keepsUnit} then ${orders.buyerNikHash} else null end`,
           buyerNip: null,
           buyerDadName: null,
           fullAddress: "",

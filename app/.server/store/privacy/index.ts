@@ -16,8 +16,10 @@ export {
   type KtpPhoto,
   listPersonalDataAccess,
   openOrderKtp,
+  type Opener,
   openOrderNik,
   orderKtpState,
+  recordNikSearch,
 } from "./access";
 export { deleteExpiredKtpPhotos, getKtpRetentionDays, RETENTION_MAX_DAYS, RETENTION_MIN_DAYS, saveKtpRetentionDays } from "./retention";
 export {
@@ -36,6 +38,8 @@ export {
   dataExportPath,
   deleteExpiredDataExports,
   latestDataExport,
+  DATA_EXPORT_GONE,
+  DATA_EXPORT_UNAVAILABLE,
   openDataExport,
   requestDataExport,
 } from "./data-export";

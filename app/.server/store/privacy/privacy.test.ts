@@ -73,8 +73,9 @@ describe("the same-NIK rules on the keyed hash", () => {
     const other = await createVerifiedUser(db);
     const again = submission(other, { buyerNik: nik, insentif: true, buyerDadName: "Budi" });
     expect(await checkOrderRules(other.id, again)).toEqual(expect.objectContaining({ ok: false }));
-    expect((await searchOrders({ nik }, 1)).items.map((o) => o.id)).toEqual([first.orderId]);
-    expect((await searchOrders({ nik: randomNik() }, 1)).items).toEqual([]);
+    const opener = { operatorId: other.id, clientAddress: "203.0.113.9" };
+    expect((await searchOrders({ nik }, 1, opener)).items.map((o) => o.id)).toEqual([first.orderId]);
+    expect((await searchOrders({ nik: randomNik() }, 1, opener)).items).toEqual([]);
     expect(NIK_ALREADY_USED).toBe("NIK sudah digunakan untuk pengajuan insentif lain.");
   });
 

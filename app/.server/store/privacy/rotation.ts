@@ -69,7 +69,9 @@ export async function sealPersonalData(
     const batch = await db
       .select({ id: orders.id, buyerNik: orders.buyerNik, buyerNikHash: orders.buyerNikHash })
       .from(orders)
-      .where(and(gt(orders.id, after), or(notCurrent(orders.buyerNik), isNull(orders.buyerNikHash))))
+      // An erased order's NIK is '' (store/privacy/erasure.ts): nothing to seal, and its kept hash
+      // (an incentive's, issue 45 item 9) must not become the hash of ''.
+      .where(and(gt(orders.id, after), ne(orders.buyerNik, ""), or(notCurrent(orders.buyerNik), isNull(orders.buyerNikHash))))
       .orderBy(asc(orders.id))
       .limit(batches.orders);
     if (!batch.length) break;
@@ -162,7 +164,7 @@ export async function rowsNotUnderCurrentKey(db: Executor): Promise<number> {
   const [row] = await queryRows<{ n: number }>(
     db,
     sql`
-    select (select count(*) from ${orders} where ${orders.buyerNik} not like ${current} or ${orders.buyerNikHash} is null)
+    select (select count(*) from ${orders} where ${orders.buyerNik} <> '' and (${orders.buyerNik} not like ${current} or ${orders.buyerNikHash} is null))
          + (select count(*) from ${uploads} where ${uploads.deletedAt} is null and ${uploads.keyId} is distinct from ${dataKeyring().current.id})
          + (select count(*) from ${personalDataKeys} where ${personalDataKeys.sealed} not like ${current})
          + (select count(*) from ${checkoutDrafts} where coalesce(${checkoutDrafts.values}->>'buyerNik', '') <> '' and ${checkoutDrafts.values}->>'buyerNik' not like ${current})
