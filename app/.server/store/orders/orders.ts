@@ -140,6 +140,8 @@ export async function cancelOrder(orderId: number, userId: number): Promise<Acti
  * nothing is received until finance confirms on the statement what arrived (issue 45 item 2).
  */
 async function refundCancelledTransfer(tx: Executor, orderId: number, userId: number): Promise<void> {
+  const [payment] = await tx.select({ total: payments.total }).from(payments).where(eq(payments.orderId, orderId));
+  if (!payment) return;
   const refund = await createAwaitingFundsRefund(tx, {
     orderId,
     cause: "buyer-cancel",
