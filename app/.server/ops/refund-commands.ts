@@ -92,7 +92,8 @@ export const REFUND_COMMANDS: Record<string, Command> = {
       if (id === null || rest.length > 0) return usageError(io, "refunds:gateway <id>");
       return report(io, id, await refundThroughGateway(id, "cli"), REFUND_STATE_NAMES.refunded);
     },
-  },  "refunds:confirm-funds": {
+  },
+  "refunds:confirm-funds": {
     usage: "refunds:confirm-funds <id> --amount <rupiah> [alasan…]",
     summary:
       "'Konfirmasi Dana': the amount of a manual transfer seen on the bank statement ('Menunggu Konfirmasi Dana' → owed); 0 with a reason → 'Dana tidak diterima'",

@@ -74,18 +74,12 @@ export function DecisionForms({
                     >
                       <legend>Apakah dana sudah masuk ke rekening toko?</legend>
                       <label>
-                        <input
-                          type="radio"
-                          name="moneyReceived"
-                          value="yes"
-                          required
-                          defaultChecked={valueOf(intent, "moneyReceived") === "yes"}
-                        />{" "}
+                        <input type="radio" name="moneyReceived" value="yes" defaultChecked={valueOf(intent, "moneyReceived") === "yes"} />{" "}
                         Dana diterima (tim keuangan mengonfirmasi jumlahnya, lalu dana dikembalikan ke pembeli)
                       </label>
                       <label>
-                        <input type="radio" name="moneyReceived" value="no" defaultChecked={valueOf(intent, "moneyReceived") === "no"} /> Dana
-                        belum diterima
+                        <input type="radio" name="moneyReceived" value="no" defaultChecked={valueOf(intent, "moneyReceived") === "no"} />{" "}
+                        Dana belum diterima
                       </label>
                       <FieldError id={`${intent}-money-error`} message={errors.moneyReceived} />
                     </fieldset>

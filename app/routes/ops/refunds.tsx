@@ -21,14 +21,7 @@ import {
 } from "~/.server/store/refunds";
 import { listPaymentIncidents, resolvePaymentIncident } from "~/.server/store/payments";
 import { formatRupiah } from "~/lib/money";
-import {
-  FAILURE_REASON_MAX,
-  FUNDS_NOTE_MAX,
-  REFERENCE_MAX,
-  REFUND_CAUSE_NAMES,
-  REFUND_STATE_NAMES,
-  type RefundState,
-} from "~/lib/refunds";
+import { FAILURE_REASON_MAX, FUNDS_NOTE_MAX, REFERENCE_MAX, REFUND_CAUSE_NAMES, REFUND_STATE_NAMES, type RefundState } from "~/lib/refunds";
 import type { RouteHandle } from "~/lib/route-handle";
 import { InputField } from "./components";
 import { Incidents, OverpaymentForm, type OverpaymentFailure } from "./refunds-parts";

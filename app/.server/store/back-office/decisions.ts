@@ -1,11 +1,11 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import type { Executor } from "../../db/client";
 import { getDb } from "../../db/client";
 import { orderEvents, orders, orderStatuses, payments } from "../../db/schema";
 import { amountToPay, transitionOrder } from "../orders";
 import { createAwaitingFundsRefund, createRefund, recordPaymentReceipt } from "../refunds";
 import { gatewayNamed } from "../../gateway";
-import { DEFAULT_VALIDITY_MS } from "../payments/methods";
+import { reopenTransferWindow } from "../payments";
 import { recordAudit } from "../people";
 import {
   COURIER_NAME_MAX,
@@ -209,12 +209,7 @@ async function moneyForDecision(
     const refund = await createAwaitingFundsRefund(tx, { orderId, cause: "proof-rejected", reason, actor });
     if (!refund.ok) throw new Error(`refund of rejected order ${orderId}: ${refund.message}`);
   }
-  if (decision === "reject-transfer") {
-    await tx
-      .update(payments)
-      .set({ expiresAt: sql`greatest(${payments.expiresAt}, now() + ${`${DEFAULT_VALIDITY_MS} milliseconds`}::interval)` })
-      .where(eq(payments.orderId, orderId));
-  }
+  if (decision === "reject-transfer") await reopenTransferWindow(tx, orderId);
   if (decision === "cancel-refund") {
     const refund = await createRefund(tx, { orderId, amount: "rest", cause: "ops-cancel", reason, actor });
     if (!refund.ok) throw new Error(`refund of cancelled order ${orderId}: ${refund.message}`);

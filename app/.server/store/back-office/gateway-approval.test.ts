@@ -75,7 +75,9 @@ describe("a Midtrans card instalment in 301 (issue 45 item 4)", () => {
       message: PAID_AT_GATEWAY,
     });
     const cli: string[] = [];
-    expect(await runOpsCommand(["orders:approve-installment", String(orderId)], { out: (l) => cli.push(l), err: (l) => cli.push(l) })).not.toBe(0);
+    expect(
+      await runOpsCommand(["orders:approve-installment", String(orderId)], { out: (l) => cli.push(l), err: (l) => cli.push(l) }),
+    ).not.toBe(0);
     expect(await facts(orderId)).toEqual({ statusId: 301, received: 0 });
 
     // The buyer pays on Snap's page: the settlement is the money event.

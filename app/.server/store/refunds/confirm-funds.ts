@@ -71,7 +71,12 @@ export async function confirmRefundFunds(refundId: number, actor: FinanceActor, 
       .returning({ id: refunds.id });
     if (!moved.length) return "refused" as const;
     if (amount > 0) {
-      const recorded = await recordReceipt(tx, { orderId: refund.orderId, amount, source: "transfer-confirmed", ref: `refund:${refundId}:funds` });
+      const recorded = await recordReceipt(tx, {
+        orderId: refund.orderId,
+        amount,
+        source: "transfer-confirmed",
+        ref: `refund:${refundId}:funds`,
+      });
       if (!recorded) throw new Error(`refund ${refundId}: its funds were already received`);
     }
     const words =
@@ -83,7 +88,10 @@ export async function confirmRefundFunds(refundId: number, actor: FinanceActor, 
       .values({ refundId, fromState: "awaiting-funds", toState: to, actor: label, note: words.slice(0, 1000), createdAt: now })
       .returning({ id: refundEvents.id });
     if (actor !== "cli")
-      await recordAudit(tx, actor.operatorId, "refund-funds-confirmed", { orderId: refund.orderId, detail: `refund ${refundId}: ${amount}` });
+      await recordAudit(tx, actor.operatorId, "refund-funds-confirmed", {
+        orderId: refund.orderId,
+        detail: `refund ${refundId}: ${amount}`,
+      });
     await announceRefundEvent(tx, event!.id);
     return to;
   });

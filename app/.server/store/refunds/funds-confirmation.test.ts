@@ -33,7 +33,10 @@ async function transferIn302() {
 
 async function receiptsOf(orderId: number) {
   const db = await getDb();
-  return db.select({ amount: orderReceipts.amount, source: orderReceipts.source }).from(orderReceipts).where(eq(orderReceipts.orderId, orderId));
+  return db
+    .select({ amount: orderReceipts.amount, source: orderReceipts.source })
+    .from(orderReceipts)
+    .where(eq(orderReceipts.orderId, orderId));
 }
 
 async function statusOf(orderId: number) {
@@ -77,7 +80,9 @@ describe("rejecting a transfer proof (issue 45 item 1)", () => {
       .update(payments)
       .set({ expiresAt: new Date(Date.now() - 60_000) })
       .where(eq(payments.orderId, orderId));
-    expect(await applyOpsDecision(orderId, "reject-transfer", await operator(), { reason: "Bukti buram", moneyReceived: false })).toMatchObject({
+    expect(
+      await applyOpsDecision(orderId, "reject-transfer", await operator(), { reason: "Bukti buram", moneyReceived: false }),
+    ).toMatchObject({
       ok: true,
     });
     expect(await markPaid(orderId, buyer.id, await proofUpload(buyer))).toEqual({ ok: true });
@@ -153,7 +158,9 @@ describe("'Menunggu Konfirmasi Dana' (issue 45 item 2)", () => {
       ok: true,
       state: "not-received",
     });
-    expect(await listOwnedRefunds(orderId, buyer.id)).toMatchObject([{ state: "not-received", failureReason: "Tidak ada di mutasi 1–3 Des" }]);
+    expect(await listOwnedRefunds(orderId, buyer.id)).toMatchObject([
+      { state: "not-received", failureReason: "Tidak ada di mutasi 1–3 Des" },
+    ]);
     expect(await receiptsOf(orderId)).toEqual([]);
     expect(await openRefundsOf(buyer.id)).toEqual({ count: 0, amount: 0 });
     const db = await getDb();
@@ -163,7 +170,10 @@ describe("'Menunggu Konfirmasi Dana' (issue 45 item 2)", () => {
       .where(and(eq(notifications.userId, buyer.id), eq(notifications.orderId, orderId)));
     expect(bell).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ title: "Pengembalian Dana: Dana tidak diterima", body: expect.stringContaining("Tidak ada di mutasi 1–3 Des") }),
+        expect.objectContaining({
+          title: "Pengembalian Dana: Dana tidak diterima",
+          body: expect.stringContaining("Tidak ada di mutasi 1–3 Des"),
+        }),
       ]),
     );
     // The CLI's door: the same function, refused once done.

@@ -189,7 +189,14 @@ export async function createAwaitingFundsRefund(
   const refundId = created!.id;
   const [event] = await tx
     .insert(refundEvents)
-    .values({ refundId, fromState: null, toState: "awaiting-funds", actor: input.actor.slice(0, 100), note: input.reason.slice(0, 1000), createdAt: now })
+    .values({
+      refundId,
+      fromState: null,
+      toState: "awaiting-funds",
+      actor: input.actor.slice(0, 100),
+      note: input.reason.slice(0, 1000),
+      createdAt: now,
+    })
     .returning({ id: refundEvents.id });
   await announceRefundEvent(tx, event!.id);
   return { ok: true, refundId, amount: payment.total };
