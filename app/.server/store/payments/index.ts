@@ -22,7 +22,7 @@ export {
 } from "./methods";
 export { freeUniqueCode, openPayment } from "./open";
 export { consumeOtpSecret, getOtpState, OTP_WRONG, PHONE_NOT_REGISTERED, requestOtp, validateOtp } from "./otp";
-export { getPaymentDetail, markPaid, type PaymentDetail, reopenTransferWindow } from "./page";
+export { getPaymentDetail, markPaid, type PaymentDetail } from "./page";
 export { openPaymentQuietly, type PayResult, setOrderPayment } from "./set-payment";
 export { expireOverduePayments, getOpenVaPayment, settleGatewayEvent, type SettlementResult } from "./settlement";
 export { applyMidtransStatus, midtransOutcome, refreshOwnedGatewayPayment, type MidtransDecision } from "./midtrans-settle";
@@ -50,3 +50,5 @@ export {
   saveTransferAccount,
   type TransferAccount,
 } from "./settings";
+// A proof rejected for another try gives the buyer a fresh window (issue 45 item 1).
+export { reopenTransferWindow } from "./page";
