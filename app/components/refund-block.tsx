@@ -73,6 +73,42 @@ export function RefundBlock({
         </span>
       </div>
       <p className="muted small">{refund.reason}</p>
+      {refund.state === "awaiting-funds" ? (
+        // What this state means (issue 45 item 2): nothing is owed until finance sees the money.
+        <div className="refund-next" data-testid="refund-awaiting-funds">
+          <p>
+            Tim keuangan sedang mencocokkan transfer Anda dengan mutasi rekening toko. Dana dikembalikan sejumlah yang benar-benar masuk ke
+            rekening toko; jumlah di atas adalah tagihan pesanan.
+          </p>
+          {refund.accountNumber ? (
+            <p>
+              Data rekening Anda sudah kami terima: <span className="strong">{account}</span>. Setelah dana dikonfirmasi, tim keuangan
+              mentransfernya, {REFUND_TRANSFER_TIME}.
+            </p>
+          ) : (
+            <p>Kirim data rekening Anda sekarang, agar dana dapat langsung ditransfer setelah dikonfirmasi.</p>
+          )}
+          {refund.correctable && !correcting ? (
+            <Link
+              to={`?${EDIT_ACCOUNT_PARAM}=${refund.id}#${id("heading")}`}
+              className="btn btn-outline btn-small"
+              preventScrollReset
+              data-testid="refund-edit"
+            >
+              Ubah Data Rekening
+            </Link>
+          ) : null}
+        </div>
+      ) : null}
+      {refund.state === "not-received" ? (
+        <div className="refund-next" data-testid="refund-not-received">
+          <p>
+            Tim keuangan tidak menemukan dana untuk pesanan ini di rekening toko, sehingga tidak ada dana yang dikembalikan. Jika Anda sudah
+            mentransfer, hubungi admin dengan bukti transfer dari bank Anda.
+          </p>
+          {refund.failureReason ? <p className="field-error">Alasan: {refund.failureReason}</p> : null}
+        </div>
+      ) : null}
       {refund.state === "processing" ? (
         // What happens next, and who does it: nobody has transferred anything yet (issue 43 item 5).
         <div className="refund-next" data-testid="refund-processing">

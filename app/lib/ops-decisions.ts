@@ -79,18 +79,20 @@ export const OPS_TRANSITIONS = {
     note: "Bukti transfer terverifikasi",
     success: "Bukti transfer terverifikasi. Pembayaran diterima.",
   },
-  // The buyer may upload a proof again.
+  // The buyer may upload a proof again, in a fresh payment window. As every rejection of a proof it
+  // says whether the money arrived: if so it becomes a refund awaiting finance (issue 45 item 1).
   "reject-transfer": {
     from: ORDER_STATUS.TRANSFER_REVIEW,
     to: ORDER_STATUS.AWAITING_PAYMENT,
     kind: "reject",
     role: "pesanan",
     label: "Tolak",
+    asksMoneyReceived: true,
     note: "Bukti transfer ditolak",
     success: "Bukti transfer ditolak. Pembeli dapat mengirim bukti baru.",
   },
-  // For good: the order cannot go on (issue 36). With 'Dana diterima' ticked the transfer did arrive
-  // and a refund of it is created in the same transaction.
+  // For good: the order cannot go on (issue 36). With 'Dana diterima' the transfer arrived: a refund
+  // 'Menunggu Konfirmasi Dana' is created in the same transaction (finance confirms the amount).
   "reject-transfer-final": {
     from: ORDER_STATUS.TRANSFER_REVIEW,
     to: ORDER_STATUS.EXPIRED_OR_REJECTED,
@@ -137,7 +139,7 @@ export type OpsTransition = {
   hint?: string;
   /** A rejection's label for its reason when the status offers more than one ('Alasan' otherwise). */
   reasonLabel?: string;
-  /** A rejection that asks whether the money arrived ('Dana diterima': a refund of it is created). */
+  /** A rejection that must say whether the money arrived ('Dana diterima': a refund awaiting finance's confirmation). */
   asksMoneyReceived?: true;
   /** The event row's note (a rejection's note is the operator's reason). */
   note: string;
@@ -149,8 +151,15 @@ export type OpsDecision = keyof typeof OPS_TRANSITIONS;
 export const isOpsDecision = (value: unknown): value is OpsDecision => typeof value === "string" && Object.hasOwn(OPS_TRANSITIONS, value);
 export const isRejection = (decision: OpsDecision) => OPS_TRANSITIONS[decision].kind === "reject";
 
-/** The decisions an order in `statusId` offers, in the table's order. */
-export function decisionsFrom(statusId: number): {
+/**
+ * The decisions an order in `statusId` offers, in the table's order. `paidAtGateway`: the order's
+ * payment is one the gateway collects itself (a Midtrans card instalment): no 'Setujui', only its
+ * settlement takes it to 300 (issue 45 item 4).
+ */
+export function decisionsFrom(
+  statusId: number,
+  options: { paidAtGateway?: boolean } = {},
+): {
   intent: OpsDecision;
   kind: OpsTransition["kind"];
   label: string;
@@ -159,7 +168,7 @@ export function decisionsFrom(statusId: number): {
   asksMoneyReceived: boolean;
 }[] {
   return (Object.entries(OPS_TRANSITIONS) as [OpsDecision, OpsTransition][])
-    .filter(([, t]) => t.from === statusId)
+    .filter(([intent, t]) => t.from === statusId && !(options.paidAtGateway && intent === "approve-installment"))
     .map(([intent, t]) => ({
       intent,
       kind: t.kind,

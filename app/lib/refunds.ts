@@ -2,18 +2,47 @@
 // buyer may name for a transfer refund, and the rules of the account form. Shared by the server and
 // the pages (no server code here).
 
-export type RefundState = "awaiting-account" | "processing" | "refunded" | "failed";
+export type RefundState = "awaiting-funds" | "awaiting-account" | "processing" | "refunded" | "failed" | "not-received";
 
 /** The one place the states are named (DESIGN §6 "Money back"). */
 export const REFUND_STATE_NAMES: Record<RefundState, string> = {
+  // A manual transfer's refund starts here: finance has not yet seen the money on the bank statement
+  // (issue 45 item 2). Nothing is received nor owed until it confirms the amount that arrived.
+  "awaiting-funds": "Menunggu Konfirmasi Dana",
   "awaiting-account": "Menunggu Data Rekening",
   processing: "Sedang Diproses",
   refunded: "Dana Telah Dikembalikan",
   failed: "Gagal Diproses",
+  // Finance found no money on the statement: closed, nothing received, nothing owed.
+  "not-received": "Dana tidak diterima",
 };
 
-/** The states in which the buyer is asked for (new) bank details. */
-export const ASKS_FOR_ACCOUNT: readonly RefundState[] = ["awaiting-account", "failed"];
+/** The states in which the buyer is asked for (new) bank details (already while finance checks the money). */
+export const ASKS_FOR_ACCOUNT: readonly RefundState[] = ["awaiting-funds", "awaiting-account", "failed"];
+
+/**
+ * The states of a refund the store owes (or gave back): its amount is money received. A refund
+ * waiting for finance to confirm the money, or closed because none arrived, owes nothing and is in
+ * no sum of the ledgers.
+ */
+export const OWED_STATES: readonly RefundState[] = ["awaiting-account", "processing", "refunded", "failed"];
+export const isOwedState = (state: RefundState) => OWED_STATES.includes(state);
+
+/** Why a refund exists (its cause), as /ops/refunds names it. */
+export const REFUND_CAUSE_NAMES: Record<string, string> = {
+  "buyer-cancel": "Dibatalkan pembeli setelah mengirim bukti transfer",
+  "proof-rejected": "Bukti transfer ditolak",
+  "ops-cancel": "Dibatalkan toko setelah dibayar",
+  "paid-after-close": "Dibayar setelah pesanan ditutup",
+  "amount-mismatch": "Jumlah pembayaran tidak sesuai",
+  "over-payment": "Kelebihan bayar",
+};
+
+/** Finance's 'Konfirmasi Dana' form: the amount that arrived (0: none) and, for 0, why. */
+export const FUNDS_NOTE_MAX = 500;
+export const FUNDS_AMOUNT_REQUIRED = "Jumlah dana yang masuk tidak boleh kosong (isi 0 jika dana tidak masuk).";
+export const FUNDS_AMOUNT_INVALID = "Jumlah dana yang masuk harus berupa angka rupiah tanpa titik atau koma.";
+export const FUNDS_NOTE_REQUIRED = "Alasan tidak boleh kosong jika dana tidak diterima.";
 
 /**
  * What the buyer is told a transfer refund takes once finance has their details: finance's practice

@@ -159,7 +159,9 @@ describe("a rejected proof (issue 16)", () => {
 
     const io = { out: () => {}, err: (line: string) => void errors.push(line) };
     const errors: string[] = [];
-    expect(await runOpsCommand(["orders:reject-transfer", String(orderId), "Nama", "pengirim", "tidak", "terbaca"], io)).toBe(0);
+    expect(
+      await runOpsCommand(["orders:reject-transfer", String(orderId), "--no-money-received", "Nama", "pengirim", "tidak", "terbaca"], io),
+    ).toBe(0);
     expect(errors).toEqual([]);
     expect(await statusOf(orderId)).toBe(200);
 

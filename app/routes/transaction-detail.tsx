@@ -72,9 +72,10 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
       stateName: REFUND_STATE_NAMES[r.state],
       proofUrl: proofUploadId ? uploadUrl(proofUploadId) : null,
       refundedAt: refundedAt ? formatDateWib(refundedAt) : null,
-      asksForAccount: r.method === "transfer" && ASKS_FOR_ACCOUNT.includes(r.state),
+      // While finance checks the money the buyer gives an account once, then may correct it.
+      asksForAccount: r.method === "transfer" && ASKS_FOR_ACCOUNT.includes(r.state) && !(r.state === "awaiting-funds" && r.accountNumber),
       // Until finance acts the buyer may correct what they sent: 'Ubah Data Rekening' is this page with ?rekening=<id>.
-      correctable: r.method === "transfer" && r.state === "processing",
+      correctable: r.method === "transfer" && (r.state === "processing" || (r.state === "awaiting-funds" && !!r.accountNumber)),
       editing: r.method === "transfer" && r.state === "processing" && url.searchParams.get(EDIT_ACCOUNT_PARAM) === String(r.id),
     })),
     banks: REFUND_BANKS,

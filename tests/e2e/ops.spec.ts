@@ -25,6 +25,9 @@ async function openFromQueue(page: Page, queue: string, invoice: string) {
   await expect(page.getByTestId("ops-invoice")).toHaveText(invoice);
 }
 
+/** The 302 'Tolak' form (302 also offers 'Tolak Permanen', with the same 'Dana diterima' choice). */
+const rejectForm = (page: Page) => page.locator("form").filter({ has: page.getByLabel("Alasan", { exact: true }) });
+
 test("an operator enrols the second factor, approves an incentive after opening the KTP; the buyer pays; shipped with a tracking number the buyer sees", async ({
   page,
   browser,
@@ -128,7 +131,12 @@ test("a transfer proof rejected with a reason: the buyer sees the reason on the 
   await expect(operator.getByTestId("ops-status")).toHaveText("Verifikasi Bukti Transfer");
   const reason = "Nominal pada bukti transfer tidak sesuai dengan kode unik.";
   await operator.getByLabel("Alasan", { exact: true }).fill(reason);
+  // Issue 45 item 1: the rejection says whether the money arrived; without it nothing changes.
   await operator.getByRole("button", { name: "Tolak", exact: true }).click();
+  await expect(operator.getByText("Pilih apakah dana sudah masuk ke rekening toko.")).toBeVisible();
+  await expect(operator.getByTestId("ops-status")).toHaveText("Verifikasi Bukti Transfer");
+  await rejectForm(operator).getByLabel("Dana belum diterima").check();
+  await rejectForm(operator).getByRole("button", { name: "Tolak", exact: true }).click();
   await expect(operator.getByTestId("toast")).toContainText("Bukti transfer ditolak.");
   await expect(operator.getByTestId("ops-status")).toHaveText("Menunggu Pembayaran");
   await expect(operator.getByTestId("timeline")).toContainText(reason);
@@ -167,6 +175,7 @@ test("after a rejected proof the buyer sends a new one and the operator verifies
   const operator = await signedInStaff(browser, javaScriptEnabled);
   await openFromQueue(operator, "Bukti Transfer", invoice);
   await operator.getByLabel("Alasan", { exact: true }).fill("Bukti transfer buram.");
+  await rejectForm(operator).getByLabel("Dana belum diterima").check();
   await operator.getByRole("button", { name: "Tolak", exact: true }).click();
   await expect(operator.getByTestId("ops-status")).toHaveText("Menunggu Pembayaran");
 

@@ -206,7 +206,7 @@ test("manual transfer: the store's account, the unique code in a mark, 'Saya sud
   await expect(page.getByTestId("order-card").first().getByTestId("order-status")).toHaveText("Verifikasi Bukti Transfer");
 
   // Ops rejects the proof with a reason (issue 16): the page says so and takes a new proof.
-  await ops("orders:reject-transfer", String(orderId), "Nama pengirim tidak terbaca");
+  await ops("orders:reject-transfer", String(orderId), "--no-money-received", "Nama pengirim tidak terbaca");
   await page.goto(`/payment/${orderId}`);
   await expect(page.getByTestId("proof-rejected")).toContainText("Bukti pembayaran Anda ditolak.");
   await expect(page.getByTestId("proof-rejected")).toContainText("Alasan: Nama pengirim tidak terbaca");

@@ -46,7 +46,29 @@ test("a transfer cancelled after its proof is refunded: bank details, finance's 
   const refund = page.getByTestId("refund");
   await expect(refund.getByRole("heading", { name: "Pengembalian Dana" })).toBeVisible();
   await expect(refund.getByTestId("refund-amount")).toHaveText(total);
-  await expect(refund.getByTestId("refund-state")).toHaveText("Menunggu Data Rekening");
+  // Issue 45 item 2: nothing is owed on the buyer's picture alone. The block says finance checks the
+  // statement first; finance confirms the amount that arrived, with the refund's cause on screen.
+  await expect(refund.getByTestId("refund-state")).toHaveText("Menunggu Konfirmasi Dana");
+  await expect(refund.getByTestId("refund-awaiting-funds")).toContainText("mencocokkan transfer Anda dengan mutasi rekening toko");
+  const finance = await signedInStaff(browser, javaScriptEnabled, ["keuangan"]);
+  await finance.goto("/ops/refunds?state=awaiting-funds");
+  const waiting = finance.getByTestId("refund-row").filter({ hasText: invoice });
+  await expect(waiting.getByTestId("refund-cause")).toHaveText("Dibatalkan pembeli setelah mengirim bukti transfer");
+  await expect(waiting.getByTestId("refund-funds")).toContainText("Belum dikonfirmasi");
+  await waiting.getByRole("button", { name: "Konfirmasi Dana" }).click();
+  await expect(finance.getByTestId("refund-row").filter({ hasText: invoice })).toContainText(
+    "Jumlah dana yang masuk tidak boleh kosong (isi 0 jika dana tidak masuk).",
+  );
+  const confirmRow = finance.getByTestId("refund-row").filter({ hasText: invoice });
+  await confirmRow.getByLabel("Jumlah dana yang masuk (Rp, sesuai mutasi rekening)").fill(total.replace(/\D/g, ""));
+  await confirmRow.getByRole("button", { name: "Konfirmasi Dana" }).click();
+  await expect(finance.getByTestId("toast")).toContainText(`Dana untuk ${invoice} dikonfirmasi: Menunggu Data Rekening.`);
+  await finance.goto("/ops/refunds?state=awaiting-account");
+  await expect(finance.getByTestId("refund-row").filter({ hasText: invoice }).getByTestId("refund-funds")).toContainText(
+    `Dana masuk ${total}`,
+  );
+  await page.goto(detail);
+  await expect(page.getByTestId("refund").getByTestId("refund-state")).toHaveText("Menunggu Data Rekening");
   // 'Hapus Akun' waits for this refund, and says it waits for the buyer's own bank details, with the way to the order.
   await page.goto("/profile?sheet=hapus-akun");
   const eraseSheet = page.getByRole("dialog", { name: "Hapus Akun" });
@@ -107,11 +129,11 @@ test("a transfer cancelled after its proof is refunded: bank details, finance's 
   await expect(page.getByTestId("refund-processing")).toContainText(`BNI ${accountNumber} a.n. ${holder}`);
   await expect(page.getByTestId("refund-form")).toHaveCount(0);
 
-  // Finance: a staff member with role keuangan only, on 'Pengembalian Dana'.
-  const finance = await signedInStaff(browser, javaScriptEnabled, ["keuangan"]);
+  // Finance (role keuangan only) on 'Pengembalian Dana', the transfers to make.
   await finance.getByRole("navigation", { name: "Menu back office" }).getByRole("link", { name: "Pengembalian Dana" }).click();
   await expect(finance).toHaveURL("/ops/refunds");
   await expect(finance.getByRole("heading", { name: "Pengembalian Dana", level: 1 })).toBeVisible();
+  await finance.getByTestId("refund-tab-processing").click();
   const row = finance.getByTestId("refund-row").filter({ hasText: holder });
   await expect(row).toHaveCount(1);
   await expect(row).toContainText(`BNI ${accountNumber}`);

@@ -263,6 +263,7 @@ async function closeAtMidtrans(gatewayRef: string): Promise<GatewayClosing> {
 
 export const midtransGateway: PaymentGateway = {
   name: MIDTRANS,
+  collectsMoney: true,
   openPayment: openAtMidtrans,
   closePayment: closeAtMidtrans,
   refund: refundAtMidtrans,

@@ -66,6 +66,12 @@ export type GatewayRefund =
 
 export interface PaymentGateway {
   readonly name: string;
+  /**
+   * The gateway takes the buyer's money itself and reports it (Midtrans): its payments reach 300 by
+   * its settlement only, never by an operator's 'Setujui' (issue 45 item 4). Absent: the sandbox,
+   * where the operators' approval stands for the issuer's.
+   */
+  readonly collectsMoney?: true;
   /** Opens (or, for the same order, re-issues the same) payment. Throws when the gateway is unreachable. */
   openPayment(request: OpenPaymentRequest): Promise<OpenedPayment>;
   /**

@@ -59,8 +59,9 @@ const DECISIONS: Case[] = [
   { command: "orders:approve-installment", from: 301, to: 300, refusedFrom: 302 },
   { command: "orders:reject-installment", args: REASON, from: 301, to: 2, refusedFrom: 100 },
   { command: "orders:verify-transfer", from: 302, to: 300, refusedFrom: 301 },
-  { command: "orders:reject-transfer", args: REASON, from: 302, to: 200, refusedFrom: 300 },
-  { command: "orders:reject-transfer-final", args: REASON, from: 302, to: 2, refusedFrom: 200 },
+  // Every rejection of a proof says whether the money arrived (issue 45 item 1).
+  { command: "orders:reject-transfer", args: ["--no-money-received", ...REASON], from: 302, to: 200, refusedFrom: 300 },
+  { command: "orders:reject-transfer-final", args: ["--no-money-received", ...REASON], from: 302, to: 2, refusedFrom: 200 },
   { command: "orders:ship", args: SHIPPING, from: 300, to: 400, refusedFrom: 400 },
   { command: "orders:cancel-refund", args: REASON, from: 300, to: 1, refusedFrom: 302 },
 ];
@@ -354,7 +355,7 @@ describe("buyer e-mails on status changes", () => {
     expect(mails[0]!.text).toContain("Alasan: Foto KTP buram");
 
     const proof = await createOrderInStatus(db, 302);
-    await ops("orders:reject-transfer", String(proof.orderId), "Nominal", "tidak", "sesuai");
+    await ops("orders:reject-transfer", String(proof.orderId), "--no-money-received", "Nominal", "tidak", "sesuai");
     const proofMails = await mailsTo(proof.user.email);
     expect(proofMails).toHaveLength(1);
     expect(proofMails[0]!.subject).toMatch(/^Bukti Transfer Ditolak – INV\//);

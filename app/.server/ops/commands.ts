@@ -3,6 +3,7 @@ import { requestWithdrawal, settleWithdrawal } from "../store/orders";
 import { applyOpsDecision, listOrdersForOps, OPS_LIST_LIMIT, type DecisionInput, type OpsDecision } from "../store/back-office";
 import { grantRolesByEmail, revokeRolesByEmail, setOperatorRole } from "../store/people";
 import { isStaffRole, STAFF_ROLES, type StaffRole } from "~/lib/staff-roles";
+import { OPS_TRANSITIONS, type OpsTransition } from "~/lib/ops-decisions";
 import { listPaymentIncidents, resolvePaymentIncident, runPaymentSweep, sweepSummary } from "../store/payments";
 import { financeCsv, financeReport } from "../store/refunds";
 import { backupCommand, restoreCommand } from "./backup";
@@ -25,14 +26,25 @@ export { EXIT_OK, EXIT_REFUSED, EXIT_USAGE };
  * (the rest of the line), or shipping's courier and tracking number (the same rules as /ops).
  */
 function decision(name: OpsDecision, summary: string, extra: "none" | "reason" | "shipping" = "none"): Command {
-  const usage = `orders:${name} <id>${extra === "reason" ? " <alasan…>" : extra === "shipping" ? " <kurir> <nomor-resi>" : ""}`;
+  // Every rejection of a transfer proof says whether the money arrived, as the back office's form
+  // does (issue 45 item 1): one of the two flags, before the reason.
+  const asksMoney = (OPS_TRANSITIONS[name] as OpsTransition).asksMoneyReceived === true;
+  const usage = `orders:${name} <id>${asksMoney ? " --money-received|--no-money-received" : ""}${
+    extra === "reason" ? " <alasan…>" : extra === "shipping" ? " <kurir> <nomor-resi>" : ""
+  }`;
   return {
     usage,
     summary,
     async run([id, ...rest], io) {
       const orderId = positiveInt(id);
       let input: DecisionInput = {};
-      if (extra === "reason") input = { reason: rest.join(" ") };
+      let moneyReceived: boolean | undefined;
+      if (asksMoney) {
+        const flag = rest.shift();
+        moneyReceived = flag === "--money-received" ? true : flag === "--no-money-received" ? false : undefined;
+        if (moneyReceived === undefined) return usageError(io, usage);
+      }
+      if (extra === "reason") input = { reason: rest.join(" "), moneyReceived };
       else if (extra === "shipping" && rest.length === 2) input = { courier: rest[0], trackingNumber: rest[1] };
       const arity = extra === "none" ? rest.length === 0 : extra === "shipping" ? rest.length === 2 : rest.length > 0;
       if (orderId === null || !arity) return usageError(io, usage);
@@ -170,12 +182,12 @@ export const OPS_COMMANDS: Record<string, Command> = {
   "orders:verify-transfer": decision("verify-transfer", "transfer proof verified: 302 → 300"),
   "orders:reject-transfer": decision(
     "reject-transfer",
-    "transfer proof rejected with a reason: 302 → 200 (the buyer may upload again)",
+    "transfer proof rejected with a reason: 302 → 200, a fresh payment window (the buyer may upload again); money received → a refund awaiting finance's confirmation",
     "reason",
   ),
   "orders:reject-transfer-final": decision(
     "reject-transfer-final",
-    "transfer proof rejected for good with a reason, no money received: 302 → 2 ('Dana diterima' is the back office's)",
+    "transfer proof rejected for good with a reason: 302 → 2; money received → a refund awaiting finance's confirmation",
     "reason",
   ),
   "orders:ship": decision("ship", "shipped with courier and tracking number: 300 → 400", "shipping"),

@@ -34,6 +34,12 @@ async function transferRefund(account = true) {
   const orderId = await placeOrder(buyer, await createStockedProduct({ price: 2_000_000 }), "MANUAL-BNI");
   expect(await markPaid(orderId, buyer.id, await proofUpload(buyer))).toEqual({ ok: true });
   expect(await cancelOrder(orderId, buyer.id)).toEqual({ ok: true });
+  const [waiting] = await listOwnedRefunds(orderId, buyer.id);
+  // Finance confirms the transfer on the statement, through the CLI's own step (issue 45).
+  expect(await ops("refunds:confirm-funds", String(waiting!.id), "--amount", String(waiting!.amount))).toMatchObject({
+    code: 0,
+    out: `refund ${waiting!.id}: Menunggu Data Rekening`,
+  });
   const [refund] = await listOwnedRefunds(orderId, buyer.id);
   if (account)
     expect(

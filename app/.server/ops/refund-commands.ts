@@ -1,4 +1,5 @@
 import {
+  confirmRefundFunds,
   failRefund,
   type FinanceResult,
   listRefundsForOps,
@@ -90,6 +91,23 @@ export const REFUND_COMMANDS: Record<string, Command> = {
       const id = positiveInt(idText);
       if (id === null || rest.length > 0) return usageError(io, "refunds:gateway <id>");
       return report(io, id, await refundThroughGateway(id, "cli"), REFUND_STATE_NAMES.refunded);
+    },
+  },
+  "refunds:confirm-funds": {
+    usage: "refunds:confirm-funds <id> --amount <rupiah> [alasan…]",
+    summary:
+      "'Konfirmasi Dana': the amount of a manual transfer seen on the bank statement ('Menunggu Konfirmasi Dana' → owed); 0 with a reason → 'Dana tidak diterima'",
+    async run([idText, flag, amount, ...note], io) {
+      const usage = "refunds:confirm-funds <id> --amount <rupiah> [alasan…]";
+      const id = positiveInt(idText);
+      if (id === null || flag !== "--amount" || amount === undefined) return usageError(io, usage);
+      const result = await confirmRefundFunds(id, "cli", { amount, note: note.join(" ") });
+      if (!result.ok) {
+        io.err(`refund ${id}: ${result.message}`);
+        return EXIT_REFUSED;
+      }
+      io.out(`refund ${id}: ${REFUND_STATE_NAMES[result.state]}`);
+      return EXIT_OK;
     },
   },
 };

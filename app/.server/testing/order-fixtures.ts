@@ -4,6 +4,7 @@ import { createProduct, createVerifiedUser, INCENTIVE_PROMO, realAddress, submis
 import { saveDraftAddress, setDraftKtp, startCheckout } from "../store/checkout";
 import { createOrderFromDraft } from "../store/checkout";
 import { transitionOrder } from "../store/orders";
+import { recordPaymentReceipt } from "../store/refunds";
 import { saveUpload } from "../store/orders";
 import { ORDER_STATUS, type OrderStatusId } from "~/lib/order-status";
 
@@ -52,7 +53,10 @@ export async function createOrderInStatus(
   if (!created.ok) throw new Error(created.message);
   let from: OrderStatusId = incentive ? S.INCENTIVE_REVIEW : S.AWAITING_PAYMENT;
   for (const to of PATHS[statusId]) {
-    const moved = await transitionOrder(created.orderId, from, to, "system", "test setup");
+    // Reaching 300 stands in for the payment's money event, which records the receipt (issue 45 item 4).
+    const moved = await transitionOrder(created.orderId, from, to, "system", "test setup", {
+      onMoved: to === S.PAYMENT_RECEIVED ? (tx) => recordPaymentReceipt(tx, created.orderId) : undefined,
+    });
     if (!moved.ok) throw new Error(`${from} → ${to}: ${moved.message}`);
     from = to;
   }

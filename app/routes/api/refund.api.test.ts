@@ -3,7 +3,7 @@ import { getDb } from "~/.server/db/client";
 import { createSession } from "~/.server/store/people";
 import { cancelOrder } from "~/.server/store/orders";
 import { markPaid } from "~/.server/store/payments";
-import { markRefundTransferred } from "~/.server/store/refunds";
+import { confirmRefundFunds, listOwnedRefunds, markRefundTransferred } from "~/.server/store/refunds";
 import { createBuyer, createStockedProduct, placeOrder, proofUpload } from "~/.server/testing/payment-fixtures";
 import { ACCOUNT_NUMBER_INVALID, BANK_REQUIRED } from "~/lib/refunds";
 import { apiCaller } from "../../.server/testing/api-client";
@@ -27,6 +27,9 @@ describe("refund API", () => {
     expect((await callApi("GET", `/refund/list?orderId=${orderId}`, { token })).body.data).toEqual([]);
     expect(await markPaid(orderId, buyer.id, await proofUpload(buyer))).toEqual({ ok: true });
     expect(await cancelOrder(orderId, buyer.id)).toEqual({ ok: true });
+    // Finance sees the transfer on the statement (issue 45): the refund then asks for the account.
+    const [waiting] = await listOwnedRefunds(orderId, buyer.id);
+    expect(await confirmRefundFunds(waiting!.id, "cli", { amount: String(waiting!.amount) })).toMatchObject({ ok: true });
 
     const listed = await callApi("GET", `/refund/list?orderId=${orderId}`, { token });
     expect(listed.status).toBe(200);

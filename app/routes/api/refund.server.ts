@@ -46,7 +46,7 @@ function refundOf(orderId: number, r: BuyerRefund) {
     stateName: REFUND_STATE_NAMES[r.state],
     method: r.method,
     reason: r.reason,
-    asksForAccount: r.method === "transfer" && ASKS_FOR_ACCOUNT.includes(r.state),
+    asksForAccount: r.method === "transfer" && ASKS_FOR_ACCOUNT.includes(r.state) && !(r.state === "awaiting-funds" && r.accountNumber),
     bankName: r.bankName,
     accountNumber: r.accountNumber,
     accountHolder: r.accountHolder,

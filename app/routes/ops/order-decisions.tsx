@@ -66,10 +66,23 @@ export function DecisionForms({
                   />
                   <FieldError id={`${reasonId}-error`} message={errors.reason} />
                   {asksMoneyReceived ? (
-                    <label className="ops-check">
-                      <input type="checkbox" name="moneyReceived" defaultChecked={valueOf(intent, "moneyReceived") === "on"} /> Dana
-                      diterima (dana dikembalikan ke pembeli)
-                    </label>
+                    // Every rejection of a proof says whether the money arrived (issue 45 item 1): no default.
+                    <fieldset
+                      className="ops-check"
+                      aria-invalid={errors.moneyReceived ? true : undefined}
+                      aria-describedby={errors.moneyReceived ? `${intent}-money-error` : undefined}
+                    >
+                      <legend>Apakah dana sudah masuk ke rekening toko?</legend>
+                      <label>
+                        <input type="radio" name="moneyReceived" value="yes" defaultChecked={valueOf(intent, "moneyReceived") === "yes"} />{" "}
+                        Dana diterima (tim keuangan mengonfirmasi jumlahnya, lalu dana dikembalikan ke pembeli)
+                      </label>
+                      <label>
+                        <input type="radio" name="moneyReceived" value="no" defaultChecked={valueOf(intent, "moneyReceived") === "no"} />{" "}
+                        Dana belum diterima
+                      </label>
+                      <FieldError id={`${intent}-money-error`} message={errors.moneyReceived} />
+                    </fieldset>
                   ) : null}
                   <button type="submit" className="ops-btn ops-btn-danger">
                     {label}

@@ -6,7 +6,7 @@ import { requireStaff } from "~/.server/http/ops-access";
 import { formatWhen } from "~/.server/store/back-office";
 import { flash } from "~/.server/http/session";
 import { getOrderForOps } from "~/.server/store/back-office";
-import { applyOpsDecision } from "~/.server/store/back-office";
+import { applyOpsDecision, paidAtGateway } from "~/.server/store/back-office";
 import { uploadUrl } from "~/.server/store/orders";
 import { formatRupiah } from "~/lib/money";
 import { COURIERS, decisionsFrom, isOpsDecision, OPS_TRANSITIONS, OTHER_COURIER } from "~/lib/ops-decisions";
@@ -63,7 +63,7 @@ export async function loader({ context, params, request, url }: Route.LoaderArgs
       transferProofUrl: order.transferProofUploadId ? uploadUrl(order.transferProofUploadId) : null,
       deliveryPhotoUrls: order.deliveryPhotoUploadIds.map(uploadUrl),
     },
-    decisions: decisionsFrom(order.statusId),
+    decisions: decisionsFrom(order.statusId, { paidAtGateway: await paidAtGateway(order.id) }),
     couriers: [...COURIERS, OTHER_COURIER],
   };
 }
@@ -80,7 +80,7 @@ export async function action({ context, params, request }: Route.ActionArgs) {
     courier: String(form.get("courier") ?? "").slice(0, 100),
     courierOther: String(form.get("courierOther") ?? "").slice(0, 100),
     trackingNumber: String(form.get("trackingNumber") ?? "").slice(0, 200),
-    moneyReceived: form.get("moneyReceived") === "on" ? "on" : "",
+    moneyReceived: form.get("moneyReceived") === "yes" ? "yes" : form.get("moneyReceived") === "no" ? "no" : "",
   };
   if (!isOpsDecision(intent))
     return data<ActionData>({ intent: null, errors: {}, values, conflict: "Aksi tidak dikenal." }, { status: 400 });
@@ -90,14 +90,19 @@ export async function action({ context, params, request }: Route.ActionArgs) {
     orderId,
     intent,
     { operatorId: operator.id },
-    { ...values, moneyReceived: values.moneyReceived === "on" },
+    { ...values, moneyReceived: values.moneyReceived === "" ? undefined : values.moneyReceived === "yes" },
   );
   if (result.ok) {
     flash(context, "toast", { type: "success", message: OPS_TRANSITIONS[intent].success });
     throw redirect(`/ops/orders/${orderId}`);
   }
   if (result.kind === "not-found") throw data("Not Found", { status: 404 });
-  if (result.kind === "invalid") return data<ActionData>({ intent, errors: result.errors, values, conflict: null }, { status: 400 });
+  if (result.kind === "invalid")
+    // A refusal that is no field's (an instalment paid at Midtrans cannot be approved) is said above the forms.
+    return data<ActionData>(
+      { intent, errors: result.errors, values, conflict: Object.keys(result.errors).length ? null : result.message },
+      { status: 400 },
+    );
   // Another operator (or the buyer, or the gateway) was first: nothing changed; the page below is
   // rendered again with the order as it is now.
   const conflict = `Keputusan tidak disimpan: pesanan ini sudah diproses lebih dulu. Status pesanan sekarang: ${result.current.statusName} (${result.current.statusId}).`;

@@ -8,6 +8,7 @@ import { formatAge, formatWhen } from "~/.server/store/back-office";
 import { processProofUpload, saveUpload } from "~/.server/store/orders";
 import { recordAudit } from "~/.server/store/people";
 import {
+  confirmRefundFunds,
   failRefund,
   type FinanceResult,
   listRefundsForOps,
@@ -20,7 +21,7 @@ import {
 } from "~/.server/store/refunds";
 import { listPaymentIncidents, resolvePaymentIncident } from "~/.server/store/payments";
 import { formatRupiah } from "~/lib/money";
-import { FAILURE_REASON_MAX, REFERENCE_MAX, REFUND_STATE_NAMES, type RefundState } from "~/lib/refunds";
+import { FAILURE_REASON_MAX, FUNDS_NOTE_MAX, REFERENCE_MAX, REFUND_CAUSE_NAMES, REFUND_STATE_NAMES, type RefundState } from "~/lib/refunds";
 import type { RouteHandle } from "~/lib/route-handle";
 import { InputField } from "./components";
 import { Incidents, OverpaymentForm, type OverpaymentFailure } from "./refunds-parts";
@@ -36,14 +37,37 @@ import { Incidents, OverpaymentForm, type OverpaymentFailure } from "./refunds-p
 const TITLE = "Pengembalian Dana";
 export const handle: RouteHandle = { title: `${TITLE} · Back Office` };
 
-const STATES: RefundState[] = ["processing", "awaiting-account", "failed", "refunded"];
+const STATES: RefundState[] = ["awaiting-funds", "processing", "awaiting-account", "failed", "refunded", "not-received"];
 const isState = (raw: string | null): raw is RefundState => (STATES as (string | null)[]).includes(raw);
 /**
  * The tab opened without ?state=: the first open state that holds a refund, finance's own work
  * first ('Sedang Diproses'), then what waits for the buyer: an empty default tab hid the only open
  * refund, 'Gagal Diproses' (issue 43).
  */
-const OPEN_STATES: RefundState[] = ["processing", "failed", "awaiting-account"];
+const OPEN_STATES: RefundState[] = ["awaiting-funds", "processing", "failed", "awaiting-account"];
+
+/**
+ * Where a refund's money stands against the bank statement (issue 45 item 2): a manual transfer
+ * waits for finance's 'Konfirmasi Dana'; a confirmed one says who saw how much, when; every other
+ * refund's money was recorded by the event itself (a settlement, a verified proof, an over-payment).
+ */
+function fundsLine(r: {
+  state: RefundState;
+  amount: number;
+  expectedAmount: number | null;
+  fundsConfirmedAt: Date | null;
+  fundsConfirmedBy: string | null;
+  fundsNote: string | null;
+}): string {
+  const expected = r.expectedAmount !== null ? ` (diharapkan ${formatRupiah(r.expectedAmount)})` : "";
+  if (r.state === "awaiting-funds") return `Belum dikonfirmasi: cek mutasi rekening toko${expected}.`;
+  const by = r.fundsConfirmedBy === "ops" ? "CLI" : (r.fundsConfirmedBy ?? "").replace("operator:", "operator #");
+  if (r.fundsConfirmedAt && r.state === "not-received")
+    return `Dana tidak diterima, dikonfirmasi ${formatWhen(r.fundsConfirmedAt)} oleh ${by}${r.fundsNote ? `: ${r.fundsNote}` : ""}.`;
+  if (r.fundsConfirmedAt)
+    return `Dana masuk ${formatRupiah(r.amount)}${expected}, dikonfirmasi ${formatWhen(r.fundsConfirmedAt)} oleh ${by}.`;
+  return "Dana tercatat diterima saat pembayaran masuk.";
+}
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   requireStaff(context, "keuangan");
@@ -62,6 +86,9 @@ export async function loader({ context, url }: Route.LoaderArgs) {
       amount: r.amount,
       method: r.method,
       reason: r.reason,
+      cause: REFUND_CAUSE_NAMES[r.cause] ?? r.cause,
+      funds: fundsLine(r),
+      expectedAmount: r.expectedAmount,
       bankName: r.bankName,
       accountNumber: r.accountNumber,
       accountHolder: r.accountHolder,
@@ -86,7 +113,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 type ActionData = {
   refundId: number;
   intent: string;
-  errors: Partial<Record<"reference" | "reason" | "proof", string>>;
+  errors: Partial<Record<"reference" | "reason" | "proof" | "amount" | "note", string>>;
   values: Record<string, string>;
   message?: string;
 };
@@ -125,8 +152,34 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
   if (!/^[1-9]\d{0,9}$/.test(rawId) || Number(rawId) > 2_147_483_647) throw data("Not Found", { status: 404 });
   const refundId = Number(rawId);
-  const values = { reference: String(form.get("reference") ?? "").slice(0, 200), reason: String(form.get("reason") ?? "").slice(0, 1000) };
+  const values = {
+    reference: String(form.get("reference") ?? "").slice(0, 200),
+    reason: String(form.get("reason") ?? "").slice(0, 1000),
+    amount: String(form.get("amount") ?? "").slice(0, 30),
+    note: String(form.get("note") ?? "").slice(0, 1000),
+  };
   const actor = { operatorId: operator.id };
+  if (intent === "confirm-funds") {
+    const confirmed = await confirmRefundFunds(refundId, actor, { amount: values.amount, note: values.note });
+    if (!confirmed.ok && confirmed.kind === "not-found") throw data("Not Found", { status: 404 });
+    if (!confirmed.ok && confirmed.kind === "invalid")
+      return data<ActionData>({ refundId, intent, errors: confirmed.errors, values }, { status: 400 });
+    const invoice = await refundInvoice(refundId);
+    flash(
+      context,
+      "toast",
+      confirmed.ok
+        ? {
+            type: "success",
+            message:
+              confirmed.state === "not-received"
+                ? `Pengembalian dana untuk ${invoice} ditutup: dana tidak diterima. Pembeli diberi tahu.`
+                : `Dana untuk ${invoice} dikonfirmasi: ${REFUND_STATE_NAMES[confirmed.state]}.`,
+          }
+        : { type: "danger", message: `Pengembalian dana untuk ${invoice}: ${confirmed.message}` },
+    );
+    throw redirect(`/ops/refunds${new URL(request.url).search}`);
+  }
   let result: FinanceResult;
   if (intent === "transferred") {
     let proofUploadId: string | null = null;
@@ -216,12 +269,14 @@ export default function OpsRefunds({ loaderData, actionData }: Route.ComponentPr
                 <th scope="col" className="num">
                   Jumlah
                 </th>
+                <th scope="col">Sebab</th>
+                <th scope="col">Konfirmasi Dana</th>
                 <th scope="col">Cara Pengembalian</th>
                 <th scope="col">Rekening</th>
                 <th scope="col">Dibuat</th>
                 {/* Given back: when the money left, not how long it once waited. */}
                 <th scope="col">{state === "refunded" ? "Dikembalikan" : "Umur"}</th>
-                {state === "processing" ? <th scope="col">Tindakan</th> : null}
+                {state === "processing" || state === "awaiting-funds" ? <th scope="col">Tindakan</th> : null}
               </tr>
             </thead>
             <tbody>
@@ -233,6 +288,8 @@ export default function OpsRefunds({ loaderData, actionData }: Route.ComponentPr
                     <span className="ops-muted">{r.reason}</span>
                   </td>
                   <td className="num">{formatRupiah(r.amount)}</td>
+                  <td data-testid="refund-cause">{r.cause}</td>
+                  <td data-testid="refund-funds">{r.funds}</td>
                   <td>{r.method === "gateway" ? "Kartu kredit (via Midtrans)" : "Transfer bank"}</td>
                   <td>
                     {r.bankName ? (
@@ -251,6 +308,35 @@ export default function OpsRefunds({ loaderData, actionData }: Route.ComponentPr
                   <td data-testid={state === "refunded" ? "refund-refunded-at" : undefined}>
                     {state === "refunded" ? (r.refundedAt ?? "-") : r.age}
                   </td>
+                  {state === "awaiting-funds" ? (
+                    <td>
+                      <Form method="post" className="ops-form">
+                        <input type="hidden" name="refundId" value={r.id} />
+                        <input type="hidden" name="intent" value="confirm-funds" />
+                        <InputField
+                          id={`amount-${r.id}`}
+                          name="amount"
+                          label="Jumlah dana yang masuk (Rp, sesuai mutasi rekening)"
+                          inputMode="numeric"
+                          maxLength={15}
+                          hint="Isi 0 jika dana tidak ada di mutasi rekening: pengembalian ditutup sebagai Dana tidak diterima."
+                          defaultValue={valueOf(r.id, "confirm-funds", "amount")}
+                          error={errorsOf(r.id, "confirm-funds").amount}
+                        />
+                        <InputField
+                          id={`note-${r.id}`}
+                          name="note"
+                          label="Catatan (wajib jika dana tidak masuk)"
+                          maxLength={FUNDS_NOTE_MAX}
+                          defaultValue={valueOf(r.id, "confirm-funds", "note")}
+                          error={errorsOf(r.id, "confirm-funds").note}
+                        />
+                        <button type="submit" className="ops-btn">
+                          Konfirmasi Dana
+                        </button>
+                      </Form>
+                    </td>
+                  ) : null}
                   {state === "processing" ? (
                     <td>
                       {r.method === "transfer" ? (

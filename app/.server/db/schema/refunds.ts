@@ -6,7 +6,7 @@ import { orders, uploads } from "./orders";
 // received for an order, and what it gives back. Both change only through app/.server/store/refunds/.
 
 /** The refund states; their Indonesian names live once in app/lib/refund-states.ts. */
-export const REFUND_STATES = ["awaiting-account", "processing", "refunded", "failed"] as const;
+export const REFUND_STATES = ["awaiting-funds", "awaiting-account", "processing", "refunded", "failed", "not-received"] as const;
 /** Why money is given back: the move or the incident that created the refund. */
 export const REFUND_CAUSES = [
   "buyer-cancel",
@@ -34,7 +34,9 @@ export const orderReceipts = pgTable(
       .notNull()
       .references(() => orders.id, { onDelete: "cascade" }),
     amount: integer("amount").notNull(),
-    source: text("source", { enum: ["payment", "transfer-claimed", "incident"] }).notNull(),
+    // 'transfer-confirmed': finance saw a manual transfer on the bank statement ('Konfirmasi Dana',
+    // issue 45); 'transfer-claimed': the buyer's picture alone, before issue 45 (old rows only).
+    source: text("source", { enum: ["payment", "transfer-confirmed", "transfer-claimed", "incident"] }).notNull(),
     ref: text("ref").notNull(),
     // The payment method's type at the time (virtual_account, bank_transfer, installment, paylater), for /ops/finance.
     methodType: text("method_type"),
@@ -77,6 +79,13 @@ export const refunds = pgTable(
     proofUploadId: text("proof_upload_id").references(() => uploads.id),
     // Why the last attempt failed ('Gagal Diproses'), shown to the buyer.
     failureReason: text("failure_reason"),
+    // A manual transfer's refund ('Menunggu Konfirmasi Dana', issue 45): what the payment asked, and
+    // finance's confirmation against the bank statement (who, when, its note; `amount` is then what
+    // arrived). Null for a refund whose money came from a money event (a settlement, an incident).
+    expectedAmount: integer("expected_amount"),
+    fundsConfirmedAt: timestamp("funds_confirmed_at", { withTimezone: true }),
+    fundsConfirmedBy: text("funds_confirmed_by"),
+    fundsNote: text("funds_note"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     refundedAt: timestamp("refunded_at", { withTimezone: true }),

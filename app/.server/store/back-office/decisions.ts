@@ -3,7 +3,9 @@ import type { Executor } from "../../db/client";
 import { getDb } from "../../db/client";
 import { orderEvents, orders, orderStatuses, payments } from "../../db/schema";
 import { amountToPay, transitionOrder } from "../orders";
-import { createRefund, recordReceipt } from "../refunds";
+import { createAwaitingFundsRefund, createRefund, recordPaymentReceipt } from "../refunds";
+import { gatewayNamed } from "../../gateway";
+import { reopenTransferWindow } from "../payments";
 import { recordAudit } from "../people";
 import {
   COURIER_NAME_MAX,
@@ -15,6 +17,7 @@ import {
   REASON_MAX,
   TRACKING_MAX,
   type OpsDecision,
+  type OpsTransition,
 } from "~/lib/ops-decisions";
 
 // What the operators do to orders (the /ops back office and the ops CLI, DESIGN §6): list them, and
@@ -67,6 +70,9 @@ export const COURIER_REQUIRED = "Kurir tidak boleh kosong.";
 export const COURIER_NAME_REQUIRED = "Nama kurir tidak boleh kosong.";
 export const TRACKING_REQUIRED = "Nomor Resi tidak boleh kosong.";
 export const TRACKING_TOO_LONG = `Nomor Resi maksimal ${TRACKING_MAX} karakter.`;
+export const MONEY_RECEIVED_REQUIRED = "Pilih apakah dana sudah masuk ke rekening toko.";
+export const PAID_AT_GATEWAY =
+  "Cicilan kartu ini dibayar di Midtrans: pesanan menjadi Pembayaran Diterima setelah Midtrans melaporkan pembayarannya, tidak dapat disetujui manual.";
 
 /** Who decides: an operator in the back office (their id goes in the event row and the audit), or the CLI. */
 export type OpsActor = { operatorId: number } | "cli";
@@ -77,10 +83,13 @@ export type DecisionInput = {
   courier?: string;
   courierOther?: string;
   trackingNumber?: string;
-  /** 'Dana diterima' (reject-transfer-final): the transfer reached the store's account. */
+  /**
+   * 'Dana diterima' / 'Dana tidak diterima' (every rejection of a transfer proof): whether the
+   * transfer reached the store's account. Required there: undefined is refused (issue 45 item 1).
+   */
   moneyReceived?: boolean;
 };
-export type DecisionFieldErrors = Partial<Record<"reason" | "courier" | "courierOther" | "trackingNumber", string>>;
+export type DecisionFieldErrors = Partial<Record<"reason" | "courier" | "courierOther" | "trackingNumber" | "moneyReceived", string>>;
 export type DecisionResult =
   | { ok: true; from: number; to: number }
   | { ok: false; kind: "invalid"; errors: DecisionFieldErrors; message: string }
@@ -95,8 +104,12 @@ export function checkDecisionInput(
 ): { ok: true; note: string; courier?: string; trackingNumber?: string } | { ok: false; errors: DecisionFieldErrors } {
   if (isRejection(decision)) {
     const reason = (input.reason ?? "").trim();
-    if (!reason) return { ok: false, errors: { reason: REASON_REQUIRED } };
-    if (reason.length > REASON_MAX) return { ok: false, errors: { reason: REASON_TOO_LONG } };
+    const errors: DecisionFieldErrors = {};
+    if (!reason) errors.reason = REASON_REQUIRED;
+    else if (reason.length > REASON_MAX) errors.reason = REASON_TOO_LONG;
+    const transition: OpsTransition = OPS_TRANSITIONS[decision];
+    if (transition.asksMoneyReceived && typeof input.moneyReceived !== "boolean") errors.moneyReceived = MONEY_RECEIVED_REQUIRED;
+    if (Object.keys(errors).length) return { ok: false, errors };
     // The note is the reason itself: the buyer's pages and e-mail show it as written.
     return { ok: true, note: reason };
   }
@@ -133,11 +146,15 @@ export async function applyOpsDecision(
   const { from, to } = OPS_TRANSITIONS[decision];
   const checked = checkDecisionInput(decision, input);
   if (!checked.ok) return { ok: false, kind: "invalid", errors: checked.errors, message: Object.values(checked.errors)[0]! };
+  // A payment the gateway collects itself reaches 300 by its settlement only: an approval would
+  // record money that never came (issue 45 item 4).
+  if (decision === "approve-installment" && (await paidAtGateway(orderId)))
+    return { ok: false, kind: "invalid", errors: {}, message: PAID_AT_GATEWAY };
   const moved = await transitionOrder(orderId, from, to, actorLabel(actor), checked.note, {
     onMoved: async (tx) => {
       if (checked.courier)
         await tx.update(orders).set({ courier: checked.courier, trackingNumber: checked.trackingNumber }).where(eq(orders.id, orderId));
-      await refundForDecision(tx, orderId, decision, actorLabel(actor), checked.note, input.moneyReceived === true);
+      await moneyForDecision(tx, orderId, decision, actorLabel(actor), checked.note, input.moneyReceived === true);
       if (actor !== "cli")
         await recordAudit(tx, actor.operatorId, "order-decision", { orderId, detail: `${decision} ${from}→${to}: ${checked.note}` });
     },
@@ -156,11 +173,30 @@ export async function applyOpsDecision(
 }
 
 /**
- * The refund a decision causes, in its transaction (issue 36): a transfer rejected for good whose
- * money arrived ('Dana diterima') is received and refunded in full; a paid order the store cancels
- * refunds everything received and not yet refunded.
+ * Whether an order's payment is one its gateway collects itself (a Midtrans card instalment):
+ * the back office offers no 'Setujui' for it, and the store refuses one.
  */
-async function refundForDecision(
+export async function paidAtGateway(orderId: number, db?: Executor): Promise<boolean> {
+  if (!Number.isSafeInteger(orderId) || orderId <= 0 || orderId > 2_147_483_647) return false;
+  const executor = db ?? (await getDb());
+  const [payment] = await executor
+    .select({ gateway: payments.gateway, gatewayRef: payments.gatewayRef })
+    .from(payments)
+    .where(eq(payments.orderId, orderId));
+  return !!payment?.gatewayRef && gatewayNamed(payment.gateway)?.collectsMoney === true;
+}
+
+/**
+ * The money a decision moves, in its transaction (issues 36, 45):
+ * - 'Verifikasi': the proof matched the statement (amount and unique code): the payment's total is received.
+ * - 'Setujui' of an instalment or paylater: the issuer approved and pays the store; received.
+ * - a rejected proof whose money arrived ('Dana diterima'): a refund 'Menunggu Konfirmasi Dana'
+ *   (finance confirms the amount on the statement; nothing is received before);
+ * - a proof rejected for another try ('Tolak', 302 → 200): the buyer gets a fresh payment window, so
+ *   a deadline that passed while the proof waited does not expire the new one;
+ * - a paid order the store cancels: everything received and not yet refunded goes back.
+ */
+async function moneyForDecision(
   tx: Executor,
   orderId: number,
   decision: OpsDecision,
@@ -168,13 +204,12 @@ async function refundForDecision(
   reason: string,
   moneyReceived: boolean,
 ) {
-  if (decision === "reject-transfer-final" && moneyReceived) {
-    const [payment] = await tx.select({ total: payments.total }).from(payments).where(eq(payments.orderId, orderId));
-    if (!payment) return;
-    await recordReceipt(tx, { orderId, amount: payment.total, source: "transfer-claimed", ref: `order:${orderId}:transfer` });
-    const refund = await createRefund(tx, { orderId, amount: "rest", cause: "proof-rejected", reason, actor });
+  if (decision === "verify-transfer" || decision === "approve-installment") await recordPaymentReceipt(tx, orderId);
+  if ((decision === "reject-transfer" || decision === "reject-transfer-final") && moneyReceived) {
+    const refund = await createAwaitingFundsRefund(tx, { orderId, cause: "proof-rejected", reason, actor });
     if (!refund.ok) throw new Error(`refund of rejected order ${orderId}: ${refund.message}`);
   }
+  if (decision === "reject-transfer") await reopenTransferWindow(tx, orderId);
   if (decision === "cancel-refund") {
     const refund = await createRefund(tx, { orderId, amount: "rest", cause: "ops-cancel", reason, actor });
     if (!refund.ok) throw new Error(`refund of cancelled order ${orderId}: ${refund.message}`);

@@ -15,6 +15,9 @@ export {
   REASON_REQUIRED,
   REASON_TOO_LONG,
   TRACKING_REQUIRED,
+  paidAtGateway,
+  MONEY_RECEIVED_REQUIRED,
+  PAID_AT_GATEWAY,
 } from "./decisions";
 export { exportOrdersCsv } from "./export";
 export { formatAge, formatWhen, pageParam, readOrderSearch } from "./format";

@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { getDb, type Executor } from "../../db/client";
 import { orderDeliveryProofs, orderEvents, orders, orderStatuses, payments, products, uploads } from "../../db/schema";
 import { announceOrderEvent } from "../messages";
-import { createRefund, recordPaymentReceipt, recordReceipt } from "../refunds";
+import { createAwaitingFundsRefund } from "../refunds";
 import { creditOrderReward, rewardRuleOf, type Reward } from "./balance";
 import { canCancel, canConfirmArrival } from "~/lib/order-actions";
 import { canTransition, isReleasedStatus, ORDER_STATUS, ORDER_TRANSITIONS } from "~/lib/order-status";
@@ -71,11 +71,8 @@ export async function transitionOrder(
       // ('Saya sudah bayar' again). The rejected proof stays named in the event that sent it.
       await tx.update(payments).set({ markedPaidAt: null, proofUploadId: null }).where(eq(payments.orderId, orderId));
     }
-    if (to === ORDER_STATUS.PAYMENT_RECEIVED) {
-      // The payment arrived (a gateway's settlement, a verified transfer, an approved instalment): the
-      // money received for the order, which every later refund of it is checked against.
-      await recordPaymentReceipt(tx, orderId);
-    }
+    // No receipt here: money is received only by a money event (the gateway's settlement, a proof
+    // verified against the statement, an issuer's approval), each in its own onMoved (issue 45 item 4).
     await options?.onMoved?.(tx);
     // The buyer's notification and e-mail job, in this transaction: the move and its messages
     // commit or roll back together (issue 28). After onMoved, so a credited reward is in them.
@@ -138,17 +135,15 @@ export async function cancelOrder(orderId: number, userId: number): Promise<Acti
 }
 
 /**
- * A cancel in 302 'Verifikasi Bukti Transfer': the buyer has transferred what the payment asked
- * (payment_total). That money is received and a refund of all of it is created, in the transaction
- * of the cancel (issue 36).
+ * A cancel in 302 'Verifikasi Bukti Transfer': the buyer says they transferred, but only their
+ * picture says so. A refund 'Menunggu Konfirmasi Dana' is created in the transaction of the cancel;
+ * nothing is received until finance confirms on the statement what arrived (issue 45 item 2).
  */
 async function refundCancelledTransfer(tx: Executor, orderId: number, userId: number): Promise<void> {
   const [payment] = await tx.select({ total: payments.total }).from(payments).where(eq(payments.orderId, orderId));
   if (!payment) return;
-  await recordReceipt(tx, { orderId, amount: payment.total, source: "transfer-claimed", ref: `order:${orderId}:transfer` });
-  const refund = await createRefund(tx, {
+  const refund = await createAwaitingFundsRefund(tx, {
     orderId,
-    amount: "rest",
     cause: "buyer-cancel",
     reason: "Pesanan dibatalkan oleh pembeli setelah transfer",
     actor: `buyer:${userId}`,

@@ -50,3 +50,5 @@ export {
   saveTransferAccount,
   type TransferAccount,
 } from "./settings";
+// A proof rejected for another try gives the buyer a fresh window (issue 45 item 1).
+export { reopenTransferWindow } from "./page";

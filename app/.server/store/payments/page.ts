@@ -1,5 +1,5 @@
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
-import { getDb } from "../../db/client";
+import { getDb, type Executor } from "../../db/client";
 import { orderEvents, orders, orderStatuses, paymentMethods, payments, uploads } from "../../db/schema";
 import { env } from "../../env";
 import { gatewayNamed, getGateway, type HowToPay } from "../../gateway";
@@ -17,6 +17,7 @@ import {
   PROOF_REQUIRED,
   UNIQUE_CODES_EXHAUSTED,
   UniqueCodesExhausted,
+  DEFAULT_VALIDITY_MS,
   isId,
 } from "./methods";
 import { openPayment, type PaymentRow } from "./open";
@@ -312,3 +313,15 @@ export async function markPaid(
 
 /** Thrown inside markPaid's transaction to undo the move when the payment had closed. */
 class PaymentClosed extends Error {}
+
+/**
+ * A transfer proof rejected for another try (302 → 200, issue 45 item 1): the buyer gets a fresh
+ * payment window, in the transaction of the rejection, so a deadline that passed while the proof
+ * waited for the operators does not expire the new proof. Never shortens a later deadline.
+ */
+export async function reopenTransferWindow(tx: Executor, orderId: number): Promise<void> {
+  await tx
+    .update(payments)
+    .set({ expiresAt: sql`greatest(${payments.expiresAt}, now() + ${`${DEFAULT_VALIDITY_MS} milliseconds`}::interval)` })
+    .where(eq(payments.orderId, orderId));
+}

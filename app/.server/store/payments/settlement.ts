@@ -6,6 +6,7 @@ import { recordPaymentIncident } from "./gateway-payments";
 import { log } from "../../log";
 import { closeStalePayments } from "./open";
 import { transitionOrder } from "../orders";
+import { recordPaymentReceipt } from "../refunds";
 import { isId } from "./methods";
 import { isPaidStatus, isReleasedStatus, ORDER_STATUS as S } from "~/lib/order-status";
 
@@ -119,7 +120,11 @@ export async function settleGatewayEvent(event: GatewayEvent, now = new Date()):
       await expirePayment(orderId);
       return paidAfterClose();
     }
-    const moved = await transitionOrder(orderId, from, S.PAYMENT_RECEIVED, "gateway", eventNote(event.id));
+    // The settlement is the money event: its amount (the payment's total, checked above) is received
+    // in the transaction of the move (issue 45 item 4).
+    const moved = await transitionOrder(orderId, from, S.PAYMENT_RECEIVED, "gateway", eventNote(event.id), {
+      onMoved: (tx) => recordPaymentReceipt(tx, orderId),
+    });
     if (moved.ok) {
       await db
         .update(payments)

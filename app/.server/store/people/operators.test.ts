@@ -182,7 +182,10 @@ describe("decisions: the operator as actor, reasons, courier and tracking number
       const [unchanged] = await db.select({ statusId: orders.statusId }).from(orders).where(eq(orders.id, orderId));
       expect(unchanged!.statusId).toBe(status);
       const reason = "y".repeat(300);
-      expect(await applyOpsDecision(orderId, decision, { operatorId: operator.id }, { reason })).toMatchObject({ ok: true });
+      // A proof's rejection also says whether the money arrived (issue 45).
+      expect(await applyOpsDecision(orderId, decision, { operatorId: operator.id }, { reason, moneyReceived: false })).toMatchObject({
+        ok: true,
+      });
       const events = await db.select().from(orderEvents).where(eq(orderEvents.orderId, orderId)).orderBy(orderEvents.id);
       expect(events.at(-1)).toMatchObject({ fromStatus: status, actor: `operator:${operator.id}`, note: reason });
       expect((await getBuyerOpsFacts(orderId)).rejection).toMatchObject({ reason, kind: decision.replace("reject-", "") });

@@ -231,6 +231,7 @@ export type AuditAction =
   | "refund-gateway"
   | "refund-gateway-refused"
   | "refund-refused"
+  | "refund-funds-confirmed"
   | "refund-export"
   | "overpayment-recorded"
   | "incident-resolved";

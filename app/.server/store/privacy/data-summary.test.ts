@@ -6,7 +6,7 @@ import { createBuyer, createStockedProduct, placeOrder, proofUpload } from "../.
 import { ownDatabaseForThisFile } from "../../testing/own-database";
 import { cancelOrder } from "../orders";
 import { markPaid } from "../payments";
-import { submitRefundAccount, listOwnedRefunds } from "../refunds";
+import { confirmRefundFunds, submitRefundAccount, listOwnedRefunds } from "../refunds";
 import { collectAccountData } from "./data-export";
 import { FIELD_NOTES, fieldPaths } from "./data-fields";
 import { formatWib, SUMMARY_FILE } from "./data-summary";
@@ -34,6 +34,8 @@ async function cancelledAfterTransfer() {
   expect(await markPaid(orderId, buyer.id, await proofUpload(buyer))).toEqual({ ok: true });
   expect(await cancelOrder(orderId, buyer.id)).toEqual({ ok: true });
   const [refund] = await listOwnedRefunds(orderId, buyer.id);
+  // Finance saw the transfer on the statement (issue 45), so the account takes it to 'Sedang Diproses'.
+  expect(await confirmRefundFunds(refund!.id, "cli", { amount: String(refund!.amount) })).toMatchObject({ ok: true });
   expect(await submitRefundAccount(refund!.id, buyer.id, ACCOUNT)).toMatchObject({ ok: true });
   return { buyer, orderId };
 }

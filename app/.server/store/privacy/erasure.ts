@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, eq, isNull, ne, notInArray, sql } from "drizzle-orm";
+import { and, eq, isNull, notInArray, sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import {
   accountTokens,
@@ -96,7 +96,8 @@ export async function eraseAccount(userId: number, password: string): Promise<Er
         .select({ orderId: orders.id, invoiceId: orders.invoiceId, state: refunds.state })
         .from(refunds)
         .innerJoin(orders, eq(orders.id, refunds.orderId))
-        .where(and(eq(orders.userId, userId), ne(refunds.state, "refunded")))
+        // A refund closed because its money never came ('Dana tidak diterima', issue 45) owes nothing.
+        .where(and(eq(orders.userId, userId), notInArray(refunds.state, ["refunded", "not-received"])))
         .orderBy(refunds.id)
         .limit(1);
       if (owed) throw new Refused(eraseRefundOpen(owed.invoiceId, owed.state !== "processing"), owed.orderId);

@@ -74,7 +74,7 @@ export async function openRefundsOf(userId: number): Promise<{ count: number; am
     .select({ count: sql<number>`count(*)`.mapWith(Number), amount: sql<number>`coalesce(sum(${refunds.amount}), 0)`.mapWith(Number) })
     .from(refunds)
     .innerJoin(orders, eq(orders.id, refunds.orderId))
-    .where(and(eq(orders.userId, userId), sql`${refunds.state} <> 'refunded'`));
+    .where(and(eq(orders.userId, userId), sql`${refunds.state} not in ('refunded', 'not-received')`));
   return { count: row?.count ?? 0, amount: row?.amount ?? 0 };
 }
 
@@ -100,7 +100,10 @@ export async function submitRefundAccount(refundId: number, userId: number, raw:
     .where(and(eq(refunds.id, refundId), eq(orders.userId, userId)));
   if (!refund) return { ok: false, kind: "not-found", message: REFUND_NOT_FOUND };
   const from = refund.state;
-  if (refund.method === "transfer" && from === "processing") return correctRefundAccount(refundId, userId, checked.value);
+  // While finance checks the money ('Menunggu Konfirmasi Dana') the buyer gives their account
+  // already, so nothing waits on them once it is confirmed (issue 45 item 2).
+  if (refund.method === "transfer" && (from === "processing" || from === "awaiting-funds"))
+    return correctRefundAccount(refundId, userId, checked.value, from);
   if (refund.method !== "transfer" || (from !== "awaiting-account" && from !== "failed"))
     return { ok: false, kind: "refused", message: REFUND_REFUSED };
   const now = new Date();
@@ -122,22 +125,27 @@ export async function submitRefundAccount(refundId: number, userId: number, raw:
  * not notified of it (they made it). Finance's list and CSV read the row, so they show the new
  * details from then on.
  */
-async function correctRefundAccount(refundId: number, userId: number, account: AccountInput): Promise<AccountResult> {
+async function correctRefundAccount(
+  refundId: number,
+  userId: number,
+  account: AccountInput,
+  state: "processing" | "awaiting-funds",
+): Promise<AccountResult> {
   const db = await getDb();
   const now = new Date();
   const corrected = await db.transaction(async (tx) => {
     const moved = await tx
       .update(refunds)
       .set({ ...account, accountGivenAt: now, updatedAt: now })
-      .where(and(eq(refunds.id, refundId), eq(refunds.state, "processing"), eq(refunds.method, "transfer")))
+      .where(and(eq(refunds.id, refundId), eq(refunds.state, state), eq(refunds.method, "transfer")))
       .returning({ id: refunds.id });
     if (!moved.length) return false;
     await tx.insert(refundEvents).values({
       refundId,
-      fromState: "processing",
-      toState: "processing",
+      fromState: state,
+      toState: state,
       actor: `buyer:${userId}`,
-      note: "Data rekening diubah",
+      note: state === "awaiting-funds" ? "Data rekening dikirim" : "Data rekening diubah",
       createdAt: now,
     });
     return true;

@@ -4,6 +4,7 @@
 // What the doors (pages, the API, the ops CLI, the gateways) and other domains may call; inside the
 // domain, modules import each other directly (DESIGN §3).
 export {
+  createAwaitingFundsRefund,
   createRefund,
   type CreateRefundResult,
   getRefund,
@@ -37,6 +38,7 @@ export {
   refundThroughGateway,
   settleGatewayRefundNotice,
 } from "./finance";
+export { checkFundsInput, confirmRefundFunds, type FundsInput, type FundsResult } from "./confirm-funds";
 export { exportTransferRefundsCsv, exportTransferRefundsXlsx } from "./export";
 export { financeCsv, type FinanceDay, financeReport, type UnbalancedOrder } from "./report";
 export {

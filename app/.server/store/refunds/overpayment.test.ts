@@ -8,6 +8,7 @@ import { cancelOrder } from "../orders";
 import { markPaid } from "../payments";
 import { formatRupiah } from "~/lib/money";
 import {
+  confirmRefundFunds,
   financeReport,
   listOwnedRefunds,
   OVERPAYMENT_ALREADY,
@@ -81,17 +82,18 @@ describe("a manual transfer paid above what it asked", () => {
     expect((await moneyOf(orderId)).refunds).toHaveLength(1);
   });
 
-  it("on an order cancelled in 302 after the transfer: the transfer and the second one both go back", async () => {
+  it("on an order cancelled in 302 after the transfer: finance confirms all that arrived (twice the total), which all goes back", async () => {
     const finance = await createBuyer();
     const { buyer, orderId, invoiceId, total } = await transferIn302();
     expect(await cancelOrder(orderId, buyer.id)).toEqual({ ok: true });
-    expect(await recordOverpayment({ invoiceId, amountReceived: String(total * 2) }, finance.id)).toMatchObject({
-      ok: true,
-      amount: total,
-    });
+    // Issue 45: nothing is received until 'Konfirmasi Dana' says what arrived; that confirmation is
+    // the whole amount, so 'Catat Kelebihan Bayar' has nothing more to add.
+    const [refund] = await listOwnedRefunds(orderId, buyer.id);
+    expect(await confirmRefundFunds(refund!.id, { operatorId: finance.id }, { amount: String(total * 2) })).toMatchObject({ ok: true });
+    expect(await recordOverpayment({ invoiceId, amountReceived: String(total * 3) }, finance.id)).toMatchObject({ ok: false });
     const money = await moneyOf(orderId);
     expect(money.received).toBe(total * 2);
-    expect(money.refunds.map((r) => r.amount)).toEqual([total, total]);
+    expect(money.refunds.map((r) => r.amount)).toEqual([total * 2]);
   });
 
   it("refuses what is not an over-payment of a manual transfer, with the field and an Indonesian reason, recording nothing", async () => {

@@ -51,6 +51,12 @@ export function refundAnnouncement(f: Facts): { subject: string; title: string; 
   const title = `Pengembalian Dana: ${state}`;
   let body: string;
   switch (f.toState) {
+    case "awaiting-funds":
+      body = `Tim keuangan sedang memeriksa apakah dana ${money} untuk pesanan ${f.invoiceId} sudah masuk ke rekening toko. Dana dikembalikan sejumlah yang benar-benar masuk. Anda dapat mengirim data rekening sekarang pada detail pesanan.`;
+      break;
+    case "not-received":
+      body = `Tim keuangan tidak menemukan dana untuk pesanan ${f.invoiceId} di rekening toko, sehingga tidak ada dana yang dikembalikan${f.failureReason ? `. Alasan: ${f.failureReason}` : ""}. Jika Anda sudah mentransfer, hubungi admin dengan bukti transfer dari bank Anda.`;
+      break;
     case "awaiting-account":
       body = `Dana ${money} untuk pesanan ${f.invoiceId} akan dikembalikan. Silakan kirim data rekening Anda pada detail pesanan.`;
       break;

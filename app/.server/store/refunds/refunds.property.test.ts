@@ -10,7 +10,15 @@ import { applyOpsDecision } from "../back-office";
 import { cancelOrder, transitionOrder } from "../orders";
 import { markPaid, recordPaymentIncident, settleGatewayEvent } from "../payments";
 import { isPaidStatus, ORDER_STATUS } from "~/lib/order-status";
-import { createRefund, failRefund, markRefundTransferred, recordReceipt, refundThroughGateway, submitRefundAccount } from "./index";
+import {
+  confirmRefundFunds,
+  createRefund,
+  failRefund,
+  markRefundTransferred,
+  recordReceipt,
+  refundThroughGateway,
+  submitRefundAccount,
+} from "./index";
 
 // The money invariant of issue 36, on random sequences of what buyers, the gateway and operators do
 // to an order paid by VA, manual transfer or card: after every step, for the order,
@@ -130,9 +138,21 @@ const STEPS: Record<string, (ctx: Ctx) => Promise<unknown>> = {
   // The same payment again, or one after the order closed (a late or double payment).
   payAgain: (ctx) => (ctx.kind === "bank_transfer" ? markPaid(ctx.orderId, buyer.id, proof) : paid(ctx)),
   verify: (ctx) => applyOpsDecision(ctx.orderId, ctx.kind === "installment" ? "approve-installment" : "verify-transfer", operator),
-  rejectProof: (ctx) => applyOpsDecision(ctx.orderId, "reject-transfer", operator, { reason: "Buram" }),
+  rejectProof: (ctx) => applyOpsDecision(ctx.orderId, "reject-transfer", operator, { reason: "Buram", moneyReceived: false }),
+  rejectProofWithMoney: (ctx) =>
+    applyOpsDecision(ctx.orderId, "reject-transfer", operator, { reason: "Nominal kurang", moneyReceived: true }),
   rejectForGood: (ctx) => applyOpsDecision(ctx.orderId, "reject-transfer-final", operator, { reason: "Tidak sesuai", moneyReceived: true }),
-  rejectForGoodNoMoney: (ctx) => applyOpsDecision(ctx.orderId, "reject-transfer-final", operator, { reason: "Tidak ada dana" }),
+  rejectForGoodNoMoney: (ctx) =>
+    applyOpsDecision(ctx.orderId, "reject-transfer-final", operator, { reason: "Tidak ada dana", moneyReceived: false }),
+  // Finance checks a manual transfer's refund against the statement (issue 45): some of it, or none, arrived.
+  confirmFunds: async (ctx) => {
+    const id = await firstRefund(ctx.orderId, "awaiting-funds");
+    return id && confirmRefundFunds(id, operator, { amount: String(ctx.total - 100) });
+  },
+  confirmNoFunds: async (ctx) => {
+    const id = await firstRefund(ctx.orderId, "awaiting-funds");
+    return id && confirmRefundFunds(id, operator, { amount: "0", note: "Tidak ada di mutasi" });
+  },
   cancel: (ctx) => cancelOrder(ctx.orderId, buyer.id),
   expire: (ctx) =>
     transitionOrder(ctx.orderId, ORDER_STATUS.AWAITING_PAYMENT, ORDER_STATUS.EXPIRED_OR_REJECTED, "system", "Pembayaran kedaluwarsa"),
@@ -148,7 +168,10 @@ const STEPS: Record<string, (ctx: Ctx) => Promise<unknown>> = {
       detail: "lebih bayar",
     }),
   account: async (ctx) => {
-    const id = (await firstRefund(ctx.orderId, "awaiting-account")) ?? (await firstRefund(ctx.orderId, "failed"));
+    const id =
+      (await firstRefund(ctx.orderId, "awaiting-account")) ??
+      (await firstRefund(ctx.orderId, "failed")) ??
+      (await firstRefund(ctx.orderId, "awaiting-funds"));
     return id && submitRefundAccount(id, buyer.id, ACCOUNT);
   },
   transferred: async (ctx) => {
@@ -207,7 +230,9 @@ async function factsOf(orderId: number): Promise<Facts> {
     await getDb(),
     sql`select o.status_id as "statusId",
           (select coalesce(sum(amount), 0) from order_receipts where order_id = o.id)::int as received,
-          (select coalesce(sum(amount), 0) from refunds where order_id = o.id)::int as refunded,
+          -- Only what the store owes: a refund awaiting its money's confirmation, or closed without it, owes nothing.
+          (select coalesce(sum(amount), 0) from refunds where order_id = o.id
+             and state not in ('awaiting-funds', 'not-received'))::int as refunded,
           (select coalesce(max(n), 0) from (select count(*) as n from order_events
              where order_id = o.id and to_status in ${TERMINAL} group by to_status) t)::int as "terminalReached",
           (select coalesce(max(n), 0) from (select count(*) as n from refund_events e join refunds r on r.id = e.refund_id

@@ -9,6 +9,7 @@ import { cancelOrder, transitionOrder } from "../orders";
 import { markPaid, settleGatewayEvent } from "../payments";
 import { ACCOUNT_NUMBER_INVALID, BANK_REQUIRED } from "~/lib/refunds";
 import {
+  confirmRefundFunds,
   createRefund,
   failRefund,
   listOwnedRefunds,
@@ -50,6 +51,18 @@ async function receivedFor(orderId: number) {
   return rows.reduce((sum, r) => sum + r.amount, 0);
 }
 
+/**
+ * The buyer cancels in 302; finance then sees all of `total` on the bank statement ('Konfirmasi
+ * Dana', issue 45): the refund is owed from then on.
+ */
+async function cancelAndConfirm(t: { buyer: { id: number }; orderId: number; total: number }) {
+  expect(await cancelOrder(t.orderId, t.buyer.id)).toEqual({ ok: true });
+  const [refund] = await listOwnedRefunds(t.orderId, t.buyer.id);
+  expect(refund).toMatchObject({ state: "awaiting-funds", amount: t.total });
+  expect(await confirmRefundFunds(refund!.id, "cli", { amount: String(t.total) })).toMatchObject({ ok: true });
+  return refund!;
+}
+
 /** An operator is an account with staff roles; the store functions take its id (the routes check the role). */
 async function newOperator() {
   return { operatorId: (await createBuyer()).id };
@@ -59,6 +72,10 @@ describe("a buyer who cancels in 302 after transferring", () => {
   it("gets a refund of payment_total in the cancel's transaction, gives a valid account, and finance transfers it once", async () => {
     const { buyer, orderId, total } = await transferIn302();
     expect(await cancelOrder(orderId, buyer.id)).toEqual({ ok: true });
+    // Nothing is received on the buyer's picture alone (issue 45): finance confirms the money first.
+    expect(await receivedFor(orderId)).toBe(0);
+    const [waiting] = await listOwnedRefunds(orderId, buyer.id);
+    expect(await confirmRefundFunds(waiting!.id, "cli", { amount: String(total) })).toMatchObject({ ok: true });
     const [refund] = await listOwnedRefunds(orderId, buyer.id);
     expect(refund).toMatchObject({ amount: total, state: "awaiting-account", method: "transfer" });
     expect(await receivedFor(orderId)).toBe(total);
@@ -102,7 +119,8 @@ describe("a buyer who cancels in 302 after transferring", () => {
     const db = await getDb();
     const events = await db.select().from(refundEvents).where(eq(refundEvents.refundId, refund!.id));
     expect(events.map((e) => [e.fromState, e.toState])).toEqual([
-      [null, "awaiting-account"],
+      [null, "awaiting-funds"],
+      ["awaiting-funds", "awaiting-account"],
       ["awaiting-account", "processing"],
       ["processing", "processing"],
       ["processing", "refunded"],
@@ -117,10 +135,10 @@ describe("a buyer who cancels in 302 after transferring", () => {
   });
 
   it("a failed transfer goes back to the buyer with the reason, who sends new details", async () => {
-    const { buyer, orderId } = await transferIn302();
-    expect(await cancelOrder(orderId, buyer.id)).toEqual({ ok: true });
-    const [refund] = await listOwnedRefunds(orderId, buyer.id);
-    expect(await submitRefundAccount(refund!.id, buyer.id, ACCOUNT)).toEqual({ ok: true });
+    const transfer = await transferIn302();
+    const { buyer, orderId } = transfer;
+    const refund = await cancelAndConfirm(transfer);
+    expect(await submitRefundAccount(refund.id, buyer.id, ACCOUNT)).toEqual({ ok: true });
     const finance = await newOperator();
     expect(await failRefund(refund!.id, finance, { reason: "" })).toMatchObject({ kind: "invalid" });
     expect(await failRefund(refund!.id, finance, { reason: "Nama pemilik rekening tidak sesuai" })).toEqual({ ok: true });
@@ -138,10 +156,12 @@ describe("a buyer who cancels in 302 after transferring", () => {
 });
 
 describe("refunds created by the back office", () => {
-  it("a proof rejected for good refunds only with 'Dana diterima' ticked", async () => {
+  it("a proof rejected for good refunds only with 'Dana diterima', awaiting finance's confirmation of the amount", async () => {
     const finance = await newOperator();
     const first = await transferIn302();
-    expect(await applyOpsDecision(first.orderId, "reject-transfer-final", finance, { reason: "Nominal tidak sesuai" })).toMatchObject({
+    expect(
+      await applyOpsDecision(first.orderId, "reject-transfer-final", finance, { reason: "Nominal tidak sesuai", moneyReceived: false }),
+    ).toMatchObject({
       ok: true,
       to: 2,
     });
@@ -151,8 +171,9 @@ describe("refunds created by the back office", () => {
       await applyOpsDecision(second.orderId, "reject-transfer-final", finance, { reason: "Nominal tidak sesuai", moneyReceived: true }),
     ).toMatchObject({ ok: true });
     expect(await listOwnedRefunds(second.orderId, second.buyer.id)).toMatchObject([
-      { amount: second.total, reason: "Nominal tidak sesuai" },
+      { amount: second.total, reason: "Nominal tidak sesuai", state: "awaiting-funds" },
     ]);
+    expect(await receivedFor(second.orderId)).toBe(0);
   });
 
   it("'Batalkan dan Kembalikan Dana' moves a paid order 300 → 1, returns the stock unit and refunds what was received; a reason is required", async () => {
@@ -174,8 +195,9 @@ describe("refunds created by the back office", () => {
 
 describe("the guard: never more than was received", () => {
   it("refuses a refund above what is left, and of concurrent refunds of one order only one wins", async () => {
-    const { buyer, orderId, total } = await transferIn302();
-    expect(await cancelOrder(orderId, buyer.id)).toEqual({ ok: true });
+    const transfer = await transferIn302();
+    const { orderId, total } = transfer;
+    await cancelAndConfirm(transfer);
     const db = await getDb();
     expect(
       await db.transaction((tx) => createRefund(tx, { orderId, amount: 1, cause: "buyer-cancel", reason: "x", actor: "system" })),
@@ -253,8 +275,9 @@ describe("money from the gateway", () => {
 
 describe("where every rupiah is (/ops/finance, finance:report)", () => {
   it("counts the money received and refunded per WIB day and method, the open refunds, and finds no unbalanced order", async () => {
-    const { buyer, orderId, total } = await transferIn302();
-    expect(await cancelOrder(orderId, buyer.id)).toEqual({ ok: true });
+    const cancelled = await transferIn302();
+    const { orderId, total } = cancelled;
+    await cancelAndConfirm(cancelled);
     const { financeCsv, financeReport } = await import("./index");
     const day = new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Jakarta" }).format(new Date());
     const report = await financeReport(day, day);

@@ -1,8 +1,8 @@
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { getDb, type Executor } from "../../db/client";
 import { orderReceipts, orders, payments, refundEvents, refunds, REFUND_CAUSES } from "../../db/schema";
 import { isPaidStatus } from "~/lib/order-status";
-import type { RefundState } from "~/lib/refunds";
+import { OWED_STATES, type RefundState } from "~/lib/refunds";
 import { announceRefundEvent } from "./refund-messages";
 
 // The ONE module through which refunds and the money received change (DESIGN §6 "Money back",
@@ -18,6 +18,9 @@ export type Refund = typeof refunds.$inferSelect;
 
 /** DESIGN §6: the states each state may move to. 'Dana Telah Dikembalikan' is terminal. */
 export const REFUND_TRANSITIONS: Record<RefundState, RefundState[]> = {
+  // A manual transfer's refund: finance confirms the amount on the bank statement (to the account
+  // step, or straight to 'Sedang Diproses' when the buyer already gave one), or finds none.
+  "awaiting-funds": ["awaiting-account", "processing", "not-received"],
   // The buyer sends their account.
   "awaiting-account": ["processing"],
   // Finance transferred (or the gateway refunded), or it failed.
@@ -25,6 +28,7 @@ export const REFUND_TRANSITIONS: Record<RefundState, RefundState[]> = {
   refunded: [],
   // The buyer sends (new) details: finance tries again.
   failed: ["processing"],
+  "not-received": [],
 };
 
 export const REFUND_REFUSED = "Status pengembalian dana tidak dapat diubah.";
@@ -39,7 +43,7 @@ export const REFUND_ABOVE_RECEIVED = "Jumlah pengembalian melebihi dana yang dit
  */
 export async function recordReceipt(
   tx: Executor,
-  receipt: { orderId: number; amount: number; source: "payment" | "transfer-claimed" | "incident"; ref: string },
+  receipt: { orderId: number; amount: number; source: "payment" | "transfer-confirmed" | "incident"; ref: string },
 ): Promise<boolean> {
   if (!Number.isSafeInteger(receipt.amount) || receipt.amount <= 0) return false;
   const [payment] = await tx.select({ type: payments.type }).from(payments).where(eq(payments.orderId, receipt.orderId));
@@ -51,7 +55,11 @@ export async function recordReceipt(
   return inserted.length > 0;
 }
 
-/** The payment of an order arrived (it reached 300): what it asked is received, once per order. */
+/**
+ * The payment of an order arrived: what it asked is received, once per order. Called by the money
+ * events themselves (a gateway's settlement, a proof verified against the statement, an issuer's
+ * approval), never by a status change (issue 45 item 4).
+ */
 export async function recordPaymentReceipt(tx: Executor, orderId: number): Promise<void> {
   const [order] = await tx
     .select({ asked: sql<number>`coalesce(${payments.total}, ${orders.paymentTotal}, ${orders.totalAmount})`.mapWith(Number) })
@@ -70,10 +78,12 @@ async function moneyOf(tx: Executor, orderId: number): Promise<{ received: numbe
     })
     .from(orderReceipts)
     .where(eq(orderReceipts.orderId, orderId));
+  // Only refunds the store owes: one waiting for finance to confirm its money, or closed because
+  // none came, has no receipt behind it and owes nothing.
   const [refunded] = await tx
     .select({ total: sql<number>`coalesce(sum(${refunds.amount}), 0)`.mapWith(Number) })
     .from(refunds)
-    .where(eq(refunds.orderId, orderId));
+    .where(and(eq(refunds.orderId, orderId), inArray(refunds.state, [...OWED_STATES])));
   return { received: received?.total ?? 0, payment: received?.payment ?? 0, refunded: refunded?.total ?? 0 };
 }
 
@@ -140,6 +150,58 @@ export async function createRefund(
   return { ok: true, refundId, amount };
 }
 
+/**
+ * A manual transfer the buyer says they made (a cancel in 302) or an operator says arrived (a proof
+ * rejected with 'Dana diterima'): the store has not seen it on its statement, so nothing is
+ * received yet. A transfer refund 'Menunggu Konfirmasi Dana' of what the payment asked is created
+ * in the caller's transaction; finance confirms the amount that arrived (confirm-funds.ts), which
+ * records the receipt and makes the refund owed. Once per order while one waits (the order row is
+ * locked first).
+ */
+export async function createAwaitingFundsRefund(
+  tx: Executor,
+  input: { orderId: number; cause: RefundCause; reason: string; actor: string },
+  now = new Date(),
+): Promise<CreateRefundResult> {
+  const [order] = await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, input.orderId)).for("update");
+  if (!order) return { ok: false, message: REFUND_NOT_FOUND };
+  const [waiting] = await tx
+    .select({ id: refunds.id, amount: refunds.amount })
+    .from(refunds)
+    .where(and(eq(refunds.orderId, input.orderId), eq(refunds.state, "awaiting-funds")));
+  if (waiting) return { ok: true, refundId: waiting.id, amount: waiting.amount };
+  const [payment] = await tx.select({ total: payments.total }).from(payments).where(eq(payments.orderId, input.orderId));
+  if (!payment || payment.total <= 0) return { ok: false, message: REFUND_NOT_FOUND };
+  const [created] = await tx
+    .insert(refunds)
+    .values({
+      orderId: input.orderId,
+      amount: payment.total,
+      expectedAmount: payment.total,
+      cause: input.cause,
+      reason: input.reason.slice(0, 1000),
+      method: "transfer",
+      state: "awaiting-funds",
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning({ id: refunds.id });
+  const refundId = created!.id;
+  const [event] = await tx
+    .insert(refundEvents)
+    .values({
+      refundId,
+      fromState: null,
+      toState: "awaiting-funds",
+      actor: input.actor.slice(0, 100),
+      note: input.reason.slice(0, 1000),
+      createdAt: now,
+    })
+    .returning({ id: refundEvents.id });
+  await announceRefundEvent(tx, event!.id);
+  return { ok: true, refundId, amount: payment.total };
+}
+
 // ————————————————————————————————————————————— moving a refund
 
 type Changes = Partial<
@@ -154,6 +216,10 @@ type Changes = Partial<
     | "failureReason"
     | "refundedAt"
     | "method"
+    | "amount"
+    | "fundsConfirmedAt"
+    | "fundsConfirmedBy"
+    | "fundsNote"
   >
 >;
 
@@ -166,7 +232,12 @@ export async function moveRefund(
   from: RefundState,
   to: RefundState,
   actor: string,
-  options: { changes?: Changes; note?: string; onlyMethod?: RefundMethod; onMoved?: (tx: Executor) => Promise<void> } = {},
+  options: {
+    changes?: Changes;
+    note?: string;
+    onlyMethod?: RefundMethod;
+    onMoved?: (tx: Executor) => Promise<void>;
+  } = {},
   now = new Date(),
 ): Promise<boolean> {
   if (!isId(refundId) || !REFUND_TRANSITIONS[from].includes(to)) return false;
@@ -243,6 +314,8 @@ export async function refundCounts(): Promise<Record<RefundState, { count: numbe
     .from(refunds)
     .groupBy(refunds.state);
   const counts: Record<RefundState, { count: number; amount: number; since: Date | null }> = {
+    "awaiting-funds": { count: 0, amount: 0, since: null },
+    "not-received": { count: 0, amount: 0, since: null },
     "awaiting-account": { count: 0, amount: 0, since: null },
     processing: { count: 0, amount: 0, since: null },
     refunded: { count: 0, amount: 0, since: null },

@@ -31,7 +31,10 @@ export async function financeReport(from: string, to: string) {
   );
   const [open] = await queryRows<{ count: number; amount: number }>(
     db,
-    sql`select count(*)::int as count, coalesce(sum(amount), 0)::bigint as amount from refunds where state <> 'refunded'`,
+    // Open: owed and not yet given back. A refund awaiting finance's confirmation of its money, or
+    // closed because none came, owes nothing (issue 45 item 2).
+    sql`select count(*)::int as count, coalesce(sum(amount), 0)::bigint as amount from refunds
+         where state in ('awaiting-account', 'processing', 'failed')`,
   );
   // The check covers the orders whose money moved in the period (a receipt or a refund made in it):
   // reading every order's receipts at each visit grows with the whole history, past the page's
@@ -51,7 +54,8 @@ export async function financeReport(from: string, to: string) {
           -- One look-up by id per order that moved (OFFSET 0 keeps it one): joined as a set, the planner
           -- misjudges how few they are and walks every order backwards by id (bench:dashboard, issue 37).
           cross join lateral (select id, invoice_id, status_id from orders where orders.id = r.order_id offset 0) o
-          left join (select order_id, sum(amount) as total from refunds where order_id in (select order_id from moved) group by order_id) f
+          left join (select order_id, sum(amount) as total from refunds
+                      where order_id in (select order_id from moved) and state not in ('awaiting-funds', 'not-received') group by order_id) f
             on f.order_id = r.order_id
          where r.received <> (case when o.status_id in ${[...PAID_STATUSES]} then r.payment else 0 end) + coalesce(f.total, 0)
          order by o.id desc limit 200`,
