@@ -21,6 +21,7 @@ import {
 } from "~/.server/store/refunds";
 import { listPaymentIncidents, resolvePaymentIncident } from "~/.server/store/payments";
 import { formatRupiah } from "~/lib/money";
+import { fundsLine } from "./refunds-funds.server";
 import { FAILURE_REASON_MAX, FUNDS_NOTE_MAX, REFERENCE_MAX, REFUND_CAUSE_NAMES, REFUND_STATE_NAMES, type RefundState } from "~/lib/refunds";
 import type { RouteHandle } from "~/lib/route-handle";
 import { InputField } from "./components";
@@ -45,29 +46,6 @@ const isState = (raw: string | null): raw is RefundState => (STATES as (string |
  * refund, 'Gagal Diproses' (issue 43).
  */
 const OPEN_STATES: RefundState[] = ["awaiting-funds", "processing", "failed", "awaiting-account"];
-
-/**
- * Where a refund's money stands against the bank statement (issue 45 item 2): a manual transfer
- * waits for finance's 'Konfirmasi Dana'; a confirmed one says who saw how much, when; every other
- * refund's money was recorded by the event itself (a settlement, a verified proof, an over-payment).
- */
-function fundsLine(r: {
-  state: RefundState;
-  amount: number;
-  expectedAmount: number | null;
-  fundsConfirmedAt: Date | null;
-  fundsConfirmedBy: string | null;
-  fundsNote: string | null;
-}): string {
-  const expected = r.expectedAmount !== null ? ` (diharapkan ${formatRupiah(r.expectedAmount)})` : "";
-  if (r.state === "awaiting-funds") return `Belum dikonfirmasi: cek mutasi rekening toko${expected}.`;
-  const by = r.fundsConfirmedBy === "ops" ? "CLI" : (r.fundsConfirmedBy ?? "").replace("operator:", "operator #");
-  if (r.fundsConfirmedAt && r.state === "not-received")
-    return `Dana tidak diterima, dikonfirmasi ${formatWhen(r.fundsConfirmedAt)} oleh ${by}${r.fundsNote ? `: ${r.fundsNote}` : ""}.`;
-  if (r.fundsConfirmedAt)
-    return `Dana masuk ${formatRupiah(r.amount)}${expected}, dikonfirmasi ${formatWhen(r.fundsConfirmedAt)} oleh ${by}.`;
-  return "Dana tercatat diterima saat pembayaran masuk.";
-}
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   requireStaff(context, "keuangan");
