@@ -92,6 +92,9 @@ export const csvImports = pgTable(
     appliedAt: timestamp("applied_at", { withTimezone: true }),
     // What the apply did, for the audit ('12 ditambah, 3 diubah').
     summary: text("summary"),
+    // The preview computed at upload (JSON, with the photo ZIP's thumbnails), so that viewing it
+    // again reads nothing from the file (issue 45 item 12); emptied with the file once applied.
+    preview: text("preview"),
   },
   (t) => [index("csv_imports_created_idx").on(t.createdAt)],
 );

@@ -18,16 +18,24 @@ export type StagedCsvImport = {
   createdAt: Date;
   appliedAt: Date | null;
   summary: string | null;
+  /** The preview kept at upload (JSON), if the domain kept one. */
+  preview: string | null;
 };
 
 const KEEP_MS = 24 * 60 * 60 * 1000;
 
 /** Keeps an uploaded file for its preview; returns its id (random: it is in the preview's form). */
-export async function stageCsvImport(kind: CsvImportKind, operatorId: number, fileName: string, content: string): Promise<string> {
+export async function stageCsvImport(
+  kind: CsvImportKind,
+  operatorId: number,
+  fileName: string,
+  content: string,
+  preview?: string,
+): Promise<string> {
   const db = await getDb();
   await db.delete(csvImports).where(and(isNull(csvImports.appliedAt), lt(csvImports.createdAt, new Date(Date.now() - KEEP_MS))));
   const id = randomUUID();
-  await db.insert(csvImports).values({ id, kind, operatorId, fileName: fileName.slice(0, 200) || "import.csv", content });
+  await db.insert(csvImports).values({ id, kind, operatorId, fileName: fileName.slice(0, 200) || "import.csv", content, preview });
   return id;
 }
 
@@ -44,6 +52,7 @@ export async function getStagedCsvImport(id: string, kind: CsvImportKind, operat
       createdAt: csvImports.createdAt,
       appliedAt: csvImports.appliedAt,
       summary: csvImports.summary,
+      preview: csvImports.preview,
     })
     .from(csvImports)
     .where(and(eq(csvImports.id, id), eq(csvImports.kind, kind), eq(csvImports.operatorId, operatorId)));
@@ -59,7 +68,7 @@ export async function markCsvImportApplied(id: string, summary: string, tx?: Exe
   const rows = await db
     .update(csvImports)
     // Applied, the file (names, NIPs, prices) is kept no longer: its summary is the record (issue 35).
-    .set({ appliedAt: new Date(), summary: summary.slice(0, 1000), content: "" })
+    .set({ appliedAt: new Date(), summary: summary.slice(0, 1000), content: "", preview: null })
     .where(and(eq(csvImports.id, id), isNull(csvImports.appliedAt)))
     .returning({ id: csvImports.id });
   return rows.length > 0;

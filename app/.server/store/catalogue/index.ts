@@ -57,6 +57,7 @@ export {
 } from "./catalogue-csv";
 export {
   applyPhotoZip,
+  keptPhotoZipPlan,
   photosAsZip,
   photoZipSummary,
   PHOTO_ZIP_MAX_BYTES,

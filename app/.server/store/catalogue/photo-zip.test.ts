@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { deflateRawSync } from "node:zlib";
 import { and, eq } from "drizzle-orm";
 import { zipSync } from "fflate";
 import sharp from "sharp";
@@ -8,7 +9,16 @@ import { catalogueAudit, productImages, products } from "../../db/schema";
 import { createProduct, createVerifiedUser } from "../../testing/fixtures";
 import { ownDatabaseForThisFile } from "../../testing/own-database";
 import { getStagedCsvImport, markCsvImportApplied, stageCsvImport } from "../back-office";
-import { applyPhotoZip, photosAsZip, previewPhotoZip, readPhotoZip, skuCandidates, ZIP_TOO_MANY, ZIP_UNREADABLE } from "./photo-zip";
+import {
+  applyPhotoZip,
+  keptPhotoZipPlan,
+  photosAsZip,
+  previewPhotoZip,
+  readPhotoZip,
+  skuCandidates,
+  ZIP_TOO_MANY,
+  ZIP_UNREADABLE,
+} from "./photo-zip";
 import { getProductForOps } from "./products-admin";
 
 // Photos for many products from one ZIP (issue 38 item 2): names → SKU and position, what is
@@ -59,7 +69,7 @@ describe("reading the ZIP", () => {
       "BOMB.jpg": new Uint8Array(6 * 1024 * 1024),
       "readme.txt": new TextEncoder().encode("halo"),
     });
-    const read = readPhotoZip(zip);
+    const read = await readPhotoZip(zip);
     if ("error" in read) throw new Error(read.error);
     expect(read.entries.map((e) => e.fileName)).toEqual(["A1.jpg"]);
     expect(read.refused).toEqual([
@@ -68,12 +78,82 @@ describe("reading the ZIP", () => {
     ]);
   });
 
-  it("refuses what is no ZIP and a ZIP with too many entries", () => {
-    expect(readPhotoZip(new TextEncoder().encode("bukan zip"))).toEqual({ error: ZIP_UNREADABLE });
+  it("refuses what is no ZIP and a ZIP with too many entries", async () => {
+    expect(await readPhotoZip(new TextEncoder().encode("bukan zip"))).toEqual({ error: ZIP_UNREADABLE });
     const many = Object.fromEntries(Array.from({ length: 201 }, (_, i) => [`X${i}.jpg`, new Uint8Array([i % 256])]));
-    expect(readPhotoZip(zipSync(many, { level: 0 }))).toEqual({ error: ZIP_TOO_MANY });
+    expect(await readPhotoZip(zipSync(many, { level: 0 }))).toEqual({ error: ZIP_TOO_MANY });
+  });
+
+  it("refuses a ZIP bomb (declared 1,000 bytes, inflates to 128 MB) after 1,000 bytes, off the event loop", async () => {
+    const sku = `BOM-${randomUUID().slice(0, 6)}`;
+    await productWithSku(sku);
+    const jpeg = await picture(50);
+    const bomb = handWrittenZip([
+      { name: "BOMB.jpg", method: 8, data: deflateRawSync(Buffer.alloc(128 * 1024 * 1024)), declared: 1000 },
+      { name: `${sku}.jpg`, method: 0, data: jpeg, declared: jpeg.byteLength },
+    ]);
+    expect(bomb.byteLength).toBeLessThan(200 * 1024);
+    // Other work is answered while the ZIP is read: the ping, queued before, comes first.
+    const ping = new Promise<string>((resolve) => setImmediate(() => resolve("ping")));
+    const reading = Promise.resolve(readPhotoZip(bomb));
+    expect(await Promise.race([ping, reading.then(() => "zip")])).toBe("ping");
+    const read = await reading;
+    if ("error" in read) throw new Error(read.error);
+    expect(read.entries.map((e) => [e.fileName, e.bytes.byteLength])).toEqual([[`${sku}.jpg`, jpeg.byteLength]]);
+    expect(read.refused).toEqual([
+      { fileName: "BOMB.jpg", reason: "Isi file tidak sesuai dengan ukuran yang tercantum di ZIP (file rusak atau tidak aman)" },
+    ]);
+    // The preview names it among 'Ditolak' and keeps the honest photo.
+    const preview = await previewPhotoZip(bomb);
+    if (!preview.ok) throw new Error(preview.message);
+    expect(preview.plan.items.map((i) => i.fileName)).toEqual([`${sku}.jpg`]);
+    expect(preview.plan.refused.map((r) => r.fileName)).toEqual(["BOMB.jpg"]);
+  });
+
+  it("stops the worker at its time limit and says so", async () => {
+    const zip = zipSync({ "A.jpg": await picture(60) });
+    expect(await readPhotoZip(zip, { timeLimitMs: 0 })).toEqual({
+      error: "ZIP tidak selesai dibaca dalam batas waktu. Periksa file ZIP atau bagi menjadi beberapa ZIP.",
+    });
   });
 });
+
+/** A ZIP written by hand (local headers, central directory, end record), sizes as declared here. */
+function handWrittenZip(files: { name: string; method: 0 | 8; data: Uint8Array; declared: number }[]): Uint8Array {
+  const parts: Buffer[] = [];
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (const file of files) {
+    const name = Buffer.from(file.name);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(file.method, 8);
+    local.writeUInt32LE(file.data.byteLength, 18);
+    local.writeUInt32LE(file.declared, 22);
+    local.writeUInt16LE(name.length, 26);
+    const record = Buffer.alloc(46);
+    record.writeUInt32LE(0x02014b50, 0);
+    record.writeUInt16LE(20, 4);
+    record.writeUInt16LE(20, 6);
+    record.writeUInt16LE(file.method, 10);
+    record.writeUInt32LE(file.data.byteLength, 20);
+    record.writeUInt32LE(file.declared, 24);
+    record.writeUInt16LE(name.length, 28);
+    record.writeUInt32LE(offset, 42);
+    parts.push(local, name, Buffer.from(file.data));
+    central.push(record, name);
+    offset += 30 + name.length + file.data.byteLength;
+  }
+  const directory = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(files.length, 8);
+  end.writeUInt16LE(files.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return new Uint8Array(Buffer.concat([...parts, directory, end]));
+}
 
 describe("preview and apply", () => {
   it("previews positions and refusals, then stores the photos once per apply", async () => {
@@ -124,6 +204,28 @@ describe("preview and apply", () => {
     expect(history.map((h) => h.detail).sort()).toEqual(["1 foto diganti dari ganti.zip", "2 foto ditambah dari foto.zip"]);
   });
 
+  it("keeps the upload's preview, thumbnails too, so that a view does not read the ZIP again", async () => {
+    const sku = `SIMPAN-${randomUUID().slice(0, 6)}`;
+    await productWithSku(sku);
+    const zip = zipSync({ [`${sku}.jpg`]: await picture(80) });
+    const preview = await previewPhotoZip(zip);
+    if (!preview.ok) throw new Error(preview.message);
+    const id = await stageCsvImport(
+      "foto-zip",
+      operatorId,
+      "simpan.zip",
+      Buffer.from(zip).toString("base64"),
+      JSON.stringify(preview.plan),
+    );
+    const staged = (await getStagedCsvImport(id, "foto-zip", operatorId))!;
+    // The plan comes from the kept preview alone (the file's content is not handed in).
+    const kept = keptPhotoZipPlan(staged.preview);
+    expect(kept).toEqual(preview.plan);
+    expect(kept!.items[0]!.thumbnail).toMatch(/^data:image\/webp;base64,/);
+    expect(keptPhotoZipPlan(null)).toBeNull();
+    expect(keptPhotoZipPlan("{rusak")).toBeNull();
+  });
+
   it("takes several loose pictures as one ZIP", async () => {
     const sku = `LEPAS-${randomUUID().slice(0, 6)}`;
     await productWithSku(sku);
@@ -165,7 +267,7 @@ describe("preview and apply", () => {
       markCsvImportApplied(staged, `${plan.items.length} foto`, tx),
     );
     expect(applied).toMatchObject({ ok: true, applied: true });
-    expect(await getStagedCsvImport(staged, "foto-zip", operatorId)).toMatchObject({ summary: "1 foto", content: "" });
+    expect(await getStagedCsvImport(staged, "foto-zip", operatorId)).toMatchObject({ summary: "1 foto", content: "", preview: null });
     expect(await db.select().from(productImages).where(eq(productImages.productId, id))).toHaveLength(1);
   });
 });

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { unzipSync, zipSync } from "fflate";
+import { Worker } from "node:worker_threads";
+import { zipSync } from "fflate";
 import { getDb, type Executor } from "../../db/client";
 import { catalogueAudit, productImages, products } from "../../db/schema";
 import {
@@ -16,8 +17,9 @@ import { catalogueWrite } from "./version";
 
 // Photos for many products at once (issue 38 item 2): one ZIP whose entry names are SKUs —
 // `SKU.jpg` is the product's main photo, `SKU-2.jpg` its second, and so on. The ZIP is read with
-// fflate, refusing entries by their DECLARED size before anything is inflated (and fflate never
-// inflates past the declared size, so a lying entry is cut short and then fails to decode). Every
+// its central directory, refusing entries by their DECLARED size before anything is inflated; the
+// rest are inflated in a worker thread, each stopped at its declared size (issue 45 item 12: fflate
+// cut a lying entry's output short but inflated all of it, 13 s of the main thread for 1 GB). Every
 // accepted entry is decoded by the same code as 'Foto Produk' in the preview; 'Terapkan' stores
 // them with that code again, one transaction for the whole ZIP. Several loose pictures chosen
 // instead of a ZIP are packed into one (photosAsZip), so both take the same way from there on.
@@ -46,39 +48,144 @@ const IMAGE_NAME = /^(.+)\.(jpe?g|png|webp)$/i;
 export type ZipEntry = { fileName: string; bytes: Uint8Array };
 export type ZipRefusal = { fileName: string; reason: string };
 
-/** The ZIP's image entries (base names) and what was refused by name or size; null when it is no ZIP. */
-export function readPhotoZip(zip: Uint8Array): { entries: ZipEntry[]; refused: ZipRefusal[] } | { error: string } {
+/** How long the worker may take to inflate one upload's entries before it is stopped. */
+export const PHOTO_ZIP_TIME_LIMIT_MS = 20_000;
+export const ZIP_TOO_SLOW = "ZIP tidak selesai dibaca dalam batas waktu. Periksa file ZIP atau bagi menjadi beberapa ZIP.";
+export const REFUSED_LYING = "Isi file tidak sesuai dengan ukuran yang tercantum di ZIP (file rusak atau tidak aman)";
+
+/** One central-directory record: what the ZIP says about an entry, before anything is inflated. */
+type ZipRecord = { name: string; method: number; compressedSize: number; declared: number; offset: number };
+
+/** The ZIP's central directory (metadata only, no inflating); null when it is no ZIP we read. */
+function zipRecords(zip: Uint8Array): ZipRecord[] | null {
+  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+  // The end-of-central-directory record: 22 bytes plus a comment of at most 65,535, at the very end.
+  let end = -1;
+  for (let i = zip.byteLength - 22; i >= Math.max(0, zip.byteLength - 22 - 65_535); i--)
+    if (view.getUint32(i, true) === 0x06054b50) {
+      end = i;
+      break;
+    }
+  if (end < 0) return null;
+  const count = view.getUint16(end + 10, true);
+  let at = view.getUint32(end + 16, true);
+  // ZIP64 (its markers are all ones) is for files far past the 30 MB an upload may be.
+  if (count === 0xffff || at === 0xffffffff) return null;
+  const records: ZipRecord[] = [];
+  for (let n = 0; n < count; n++) {
+    if (at + 46 > zip.byteLength || view.getUint32(at, true) !== 0x02014b50) return null;
+    const flags = view.getUint16(at + 8, true);
+    const nameLength = view.getUint16(at + 28, true);
+    const nameBytes = zip.subarray(at + 46, at + 46 + nameLength);
+    records.push({
+      // Bit 11: the name is UTF-8; otherwise it is read byte by byte (as fflate did).
+      name: flags & 0x800 ? new TextDecoder().decode(nameBytes) : String.fromCharCode(...nameBytes),
+      method: view.getUint16(at + 10, true),
+      compressedSize: view.getUint32(at + 20, true),
+      declared: view.getUint32(at + 24, true),
+      offset: view.getUint32(at + 42, true),
+    });
+    at += 46 + nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
+  }
+  return records;
+}
+
+// The worker's whole program (plain CommonJS, so the server bundle needs no file of its own for it).
+// Each entry is inflated by zlib with `maxOutputLength` = its declared size (never more than the
+// per-entry limit): zlib inflates chunk by chunk and stops as soon as the output would pass it, so
+// an entry declared as 1,000 bytes costs at most 1,000 bytes of work, whatever it would inflate to.
+// Stored entries and inflated ones must be exactly their declared size.
+const INFLATE_WORKER = `
+const { parentPort, workerData } = require("node:worker_threads");
+const zlib = require("node:zlib");
+const zip = Buffer.from(workerData.zip.buffer, workerData.zip.byteOffset, workerData.zip.byteLength);
+const results = [];
+for (const e of workerData.entries) {
+  try {
+    if (e.offset + 30 > zip.length || zip.readUInt32LE(e.offset) !== 0x04034b50) throw new Error("header");
+    const start = e.offset + 30 + zip.readUInt16LE(e.offset + 26) + zip.readUInt16LE(e.offset + 28);
+    if (start + e.compressedSize > zip.length) throw new Error("short");
+    const data = zip.subarray(start, start + e.compressedSize);
+    let bytes;
+    if (e.method === 0) bytes = data;
+    else if (e.method === 8) bytes = zlib.inflateRawSync(data, { maxOutputLength: Math.max(1, e.cap) });
+    else throw new Error("method");
+    results.push(bytes.length === e.declared ? { bytes: new Uint8Array(bytes) } : { fail: "size" });
+  } catch (error) {
+    results.push({ fail: error && error.code === "ERR_BUFFER_TOO_LARGE" ? "size" : "unreadable" });
+  }
+}
+parentPort.postMessage(results, results.flatMap((r) => (r.bytes ? [r.bytes.buffer] : [])));
+`;
+
+type Inflated = { bytes: Uint8Array } | { fail: "size" | "unreadable" };
+
+/** Inflates the chosen entries in a worker thread, stopped after `timeLimitMs` ("slow"). */
+function inflateInWorker(
+  zip: Uint8Array,
+  entries: (ZipRecord & { cap: number })[],
+  timeLimitMs: number,
+): Promise<Inflated[] | "slow" | "failed"> {
+  return new Promise((resolve) => {
+    const worker = new Worker(INFLATE_WORKER, { eval: true, workerData: { zip, entries } });
+    const timer = setTimeout(() => {
+      void worker.terminate();
+      resolve("slow");
+    }, timeLimitMs);
+    worker.once("message", (results: Inflated[]) => {
+      clearTimeout(timer);
+      void worker.terminate();
+      resolve(results);
+    });
+    // The worker itself failed (out of memory, say): the ZIP is refused as unreadable.
+    worker.once("error", () => {
+      clearTimeout(timer);
+      resolve("failed");
+    });
+  });
+}
+
+/**
+ * The ZIP's image entries (base names) and what was refused by name or size; an error when it is no
+ * ZIP. Entries are chosen by their DECLARED sizes before anything is inflated, then inflated off the
+ * request thread (a worker, with a time limit), each stopped at its declared size: a ZIP bomb is
+ * refused after at most that much work, and the server answers other requests meanwhile.
+ */
+export async function readPhotoZip(
+  zip: Uint8Array,
+  options: { timeLimitMs?: number } = {},
+): Promise<{ entries: ZipEntry[]; refused: ZipRefusal[] } | { error: string }> {
+  const records = zipRecords(zip);
+  if (!records) return { error: ZIP_UNREADABLE };
   const refused: ZipRefusal[] = [];
+  const chosen: (ZipRecord & { cap: number; base: string })[] = [];
   let seen = 0;
   let total = 0;
-  let files: Record<string, Uint8Array>;
-  try {
-    files = unzipSync(zip, {
-      filter: (file) => {
-        const base = file.name.split("/").pop() ?? "";
-        // Folders, macOS resource forks and hidden files are no one's photos: skipped silently.
-        if (!base || file.name.startsWith("__MACOSX/") || file.name.includes("/__MACOSX/") || base.startsWith(".")) return false;
-        seen += 1;
-        if (seen > PHOTO_ZIP_MAX_ENTRIES) return false;
-        if (!IMAGE_NAME.test(base)) return refuse(base, REFUSED_TYPE);
-        if (file.originalSize > PHOTO_MAX_BYTES) return refuse(base, REFUSED_SIZE);
-        if (total + file.originalSize > PHOTO_ZIP_MAX_TOTAL) return refuse(base, REFUSED_TOTAL);
-        total += file.originalSize;
-        return true;
-      },
-    });
-  } catch {
-    return { error: ZIP_UNREADABLE };
+  for (const record of records) {
+    const base = record.name.split("/").pop() ?? "";
+    // Folders, macOS resource forks and hidden files are no one's photos: skipped silently.
+    if (!base || record.name.startsWith("__MACOSX/") || record.name.includes("/__MACOSX/") || base.startsWith(".")) continue;
+    seen += 1;
+    if (seen > PHOTO_ZIP_MAX_ENTRIES) return { error: ZIP_TOO_MANY };
+    if (!IMAGE_NAME.test(base)) refused.push({ fileName: base, reason: REFUSED_TYPE });
+    else if (record.declared > PHOTO_MAX_BYTES) refused.push({ fileName: base, reason: REFUSED_SIZE });
+    else if (total + record.declared > PHOTO_ZIP_MAX_TOTAL) refused.push({ fileName: base, reason: REFUSED_TOTAL });
+    else {
+      total += record.declared;
+      chosen.push({ ...record, base, cap: Math.min(record.declared, PHOTO_MAX_BYTES) });
+    }
   }
-  if (seen > PHOTO_ZIP_MAX_ENTRIES) return { error: ZIP_TOO_MANY };
-  const entries = Object.entries(files).map(([name, bytes]) => ({ fileName: name.split("/").pop()!, bytes }));
+  const inflated = chosen.length ? await inflateInWorker(zip, chosen, options.timeLimitMs ?? PHOTO_ZIP_TIME_LIMIT_MS) : [];
+  if (inflated === "slow") return { error: ZIP_TOO_SLOW };
+  if (inflated === "failed") return { error: ZIP_UNREADABLE };
+  const entries: ZipEntry[] = [];
+  chosen.forEach((record, i) => {
+    const result = inflated[i]!;
+    if ("bytes" in result) entries.push({ fileName: record.base, bytes: result.bytes });
+    else refused.push({ fileName: record.base, reason: result.fail === "size" ? REFUSED_LYING : REFUSED_UNREADABLE });
+  });
   entries.sort((a, b) => a.fileName.localeCompare(b.fileName, "en", { numeric: true }));
   return { entries, refused };
-
-  function refuse(fileName: string, reason: string) {
-    refused.push({ fileName, reason });
-    return false;
-  }
 }
 
 /** `ABC.jpg` → ABC, photo 1; `ABC-3.png` → ABC, photo 3 (or the SKU `ABC-3`, photo 1, when that exists). */
@@ -121,7 +228,7 @@ async function planZip(
   encode: boolean,
 ): Promise<{ ok: true; plan: PhotoZipPlan; matched: Matched[] } | { ok: false; message: string }> {
   if (zip.byteLength > PHOTO_ZIP_MAX_BYTES) return { ok: false, message: ZIP_TOO_LARGE };
-  const read = readPhotoZip(zip);
+  const read = await readPhotoZip(zip);
   if ("error" in read) return { ok: false, message: read.error };
   const refused = [...read.refused];
   const wanted = [...new Set(read.entries.flatMap((e) => skuCandidates(e.fileName).map((c) => c.sku)))];
@@ -194,6 +301,20 @@ async function planZip(
 export async function previewPhotoZip(zip: Uint8Array): Promise<{ ok: true; plan: PhotoZipPlan } | { ok: false; message: string }> {
   const planned = await planZip(zip, false);
   return planned.ok ? { ok: true, plan: planned.plan } : planned;
+}
+
+/**
+ * The preview kept with the staged ZIP at upload (its JSON, thumbnails included): viewing the
+ * preview again reads nothing from the ZIP. Null for a file staged without one (before issue 45).
+ */
+export function keptPhotoZipPlan(preview: string | null): PhotoZipPlan | null {
+  if (!preview) return null;
+  try {
+    const plan = JSON.parse(preview) as PhotoZipPlan;
+    return Array.isArray(plan.items) && Array.isArray(plan.refused) ? plan : null;
+  } catch {
+    return null;
+  }
 }
 
 export function photoZipSummary(plan: PhotoZipPlan): string {

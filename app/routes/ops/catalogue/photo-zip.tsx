@@ -6,6 +6,7 @@ import { flash } from "~/.server/http/session";
 import { formatWhen, getStagedCsvImport, markCsvImportApplied, stageCsvImport } from "~/.server/store/back-office";
 import {
   applyPhotoZip,
+  keptPhotoZipPlan,
   PHOTO_ZIP_MAX_BYTES,
   PHOTO_ZIP_MAX_ENTRIES,
   photosAsZip,
@@ -43,7 +44,9 @@ export async function loader({ context, url }: Route.LoaderArgs) {
       limits,
       staged: { id: staged.id, fileName: staged.fileName, appliedAt: formatWhen(staged.appliedAt), summary: staged.summary, plan: null },
     };
-  const preview = await previewPhotoZip(Buffer.from(staged.content, "base64"));
+  // The preview computed at upload, thumbnails and all: a view does not read the ZIP again.
+  const kept = keptPhotoZipPlan(staged.preview);
+  const preview = kept ? { ok: true as const, plan: kept } : await previewPhotoZip(Buffer.from(staged.content, "base64"));
   return {
     limits,
     staged: { id: staged.id, fileName: staged.fileName, appliedAt: null, summary: null, plan: preview.ok ? preview.plan : null },
@@ -79,7 +82,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const preview = await previewPhotoZip(bytes);
   if (!preview.ok) return data({ error: preview.message }, { status: 400 });
   const fileName = single ? files[0]!.name : `${files.length} foto`;
-  const id = await stageCsvImport(KIND, operator.id, fileName, bytes.toString("base64"));
+  const id = await stageCsvImport(KIND, operator.id, fileName, bytes.toString("base64"), JSON.stringify(preview.plan));
   throw redirect(`/ops/catalogue/photo-zip?id=${id}`);
 }
 

@@ -1,0 +1,1 @@
+ALTER TABLE "csv_imports" ADD COLUMN "preview" text;
