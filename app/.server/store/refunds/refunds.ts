@@ -119,9 +119,9 @@ export async function createRefund(
   const byGateway = payment?.type === "installment" && payment.gatewayRef !== null;
   const method: RefundMethod = byGateway ? "gateway" : "transfer";
   const state: RefundState = byGateway ? "processing" : "awaiting-account";
-  const [created] = await tx
-    .insert(refunds)
-    .values({
+  const refundId = await insertRefund(
+    tx,
+    {
       orderId: input.orderId,
       amount,
       cause: input.cause,
@@ -130,23 +130,10 @@ export async function createRefund(
       state,
       gateway: byGateway ? payment.gateway : null,
       gatewayRef: byGateway ? payment.gatewayRef : null,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning({ id: refunds.id });
-  const refundId = created!.id;
-  const [event] = await tx
-    .insert(refundEvents)
-    .values({
-      refundId,
-      fromState: null,
-      toState: state,
-      actor: input.actor.slice(0, 100),
-      note: input.reason.slice(0, 1000),
-      createdAt: now,
-    })
-    .returning({ id: refundEvents.id });
-  await announceRefundEvent(tx, event!.id);
+    },
+    input.actor,
+    now,
+  );
   return { ok: true, refundId, amount };
 }
 
@@ -172,9 +159,9 @@ export async function createAwaitingFundsRefund(
   if (waiting) return { ok: true, refundId: waiting.id, amount: waiting.amount };
   const [payment] = await tx.select({ total: payments.total }).from(payments).where(eq(payments.orderId, input.orderId));
   if (!payment || payment.total <= 0) return { ok: false, message: REFUND_NOT_FOUND };
-  const [created] = await tx
-    .insert(refunds)
-    .values({
+  const refundId = await insertRefund(
+    tx,
+    {
       orderId: input.orderId,
       amount: payment.total,
       expectedAmount: payment.total,
@@ -182,24 +169,37 @@ export async function createAwaitingFundsRefund(
       reason: input.reason.slice(0, 1000),
       method: "transfer",
       state: "awaiting-funds",
-      createdAt: now,
-      updatedAt: now,
-    })
+    },
+    input.actor,
+    now,
+  );
+  return { ok: true, refundId, amount: payment.total };
+}
+
+/** A new refund row and its first event (its reason as the note), announced to the buyer; its id. */
+async function insertRefund(
+  tx: Executor,
+  values: Omit<typeof refunds.$inferInsert, "createdAt" | "updatedAt"> & { state: RefundState; reason: string },
+  actor: string,
+  now: Date,
+): Promise<number> {
+  const [created] = await tx
+    .insert(refunds)
+    .values({ ...values, createdAt: now, updatedAt: now })
     .returning({ id: refunds.id });
-  const refundId = created!.id;
   const [event] = await tx
     .insert(refundEvents)
     .values({
-      refundId,
+      refundId: created!.id,
       fromState: null,
-      toState: "awaiting-funds",
-      actor: input.actor.slice(0, 100),
-      note: input.reason.slice(0, 1000),
+      toState: values.state,
+      actor: actor.slice(0, 100),
+      note: values.reason,
       createdAt: now,
     })
     .returning({ id: refundEvents.id });
   await announceRefundEvent(tx, event!.id);
-  return { ok: true, refundId, amount: payment.total };
+  return created!.id;
 }
 
 // ————————————————————————————————————————————— moving a refund
