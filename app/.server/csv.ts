@@ -1,4 +1,5 @@
 import { parse } from "csv-parse";
+import { hasControlCharacter } from "~/lib/control-characters";
 
 // The CSV files operators upload (issues 26 and 27: the catalogue's price list, the HR roster): ONE
 // reader for both. UTF-8 (a byte-order mark is dropped), comma or semicolon (Excel in Indonesia
@@ -70,8 +71,7 @@ function delimiterOf(header: string): "," | ";" {
 }
 
 /** Control characters no spreadsheet writes into a CSV (tab, line feed and carriage return are fine). */
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-const BINARY = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+const isBinary = (text: string) => hasControlCharacter(text, { except: "\t\n\r", del: false });
 
 /**
  * An uploaded file's text: UTF-8 (what 'CSV UTF-8' writes), else Windows-1252 — what Excel's plain
@@ -83,7 +83,7 @@ export function csvText(bytes: Uint8Array): string | null {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
     const text = new TextDecoder("windows-1252").decode(bytes);
-    return BINARY.test(text) ? null : text;
+    return isBinary(text) ? null : text;
   }
 }
 

@@ -1,4 +1,4 @@
-import { useEffect, type RefObject } from "react";
+import { useEffect, useEffectEvent, type RefObject } from "react";
 import type { SwiperOptions } from "swiper/types";
 
 type Modules = typeof import("swiper/modules");
@@ -35,6 +35,9 @@ export function useSwiper(
   configure: (modules: Modules, reducedMotion: boolean) => SwiperOptions,
   { startAfterMs }: { startAfterMs?: number } = {},
 ) {
+  // The caller's latest options, read when Swiper is set up; a new function on each render does not
+  // set the strip up again.
+  const optionsFor = useEffectEvent((modules: Modules, reducedMotion: boolean) => configure(modules, reducedMotion));
   useEffect(() => {
     const element = container.current;
     if (!element || element.querySelectorAll(".swiper-slide").length < 2) return;
@@ -57,7 +60,7 @@ export function useSwiper(
           const initialSlide = track && slide?.offsetWidth ? Math.round(track.scrollLeft / slide.offsetWidth) : 0;
           if (track) track.scrollLeft = 0;
           const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-          instance = new Swiper(element, { initialSlide, ...configure(modules, reducedMotion) });
+          instance = new Swiper(element, { initialSlide, ...optionsFor(modules, reducedMotion) });
         })
         .catch(() => {
           // Offline or blocked: the native strip keeps working.
@@ -90,7 +93,5 @@ export function useSwiper(
       listening.abort();
       instance?.destroy(true, true);
     };
-    // The strip is set up once per mount; `configure` and `startAfterMs` are constants of the caller.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [container]);
+  }, [container, startAfterMs]);
 }

@@ -1,3 +1,5 @@
+import { hasControlCharacter } from "./control-characters";
+
 const FALLBACK = "/home";
 
 /**
@@ -8,8 +10,8 @@ const FALLBACK = "/home";
 export function safeRedirect(target: unknown, fallback: string = FALLBACK): string {
   if (typeof target !== "string" || target.length === 0 || target.length > 2000) return fallback;
   if (!target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) return fallback;
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f\\]/.test(target)) return fallback;
+  // Control characters and the backslash: browsers strip the first and read the second as '/'.
+  if (hasControlCharacter(target) || target.includes("\\")) return fallback;
   try {
     const base = "http://same.invalid";
     const url = new URL(target, base);

@@ -1,4 +1,4 @@
-import { useEffect, useState, useSyncExternalStore } from "react";
+import { useEffect, useEffectEvent, useState, useSyncExternalStore } from "react";
 import { data, Form, redirect, useFetcher, useNavigation } from "react-router";
 import type { Route } from "./+types/address";
 import type { loader as areasLoader } from "./address-areas";
@@ -273,20 +273,23 @@ function AreaPicker({ level, parent, value, onChoose, serverParent, serverList, 
   const needsParent = level !== "provinsiId";
   const query = search.trim().length >= AREA_SEARCH_MIN_CHARS ? search.trim() : "";
 
-  // With JavaScript: a new parent or a search (from 3 characters, or emptied) loads this level.
-  useEffect(() => {
-    if (needsParent && !parent) return;
+  // Whether this level already shows the list for `parent` and `query`: the fetcher's last answer,
+  // or the server's own list before any. Read when the effect runs, not a reason to run it.
+  const hasListFor = useEffectEvent((parent: string, query: string) => {
     const serverQuery = serverSearch.trim().length >= AREA_SEARCH_MIN_CHARS ? serverSearch.trim() : "";
-    const loaded = fetcher.data
+    return fetcher.data
       ? fetcher.data.parent === parent && fetcher.data.search === query
       : parent === serverParent && query === serverQuery;
-    if (loaded) return;
+  });
+  const loadAreas = useEffectEvent((href: string) => fetcher.load(href));
+
+  // With JavaScript: a new parent or a search (from 3 characters, or emptied) loads this level.
+  useEffect(() => {
+    if ((needsParent && !parent) || hasListFor(parent, query)) return;
     const params = new URLSearchParams({ level, parent, cari: query });
-    const timer = setTimeout(() => fetcher.load(`/address/areas?${params}`), query ? 300 : 0);
+    const timer = setTimeout(() => loadAreas(`/address/areas?${params}`), query ? 300 : 0);
     return () => clearTimeout(timer);
-    // fetcher.load is stable enough for this purpose; fetcher.data is read to skip repeated loads.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [level, parent, query, serverParent, serverSearch]);
+  }, [level, needsParent, parent, query, serverParent, serverSearch]);
 
   let options: Area[];
   if (needsParent && !parent) options = [];

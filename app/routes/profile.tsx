@@ -8,7 +8,7 @@ import { flash } from "~/.server/http/session";
 import { getBalance } from "~/.server/store/orders";
 import { getHelpContacts, getProfile } from "~/.server/store/people";
 import { dataExportOf, eraseAccount, latestDataExport, requestDataExport } from "~/.server/store/privacy";
-import { EditIcon, HelpIcon, LogoutIcon, UserIcon, WalletIcon } from "~/components/icons";
+import { EditIcon, HelpIcon, LogoutIcon, svg, UserIcon, WalletIcon } from "~/components/icons";
 import { SubmitButton } from "~/components/submit-button";
 import type { RouteHandle } from "~/lib/route-handle";
 import { formatRupiah } from "~/lib/money";
@@ -283,25 +283,8 @@ function EraseSheet({ answer }: { answer: { eraseError: string; orderId: number 
   );
 }
 
-// Icons only this screen uses (same style as components/icons.tsx).
-function smallIcon(path: React.ReactNode) {
-  return (
-    <svg
-      width="18"
-      height="18"
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      {path}
-    </svg>
-  );
-}
+// Icons only this screen uses, drawn by the one icon wrapper.
+const smallIcon = (path: React.ReactNode) => svg(path, { size: 18 });
 const ChevronIcon = () => smallIcon(<path d="M9 6l6 6-6 6" />);
 const PhoneIcon = () =>
   smallIcon(

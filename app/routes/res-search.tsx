@@ -5,6 +5,7 @@ import { isOwnNavigation } from "~/.server/http/request";
 import { addToSearchHistory } from "~/.server/http/search-history-cookie";
 import { listCategories, listCities, listProductPages } from "~/.server/store/catalogue";
 import { FilterSheet } from "~/components/filter-sheet";
+import { svg } from "~/components/icons";
 import { ProductGrid } from "~/components/product-grid";
 import { SearchFieldLink } from "~/components/search-field";
 import { readPage } from "~/lib/paging";
@@ -142,20 +143,4 @@ export default function ResSearch({ loaderData }: Route.ComponentProps) {
   );
 }
 
-function FilterIcon() {
-  return (
-    <svg
-      width="18"
-      height="18"
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <path d="M4 6h16M7 12h10M10 18h4" />
-    </svg>
-  );
-}
+const FilterIcon = () => svg(<path d="M4 6h16M7 12h10M10 18h4" />, { size: 18 });

@@ -2,6 +2,7 @@ import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/search";
 import { readForm } from "~/.server/http/request";
 import { clearVisitorSearchHistory, loadSearchHistory } from "~/.server/http/search-history-cookie";
+import { svg } from "~/components/icons";
 import { SearchField } from "~/components/search-field";
 import { SubmitButton } from "~/components/submit-button";
 import type { RouteHandle } from "~/lib/route-handle";
@@ -70,21 +71,11 @@ export default function Search({ loaderData, actionData }: Route.ComponentProps)
   );
 }
 
-function ClockIcon() {
-  return (
-    <svg
-      width="18"
-      height="18"
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      aria-hidden="true"
-      focusable="false"
-    >
+const ClockIcon = () =>
+  svg(
+    <>
       <circle cx="12" cy="12" r="9" />
       <path d="M12 7v5l3 2" />
-    </svg>
+    </>,
+    { size: 18 },
   );
-}
