@@ -1,11 +1,13 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { banners, catalogueAudit, categories, products, type BannerTarget } from "../../db/schema";
 import { CSV_FORMULA, looksLikeFormula } from "../../csv";
 import { BANNER_SIZES, dropUnusedImages, encodePicture, PHOTO_REQUIRED, storeImages } from "./photos";
 import { wibDateTime } from "./promos";
 import { type FieldErrors } from "./product-input";
-import { catalogueWrite } from "./version";
+import { isPublished } from "./catalogue";
+import { cachedRead as cached, catalogueWrite } from "./version";
+import { resultsHref } from "~/lib/search-params";
 
 // The home carousel's banners (issue 26 item 5): a picture in the slot's size (70 % × 150 px, spec
 // §9; stored as 640 × 300), where it leads (a product by SKU, or a search keyword with an optional
@@ -119,4 +121,68 @@ export async function changeBanner(operatorId: number, id: number, move: "up" | 
       .values({ operatorId, action: move === "delete" ? "banner-dihapus" : "banner-diurutkan", detail: banner.title });
     return true;
   });
+}
+
+// ————————————————————————————————————————————— the buyers' carousel (read through the cache)
+
+/** `href`: what the banner advertises (a search, a category or a product); null: a plain picture. */
+export type Banner = { id: number; title: string; imageUrl: string; width: number; height: number; href: string | null };
+
+/** Spec §7 GET /api/v1/banner/list. */
+export function listBanners(): Promise<Banner[]> {
+  return cached("banners", async () => {
+    const db = await getDb();
+    const rows = await db
+      .select({
+        id: banners.id,
+        title: banners.title,
+        imageUrl: banners.imageUrl,
+        width: banners.width,
+        height: banners.height,
+        target: banners.target,
+      })
+      .from(banners)
+      .where(
+        and(
+          or(isNull(banners.activeFrom), lte(banners.activeFrom, sql`now()`)),
+          or(isNull(banners.activeUntil), sql`${banners.activeUntil} > now()`),
+        ),
+      )
+      .orderBy(asc(banners.position), asc(banners.id));
+    const hrefs = await bannerHrefs(rows);
+    return rows.map(({ target: _target, ...banner }) => ({ ...banner, href: hrefs.get(banner.id) ?? null }));
+  });
+}
+
+/** The address each banner (by id) leads to; a target whose category or product is gone has none. */
+async function bannerHrefs(rows: { id: number; target: BannerTarget | null }[]): Promise<Map<number, string>> {
+  const targets = rows.flatMap((row) => (row.target ? [[row.id, row.target] as const] : []));
+  const skus = targets.flatMap(([, t]) => ("sku" in t ? [t.sku] : []));
+  const categoryTitles = targets.flatMap(([, t]) => ("category" in t && t.category ? [t.category] : []));
+  const db = await getDb();
+  const [productRows, categoryRows] = await Promise.all([
+    skus.length
+      ? db
+          .select({ id: products.id, sku: products.sku })
+          .from(products)
+          .where(and(inArray(products.sku, skus), isPublished))
+      : [],
+    categoryTitles.length
+      ? db.select({ id: categories.id, title: categories.title }).from(categories).where(inArray(categories.title, categoryTitles))
+      : [],
+  ]);
+  const productIds = new Map(productRows.map((p) => [p.sku, p.id]));
+  const categoryIds = new Map(categoryRows.map((c) => [c.title, c.id]));
+  const hrefs = new Map<number, string>();
+  for (const [bannerId, target] of targets) {
+    if ("sku" in target) {
+      const productId = productIds.get(target.sku);
+      if (productId) hrefs.set(bannerId, `/detail/${productId}`);
+      continue;
+    }
+    const categoryId = target.category ? categoryIds.get(target.category) : undefined;
+    if (target.category && !categoryId) continue;
+    hrefs.set(bannerId, resultsHref({ keyword: target.keyword, categories: categoryId ? [categoryId] : [] }));
+  }
+  return hrefs;
 }

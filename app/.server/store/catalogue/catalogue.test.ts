@@ -10,15 +10,14 @@ import { loader as mediaLoader } from "~/routes/media";
 import {
   getProductDetail,
   invalidateCatalogueCache,
-  listBanners,
-  listCategories,
-  listCities,
   listProductPages,
   listProducts,
   recordProductView,
   type ProductListItem,
   type ProductQuery,
 } from "./catalogue";
+import { listBanners } from "./banners";
+import { listCategories, listCities } from "./taxonomy";
 
 // Runs on this file's own PGlite, or on a shared PostgreSQL (DATABASE_URL) that may already hold
 // other rows: expectations are computed from the database, never from "the table has 45 rows".

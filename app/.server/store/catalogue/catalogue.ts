@@ -1,13 +1,12 @@
 import { and, asc, eq, gte, inArray, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { cachedRead as cached } from "./version";
-import { resultsHref } from "~/lib/search-params";
-import { banners, categories, cities, productImages, productPromos, products, promos, type BannerTarget } from "../../db/schema";
+import { categories, cities, productImages, productPromos, products, promos } from "../../db/schema";
 
 // The catalogue backend (spec §7 "Product and banner"): product pages with filters and sort, the
 // product detail, categories, cities and banners. Plain functions over the database; the routes
-// render what they return. Long module: the buyers' whole read side of the catalogue (filters, sort,
-// detail, taxonomy, banners) shares one set of visibility and promo rules, kept together on purpose.
+// render what they return. The categories' and cities' lists are in taxonomy.ts, the banners' in
+// banners.ts, each beside its back office's side.
 
 // The read cache lives in cache.ts (the demo seeding invalidates it too); version.ts checks it
 // against the database's catalogue version on a shared PostgreSQL.
@@ -369,87 +368,4 @@ async function readProductDetail(id: number): Promise<Omit<ProductDetail, "viewC
 export async function recordProductView(id: number): Promise<void> {
   if (!isId(id)) return;
   await countProductView(id);
-}
-
-/** Spec §7 GET /api/v1/product/categories. */
-export function listCategories(): Promise<{ id: number; title: string }[]> {
-  return cached("categories", async () =>
-    (await getDb())
-      .select({ id: categories.id, title: categories.title })
-      .from(categories)
-      .where(eq(categories.hidden, false))
-      .orderBy(asc(categories.position), asc(categories.id)),
-  );
-}
-
-/** Spec §7 GET /api/v1/product/cities: the cities products ship from. */
-export function listCities(): Promise<{ id: number; name: string }[]> {
-  return cached("cities", async () =>
-    (await getDb())
-      .select({ id: cities.id, name: cities.name })
-      .from(cities)
-      .orderBy(asc(cities.position), asc(cities.name), asc(cities.id)),
-  );
-}
-
-/** `href`: what the banner advertises (a search, a category or a product); null: a plain picture. */
-export type Banner = { id: number; title: string; imageUrl: string; width: number; height: number; href: string | null };
-
-/** Spec §7 GET /api/v1/banner/list. */
-export function listBanners(): Promise<Banner[]> {
-  return cached("banners", async () => {
-    const db = await getDb();
-    const rows = await db
-      .select({
-        id: banners.id,
-        title: banners.title,
-        imageUrl: banners.imageUrl,
-        width: banners.width,
-        height: banners.height,
-        target: banners.target,
-      })
-      .from(banners)
-      .where(
-        and(
-          or(isNull(banners.activeFrom), lte(banners.activeFrom, sql`now()`)),
-          or(isNull(banners.activeUntil), sql`${banners.activeUntil} > now()`),
-        ),
-      )
-      .orderBy(asc(banners.position), asc(banners.id));
-    const hrefs = await bannerHrefs(rows);
-    return rows.map(({ target: _target, ...banner }) => ({ ...banner, href: hrefs.get(banner.id) ?? null }));
-  });
-}
-
-/** The address each banner (by id) leads to; a target whose category or product is gone has none. */
-async function bannerHrefs(rows: { id: number; target: BannerTarget | null }[]): Promise<Map<number, string>> {
-  const targets = rows.flatMap((row) => (row.target ? [[row.id, row.target] as const] : []));
-  const skus = targets.flatMap(([, t]) => ("sku" in t ? [t.sku] : []));
-  const categoryTitles = targets.flatMap(([, t]) => ("category" in t && t.category ? [t.category] : []));
-  const db = await getDb();
-  const [productRows, categoryRows] = await Promise.all([
-    skus.length
-      ? db
-          .select({ id: products.id, sku: products.sku })
-          .from(products)
-          .where(and(inArray(products.sku, skus), isPublished))
-      : [],
-    categoryTitles.length
-      ? db.select({ id: categories.id, title: categories.title }).from(categories).where(inArray(categories.title, categoryTitles))
-      : [],
-  ]);
-  const productIds = new Map(productRows.map((p) => [p.sku, p.id]));
-  const categoryIds = new Map(categoryRows.map((c) => [c.title, c.id]));
-  const hrefs = new Map<number, string>();
-  for (const [bannerId, target] of targets) {
-    if ("sku" in target) {
-      const productId = productIds.get(target.sku);
-      if (productId) hrefs.set(bannerId, `/detail/${productId}`);
-      continue;
-    }
-    const categoryId = target.category ? categoryIds.get(target.category) : undefined;
-    if (target.category && !categoryId) continue;
-    hrefs.set(bannerId, resultsHref({ keyword: target.keyword, categories: categoryId ? [categoryId] : [] }));
-  }
-  return hrefs;
 }

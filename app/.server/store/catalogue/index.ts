@@ -4,13 +4,9 @@
 // What the doors (pages, the API, the ops CLI, the gateways) and other domains may call; inside the
 // domain, modules import each other directly (DESIGN §3).
 export {
-  type Banner,
   getProductDetail,
   isPublished,
   promoIsValid,
-  listBanners,
-  listCategories,
-  listCities,
   listProductPages,
   listProducts,
   type ProductImage,
@@ -45,8 +41,16 @@ export {
 } from "./photos";
 export { invalidateCatalogueCache } from "./cache";
 export { listPromosForOps, savePromo, toWibInput, type OpsPromo, type PromoField } from "./promos";
-export { addBanner, changeBanner, listBannersForOps, type BannerField, type OpsBanner } from "./banners";
-export { changeTaxonomy, listTaxonomy, type TaxonomyChange, type TaxonomyItem, type TaxonomyKind } from "./taxonomy";
+export { addBanner, type Banner, changeBanner, listBanners, listBannersForOps, type BannerField, type OpsBanner } from "./banners";
+export {
+  changeTaxonomy,
+  listCategories,
+  listCities,
+  listTaxonomy,
+  type TaxonomyChange,
+  type TaxonomyItem,
+  type TaxonomyKind,
+} from "./taxonomy";
 export {
   applyCatalogueCsv,
   CATALOGUE_COLUMNS,

@@ -2,7 +2,7 @@ import { asc, count, eq, ne, and } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { catalogueAudit, categories, cities, products } from "../../db/schema";
 import { CSV_FORMULA, looksLikeFormula } from "../../csv";
-import { catalogueWrite } from "./version";
+import { cachedRead as cached, catalogueWrite } from "./version";
 
 // Categories and cities (issue 26 item 6): added, renamed, reordered; one in use by a product cannot
 // be deleted (the product would lose it): a category can be hidden from the buyers' filters instead.
@@ -119,4 +119,27 @@ export async function changeTaxonomy(
     });
     return { ok: true as const };
   });
+}
+
+// ————————————————————————————————————————————— the buyers' lists (read through the cache)
+
+/** Spec §7 GET /api/v1/product/categories. */
+export function listCategories(): Promise<{ id: number; title: string }[]> {
+  return cached("categories", async () =>
+    (await getDb())
+      .select({ id: categories.id, title: categories.title })
+      .from(categories)
+      .where(eq(categories.hidden, false))
+      .orderBy(asc(categories.position), asc(categories.id)),
+  );
+}
+
+/** Spec §7 GET /api/v1/product/cities: the cities products ship from. */
+export function listCities(): Promise<{ id: number; name: string }[]> {
+  return cached("cities", async () =>
+    (await getDb())
+      .select({ id: cities.id, name: cities.name })
+      .from(cities)
+      .orderBy(asc(cities.position), asc(cities.name), asc(cities.id)),
+  );
 }
