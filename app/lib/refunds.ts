@@ -38,6 +38,32 @@ export const REFUND_CAUSE_NAMES: Record<string, string> = {
   "over-payment": "Kelebihan bayar",
 };
 
+/** The kinds of payment incident (payment_incidents.kind), the ones that bring money in first. */
+export const PAYMENT_INCIDENT_KINDS = ["paid-after-close", "amount-mismatch", "refund-transfer-stopped", "refunded-twice"] as const;
+export type PaymentIncidentKind = (typeof PAYMENT_INCIDENT_KINDS)[number];
+
+/** Each incident as /ops/refunds' 'Insiden Pembayaran' names it, and what finance checks before 'Tandai Selesai'. */
+export const PAYMENT_INCIDENT_NAMES: Record<PaymentIncidentKind, { name: string; check: string }> = {
+  "paid-after-close": {
+    name: "Dibayar setelah pesanan ditutup",
+    check: "Dananya sudah tercatat sebagai pengembalian dana di daftar di bawah.",
+  },
+  "amount-mismatch": {
+    name: "Jumlah tidak sesuai",
+    check: "Dananya sudah tercatat sebagai pengembalian dana di daftar di bawah.",
+  },
+  // A card refund Midtrans refused, so the store asked the buyer for an account; Midtrans gave the
+  // money back after all (issue 45 item 3, decision 0072).
+  "refund-transfer-stopped": {
+    name: "Transfer dihentikan: Midtrans sudah mengembalikan dana ke kartu",
+    check: "Pastikan transfer bank untuk pengembalian ini tidak ikut terkirim (misalnya dalam file transfer massal).",
+  },
+  "refunded-twice": {
+    name: "Dana dikembalikan dua kali: transfer bank dan Midtrans",
+    check: "Hubungi pembeli untuk meminta kembali salah satu pengembalian.",
+  },
+};
+
 /** Finance's 'Konfirmasi Dana' form: the amount that arrived (0: none) and, for 0, why. */
 export const FUNDS_NOTE_MAX = 500;
 export const FUNDS_AMOUNT_REQUIRED = "Jumlah dana yang masuk tidak boleh kosong (isi 0 jika dana tidak masuk).";

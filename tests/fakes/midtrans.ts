@@ -305,6 +305,17 @@ export class FakeMidtrans {
   refuseRefunds = false;
   /** The transactions (order_id) whose refunds the fake refuses, as `refuseRefunds` does for all. */
   readonly refuseRefundsOf = new Set<string>();
+  /**
+   * The next N refunds are made, but the call is answered 412 all the same (issue 45 item 3: a refusal
+   * is no proof that nothing was refunded under that refund_key; the status API lists it).
+   */
+  refuseAnswersOfNextRefunds = 0;
+  /**
+   * The next N refund calls are answered 412 with nothing made yet; Midtrans makes them later
+   * (`makeDeferredRefunds`), and its notification then reports a refund the store was told was refused.
+   */
+  deferNextRefunds = 0;
+  readonly #deferred: { orderId: string; key: string; amount: number | undefined; reason: string }[] = [];
   #nextChargebackId = 1;
 
   /**
@@ -330,35 +341,55 @@ export class FakeMidtrans {
       refund_amount: r.refund_amount,
       refund_key: r.refund_key,
     });
+    const cannot = (status_message: string) => json(412, { status_code: "412", status_message, id: crypto.randomUUID() });
     const earlier = tx.refunds?.find((r) => r.refund_key === key);
     if (earlier) return json(200, answer(earlier));
+    if (this.refuseRefunds || this.refuseRefundsOf.has(orderId)) return cannot("Merchant cannot modify the status of the transaction");
+    const amount = body.amount === undefined ? undefined : Number(body.amount);
+    const reason = typeof body.reason === "string" ? body.reason : "";
+    if (this.deferNextRefunds > 0) {
+      this.deferNextRefunds--;
+      this.#deferred.push({ orderId, key, amount, reason });
+      return cannot("Merchant cannot modify the status of the transaction");
+    }
+    const made = this.#makeRefund(tx, key, amount, reason);
+    if (typeof made === "string") return cannot(made);
+    if (this.refuseAnswersOfNextRefunds > 0) {
+      this.refuseAnswersOfNextRefunds--;
+      return cannot("Merchant cannot modify the status of the transaction");
+    }
+    return json(200, answer(made));
+  }
+
+  /** Midtrans makes the refunds of `orderId` it refused on the call (`deferNextRefunds`); how many it made. */
+  makeDeferredRefunds(orderId: string): number {
+    let made = 0;
+    for (const deferred of this.#deferred.filter((d) => d.orderId === orderId)) {
+      this.#deferred.splice(this.#deferred.indexOf(deferred), 1);
+      if (typeof this.#makeRefund(this.#tx(orderId), deferred.key, deferred.amount, deferred.reason) !== "string") made++;
+    }
+    return made;
+  }
+
+  /** A refund recorded on the transaction, or why Midtrans cannot make it. */
+  #makeRefund(tx: FakeTransaction, key: string, requested: number | undefined, reason: string) {
     const refundable = tx.payment_type === "credit_card" && ["settlement", "capture", "partial_refund"].includes(tx.transaction_status);
-    if (this.refuseRefunds || this.refuseRefundsOf.has(orderId) || !refundable)
-      return json(412, {
-        status_code: "412",
-        status_message: "Merchant cannot modify the status of the transaction",
-        id: crypto.randomUUID(),
-      });
+    if (!refundable) return "Merchant cannot modify the status of the transaction";
     const gross = Number.parseFloat(tx.gross_amount);
     const done = (tx.refunds ?? []).reduce((sum, r) => sum + Number.parseFloat(r.refund_amount), 0);
-    const amount = body.amount === undefined ? gross - done : Number(body.amount);
-    if (!Number.isFinite(amount) || amount <= 0 || amount > gross - done)
-      return json(412, {
-        status_code: "412",
-        status_message: "Refund amount is greater than the remaining amount",
-        id: crypto.randomUUID(),
-      });
+    const amount = requested ?? gross - done;
+    if (!Number.isFinite(amount) || amount <= 0 || amount > gross - done) return "Refund amount is greater than the remaining amount";
     const made = {
       refund_chargeback_id: this.#nextChargebackId++,
       refund_key: key,
       refund_amount: amountText(amount),
-      reason: typeof body.reason === "string" ? body.reason : "",
+      reason,
       created_at: jakarta(new Date()),
     };
     tx.refunds = [...(tx.refunds ?? []), made];
     tx.refund_amount = amountText(done + amount);
     tx.transaction_status = done + amount >= gross ? "refund" : "partial_refund";
-    return json(200, answer(made));
+    return made;
   }
 
   #charge(body: Record<string, unknown>, json: (status: number, body: unknown) => void) {

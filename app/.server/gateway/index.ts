@@ -12,7 +12,15 @@ import type { PaymentGateway, PaymentMethodType } from "./types";
 // What the rest of the server may use of the adapters: the signatures a webhook checks, and the Midtrans
 // client and verdicts its settlement (store/payments/midtrans-settle.ts) works with.
 export { hasValidSignature, signWebhookBody, webhookSecret } from "./signature";
-export { hasValidMidtransSignature, MIDTRANS, midtransClient, midtransGateway, midtransVerdict, statusEvent } from "./midtrans";
+export {
+  hasValidMidtransSignature,
+  MIDTRANS,
+  midtransClient,
+  midtransGateway,
+  midtransRefunds,
+  midtransVerdict,
+  statusEvent,
+} from "./midtrans";
 export type { MidtransTransaction } from "./midtrans-client";
 export type {
   GatewayClosing,

@@ -273,8 +273,14 @@ export const midtransGateway: PaymentGateway = {
   },
 };
 
-/** A card payment given back through Midtrans's refund API (issue 36); a 4xx answer is a refusal, nothing was refunded. */
+/**
+ * A card payment given back through Midtrans's refund API (issue 36). A 4xx answer is no proof that
+ * nothing was refunded under the key (a duplicate racing the first, a refund Midtrans made while
+ * answering no): before the store calls it refused and turns the refund into a bank transfer, the
+ * status API is asked whether a refund of that refund_key exists (issue 45 item 3).
+ */
 async function refundAtMidtrans(gatewayRef: string, request: { amount: number; key: string; reason: string }): Promise<GatewayRefund> {
+  let refusal: string;
   try {
     const answer = await midtransClient().refund(gatewayRef, {
       refund_key: request.key,
@@ -287,9 +293,31 @@ async function refundAtMidtrans(gatewayRef: string, request: { amount: number; k
     const chargeback = (answer as { refund_chargeback_id?: unknown }).refund_chargeback_id;
     return { kind: "refunded", reference: chargeback === undefined || chargeback === null ? request.key : String(chargeback) };
   } catch (error) {
-    if (error instanceof MidtransError && error.refused) return { kind: "refused", reason: error.message };
-    return { kind: "unreachable", reason: error instanceof Error ? error.message : String(error) };
+    if (!(error instanceof MidtransError && error.refused))
+      return { kind: "unreachable", reason: error instanceof Error ? error.message : String(error) };
+    refusal = error.message;
   }
+  try {
+    const tx = await midtransClient().status(gatewayRef);
+    const made = tx ? midtransRefunds(tx).find((r) => r.key === request.key) : undefined;
+    return made ? { kind: "refunded", reference: made.reference } : { kind: "refused", reason: refusal };
+  } catch (error) {
+    return { kind: "unreachable", reason: `${refusal}; status unknown (${error instanceof Error ? error.message : String(error)})` };
+  }
+}
+
+/**
+ * The refunds a status answer (or a refund notification) lists: each refund_key with Midtrans's
+ * reference for it (refund_chargeback_id, or the key when there is none).
+ */
+export function midtransRefunds(tx: MidtransTransaction): { key: string; reference: string }[] {
+  const listed = (tx as { refunds?: unknown }).refunds;
+  if (!Array.isArray(listed)) return [];
+  return listed.flatMap((r: unknown) => {
+    const { refund_key: key, refund_chargeback_id: chargeback } = (r ?? {}) as { refund_key?: unknown; refund_chargeback_id?: unknown };
+    if (typeof key !== "string" || !key) return [];
+    return [{ key, reference: typeof chargeback === "number" || typeof chargeback === "string" ? String(chargeback) : key }];
+  });
 }
 
 function mandiriBillHowTo(billerCode: string, billKey: string): HowToPay[] {

@@ -60,7 +60,10 @@ export type GatewayEvent = {
 /** What a gateway says when the store is about to expire one of its payments. */
 export type GatewayClosing = { kind: "closed" } | { kind: "unreachable"; reason: string } | { kind: "settled"; event: GatewayEvent };
 
-/** What a gateway answers to a refund request (issue 36): given back, refused (nothing was refunded), or no answer. */
+/**
+ * What a gateway answers to a refund request (issue 36): given back, refused (nothing was refunded
+ * under the key: the adapter checked, issue 45 item 3), or no answer.
+ */
 export type GatewayRefund =
   { kind: "refunded"; reference: string } | { kind: "refused"; reason: string } | { kind: "unreachable"; reason: string };
 

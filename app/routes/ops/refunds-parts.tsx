@@ -11,10 +11,11 @@ export type OverpaymentFailure = {
   overpayment: { errors: Partial<Record<OverpaymentFields, string>>; values: Record<OverpaymentFields, string> };
 };
 
-/** An open payment incident as the loader gives it (its kind in words, its time written out). */
+/** An open payment incident as the loader gives it (its kind in words, what to check, its time written out). */
 type IncidentRow = {
   id: number;
   kind: string;
+  check: string;
   orderId: number;
   invoiceId: string;
   amount: number | null;
@@ -24,7 +25,9 @@ type IncidentRow = {
 
 /**
  * The gateway's reports of money the store did not expect (paid after the order closed, or not the
- * amount asked). Its money is already a refund in the list below; finance checks it and marks it done.
+ * amount asked: its money is already a refund in the list below), or of a card refund it made after
+ * the store had turned it into a bank transfer (decision 0072). Each says what finance checks before
+ * marking it done.
  */
 export function Incidents({ incidents }: { incidents: IncidentRow[] }) {
   return (
@@ -34,15 +37,17 @@ export function Incidents({ incidents }: { incidents: IncidentRow[] }) {
         <p className="ops-muted">Tidak ada insiden terbuka.</p>
       ) : (
         <>
-          <p className="ops-muted">
-            Dana dari setiap insiden sudah tercatat sebagai pengembalian dana di daftar di bawah. Tandai selesai setelah diperiksa.
-          </p>
+          <p className="ops-muted">Periksa setiap insiden, lalu tandai selesai.</p>
           <ul className="ops-incidents" data-testid="payment-incidents">
             {incidents.map((i) => (
               <li key={i.id} data-testid="payment-incident">
                 <span>
                   {i.createdAt} · {i.kind} · <a href={`/ops/orders/${i.orderId}`}>{i.invoiceId}</a> ·{" "}
                   {i.amount === null ? "-" : formatRupiah(i.amount)} · {i.gateway}
+                  <br />
+                  <span className="ops-muted" data-testid="payment-incident-check">
+                    {i.check}
+                  </span>
                 </span>
                 <Form method="post">
                   <input type="hidden" name="incidentId" value={i.id} />

@@ -22,7 +22,15 @@ import {
 import { listPaymentIncidents, resolvePaymentIncident } from "~/.server/store/payments";
 import { formatRupiah } from "~/lib/money";
 import { fundsLine } from "./refunds-funds.server";
-import { FAILURE_REASON_MAX, FUNDS_NOTE_MAX, REFERENCE_MAX, REFUND_CAUSE_NAMES, REFUND_STATE_NAMES, type RefundState } from "~/lib/refunds";
+import {
+  FAILURE_REASON_MAX,
+  FUNDS_NOTE_MAX,
+  PAYMENT_INCIDENT_NAMES,
+  REFERENCE_MAX,
+  REFUND_CAUSE_NAMES,
+  REFUND_STATE_NAMES,
+  type RefundState,
+} from "~/lib/refunds";
 import type { RouteHandle } from "~/lib/route-handle";
 import { InputField } from "./components";
 import { Incidents, OverpaymentForm, type OverpaymentFailure } from "./refunds-parts";
@@ -78,7 +86,8 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     })),
     incidents: incidents.map((i) => ({
       id: i.id,
-      kind: i.kind === "paid-after-close" ? "Dibayar setelah pesanan ditutup" : "Jumlah tidak sesuai",
+      kind: PAYMENT_INCIDENT_NAMES[i.kind].name,
+      check: PAYMENT_INCIDENT_NAMES[i.kind].check,
       orderId: i.orderId,
       invoiceId: i.invoiceId,
       amount: i.amount,

@@ -4,6 +4,7 @@ import { users } from "./accounts";
 import { orders, uploads } from "./orders";
 import { paymentMethods } from "./reference";
 import { PAYMENT_METHOD_TYPES } from "../../../lib/payment-kinds";
+import { PAYMENT_INCIDENT_KINDS } from "../../../lib/refunds";
 
 /**
  * The payment of an order (DESIGN §6 Payments), at most one per order, opened once (idempotent) when
@@ -142,13 +143,15 @@ export const gatewayCharges = pgTable(
 /**
  * Payments an operator must look at (decision 0021): money a gateway reports received for an order
  * the store had already expired or cancelled (a refund case), or a settlement whose amount differs
- * from the payment's total (refused). One row per gateway reference and kind; resolved by an operator.
+ * from the payment's total (refused), or a card refund Midtrans made after the store had turned it into
+ * a bank transfer (issue 45 item 3: the transfer stopped, or both paid; `gateway_ref` is then the
+ * refund's key). One row per gateway reference and kind; resolved by an operator.
  */
 export const paymentIncidents = pgTable(
   "payment_incidents",
   {
     id: serial("id").primaryKey(),
-    kind: text("kind", { enum: ["paid-after-close", "amount-mismatch"] }).notNull(),
+    kind: text("kind", { enum: PAYMENT_INCIDENT_KINDS }).notNull(),
     orderId: integer("order_id")
       .notNull()
       .references(() => orders.id, { onDelete: "cascade" }),

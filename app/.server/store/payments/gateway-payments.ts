@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
-import { getDb } from "../../db/client";
+import { getDb, type Executor } from "../../db/client";
 import { orders, paymentIncidents, payments } from "../../db/schema";
 import { RELEASED_STATUSES } from "~/lib/order-status";
+import type { PaymentIncidentKind as IncidentKind } from "~/lib/refunds";
 import { createRefund, recordReceipt } from "../refunds";
 
 // The bookkeeping a real gateway needs beside the payments store (decision 0021): which payments the
@@ -106,25 +107,29 @@ export async function openGatewayPaymentsOfClosedOrders(gateway: string, limit =
 
 // ————————————————————————————————————————————— incidents for operators
 
-export type PaymentIncidentKind = "paid-after-close" | "amount-mismatch";
+/** The incidents that bring money in (the refunds domain raises the others, decision 0072). */
+export type PaymentIncidentKind = Extract<IncidentKind, "paid-after-close" | "amount-mismatch">;
 export type PaymentIncident = typeof paymentIncidents.$inferSelect & { invoiceId: string; statusId: number };
 
 /**
  * Records an incident once per gateway reference and kind; true when this call recorded it. The
  * money it reports is received, and all of it is refunded (the order was closed, or the settlement
- * was refused for its amount), in the same transaction (issue 36).
+ * was refused for its amount), in the same transaction (issue 36): the caller's `executor` when it
+ * gives one (the settlement's, with the gateway's event row: issue 45 item 5), else its own.
  */
-export async function recordPaymentIncident(incident: {
-  kind: PaymentIncidentKind;
-  orderId: number;
-  gateway: string;
-  gatewayRef: string;
-  amount: number | null;
-  detail: string;
-}): Promise<boolean> {
-  const db = await getDb();
+export async function recordPaymentIncident(
+  incident: {
+    kind: PaymentIncidentKind;
+    orderId: number;
+    gateway: string;
+    gatewayRef: string;
+    amount: number | null;
+    detail: string;
+  },
+  executor?: Executor,
+): Promise<boolean> {
   const amount = incident.amount !== null && Number.isSafeInteger(incident.amount) ? incident.amount : null;
-  return db.transaction(async (tx) => {
+  const record = async (tx: Executor) => {
     const inserted = await tx
       .insert(paymentIncidents)
       .values({ ...incident, amount, detail: incident.detail.slice(0, 1000) })
@@ -147,7 +152,8 @@ export async function recordPaymentIncident(incident: {
       if (!refund.ok) throw new Error(`refund of incident ${ref}: ${refund.message}`);
     }
     return true;
-  });
+  };
+  return executor ? record(executor) : (await getDb()).transaction(record);
 }
 
 /** The incidents for operators, newest first; `open` (default): those nobody resolved yet. */

@@ -8,7 +8,15 @@ import {
 } from "./gateway-payments";
 import { settleGatewayEvent } from "./settlement";
 import { settleGatewayRefundNotice } from "../refunds";
-import { MIDTRANS, midtransClient, midtransGateway, midtransVerdict, statusEvent, type MidtransTransaction } from "../../gateway";
+import {
+  MIDTRANS,
+  midtransClient,
+  midtransGateway,
+  midtransRefunds,
+  midtransVerdict,
+  statusEvent,
+  type MidtransTransaction,
+} from "../../gateway";
 import { log } from "../../log";
 
 // What Midtrans says about a payment, applied once (issue 18 items 5 and 6): a notification and the
@@ -105,12 +113,9 @@ export async function applyMidtransStatus(
   await markGatewayHeard(payment.orderId, now);
 
   if (tx.transaction_status === "refund" || tx.transaction_status === "partial_refund") {
-    // A refund notification (issue 36): the store's card refunds whose refund_key Midtrans lists settle.
-    const listed = (tx as { refunds?: unknown }).refunds;
-    const keys = Array.isArray(listed)
-      ? listed.map((r) => (r as { refund_key?: unknown })?.refund_key).filter((k): k is string => typeof k === "string")
-      : [];
-    await settleGatewayRefundNotice(MIDTRANS, gatewayRef, keys);
+    // A refund notification (issue 36): the store's refunds whose refund_key Midtrans lists settle,
+    // even one turned into a bank transfer after Midtrans refused the call (issue 45 item 3).
+    await settleGatewayRefundNotice(MIDTRANS, gatewayRef, midtransRefunds(tx));
   }
   const event = statusEvent(tx, gatewayRef);
   const verdict = midtransVerdict(tx);
@@ -137,17 +142,9 @@ export async function applyMidtransStatus(
     case "expired":
       return midtransOutcome("closed", result.orderId, about);
     case "order-closed":
-      if (verdict !== "paid") return midtransOutcome("ignored", result.orderId, about);
-      // Money for an order the store had expired or cancelled: never lost, an operator refunds it.
-      await recordPaymentIncident({
-        kind: "paid-after-close",
-        orderId: result.orderId,
-        gateway: MIDTRANS,
-        gatewayRef,
-        amount: event.amount,
-        detail: `Midtrans reports ${tx.gross_amount ?? "?"} paid (${tx.transaction_status}, ${tx.settlement_time ?? tx.transaction_time ?? "no time"}) after the store closed the order: refund it.`,
-      });
-      return midtransOutcome("paid-after-close", result.orderId, about);
+      // Money for an order the store had expired or cancelled: never lost, the settlement recorded
+      // the incident and its refund with the event (issue 45 item 5).
+      return midtransOutcome(verdict === "paid" ? "paid-after-close" : "ignored", result.orderId, about);
     case "ignored":
       return midtransOutcome(verdict === "pending" ? "pending" : "ignored", result.orderId, about);
   }

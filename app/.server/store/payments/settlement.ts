@@ -1,5 +1,5 @@
 import { and, eq, isNull, lte } from "drizzle-orm";
-import { getDb } from "../../db/client";
+import { getDb, type Executor } from "../../db/client";
 import { orders, payments, orderEvents, webhookEvents } from "../../db/schema";
 import { gatewayNamed, type GatewayClosing, type GatewayEvent } from "../../gateway";
 import { recordPaymentIncident } from "./gateway-payments";
@@ -58,7 +58,7 @@ export async function settleGatewayEvent(event: GatewayEvent, now = new Date()):
   const settles = event.type === "payment.paid";
   if (settles && event.amount !== payment.total) return { status: 422, error: "amount-mismatch", orderId, total: payment.total };
 
-  const record = async (outcome: SettlementOutcome, overwrite = false): Promise<SettlementResult> => {
+  const record = async (outcome: SettlementOutcome, overwrite = false, executor: Executor = db): Promise<SettlementResult> => {
     const amount = Number.isSafeInteger(event.amount) ? event.amount : payment.total;
     const values = {
       id: event.id,
@@ -71,7 +71,7 @@ export async function settleGatewayEvent(event: GatewayEvent, now = new Date()):
       outcome,
       receivedAt: now,
     };
-    const query = db.insert(webhookEvents).values(values);
+    const query = executor.insert(webhookEvents).values(values);
     // The delivery that settled overwrites what a concurrent duplicate may have written first.
     const inserted = overwrite
       ? await query.onConflictDoUpdate({ target: webhookEvents.id, set: { outcome, orderId } }).returning({ id: webhookEvents.id })
@@ -80,21 +80,27 @@ export async function settleGatewayEvent(event: GatewayEvent, now = new Date()):
   };
 
   // Money for an order the store had closed (expired, cancelled): recorded once per event as an
-  // incident, whose money is received and refunded (issue 36). Midtrans's are recorded by
-  // gateway/midtrans-settle.ts, which knows the status API's times.
-  const paidAfterClose = async (): Promise<SettlementResult> => {
-    const recorded = await record("order-closed");
-    if (recorded.status === 200 && !recorded.replay && !event.gatewayRef && Number.isSafeInteger(event.amount) && event.amount > 0)
-      await recordPaymentIncident({
-        kind: "paid-after-close",
-        orderId,
-        gateway: payment.gateway,
-        gatewayRef: event.id,
-        amount: event.amount,
-        detail: `${payment.gateway} reports ${event.amount} paid (event ${event.id}) after the store closed the order: refund it.`,
-      });
-    return recorded;
-  };
+  // incident, whose money is received and refunded (issue 36). The event's row and the incident with
+  // its refund are one transaction: a crash between them, then the gateway's retry, found the event
+  // and stopped before the refund (issue 45 item 5).
+  const paidAfterClose = (): Promise<SettlementResult> =>
+    db.transaction(async (tx) => {
+      const recorded = await record("order-closed", false, tx);
+      if (recorded.status === 200 && !recorded.replay)
+        await recordPaymentIncident(
+          {
+            kind: "paid-after-close",
+            orderId,
+            gateway: payment.gateway,
+            // Midtrans's events name its order_id; the sandbox's only the event.
+            gatewayRef: event.gatewayRef ?? event.id,
+            amount: Number.isSafeInteger(event.amount) && event.amount > 0 ? event.amount : null,
+            detail: `${payment.gateway} reports ${event.amount} paid (event ${event.id}${event.paidAt ? `, paid at ${event.paidAt.toISOString()}` : ""}) after the store closed the order: refund it.`,
+          },
+          tx,
+        );
+      return recorded;
+    });
 
   const [order] = await db.select({ statusId: orders.statusId }).from(orders).where(eq(orders.id, orderId));
   let statusId = order?.statusId ?? 0;

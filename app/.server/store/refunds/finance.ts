@@ -1,10 +1,7 @@
-import { and, eq, inArray } from "drizzle-orm";
-import { getDb } from "../../db/client";
-import { refunds } from "../../db/schema";
 import { gatewayNamed } from "../../gateway";
 import { log } from "../../log";
 import { recordAudit } from "../people";
-import { getRefund, isId, moveRefund, REFUND_NOT_FOUND, REFUND_REFUSED } from "./refunds";
+import { getRefund, moveRefund, REFUND_NOT_FOUND, REFUND_REFUSED } from "./refunds";
 import { FAILURE_REASON_MAX, REFERENCE_MAX } from "~/lib/refunds";
 
 // What finance does with a refund (/ops/refunds and the ops CLI, issue 36 item 4): a transfer refund
@@ -129,7 +126,8 @@ export async function refundThroughGateway(refundId: number, actor: FinanceActor
 /** The key of a refund at the gateway (Midtrans refund_key): one per refund, the same on every try. */
 export const refundKey = (refundId: number) => `refund-${refundId}`;
 
-async function settleRefundedAtGateway(
+/** A card refund in 'Sedang Diproses' given back by the gateway → 'Dana Telah Dikembalikan' (also gateway-notice.ts). */
+export async function settleRefundedAtGateway(
   refundId: number,
   reference: string,
   actor: string,
@@ -149,30 +147,6 @@ async function settleRefundedAtGateway(
     },
     now,
   );
-}
-
-/**
- * The gateway reports a refund (Midtrans's `refund` / `partial_refund` notification, checked through
- * its status API): the card refunds of that payment still 'Sedang Diproses' whose keys it names
- * settle. Returns how many settled (0 for a notification already applied).
- */
-export async function settleGatewayRefundNotice(gateway: string, gatewayRef: string, refundKeys: string[]): Promise<number> {
-  const ids = refundKeys
-    .map((key) => /^refund-(\d{1,10})$/.exec(key)?.[1])
-    .filter((id): id is string => !!id)
-    .map(Number)
-    .filter(isId);
-  if (!ids.length) return 0;
-  const db = await getDb();
-  const waiting = await db
-    .select({ id: refunds.id })
-    .from(refunds)
-    .where(
-      and(inArray(refunds.id, ids), eq(refunds.gateway, gateway), eq(refunds.gatewayRef, gatewayRef), eq(refunds.state, "processing")),
-    );
-  let settled = 0;
-  for (const { id } of waiting) if (await settleRefundedAtGateway(id, refundKey(id), "gateway")) settled++;
-  return settled;
 }
 
 async function refusedNow(

@@ -36,8 +36,8 @@ export {
   REFERENCE_REQUIRED,
   refundKey,
   refundThroughGateway,
-  settleGatewayRefundNotice,
 } from "./finance";
+export { settleGatewayRefundNotice } from "./gateway-notice";
 export { checkFundsInput, confirmRefundFunds, type FundsInput, type FundsResult } from "./confirm-funds";
 export { exportTransferRefundsCsv, exportTransferRefundsXlsx } from "./export";
 export { financeCsv, type FinanceDay, financeReport, type UnbalancedOrder } from "./report";

@@ -21,13 +21,14 @@ export const REFUND_TRANSITIONS: Record<RefundState, RefundState[]> = {
   // A manual transfer's refund: finance confirms the amount on the bank statement (to the account
   // step, or straight to 'Sedang Diproses' when the buyer already gave one), or finds none.
   "awaiting-funds": ["awaiting-account", "processing", "not-received"],
-  // The buyer sends their account.
-  "awaiting-account": ["processing"],
+  // The buyer sends their account; or, for a card refund turned into a transfer after the gateway
+  // refused it, the gateway gives the money back after all and the transfer stops (decision 0072).
+  "awaiting-account": ["processing", "refunded"],
   // Finance transferred (or the gateway refunded), or it failed.
   processing: ["refunded", "failed"],
   refunded: [],
-  // The buyer sends (new) details: finance tries again.
-  failed: ["processing"],
+  // The buyer sends (new) details: finance tries again; or the gateway gave it back after all (above).
+  failed: ["processing", "refunded"],
   "not-received": [],
 };
 
