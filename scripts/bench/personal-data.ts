@@ -70,7 +70,7 @@ async function verify() {
     if (!batch.length) break;
     for (const row of batch) {
       try {
-        if (row.buyerNik) readNik(row.buyerNik);
+        if (row.buyerNik) readNik(row.buyerNik, { orderId: row.id });
       } catch {
         unreadable++;
       }

@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import { expect, type Page } from "@playwright/test";
-import { DEMO_ACCOUNT, loginAs, readLatestEmail, test } from "./helpers";
-import { checkoutToPayment, newBuyer, ops, samplePhoto } from "./helpers/purchase";
+import { DEMO_ACCOUNT, loginAs, OUTBOX_PATH, parseOutbox, readLatestEmail, test } from "./helpers";
+import { checkoutToPayment, newBuyer, ops, productId, samplePhoto } from "./helpers/purchase";
 import { holdingTransferAccount } from "./helpers/store-settings";
 
 // Paying (issue 7), as a buyer meets it with and without JavaScript: from a fresh verified account's
@@ -303,4 +303,29 @@ test("BRI-CERIA: an unknown number, then the OTP from the outbox; a wrong code f
   await expect(page.getByTestId("payment-status")).toContainText("Menunggu Persetujuan Cicilan");
   await expect(page.getByTestId("payment-method")).toContainText("BRI Ceria (Paylater)");
   await expect(page.getByLabel("Total Pembayaran", { exact: true })).toHaveValue(rupiah(BIKE.price));
+});
+
+// Issue 45 item 10: a code goes only to what waits for it. A checkout just started (no NIK, KTP or
+// address) with BRI Ceria chosen would make no paylater order: /otp texts no one (before, it texted
+// the number the checkout held, the profile's) and says why.
+test("BRI-CERIA: /otp sends no code for a checkout that would make no paylater order, and says why", async ({ page }) => {
+  const phone = uniquePhone();
+  await newBuyer(page, { phone });
+  await page.goto(`/detail/${await productId(page, BIKE.title)}`);
+  await page.getByRole("button", { name: "Beli Sekarang" }).click();
+  await expect(page).toHaveURL("/checkout");
+  await page.goto("/paymentmethodlist");
+  await page.getByRole("radio", { name: /BRI Ceria \(Paylater\)/ }).check();
+  await page.locator(".checkout-bar").getByRole("button").click();
+  await expect(page).toHaveURL("/paymentmethod");
+  await expect(page.getByTestId("summary-method")).toContainText("BRI Ceria (Paylater)");
+
+  await page.goto("/otp");
+  await page.getByRole("button", { name: "Kirim Kode OTP" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Kode OTP hanya dikirim" })).toHaveText(
+    "Kode OTP hanya dikirim untuk pesanan dengan metode pembayaran BRI Ceria yang sedang menunggu kode OTP. Pilih BRI Ceria sebagai metode pembayaran terlebih dahulu.",
+  );
+  // The SMS of a code is in the outbox by the time the page answers (requestOtp awaits its first try).
+  const outbox = parseOutbox(await (await page.request.get(OUTBOX_PATH)).text());
+  expect(outbox.filter((message) => message.to === phone)).toEqual([]);
 });

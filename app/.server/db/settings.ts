@@ -29,6 +29,11 @@ export type StoreSettingValues = {
   "ktp-retention-days": number;
   "cash-discount": CashDiscount;
   "order-reward": OrderReward;
+  /**
+   * Not an admin's: the start-up's marker that every NIK sealed under the old constant 'nik' was
+   * re-sealed bound to its row (issue 45 item 13, store/privacy/nik-binding.ts), so later starts skip it.
+   */
+  "nik-bound-to-rows": boolean;
 };
 export type StoreSettingKey = keyof StoreSettingValues;
 
@@ -49,6 +54,7 @@ function defaultSetting<K extends StoreSettingKey>(key: K): StoreSettingValues[K
     "ktp-retention-days": DEFAULT_KTP_RETENTION_DAYS,
     "cash-discount": { enabled: true, percent: VA_DISCOUNT_PERCENT },
     "order-reward": { enabled: true, percent: 1, cap: 500_000 },
+    "nik-bound-to-rows": false,
   };
   return defaults[key];
 }

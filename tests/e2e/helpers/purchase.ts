@@ -55,7 +55,7 @@ export async function registerBuyer(page: Page, options: { activate?: boolean; c
  * screens: the same fields, activated unless `activate` is false, and signed in on `page`'s context.
  * For every spec that is not about registration, activation or the login form.
  */
-export async function newBuyer(page: Page, options: { activate?: boolean; company?: string; nip?: string } = {}) {
+export async function newBuyer(page: Page, options: { activate?: boolean; company?: string; nip?: string; phone?: string } = {}) {
   const email = uniqueEmail("pesan");
   await makeAccount(page, {
     email,
@@ -63,7 +63,7 @@ export async function newBuyer(page: Page, options: { activate?: boolean; compan
     activate: options.activate,
     company: options.company ?? "PT PLN Icon Plus",
     nip: options.nip ?? `86${randomInt(10_000_000, 99_999_999)}`,
-    phone: BUYER_PHONE,
+    phone: options.phone ?? BUYER_PHONE,
     fullname: "Rina Wulandari",
   });
   return { email };
@@ -127,6 +127,18 @@ async function fillNik(page: Page, nik?: string) {
 
 /** An incentive order of the signed-in buyer (status 100), made through the screens; its id. */
 export async function buyIncentiveOrder(page: Page, javaScriptEnabled: boolean, ktpPhoto?: Buffer): Promise<number> {
+  await fillIncentiveCheckout(page, javaScriptEnabled, { ktp: ktpPhoto });
+  await page.getByRole("button", { name: "Ajukan Insentif", exact: true }).click();
+  await expect(page).toHaveURL(/\/checkout\?selesai=\d+$/);
+  return Number(new URL(page.url()).searchParams.get("selesai"));
+}
+
+/**
+ * The incentive checkout filled through the screens up to its 'Ajukan Insentif' (not pressed), back
+ * on /checkout: 'Beli Sekarang', the buyer's data with `nik` (a new one by default), the KTP photo,
+ * the incentive's boxes and the address.
+ */
+export async function fillIncentiveCheckout(page: Page, javaScriptEnabled: boolean, options: { nik?: string; ktp?: Buffer } = {}) {
   await page.goto(`/detail/${await productId(page, INCENTIVE_PRODUCT)}`);
   await page.getByRole("button", { name: "Beli Sekarang" }).click();
   await expect(page).toHaveURL("/checkout");
@@ -134,10 +146,10 @@ export async function buyIncentiveOrder(page: Page, javaScriptEnabled: boolean, 
   await field("Nama Pembeli").fill("Rina Wulandari");
   await field("No. HP").fill(BUYER_PHONE);
   await field("Email").fill("rina@example.test");
-  await fillNik(page);
+  await fillNik(page, options.nik);
   await page
     .locator('input[type="file"][name="ktp"]:not([capture])')
-    .setInputFiles({ name: "ktp.jpg", mimeType: "image/jpeg", buffer: ktpPhoto ?? (await samplePhoto()) });
+    .setInputFiles({ name: "ktp.jpg", mimeType: "image/jpeg", buffer: options.ktp ?? (await samplePhoto()) });
   await page.getByRole("checkbox", { name: "Ajukan Insentif" }).check();
   await field("Nama Ayah Kandung").fill("Slamet Riyadi");
   await page
@@ -157,9 +169,6 @@ export async function buyIncentiveOrder(page: Page, javaScriptEnabled: boolean, 
   await page.getByLabel("Kode Pos", { exact: true }).fill("40111");
   await page.getByRole("button", { name: "Simpan", exact: true }).click();
   await expect(page).toHaveURL("/checkout");
-  await page.getByRole("button", { name: "Ajukan Insentif", exact: true }).click();
-  await expect(page).toHaveURL(/\/checkout\?selesai=\d+$/);
-  return Number(new URL(page.url()).searchParams.get("selesai"));
 }
 
 /**

@@ -70,19 +70,19 @@ describe("search and export", () => {
     expect(await ids({ invoice: rowA!.invoiceId })).toEqual([a.orderId]);
     expect(await ids({ invoice: rowA!.invoiceId.slice(-6) })).toContain(a.orderId);
     expect(await ids({ email: rowB!.buyerEmail.toUpperCase() })).toContain(b.orderId);
-    expect(await ids({ nik: readNik(rowB!.buyerNik) })).toEqual([b.orderId]);
-    expect(await ids({ nik: readNik(rowB!.buyerNik), statusId: 300 })).toEqual([]);
+    expect(await ids({ nik: readNik(rowB!.buyerNik, { orderId: b.orderId }) })).toEqual([b.orderId]);
+    expect(await ids({ nik: readNik(rowB!.buyerNik, { orderId: b.orderId }), statusId: 300 })).toEqual([]);
     // Issue 45 item 13: a search by full NIK is on the access log, one row per order it showed; others are not.
     const logged = await db
       .select({ orderId: personalDataAccess.orderId, buyerId: personalDataAccess.buyerId, item: personalDataAccess.item })
       .from(personalDataAccess)
       .where(eq(personalDataAccess.operatorId, searcher.id));
     expect(logged).toEqual([{ orderId: b.orderId, buyerId: b.user.id, item: "nik-search" }]);
-    await expect(searchOrders({ nik: readNik(rowB!.buyerNik) }, 1)).rejects.toThrow(/needs the operator/);
+    await expect(searchOrders({ nik: readNik(rowB!.buyerNik, { orderId: b.orderId }) }, 1)).rejects.toThrow(/needs the operator/);
     expect(await ids({ statusId: 302, email: rowB!.buyerEmail })).toContain(b.orderId);
     const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Jakarta" }).format(new Date());
     // The NIK is stored sealed; the search compares its keyed hash (issue 35).
-    const nikA = readNik(rowA!.buyerNik);
+    const nikA = readNik(rowA!.buyerNik, { orderId: a.orderId });
     expect(rowA!.buyerNik).not.toContain(nikA);
     expect(await ids({ nik: nikA, dateFrom: today, dateTo: today })).toEqual([a.orderId]);
     expect(await ids({ nik: nikA, dateFrom: "2020-01-01", dateTo: "2020-01-31" })).toEqual([]);
@@ -93,7 +93,7 @@ describe("search and export", () => {
     const lines = csv.trimEnd().split("\n");
     expect(lines[0]).toBe(EXPORT_HEADER.join(","));
     const line = lines.find((l) => l.startsWith(rowB!.invoiceId))!;
-    const nikB = readNik(rowB!.buyerNik);
+    const nikB = readNik(rowB!.buyerNik, { orderId: b.orderId });
     expect(line).toContain(maskNik(nikB));
     expect(csv).not.toContain(nikB);
     expect(csv).not.toContain(rowA!.invoiceId);

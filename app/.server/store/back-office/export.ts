@@ -88,7 +88,7 @@ async function* exportRows(search: OrderSearch): AsyncGenerator<(string | number
         when(o.statusChangedAt),
         o.buyerName,
         o.buyerEmail,
-        readMaskedNik(o.buyerNik),
+        readMaskedNik(o.buyerNik, { orderId: o.id }),
         o.productTitle ?? "",
         o.priceOri,
         o.insentifValue,

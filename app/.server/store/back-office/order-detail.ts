@@ -136,7 +136,9 @@ export async function getOrderForOps(orderId: number): Promise<OpsOrderDetail | 
     })
     .from(orders)
     .innerJoin(orderStatuses, eq(orderStatuses.id, orders.statusId))
-    .where(and(eq(orders.buyerNikHash, o.buyerNikHash ?? (await nikHashOf(db, readNik(o.buyerNik)))), ne(orders.id, orderId)))
+    .where(
+      and(eq(orders.buyerNikHash, o.buyerNikHash ?? (await nikHashOf(db, readNik(o.buyerNik, { orderId: o.id })))), ne(orders.id, orderId)),
+    )
     .orderBy(desc(orders.createdAt))
     .limit(50);
   // Delivery photos are named in the notes of the buyer's confirmation ('bukti:<upload id>').
@@ -160,7 +162,7 @@ export async function getOrderForOps(orderId: number): Promise<OpsOrderDetail | 
       name: o.buyerName,
       email: o.buyerEmail,
       phone: o.buyerPhoneNumber,
-      nik: readMaskedNik(o.buyerNik),
+      nik: readMaskedNik(o.buyerNik, { orderId: o.id }),
       nip: o.buyerNip,
       dadName: o.buyerDadName,
       accountEmail: row.account.email,

@@ -144,7 +144,7 @@ export async function startCheckout(
   }
   const fresh = {
     productId: product.id,
-    values: sealDraftValues(values),
+    values: sealDraftValues(user.id, values),
     ktpUploadId: previous?.ktpUploadId ?? null,
     address: saved,
     paymentMethodId: null,
@@ -166,14 +166,14 @@ export async function startCheckout(
  */
 async function previousNikAndKtp(db: Executor, userId: number): Promise<{ nik: string; ktpUploadId: string } | null> {
   const [row] = await db
-    .select({ nik: orders.buyerNik, ktpUploadId: uploads.id })
+    .select({ orderId: orders.id, nik: orders.buyerNik, ktpUploadId: uploads.id })
     .from(orders)
     .innerJoin(uploads, and(eq(uploads.id, orders.ktpUploadId), eq(uploads.ownerId, userId), isNull(uploads.deletedAt)))
     .where(eq(orders.userId, userId))
     .orderBy(desc(orders.createdAt), desc(orders.id))
     .limit(1);
   if (!row) return null;
-  const nik = readNik(row.nik);
+  const nik = readNik(row.nik, { orderId: row.orderId });
   return nik ? { nik, ktpUploadId: row.ktpUploadId } : null;
 }
 
@@ -198,7 +198,7 @@ export async function getCheckoutDraft(userId: number): Promise<CheckoutDraft | 
   const resolved = row.address ? await resolveAddress(row.address) : null;
   return {
     product: checkoutProduct,
-    values: openDraftValues(row.values),
+    values: openDraftValues(userId, row.values),
     ktp: row.ktpUploadId ? { id: row.ktpUploadId, url: uploadUrl(row.ktpUploadId) } : null,
     address: resolved?.ok ? resolved.address : null,
     paymentMethodId: row.paymentMethodId,
@@ -230,13 +230,13 @@ function cleanValues(values: CheckoutDraftValues): CheckoutDraftValues {
 }
 
 /** The values as stored: a NIK typed into the form is sealed like an order's (issue 35). */
-function sealDraftValues(values: CheckoutDraftValues): CheckoutDraftValues {
-  return values.buyerNik ? { ...values, buyerNik: sealDraftNik(values.buyerNik) } : values;
+function sealDraftValues(userId: number, values: CheckoutDraftValues): CheckoutDraftValues {
+  return values.buyerNik ? { ...values, buyerNik: sealDraftNik(userId, values.buyerNik) } : values;
 }
 
 /** The values as the form shows them again: the NIK opened. */
-function openDraftValues(values: CheckoutDraftValues): CheckoutDraftValues {
-  return values.buyerNik ? { ...values, buyerNik: readNik(values.buyerNik) } : values;
+function openDraftValues(userId: number, values: CheckoutDraftValues): CheckoutDraftValues {
+  return values.buyerNik ? { ...values, buyerNik: readNik(values.buyerNik, { draftOf: userId }) } : values;
 }
 
 /** Replaces the draft's values (no validation: the user may leave the form half done). */
@@ -245,7 +245,7 @@ export async function saveDraftValues(userId: number, values: CheckoutDraftValue
   const db = await getDb();
   await db
     .update(checkoutDrafts)
-    .set({ values: sealDraftValues(cleanValues(values)), updatedAt: new Date() })
+    .set({ values: sealDraftValues(userId, cleanValues(values)), updatedAt: new Date() })
     .where(eq(checkoutDrafts.userId, userId));
 }
 

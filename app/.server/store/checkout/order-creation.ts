@@ -285,7 +285,7 @@ export async function createOrderFromDraft(
         buyerPhoneNumber: submission.buyerPhoneNumber.trim(),
         buyerEmail: submission.buyerEmail.trim(),
         // Sealed, with the keyed hash the one-NIK-one-incentive index holds (issue 35).
-        ...(await sealNik(tx, submission.buyerNik)),
+        ...(await sealNik(tx, orderId, submission.buyerNik)),
         buyerNip: submission.buyerNip?.trim() || null,
         buyerDadName: submission.insentif ? submission.buyerDadName?.trim() || null : null,
         note: submission.note.trim().slice(0, 500),

@@ -22,7 +22,7 @@ async function orderRow(orderId: number) {
     .select({ nik: orders.buyerNik, ktpUploadId: orders.ktpUploadId })
     .from(orders)
     .where(eq(orders.id, orderId));
-  return { nik: readNik(row!.nik), ktpUploadId: row!.ktpUploadId! };
+  return { nik: readNik(row!.nik, { orderId }), ktpUploadId: row!.ktpUploadId! };
 }
 
 /** The checkout form as a buyer who changes nothing posts it (the NIK offered is no field of it). */

@@ -308,7 +308,7 @@ export async function getOwnedOrderDetail(orderId: number, userId: number): Prom
     promoPegawaiValue: o.promoPegawaiValue,
     redirectUrl: (await openRedirectUrls([o.id])).get(o.id) ?? null,
     buyerName: o.buyerName,
-    buyerNik: readMaskedNik(o.buyerNik),
+    buyerNik: readMaskedNik(o.buyerNik, { orderId: o.id }),
     buyerPhoneNumber: o.buyerPhoneNumber,
     buyerEmail: o.buyerEmail,
     fullAddress: o.fullAddress,

@@ -117,7 +117,7 @@ describe("createOrderFromDraft", () => {
     expect(order!.ktpUploadId).toBeTruthy();
     // Issue 35: the NIK is stored sealed, with its keyed hash; it opens only through the store.
     expect(order!.buyerNik).not.toContain(nik);
-    expect(readNik(order!.buyerNik)).toBe(nik);
+    expect(readNik(order!.buyerNik, { orderId: result.orderId })).toBe(nik);
     expect(order!.buyerNikHash).toMatch(/^[0-9a-f]{64}$/);
     expect(order!.invoiceId).toMatch(/^INV\/20\d{6}\/\d{6,}$/);
     expect(order!.invoiceId.endsWith(String(result.orderId).padStart(6, "0"))).toBe(true);

@@ -40,7 +40,7 @@ export async function openOrderNik(opener: Opener, orderId: number): Promise<str
     .where(eq(orders.id, orderId));
   if (!order) return null;
   await record(opener, order, "nik");
-  return readNik(order.buyerNik);
+  return readNik(order.buyerNik, { orderId: order.id });
 }
 
 /**

@@ -208,7 +208,7 @@ export async function collectAccountData(db: Executor, userId: number): Promise<
     status: statusName(order.statusId),
     metodePembayaran: order.paymentMethodId === null ? null : (methodNames.get(order.paymentMethodId) ?? null),
     // The person's own NIK, in clear: it is theirs (an erased or retention-emptied value stays empty).
-    buyerNik: buyerNik ? readNik(buyerNik) : null,
+    buyerNik: buyerNik ? readNik(buyerNik, { orderId: order.id }) : null,
     produk: products.filter((p) => p.orderId === order.id).map(({ orderId: _id, ...p }) => p),
     pembayaran: paymentRows.find((p) => p.orderId === order.id) ?? null,
     riwayatStatus: events

@@ -105,7 +105,7 @@ describe("Hapus Akun", () => {
       .select({ nik: orders.buyerNik, ktp: orders.ktpUploadId })
       .from(orders)
       .where(eq(orders.id, incentive.orderId));
-    const nik = readNik(sealed!.nik);
+    const nik = readNik(sealed!.nik, { orderId: incentive.orderId });
     expect(nik).toMatch(/^\d{16}$/);
 
     expect(await eraseAccount(user.id, "bukan-kata-sandinya")).toEqual({ ok: false, field: "password", message: ERASE_WRONG_PASSWORD });
@@ -303,7 +303,7 @@ describe("Unduh Data Saya", () => {
     const account = JSON.parse(files.get("akun.json")!.toString("utf8"));
     expect(account).toEqual(expect.objectContaining({ email: user.email, nip: user.nip, nomorHp: user.phoneNo }));
     const exported = JSON.parse(files.get("pesanan.json")!.toString("utf8"));
-    expect(exported).toEqual([expect.objectContaining({ invoiceId: order!.invoiceId, buyerNik: readNik(order!.nik) })]);
+    expect(exported).toEqual([expect.objectContaining({ invoiceId: order!.invoiceId, buyerNik: readNik(order!.nik, { orderId }) })]);
     expect(JSON.parse(files.get("saldo.json")!.toString("utf8"))).toEqual({ saldo: 0, riwayat: [] });
     const photos = [...files.entries()].filter(([name]) => name.startsWith("foto/ktp-"));
     expect(photos.map(([, bytes]) => [...bytes])).toEqual([[0xff, 0xd8, 0xff, 0xd9]]);

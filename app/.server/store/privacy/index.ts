@@ -3,7 +3,8 @@
 // photos' retention and the key rotation. What the doors and other domains may call (DESIGN §3).
 import "./rotation";
 export { nikHashOf } from "./keys";
-export { maskNik, readMaskedNik, readNik, sealDraftNik, sealNik } from "./nik";
+export { maskNik, nikContext, type NikOwner, readMaskedNik, readNik, sealDraftNik, sealNik } from "./nik";
+export { bindNiksToTheirRows, NIK_BOUND_TO_ROWS } from "./nik-binding";
 export { openUpload, sealUpload } from "./uploads";
 export { rotatePersonalDataKey, rowsNotUnderCurrentKey, sealPersonalData, type SealCounts } from "./rotation";
 export {

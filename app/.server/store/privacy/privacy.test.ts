@@ -7,22 +7,25 @@ import zlib from "node:zlib";
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, type Db } from "../../db/client";
-import { operatorAudit, orderEvents, orders, personalDataAccess, uploads } from "../../db/schema";
+import { checkoutDrafts, operatorAudit, orderEvents, orders, personalDataAccess, storeSettings, uploads } from "../../db/schema";
 import { resetEnvForTests } from "../../env";
-import { resetDataKeyringForTests } from "../../data-crypto";
+import { DataDecryptionError, decryptText, encryptText, resetDataKeyringForTests } from "../../data-crypto";
 import { backupDatabase, findPgTool } from "../../ops/backup";
-import { createVerifiedUser, randomNik, submission } from "../../testing/fixtures";
+import { createProduct, createVerifiedUser, randomNik, submission } from "../../testing/fixtures";
 import { createOrderInStatus } from "../../testing/order-fixtures";
 import { ownDatabaseForThisFile } from "../../testing/own-database";
-import { checkOrderRules, NIK_ALREADY_USED } from "../checkout";
+import { checkOrderRules, getCheckoutDraft, NIK_ALREADY_USED, saveDraftValues, startCheckout } from "../checkout";
 import { getOwnedOrderDetail, getOwnedUpload, saveUpload, transitionOrder } from "../orders";
 import { getOrderForOps, searchOrders } from "../back-office";
 import {
+  bindNiksToTheirRows,
   deleteExpiredKtpPhotos,
   exportPersonalDataAccessCsv,
   getKtpRetentionDays,
   listPersonalDataAccess,
   maskNik,
+  nikContext,
+  NIK_BOUND_TO_ROWS,
   nikHashOf,
   openOrderKtp,
   openOrderNik,
@@ -64,7 +67,7 @@ describe("the same-NIK rules on the keyed hash", () => {
   it("refuses a second live incentive for one NIK, and the search finds orders by NIK, with no NIK stored in clear", async () => {
     const first = await createOrderInStatus(db, 100);
     const row = await orderRow(first.orderId);
-    const nik = readNik(row.buyerNik);
+    const nik = readNik(row.buyerNik, { orderId: row.id });
     expect(nik).toMatch(/^\d{16}$/);
     expect(row.buyerNik).not.toContain(nik);
     expect(row.buyerNikHash).toBe(await nikHashOf(db, nik));
@@ -81,7 +84,7 @@ describe("the same-NIK rules on the keyed hash", () => {
 
   it("masks the NIK on the buyer's detail and the operator's order", async () => {
     const made = await createOrderInStatus(db, 100);
-    const nik = readNik((await orderRow(made.orderId)).buyerNik);
+    const nik = readNik((await orderRow(made.orderId)).buyerNik, { orderId: made.orderId });
     expect((await getOwnedOrderDetail(made.orderId, made.user.id))!.buyerNik).toBe(maskNik(nik));
     expect((await getOrderForOps(made.orderId))!.buyer.nik).toBe(maskNik(nik));
   });
@@ -93,7 +96,7 @@ describe("the access log", () => {
     const operator = await createVerifiedUser(db);
     const opener = { operatorId: operator.id, clientAddress: "203.0.113.7" };
     const nik = await openOrderNik(opener, made.orderId);
-    expect(nik).toBe(readNik((await orderRow(made.orderId)).buyerNik));
+    expect(nik).toBe(readNik((await orderRow(made.orderId)).buyerNik, { orderId: made.orderId }));
     const photo = await openOrderKtp(opener, made.orderId);
     expect(Buffer.from(photo!.bytes)).toEqual(Buffer.from([0xff, 0xd8, 0xff, 0xd9]));
     expect(await openOrderNik(opener, 2_147_483_647)).toBeNull();
@@ -173,7 +176,14 @@ describe("rotation and the files at rest", () => {
   it("re-seals every NIK, photo and store key under a new first key; the old key may then go", async () => {
     const made = await createOrderInStatus(db, 100);
     const row = await orderRow(made.orderId);
-    const nik = readNik(row.buyerNik);
+    const nik = readNik(row.buyerNik, { orderId: row.id });
+    // A NIK still sealed under the constant 'nik' (before issue 45 item 13): rotation binds it to its row.
+    const legacy = await createOrderInStatus(db, 100);
+    const legacyNik = readNik((await orderRow(legacy.orderId)).buyerNik, { orderId: legacy.orderId });
+    await db
+      .update(orders)
+      .set({ buyerNik: encryptText(legacyNik, "nik") })
+      .where(eq(orders.id, legacy.orderId));
     const oldKey = process.env.DATA_ENCRYPTION_KEY!;
     const newKey = crypto.randomBytes(32).toString("base64");
     const useKeys = (value: string) => {
@@ -194,13 +204,14 @@ describe("rotation and the files at rest", () => {
 
       useKeys(newKey);
       const rotated = await orderRow(made.orderId);
-      expect(readNik(rotated.buyerNik)).toBe(nik);
+      expect(readNik(rotated.buyerNik, { orderId: rotated.id })).toBe(nik);
+      expect(decryptText((await orderRow(legacy.orderId)).buyerNik, nikContext({ orderId: legacy.orderId }))).toBe(legacyNik);
       // The keyed hash does not change with the key: the same-NIK rules hold through a rotation.
       expect(rotated.buyerNikHash).toBe(row.buyerNikHash);
       expect(await getOwnedUpload(row.ktpUploadId!, made.user.id)).toMatchObject({ contentType: "image/jpeg" });
       // The old key alone no longer opens what was re-sealed.
       useKeys(oldKey);
-      expect(() => readNik(rotated.buyerNik)).toThrow(/no key with id/);
+      expect(() => readNik(rotated.buyerNik, { orderId: rotated.id })).toThrow(/no key with id/);
     } finally {
       // Back under the old key for the other tests: rotate again, the other way round.
       useKeys(`${oldKey},${newKey}`);
@@ -212,7 +223,7 @@ describe("rotation and the files at rest", () => {
   it("leaves no NIK and no KTP bytes in clear in the database files or a backup", async () => {
     const made = await createOrderInStatus(db, 100);
     const row = await orderRow(made.orderId);
-    const nik = readNik(row.buyerNik);
+    const nik = readNik(row.buyerNik, { orderId: row.id });
     const marker = Buffer.concat([Buffer.from("KTP-PICTURE-"), crypto.randomBytes(48)]);
     const photoId = await saveUpload(made.user.id, "ktp", { bytes: marker, contentType: "image/jpeg" });
     expect(Buffer.from((await getOwnedUpload(photoId, made.user.id))!.bytes).equals(marker)).toBe(true);
@@ -235,5 +246,77 @@ describe("rotation and the files at rest", () => {
       }
     }
     fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  });
+});
+
+describe("the NIK bound to its row (issue 45 item 13)", () => {
+  const draftNik = async (userId: number) =>
+    (await db.select({ values: checkoutDrafts.values }).from(checkoutDrafts).where(eq(checkoutDrafts.userId, userId)))[0]!.values.buyerNik!;
+  const setDraftNik = (userId: number, sealed: string) =>
+    db
+      .update(checkoutDrafts)
+      .set({ values: sql`jsonb_set(${checkoutDrafts.values}, '{buyerNik}', to_jsonb(${sealed}::text))` })
+      .where(eq(checkoutDrafts.userId, userId));
+  async function draftWithNik(nik: string) {
+    const user = await createVerifiedUser(db);
+    await startCheckout({ id: user.id, verified: true }, await createProduct(db));
+    await saveDraftValues(user.id, { buyerNik: nik });
+    return user.id;
+  }
+
+  it("a sealed NIK copied into another order's or another draft's row does not open there", async () => {
+    const a = await createOrderInStatus(db, 100);
+    const b = await createOrderInStatus(db, 100);
+    const sealedA = (await orderRow(a.orderId)).buyerNik;
+    expect(readNik(sealedA, { orderId: a.orderId })).toMatch(/^\d{16}$/);
+    await db.update(orders).set({ buyerNik: sealedA }).where(eq(orders.id, b.orderId));
+    expect(() => readNik(sealedA, { orderId: b.orderId })).toThrow(DataDecryptionError);
+    await expect(getOrderForOps(b.orderId)).rejects.toThrow(DataDecryptionError);
+
+    const nik = randomNik();
+    const first = await draftWithNik(nik);
+    const second = await draftWithNik(randomNik());
+    expect((await getCheckoutDraft(first))!.values.buyerNik).toBe(nik);
+    await setDraftNik(second, await draftNik(first));
+    await expect(getCheckoutDraft(second)).rejects.toThrow(DataDecryptionError);
+  });
+
+  it("reads a NIK sealed under the old constant, binds it to its row once (a marker spares later starts the trial)", async () => {
+    const made = await createOrderInStatus(db, 100);
+    const before = await orderRow(made.orderId);
+    const nik = readNik(before.buyerNik, { orderId: made.orderId });
+    const draftUser = await draftWithNik(nik);
+    // As a store before this release has them: sealed under 'nik', and the pass not yet run.
+    await db
+      .update(orders)
+      .set({ buyerNik: encryptText(nik, "nik") })
+      .where(eq(orders.id, made.orderId));
+    await setDraftNik(draftUser, encryptText(nik, "nik"));
+    // The start of this file's database ran the pass already (rotation.ts's start-up task): its marker is set.
+    const [marker] = await db.select().from(storeSettings).where(eq(storeSettings.key, NIK_BOUND_TO_ROWS));
+    expect(marker).toMatchObject({ value: true, updatedBy: "start-up" });
+    await db.delete(storeSettings).where(eq(storeSettings.key, NIK_BOUND_TO_ROWS));
+    expect((await getOrderForOps(made.orderId))!.buyer.nik).toBe(maskNik(nik));
+    expect((await getCheckoutDraft(draftUser))!.values.buyerNik).toBe(nik);
+
+    // Two instances starting at once (outside the start-up lock here): each row re-sealed once, neither fails.
+    const [one, two] = await Promise.all([bindNiksToTheirRows(db), bindNiksToTheirRows(db)]);
+    expect(one!.orders + two!.orders).toBeGreaterThanOrEqual(1);
+    expect(one!.drafts + two!.drafts).toBeGreaterThanOrEqual(1);
+    const after = await orderRow(made.orderId);
+    expect(decryptText(after.buyerNik, nikContext({ orderId: made.orderId }))).toBe(nik);
+    expect(() => decryptText(after.buyerNik, "nik")).toThrow(DataDecryptionError);
+    expect(after.buyerNikHash).toBe(before.buyerNikHash);
+    expect(decryptText(await draftNik(draftUser), nikContext({ draftOf: draftUser }))).toBe(nik);
+
+    // Done once: the next start finds the marker and opens no order.
+    await db
+      .update(orders)
+      .set({ buyerNik: encryptText(nik, "nik") })
+      .where(eq(orders.id, made.orderId));
+    expect(await bindNiksToTheirRows(db)).toBeNull();
+    const untouched = (await orderRow(made.orderId)).buyerNik;
+    expect(() => decryptText(untouched, nikContext({ orderId: made.orderId }))).toThrow(DataDecryptionError);
+    expect(readNik(untouched, { orderId: made.orderId })).toBe(nik);
   });
 });

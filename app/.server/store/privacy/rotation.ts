@@ -5,7 +5,8 @@ import { dataKeyring, decryptText, encryptText } from "../../data-crypto";
 import { log } from "../../log";
 import { queryRows } from "../../db/query-rows";
 import { keyContext } from "./keys";
-import { NIK_CONTEXT, readNik, sealDraftNik, sealNik } from "./nik";
+import { bindNiksToTheirRows } from "./nik-binding";
+import { readNik, sealDraftNik, sealNik } from "./nik";
 import { openUpload, sealUpload } from "./uploads";
 
 // Sealing personal data under the current key (issue 35, decision 0056), in small batches, each in a
@@ -77,7 +78,8 @@ export async function sealPersonalData(
     if (!batch.length) break;
     await holding(async (tx) => {
       for (const row of batch) {
-        const sealed = await sealNik(tx, readNik(row.buyerNik));
+        // Read with the row (or the old constant 'nik'), sealed bound to the row (issue 45 item 13).
+        const sealed = await sealNik(tx, row.id, readNik(row.buyerNik, { orderId: row.id }));
         await tx
           .update(orders)
           .set(sealed)
@@ -106,7 +108,7 @@ export async function sealPersonalData(
     if (!batch.length) break;
     await holding(async (tx) => {
       for (const row of batch) {
-        const sealed = sealDraftNik(decryptText(row.nik, NIK_CONTEXT));
+        const sealed = sealDraftNik(row.userId, readNik(row.nik, { draftOf: row.userId }));
         await tx
           .update(checkoutDrafts)
           .set({ values: sql`jsonb_set(${checkoutDrafts.values}, '{buyerNik}', to_jsonb(${sealed}::text))` })
@@ -175,7 +177,10 @@ export async function rowsNotUnderCurrentKey(db: Executor): Promise<number> {
 
 // Rows stored before this release (or by a bench writing SQL directly) are sealed at start, after the
 // migrations and under the start-up lock: a migration cannot, it has no DATA_ENCRYPTION_KEY.
+// Then, once, the NIKs sealed under the old constant 'nik' bound to their rows (nik-binding.ts).
 addStartupTask(async (db) => {
   const counts = await sealPersonalData(db, "clear");
   if (counts.orders || counts.drafts || counts.uploads) log.info(counts, "personal data stored in clear sealed at start");
+  const bound = await bindNiksToTheirRows(db);
+  if (bound) log.info(bound, "NIKs sealed under the old constant bound to their rows at start");
 });
