@@ -18,7 +18,7 @@ import * as uploadsRoute from "../uploads";
 import * as apiRoute from "./index";
 import { buildOpenApi, API_AREAS } from "./openapi.server";
 
-const callApi = apiCaller(API_AREAS);
+const callApi = apiCaller(API_AREAS, buildOpenApi("http://store.test"));
 
 // Contract tests of spec §7 (issue 19): every call's status, envelope, field names and messages,
 // through the same dispatcher as the resource routes, on the real database.
@@ -281,10 +281,10 @@ describe("catalogue and reference lists", () => {
     expect((await callApi("GET", "/location/kecamatan?kotaId=32.73")).body.data.length).toBeGreaterThan(0);
     expect((await callApi("GET", "/location/kelurahan?kecamatanId=32.73.01")).body.data.length).toBeGreaterThan(0);
     expect((await callApi("GET", "/location/kota")).body.data).toEqual([]);
-    const unknownCall = await callApi("GET", "/product/nowhere");
+    const unknownCall = await callApi("GET", "/product/nowhere", { outsideDocument: true });
     expect(unknownCall.status).toBe(404);
     expect(unknownCall.body.message).toBe("Alamat API tidak ditemukan.");
-    const wrongMethod = await callApi("POST", "/product/page", { json: {} });
+    const wrongMethod = await callApi("POST", "/product/page", { json: {}, outsideDocument: true });
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get("allow")).toBe("GET");
     const viaRoute = (path: string) =>

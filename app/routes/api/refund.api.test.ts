@@ -7,9 +7,9 @@ import { confirmRefundFunds, listOwnedRefunds, markRefundTransferred } from "~/.
 import { createBuyer, createStockedProduct, placeOrder, proofUpload } from "~/.server/testing/payment-fixtures";
 import { ACCOUNT_NUMBER_INVALID, BANK_REQUIRED } from "~/lib/refunds";
 import { apiCaller } from "../../.server/testing/api-client";
-import { API_AREAS } from "./openapi.server";
+import { API_AREAS, buildOpenApi } from "./openapi.server";
 
-const callApi = apiCaller(API_AREAS);
+const callApi = apiCaller(API_AREAS, buildOpenApi("http://store.test"));
 
 // Issue 36 item 3 through the JSON API: the refund of a transfer cancelled in 302, read and given its
 // bank account as the order detail's 'Pengembalian Dana' block does, with the page's messages.
