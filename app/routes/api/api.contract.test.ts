@@ -115,6 +115,9 @@ describe("auth", () => {
     expect(again.body.data.token).toBeNull();
 
     expect((await callApi("GET", "/user/short-info", { token })).body.data.verified).toBe(false);
+    const resent = await callApi("POST", "/auth/resend-email-verification", { token, json: {} });
+    expect(resent.status).toBe(200);
+    expect(typeof resent.body.data.resendAvailableAt).toBe("string");
     const code = await latestMailTo(email, /verificationCode=([^\s&]+)/);
     const verified = await callApi("POST", "/auth/play-action-with-secret", { json: { secret: code } });
     expect(verified.status).toBe(200);

@@ -20,7 +20,7 @@ import { USER_AREA } from "./user.server";
 // (zod's JSON Schema output), so the document cannot drift from what the server checks.
 
 /** Bump the minor version for additions; a breaking change gets a new prefix (/api/v2), see README. */
-export const API_VERSION = "1.2.0";
+export const API_VERSION = "1.2.1";
 
 export const API_AREAS: ApiArea[] = [
   AUTH_AREA,
