@@ -204,7 +204,9 @@ export type ApiDoc = {
   bodyType?: "json" | "multipart";
   /** JSON Schema of `data` on success. */
   data?: Record<string, unknown>;
-  /** Statuses other than 200 this call answers (401 is implied by `auth`). */
+  /** The success statuses, when not just 200 (201: it made something, decision 0046). */
+  success?: number[];
+  /** Error statuses this call answers (401 is implied by `auth`, 413 by the request guard). */
   errors?: number[];
   headers?: Record<string, string>;
 };

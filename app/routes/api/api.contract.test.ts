@@ -18,7 +18,7 @@ import * as uploadsRoute from "../uploads";
 import * as apiRoute from "./index";
 import { buildOpenApi, API_AREAS } from "./openapi.server";
 
-const callApi = apiCaller(API_AREAS);
+const callApi = apiCaller(API_AREAS, buildOpenApi("http://store.test"));
 
 // Contract tests of spec §7 (issue 19): every call's status, envelope, field names and messages,
 // through the same dispatcher as the resource routes, on the real database.
@@ -115,6 +115,9 @@ describe("auth", () => {
     expect(again.body.data.token).toBeNull();
 
     expect((await callApi("GET", "/user/short-info", { token })).body.data.verified).toBe(false);
+    const resent = await callApi("POST", "/auth/resend-email-verification", { token, json: {} });
+    expect(resent.status).toBe(200);
+    expect(typeof resent.body.data.resendAvailableAt).toBe("string");
     const code = await latestMailTo(email, /verificationCode=([^\s&]+)/);
     const verified = await callApi("POST", "/auth/play-action-with-secret", { json: { secret: code } });
     expect(verified.status).toBe(200);
@@ -281,10 +284,10 @@ describe("catalogue and reference lists", () => {
     expect((await callApi("GET", "/location/kecamatan?kotaId=32.73")).body.data.length).toBeGreaterThan(0);
     expect((await callApi("GET", "/location/kelurahan?kecamatanId=32.73.01")).body.data.length).toBeGreaterThan(0);
     expect((await callApi("GET", "/location/kota")).body.data).toEqual([]);
-    const unknownCall = await callApi("GET", "/product/nowhere");
+    const unknownCall = await callApi("GET", "/product/nowhere", { outsideDocument: true });
     expect(unknownCall.status).toBe(404);
     expect(unknownCall.body.message).toBe("Alamat API tidak ditemukan.");
-    const wrongMethod = await callApi("POST", "/product/page", { json: {} });
+    const wrongMethod = await callApi("POST", "/product/page", { json: {}, outsideDocument: true });
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get("allow")).toBe("GET");
     const viaRoute = (path: string) =>

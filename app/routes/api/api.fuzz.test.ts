@@ -2,10 +2,10 @@ import { describe, expect, it, vi } from "vitest";
 import { getDb } from "~/.server/db/client";
 import { createVerifiedUser } from "~/.server/testing/fixtures";
 import { createSession } from "~/.server/store/people";
-import { API_AREAS } from "./openapi.server";
+import { API_AREAS, buildOpenApi } from "./openapi.server";
 import { apiCaller } from "../../.server/testing/api-client";
 
-const callApi = apiCaller(API_AREAS);
+const callApi = apiCaller(API_AREAS, buildOpenApi("http://store.test"));
 
 // "Never a 500 for a client's mistake" (issue 19): every call, signed in, with bodies and query
 // strings of the wrong shape. Each must answer 4xx or 2xx in the envelope; a 500 would also have

@@ -22,10 +22,10 @@ import {
 import { methodId } from "~/.server/testing/payment-fixtures";
 import { createSession } from "~/.server/store/people";
 import { apiCaller } from "../../.server/testing/api-client";
-import { API_AREAS } from "./openapi.server";
+import { API_AREAS, buildOpenApi } from "./openapi.server";
 import { TestBrowser } from "../../.server/testing/test-browser";
 
-const callApi = apiCaller(API_AREAS);
+const callApi = apiCaller(API_AREAS, buildOpenApi("http://store.test"));
 
 // Issue 19: two doors, one store. The same purchase made through the web's own forms (detail →
 // checkout form with the KTP photo → address → payment screens) and through POST /order/create

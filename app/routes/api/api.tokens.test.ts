@@ -23,10 +23,10 @@ import { setOrderPayment } from "~/.server/store/payments";
 import { createSession, hashToken, revokeSession } from "~/.server/store/people";
 import { saveUpload } from "~/.server/store/orders";
 import { processImageUpload } from "~/.server/images";
-import { API_AREAS } from "./openapi.server";
+import { API_AREAS, buildOpenApi } from "./openapi.server";
 import { apiCaller } from "../../.server/testing/api-client";
 
-const callApi = apiCaller(API_AREAS);
+const callApi = apiCaller(API_AREAS, buildOpenApi("http://store.test"));
 
 // The token matrix (issue 19): every call that needs a token, tried with no token, a malformed one,
 // a revoked one, an expired one, a web session's id, and another buyer's valid token aimed at the

@@ -59,6 +59,7 @@ const area = defineArea("auth", {
       data: {
         oneOf: [TOKEN_DATA, object({ user: USER_SCHEMA, tokenType: { const: null }, token: { const: null } })],
       },
+      success: [201],
       errors: [400, 429],
     },
     async handle({ request, address }) {

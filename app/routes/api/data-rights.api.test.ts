@@ -17,13 +17,13 @@ import { waitForOutbox } from "~/.server/testing/messages";
 import { createOrderInStatus } from "~/.server/testing/order-fixtures";
 import { ownDatabaseForThisFile } from "~/.server/testing/own-database";
 import * as dataExportRoute from "../data-export";
-import { API_AREAS } from "./openapi.server";
+import { API_AREAS, buildOpenApi } from "./openapi.server";
 
 // Issue 35 item 4 through the JSON API: 'Unduh Data Saya' (request, state, the ZIP with the bearer
 // token) and 'Hapus Akun' (400 for the password, 409 while an order is open, then every token ends).
 
 ownDatabaseForThisFile();
-const callApi = apiCaller(API_AREAS);
+const callApi = apiCaller(API_AREAS, buildOpenApi("http://store.test"));
 const PASSWORD = "rahasia-Kuat-123";
 let db: Db;
 beforeAll(async () => {

@@ -20,7 +20,7 @@ import { USER_AREA } from "./user.server";
 // (zod's JSON Schema output), so the document cannot drift from what the server checks.
 
 /** Bump the minor version for additions; a breaking change gets a new prefix (/api/v2), see README. */
-export const API_VERSION = "1.2.0";
+export const API_VERSION = "1.2.1";
 
 export const API_AREAS: ApiArea[] = [
   AUTH_AREA,
@@ -64,17 +64,20 @@ const STATUS_TEXT: Record<number, string> = {
   429: "Too many attempts: wait Retry-After seconds",
 };
 
-const envelope = (data: Json | undefined, success: boolean): Json => ({
-  type: "object",
-  required: ["success", "code", "message", "data"],
-  properties: {
-    success: { const: success },
-    code: { type: "integer", description: "The HTTP status" },
-    message: { type: "string" },
-    data: success ? (data ?? {}) : { type: "null" },
-    ...(success ? {} : { errors: { type: "object", additionalProperties: { type: "array", items: { type: "string" } } } }),
-  },
-});
+const envelope = (data: Json | undefined, status: number): Json => {
+  const success = status < 400;
+  return {
+    type: "object",
+    required: ["success", "code", "message", "data"],
+    properties: {
+      success: { const: success },
+      code: { const: status, description: "The HTTP status" },
+      message: { type: "string" },
+      data: success ? (data ?? {}) : { type: "null" },
+      ...(success ? {} : { errors: { type: "object", additionalProperties: { type: "array", items: { type: "string" } } } }),
+    },
+  };
+};
 
 export function buildOpenApi(serverUrl: string): Json {
   const paths: Record<string, Json> = {};
@@ -92,13 +95,15 @@ export function buildOpenApi(serverUrl: string): Json {
       for (const [name, description] of Object.entries(doc.headers ?? {}))
         parameters.push({ name, in: "header", required: false, description, schema: { type: "string" } });
       // 413: the request guard answers a body over the limit on every call, before the call runs.
-      const statuses = [...new Set([200, ...(doc.errors ?? []), ...(route.auth ? [401] : []), 413])].sort((a, b) => a - b);
+      const statuses = [...new Set([...(doc.success ?? [200]), ...(doc.errors ?? []), ...(route.auth ? [401] : []), 413])].sort(
+        (a, b) => a - b,
+      );
       const responses: Record<string, Json> = {};
       for (const status of statuses) {
         responses[String(status)] = {
           description: STATUS_TEXT[status] ?? "",
           ...(status === 429 ? { headers: { "Retry-After": { schema: { type: "integer" }, description: "Seconds to wait" } } } : {}),
-          content: { "application/json": { schema: envelope(doc.data, status < 400) } },
+          content: { "application/json": { schema: envelope(doc.data, status) } },
         };
       }
       const body = bodySchema(doc.body);

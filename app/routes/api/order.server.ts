@@ -323,6 +323,8 @@ const area = defineArea("order", {
         "Create the order (the whole checkout in one call); 403 for an unverified account or one its company's roster no longer lists as active",
       body: CREATE_BODY,
       data: CREATED_ORDER,
+      // 201: the order is new; 200: the Idempotency-Key's repeat, answering the first order.
+      success: [200, 201],
       errors: [400, 403, 404, 409],
       headers: { "Idempotency-Key": "A key per purchase; a repeat answers the first order" },
     },

@@ -1,5 +1,5 @@
 import { ApiError, defineArea, idOf, invalid, notFound, ok, readJson, requireId, type JsonBody } from "~/.server/http/api";
-import { METHOD, TENOR, list, object } from "~/.server/http/api-shapes";
+import { CHOSEN_METHOD, METHOD, TENOR, list, object } from "~/.server/http/api-shapes";
 import { sandboxPay } from "~/.server/store/payments";
 import { productCheckoutAmount } from "~/.server/store/checkout";
 import { getOwnedOrderSummary } from "~/.server/store/orders";
@@ -90,7 +90,7 @@ const area = defineArea("payment", {
         required: ["paymentMethodId"],
         properties: { ...AMOUNT_BODY.properties, paymentMethodId: { type: "integer" }, tenor: { type: "integer" } },
       },
-      data: object({ method: METHOD, tenor: { anyOf: [TENOR, { type: "null" }] } }),
+      data: object({ method: CHOSEN_METHOD, tenor: { anyOf: [TENOR, { type: "null" }] } }),
       errors: [400],
     },
     async handle({ request }) {

@@ -5,7 +5,7 @@ import * as detailRoute from "../detail";
 import * as registerRoute from "../register";
 import { TestBrowser } from "../../.server/testing/test-browser";
 import { apiCaller } from "../../.server/testing/api-client";
-import { API_AREAS } from "./openapi.server";
+import { API_AREAS, buildOpenApi } from "./openapi.server";
 import { getDb, type Db } from "~/.server/db/client";
 import { companies, rosterEntries, users } from "~/.server/db/schema";
 import {
@@ -21,7 +21,7 @@ import { createProduct, createVerifiedUser } from "~/.server/testing/fixtures";
 import { createStockedProduct, placeOrder, proofUpload } from "~/.server/testing/payment-fixtures";
 import { ownDatabaseForThisFile } from "~/.server/testing/own-database";
 
-const callApi = apiCaller(API_AREAS);
+const callApi = apiCaller(API_AREAS, buildOpenApi("http://store.test"));
 
 // The roster at the buyers' doors (issue 27): the web registration form and the API's
 // /auth/register answer the roster's messages on the NIP field; a deactivated employee's 'Beli

@@ -28,6 +28,7 @@ export const UPLOAD_AREA = defineArea("upload", {
         properties: { file: { type: "string", format: "binary" }, type: { enum: ["ktp", "merchant", "transfer-proof", "delivery-proof"] } },
       },
       data: object({ path: { type: "string" }, id: { type: "string" }, type: { type: "string" } }),
+      success: [201],
       errors: [400, 413],
     },
     async handle({ request, user }) {
