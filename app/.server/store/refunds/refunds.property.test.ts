@@ -3,41 +3,94 @@ import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "../../db/client";
-import { orderProducts, orders, payments, refunds } from "../../db/schema";
+import { orderProducts, orders, payments } from "../../db/schema";
 import { queryRows } from "../../db/query-rows";
+import { gatewayNamed, type GatewayRefund } from "../../gateway";
 import { createBuyer, createStockedProduct, methodId, proofUpload, realAddress, type Buyer } from "../../testing/payment-fixtures";
 import { applyOpsDecision } from "../back-office";
 import { cancelOrder, transitionOrder } from "../orders";
 import { markPaid, recordPaymentIncident, settleGatewayEvent } from "../payments";
 import { isPaidStatus, ORDER_STATUS } from "~/lib/order-status";
+import type { RefundState } from "~/lib/refunds";
 import {
   confirmRefundFunds,
   createRefund,
   failRefund,
   markRefundTransferred,
+  recordOverpayment,
   recordReceipt,
+  refundKey,
   refundThroughGateway,
+  settleGatewayRefundNotice,
   submitRefundAccount,
 } from "./index";
 
-// The money invariant of issue 36, on random sequences of what buyers, the gateway and operators do
-// to an order paid by VA, manual transfer or card: after every step, for the order,
-//   received = kept (what a paid order asked, while it is paid: 300/400/500) + every refund (given
-//   back or still open), no refund above what was received, and no terminal state reached twice;
-// and two refunds of one order racing: one wins. Runs on this file's PGlite, or on PostgreSQL with
-// DATABASE_URL. REFUND_PROPERTY_RUNS sets the number of sequences (default 1,000).
-// Kept cheap so 1,000 fit in CI time: one database for the file (each sequence its own new order,
-// so nothing needs resetting), the order's rows written directly, at most 4 steps a sequence, and
-// the invariant read in one query after each step. 1,000 sequences (about 2,500 steps) took 25 s
-// on PGlite on the 2-core machine, 52 s for the whole file with its start (2026-11-28; 362 s
-// before, with 6 steps and 5 queries a check). Removing the guard in createRefund (amount > left)
-// fails it at the first 'race' step.
+// The money of an order against an independent ledger (issue 36, issue 45 item 8). Random sequences
+// of what the buyer, the bank, the gateway, the operators and finance do to an order paid by VA,
+// manual transfer or card instalment. The test keeps its OWN ledger of the money that moved: what
+// the bank, the gateway or the issuer delivered to the store for the order (payments, over- and
+// under-payments, a transfer whose proof was then rejected, money after the order closed), what the
+// store was shown of it (a proof under review, an excess, funds for finance to confirm), and what went
+// back (each transfer finance made, each refund the test's gateway paid). The actors are honest:
+// ops says 'Dana diterima' exactly when money came, finance confirms exactly what came. After every
+// step the store is checked against the ledger (receipts = what arrived and was shown to it; refunds
+// given back = the ledger's payouts, never above what arrived, at most one per refund; an awaiting-
+// funds refund wherever money waits for finance) and against itself (received = kept + owed; terminal
+// states once; event chains whole). At the end of each sequence everyone finishes their work (ops
+// decides a proof, finance confirms funds and records an excess, buyers give accounts, finance
+// transfers, the gateway's notices arrive) and then received = what arrived = kept + given back.
+// The run prints how many sequences ended in each order status and refund state (a state never
+// reached is a weak run). What the store does with a card refund the gateway paid but did not say
+// so at once (a refused retry, a late notification) is one assumption, expectedAfterGatewayNews,
+// written for the code before issue 45 item 3.
+//
+// Runs on this file's PGlite, or on PostgreSQL with DATABASE_URL; REFUND_PROPERTY_RUNS sets the
+// number of sequences (default 400). Kept cheap: one database for the file, each sequence a new
+// order whose rows are written directly, at most 6 steps, the checks in one query per step. A
+// sequence costs about 2.5 times one of the test before issue 45 (CPU time, 300 sequences each on
+// the shared 2-core machine: 45 s against 26 s for the whole vitest process), so 400 sequences cost
+// what its 1,000 did; each reaches deeper (the next step is picked among those that make sense now).
+//
+// Mutations it catches (2026-12-07; each applied to the production code, the file run, reverted):
+// - a second 'Tandai Sudah Ditransfer' on a refunded refund goes through (finance.ts moving from
+//   'refunded' too, REFUND_TRANSITIONS.refunded = ['refunded']): "virtual_account → cancel → pay →
+//   account → transferTwice: refunds given back = the ledger's payouts the store was told of:
+//   expected 2004000 to be 4008000";
+// - 'Tolak' with 'Dana diterima' creates no refund (decisions.ts, only reject-transfer-final does):
+//   "bank_transfer → pay → rejectProof: money told to the store waits with no refund 'Menunggu
+//   Konfirmasi Dana': expected +0 to be 1";
+// - 'Catat Kelebihan Bayar' 1 rupiah short (overpayment.ts, excess = amount - asked - 1; the store
+//   agrees with itself): "bank_transfer → overPay → (everyone finishes): receipts = money that
+//   arrived and was shown to the store: expected 2005122 to be 2005123".
 
-const RUNS = Number(process.env.REFUND_PROPERTY_RUNS ?? 1000);
+const RUNS = Number(process.env.REFUND_PROPERTY_RUNS ?? 400);
+const MAX_STEPS = 6;
 vi.setConfig({ testTimeout: 600_000, hookTimeout: 240_000 });
 
 type Kind = "virtual_account" | "bank_transfer" | "installment";
-type Ctx = { orderId: number; kind: Kind; total: number; vaNumber: string | null; gatewayRef: string };
+/** What the test knows of one order's money, independently of the store. */
+type Ledger = {
+  /** Money delivered to the store's accounts for the order (bank, gateway, issuer). */
+  arrived: number;
+  /** Of it, not shown to the store yet: a transfer whose proof waits in 302, an excess nobody recorded. */
+  inReview: number;
+  excess: number;
+  /** Of it, told to the store ('Dana diterima', a cancel in 302) and waiting for finance's 'Konfirmasi Dana'. */
+  awaitingFunds: number;
+  /** The transfer that ops verified (what finance sees on the statement for it). */
+  verifiedTransfer: number;
+  /** Money given back, per refund: transfers finance made, and what the gateway paid (by refund key). */
+  transfers: Map<number, number[]>;
+  gatewayPaid: Map<number, number>;
+  /** Gateway payouts the store was told of (its refund API answered, or its notice arrived). */
+  gatewayTold: Set<number>;
+  /** Gateway payouts the store is expected NOT to record (see expectedAfterGatewayNews). */
+  unseen: Map<number, number>;
+  /** Whether the gateway took the VA's payment, and its notification's id (for a late duplicate). */
+  vaPaid: boolean;
+  lastEvent: { id: string; amount: number } | null;
+};
+type Ctx = { orderId: number; invoiceId: string; kind: Kind; total: number; vaNumber: string | null; gatewayRef: string; ledger: Ledger };
 
 let buyer: Buyer;
 let productId: number;
@@ -63,10 +116,11 @@ async function newOrder(kind: Kind): Promise<Ctx> {
   const db = await getDb();
   const tag = randomUUID();
   const total = 2_000_000 + (kind === "bank_transfer" ? 123 : kind === "virtual_account" ? 4_000 : 0);
+  const invoiceId = `INV-P-${tag}`;
   const [order] = await db
     .insert(orders)
     .values({
-      invoiceId: `INV-P-${tag}`,
+      invoiceId,
       userId: buyer.id,
       idempotencyKey: tag,
       productId,
@@ -107,91 +161,265 @@ async function newOrder(kind: Kind): Promise<Ctx> {
     gatewayRef,
     expiresAt: new Date(Date.now() + 24 * 3600_000),
   });
-  return { orderId, kind, total, vaNumber, gatewayRef };
+  const ledger: Ledger = {
+    arrived: 0,
+    inReview: 0,
+    excess: 0,
+    awaitingFunds: 0,
+    verifiedTransfer: 0,
+    transfers: new Map(),
+    gatewayPaid: new Map(),
+    gatewayTold: new Set(),
+    unseen: new Map(),
+    vaPaid: false,
+    lastEvent: null,
+  };
+  const statusId = kind === "installment" ? ORDER_STATUS.INSTALLMENT_REVIEW : ORDER_STATUS.AWAITING_PAYMENT;
+  return { seen: { statusId, refunds: [] }, orderId, invoiceId, kind, total, vaNumber, gatewayRef, ledger };
 }
 
 const ACCOUNT = { bankName: "BRI", accountNumber: "1234567890", accountHolder: "Budi Santoso" };
+const OVER = 5_000;
 
-async function firstRefund(orderId: number, state: string) {
-  const db = await getDb();
-  const [row] = await db
-    .select({ id: refunds.id })
-    .from(refunds)
-    .where(sql`${refunds.orderId} = ${orderId} and ${refunds.state} = ${state}`)
-    .limit(1);
-  return row?.id ?? null;
+type StoreRefund = { id: number; state: RefundState; method: "gateway" | "transfer"; amount: number };
+async function refundsOf(orderId: number): Promise<StoreRefund[]> {
+  return queryRows<StoreRefund>(await getDb(), sql`select id, state, method, amount from refunds where order_id = ${orderId} order by id`);
+}
+async function statusOf(orderId: number): Promise<number> {
+  const [row] = await queryRows<{ statusId: number }>(await getDb(), sql`select status_id as "statusId" from orders where id = ${orderId}`);
+  return row!.statusId;
+}
+const first = async (ctx: Ctx, wanted: (r: StoreRefund) => boolean) => (await refundsOf(ctx.orderId)).find(wanted) ?? null;
+
+// ————————————————————————————————————————————— the test's gateway (refunds of card payments)
+
+/** How the gateway answers the next refund request: the step that presses picks it. */
+type GatewayMode = "refunds" | "times-out-after-paying" | "down" | "refuses";
+let gatewayMode: GatewayMode = "refunds";
+/** What the gateway paid back, by refund key (the gateway's own truth, across all orders). */
+const gatewayPayouts = new Map<string, number>();
+
+function fakeGatewayRefund(_gatewayRef: string, request: { amount: number; key: string }): GatewayRefund {
+  const pays = gatewayMode === "refunds" || gatewayMode === "times-out-after-paying";
+  // The refund key makes it once: a retry of a key already paid pays nothing more.
+  if (pays && !gatewayPayouts.has(request.key)) gatewayPayouts.set(request.key, request.amount);
+  if (gatewayMode === "refunds") return { kind: "refunded", reference: `gw-${request.key}` };
+  if (gatewayMode === "refuses") return { kind: "refused", reason: "Refund ditolak (uji)" };
+  return { kind: "unreachable", reason: "timeout (uji)" };
 }
 
-const paid = (ctx: Ctx, id = `pay-${randomUUID()}`) =>
-  settleGatewayEvent({
-    id,
+/**
+ * THE ASSUMPTION about gateway news (issue 45 item 3 changes it: adapt here after merging it).
+ * The gateway has in fact paid a card refund back (its refund API timed out after paying), and news
+ * of the refund reaches the store: the gateway refuses a retry ("refused"), or its `refund`
+ * notification arrives late ("notice"). Where the refund should be afterwards, and whether the store
+ * has then recorded the gateway's payout (`seen`). TODAY:
+ * - "refused": refundThroughGateway believes the refusal: 'Gagal Diproses', now a bank transfer,
+ *   the payout not recorded (it never will be: a transfer finance makes later pays a second time);
+ * - "notice": settleGatewayRefundNotice settles a refund still 'Sedang Diproses' through the gateway,
+ *   and ignores any other (one the refusal made a transfer).
+ * A payout not seen is counted (printed at the end) and left out of the sums. After item 3 a refusal
+ * asks the status API first ("refused" → refunded, seen), and a notice is recorded whatever the
+ * method (with the transfer stopped or an incident raised): change the answers here, and check the
+ * incident where `seen` is decided.
+ */
+function expectedAfterGatewayNews(
+  news: "refused" | "notice",
+  before: StoreRefund,
+): { state: RefundState; method: StoreRefund["method"]; seen: boolean } {
+  if (news === "refused") return { state: "failed", method: "transfer", seen: false };
+  if (before.method === "gateway" && before.state === "processing") return { state: "refunded", method: "gateway", seen: true };
+  return { state: before.state, method: before.method, seen: false };
+}
+
+/** News of a refund the gateway paid reached the store: it is where the assumption says, and the ledger knows whether the store saw the money. */
+async function afterGatewayNews(ctx: Ctx, news: "refused" | "notice", before: StoreRefund) {
+  const expected = expectedAfterGatewayNews(news, before);
+  const after = (await refundsOf(ctx.orderId)).find((r) => r.id === before.id)!;
+  expect({ state: after.state, method: after.method }, `refund ${before.id} after the gateway's ${news}`).toEqual({
+    state: expected.state,
+    method: expected.method,
+  });
+  ctx.ledger.gatewayTold.add(before.id);
+  if (!expected.seen) ctx.ledger.unseen.set(before.id, ctx.ledger.gatewayPaid.get(before.id)!);
+}
+
+// ————————————————————————————————————————————— the steps
+
+/** The gateway's payment notification, handled as its door does: an amount other than the payment's is an incident refunding all of it. */
+async function paymentNotice(ctx: Ctx, event: { id: string; amount: number }) {
+  const settled = await settleGatewayEvent({
+    id: event.id,
     type: "payment.paid",
     vaNumber: ctx.vaNumber,
-    gatewayRef: ctx.kind === "installment" ? ctx.gatewayRef : undefined,
-    amount: ctx.total,
+    amount: event.amount,
     paidAt: new Date(),
   });
-
-/** One step of a sequence; each goes through the store's own functions. */
-const STEPS: Record<string, (ctx: Ctx) => Promise<unknown>> = {
-  pay: (ctx) => (ctx.kind === "bank_transfer" ? markPaid(ctx.orderId, buyer.id, proof) : paid(ctx)),
-  // The same payment again, or one after the order closed (a late or double payment).
-  payAgain: (ctx) => (ctx.kind === "bank_transfer" ? markPaid(ctx.orderId, buyer.id, proof) : paid(ctx)),
-  verify: (ctx) => applyOpsDecision(ctx.orderId, ctx.kind === "installment" ? "approve-installment" : "verify-transfer", operator),
-  rejectProof: (ctx) => applyOpsDecision(ctx.orderId, "reject-transfer", operator, { reason: "Buram", moneyReceived: false }),
-  rejectProofWithMoney: (ctx) =>
-    applyOpsDecision(ctx.orderId, "reject-transfer", operator, { reason: "Nominal kurang", moneyReceived: true }),
-  rejectForGood: (ctx) => applyOpsDecision(ctx.orderId, "reject-transfer-final", operator, { reason: "Tidak sesuai", moneyReceived: true }),
-  rejectForGoodNoMoney: (ctx) =>
-    applyOpsDecision(ctx.orderId, "reject-transfer-final", operator, { reason: "Tidak ada dana", moneyReceived: false }),
-  // Finance checks a manual transfer's refund against the statement (issue 45): some of it, or none, arrived.
-  confirmFunds: async (ctx) => {
-    const id = await firstRefund(ctx.orderId, "awaiting-funds");
-    return id && confirmRefundFunds(id, operator, { amount: String(ctx.total - 100) });
-  },
-  confirmNoFunds: async (ctx) => {
-    const id = await firstRefund(ctx.orderId, "awaiting-funds");
-    return id && confirmRefundFunds(id, operator, { amount: "0", note: "Tidak ada di mutasi" });
-  },
-  cancel: (ctx) => cancelOrder(ctx.orderId, buyer.id),
-  expire: (ctx) =>
-    transitionOrder(ctx.orderId, ORDER_STATUS.AWAITING_PAYMENT, ORDER_STATUS.EXPIRED_OR_REJECTED, "system", "Pembayaran kedaluwarsa"),
-  opsCancel: (ctx) => applyOpsDecision(ctx.orderId, "cancel-refund", operator, { reason: "Stok habis" }),
-  ship: (ctx) => applyOpsDecision(ctx.orderId, "ship", operator, { courier: "JNE", trackingNumber: "R1" }),
-  overPay: (ctx) =>
-    recordPaymentIncident({
+  if (settled.status === 422)
+    await recordPaymentIncident({
       kind: "amount-mismatch",
       orderId: ctx.orderId,
       gateway: "sandbox",
-      gatewayRef: `mismatch-${randomUUID()}`,
-      amount: 5_000,
-      detail: "lebih bayar",
-    }),
-  account: async (ctx) => {
-    const id =
-      (await firstRefund(ctx.orderId, "awaiting-account")) ??
-      (await firstRefund(ctx.orderId, "failed")) ??
-      (await firstRefund(ctx.orderId, "awaiting-funds"));
-    return id && submitRefundAccount(id, buyer.id, ACCOUNT);
+      gatewayRef: event.id,
+      amount: event.amount,
+      detail: "amount differs",
+    });
+}
+
+/** The buyer transfers `amount` (maybe nothing) to the store's account and sends a proof, if the order awaits it. */
+async function transferWithProof(ctx: Ctx, amount: number) {
+  if (ctx.kind !== "bank_transfer" || (await statusOf(ctx.orderId)) !== ORDER_STATUS.AWAITING_PAYMENT) return;
+  const marked = await markPaid(ctx.orderId, buyer.id, proof);
+  expect(marked.ok).toBe(true);
+  ctx.ledger.arrived += amount;
+  ctx.ledger.inReview = amount;
+}
+
+/** The gateway delivers a VA payment of `amount` (once per VA: a paid VA takes no more money), whatever the order's status. */
+async function gatewayPays(ctx: Ctx, amount: number) {
+  if (ctx.ledger.vaPaid) return;
+  ctx.ledger.vaPaid = true;
+  ctx.ledger.arrived += amount;
+  ctx.ledger.lastEvent = { id: `pay-${randomUUID()}`, amount };
+  await paymentNotice(ctx, ctx.ledger.lastEvent);
+}
+
+/** Ops rejects the proof in 302, honestly saying whether its money arrived; money that did now waits for finance. */
+async function rejectProof(ctx: Ctx, decision: "reject-transfer" | "reject-transfer-final") {
+  const moneyReceived = ctx.ledger.inReview > 0;
+  const done = await applyOpsDecision(ctx.orderId, decision, operator, { reason: "Nama pengirim tidak sesuai", moneyReceived });
+  if (!done.ok) return;
+  ctx.ledger.awaitingFunds += ctx.ledger.inReview;
+  ctx.ledger.inReview = 0;
+}
+
+/** Ops looks at the proof against the statement: verifies what paid the total, rejects the rest. */
+async function reviewProof(ctx: Ctx, decision: "reject-transfer" | "reject-transfer-final" = "reject-transfer") {
+  if (ctx.ledger.inReview < ctx.total) return rejectProof(ctx, decision);
+  const done = await applyOpsDecision(ctx.orderId, "verify-transfer", operator);
+  if (!done.ok) return;
+  ctx.ledger.verifiedTransfer = ctx.ledger.inReview;
+  ctx.ledger.excess += ctx.ledger.inReview - ctx.total;
+  ctx.ledger.inReview = 0;
+}
+
+async function confirmFunds(ctx: Ctx) {
+  const refund = await first(ctx, (r) => r.state === "awaiting-funds");
+  if (!refund) return;
+  const amount = ctx.ledger.awaitingFunds;
+  const done = await confirmRefundFunds(refund.id, operator, { amount: String(amount), note: amount ? "" : "Tidak ada di mutasi" });
+  if (done.ok) ctx.ledger.awaitingFunds = 0;
+}
+
+async function recordExcess(ctx: Ctx) {
+  if (ctx.ledger.excess <= 0 || ctx.ledger.verifiedTransfer <= 0) return;
+  const done = await recordOverpayment(
+    { invoiceId: ctx.invoiceId, amountReceived: String(ctx.ledger.verifiedTransfer) },
+    operator.operatorId,
+  );
+  if (done.ok) ctx.ledger.excess = 0;
+}
+
+async function giveAccount(ctx: Ctx) {
+  const refund = await first(ctx, (r) => r.method === "transfer" && ["awaiting-account", "failed", "awaiting-funds"].includes(r.state));
+  if (refund) await submitRefundAccount(refund.id, buyer.id, ACCOUNT);
+}
+
+/** Finance transfers a refund at the bank and presses 'Tandai Sudah Ditransfer' (`presses` times: a double click). */
+async function transferOut(ctx: Ctx, presses: number) {
+  const refund = await first(ctx, (r) => r.state === "processing" && r.method === "transfer");
+  if (!refund) return;
+  for (let i = 0; i < presses; i++) {
+    const done = await markRefundTransferred(refund.id, operator, { reference: `REF-${refund.id}` });
+    // Each press the store accepts is a transfer finance makes.
+    if (done.ok && !done.already) ctx.ledger.transfers.set(refund.id, [...(ctx.ledger.transfers.get(refund.id) ?? []), refund.amount]);
+  }
+}
+
+async function pressGateway(ctx: Ctx, mode: GatewayMode) {
+  const refund = await first(ctx, (r) => r.state === "processing" && r.method === "gateway");
+  if (!refund) return;
+  const key = refundKey(refund.id);
+  const paidBefore = gatewayPayouts.has(key);
+  gatewayMode = mode;
+  await refundThroughGateway(refund.id, operator);
+  const paid = gatewayPayouts.get(key);
+  if (paid === undefined) return;
+  ctx.ledger.gatewayPaid.set(refund.id, paid);
+  if (mode === "refunds") ctx.ledger.gatewayTold.add(refund.id);
+  else if (mode === "refuses" && paidBefore && !ctx.ledger.gatewayTold.has(refund.id)) await afterGatewayNews(ctx, "refused", refund);
+}
+
+/** The gateway's late `refund` notifications, for each refund of the order it paid and the store was not told of. */
+async function deliverNotices(ctx: Ctx) {
+  for (const refundId of ctx.ledger.gatewayPaid.keys()) {
+    if (ctx.ledger.gatewayTold.has(refundId)) continue;
+    const before = (await refundsOf(ctx.orderId)).find((r) => r.id === refundId)!;
+    await settleGatewayRefundNotice("sandbox", ctx.gatewayRef, [refundKey(refundId)]);
+    await afterGatewayNews(ctx, "notice", before);
+  }
+}
+
+/** One step of a sequence; each goes through the store's own functions, as its door would. */
+const STEPS: Record<string, (ctx: Ctx) => Promise<unknown>> = {
+  // The buyer, the bank and the gateway.
+  pay: (ctx) =>
+    ctx.kind === "bank_transfer"
+      ? transferWithProof(ctx, ctx.total)
+      : ctx.kind === "virtual_account"
+        ? gatewayPays(ctx, ctx.total)
+        : approve(ctx),
+  overPay: (ctx) =>
+    ctx.kind === "bank_transfer"
+      ? transferWithProof(ctx, ctx.total + OVER)
+      : ctx.kind === "virtual_account"
+        ? gatewayPays(ctx, ctx.total + OVER)
+        : incident(ctx, OVER),
+  underPay: async (ctx) => {
+    if (ctx.kind === "bank_transfer") await transferWithProof(ctx, ctx.total - 100_000);
+    else if (ctx.kind === "virtual_account") await gatewayPays(ctx, ctx.total - 100_000);
   },
-  transferred: async (ctx) => {
-    const id = await firstRefund(ctx.orderId, "processing");
-    return id && markRefundTransferred(id, operator, { reference: `REF-${id}` });
+  proofWithoutMoney: (ctx) => transferWithProof(ctx, 0),
+  // The same notification again, late (a replay): no new money.
+  lateDuplicate: async (ctx) => {
+    if (ctx.ledger.lastEvent) await paymentNotice(ctx, ctx.ledger.lastEvent);
   },
+  cancel: async (ctx) => {
+    const done = await cancelOrder(ctx.orderId, buyer.id);
+    // A cancel in 302: the transfer under review (if any) waits for finance.
+    if (done.ok) [ctx.ledger.awaitingFunds, ctx.ledger.inReview] = [ctx.ledger.awaitingFunds + ctx.ledger.inReview, 0];
+  },
+  expire: (ctx) =>
+    transitionOrder(ctx.orderId, ORDER_STATUS.AWAITING_PAYMENT, ORDER_STATUS.EXPIRED_OR_REJECTED, "system", "Pembayaran kedaluwarsa"),
+  // Ops.
+  review: (ctx) => reviewProof(ctx),
+  rejectProof: (ctx) => rejectProof(ctx, "reject-transfer"),
+  rejectForGood: (ctx) => rejectProof(ctx, "reject-transfer-final"),
+  opsCancel: (ctx) => applyOpsDecision(ctx.orderId, "cancel-refund", operator, { reason: "Stok habis" }),
+  ship: (ctx) => applyOpsDecision(ctx.orderId, "ship", operator, { courier: "JNE", trackingNumber: "R1" }),
+  // Finance and the buyer's bank details.
+  confirmFunds,
+  recordOverpayment: recordExcess,
+  account: giveAccount,
+  transferred: (ctx) => transferOut(ctx, 1),
+  transferTwice: (ctx) => transferOut(ctx, 2),
   fail: async (ctx) => {
-    const id = await firstRefund(ctx.orderId, "processing");
-    return id && failRefund(id, operator, { reason: "Rekening tidak aktif" });
+    const refund = await first(ctx, (r) => r.state === "processing" && r.method === "transfer");
+    if (refund) await failRefund(refund.id, operator, { reason: "Rekening tidak aktif" });
   },
-  gateway: async (ctx) => {
-    const id = await firstRefund(ctx.orderId, "processing");
-    return id && Promise.all([refundThroughGateway(id, operator), refundThroughGateway(id, operator)]);
-  },
+  // The gateway's refunds of a card payment.
+  gatewayRefunds: (ctx) => pressGateway(ctx, "refunds"),
+  gatewayTimesOut: (ctx) => pressGateway(ctx, "times-out-after-paying"),
+  gatewayDown: (ctx) => pressGateway(ctx, "down"),
+  gatewayRefuses: (ctx) => pressGateway(ctx, "refuses"),
+  gatewayNotice: deliverNotices,
   // Money arrives once more, and two refunds of it race: exactly one wins.
   race: async (ctx) => {
     const db = await getDb();
     await db.transaction((tx) =>
       recordReceipt(tx, { orderId: ctx.orderId, amount: 7_000, source: "incident", ref: `race-${randomUUID()}` }),
     );
+    ctx.ledger.arrived += 7_000;
     const attempt = () =>
       db.transaction(async (tx) => {
         const made = await createRefund(tx, {
@@ -208,31 +436,102 @@ const STEPS: Record<string, (ctx: Ctx) => Promise<unknown>> = {
   },
 };
 
+type Step = keyof typeof STEPS;
+const S = ORDER_STATUS;
+const ANYTIME: Step[] = ["cancel", "race", "lateDuplicate"];
+
+/**
+ * The steps that make sense now, as each actor sees its own screen: the sequence's next choice picks
+ * one of them (so sequences go deep: a uniform pick among all steps mostly does nothing). A cancel,
+ * a late duplicate notification and a racing over-payment may come at any time.
+ */
+function enabledSteps(ctx: Ctx, choice: number): Step[] {
+  const { statusId: status, refunds } = ctx.seen;
+  const steps: Step[] = [];
+  if (ctx.kind === "virtual_account" && !ctx.ledger.vaPaid) steps.push("pay", "overPay", "underPay");
+  if (ctx.kind === "bank_transfer" && status === S.AWAITING_PAYMENT) steps.push("pay", "overPay", "underPay", "proofWithoutMoney");
+  if (ctx.kind === "installment" && status === S.INSTALLMENT_REVIEW) steps.push("pay");
+  if (ctx.kind === "installment" && status === S.PAYMENT_RECEIVED) steps.push("overPay");
+  if (status === S.AWAITING_PAYMENT) steps.push("expire", "cancel");
+  if (status === S.TRANSFER_REVIEW) steps.push("review", "rejectProof", "rejectForGood", "cancel");
+  if (status === S.PAYMENT_RECEIVED) steps.push("opsCancel", "ship");
+  if (ctx.ledger.excess > 0) steps.push("recordOverpayment");
+  const has = (state: RefundState, method?: StoreRefund["method"]) =>
+    refunds.some((r) => r.state === state && (!method || r.method === method));
+  if (has("awaiting-funds")) steps.push("confirmFunds", "account");
+  if (has("awaiting-account") || has("failed")) steps.push("account");
+  if (has("processing", "transfer")) steps.push("transferred", "transferTwice", "fail");
+  if (has("processing", "gateway")) steps.push("gatewayRefunds", "gatewayTimesOut", "gatewayDown", "gatewayRefuses");
+  if ([...ctx.ledger.gatewayPaid.keys()].some((id) => !ctx.ledger.gatewayTold.has(id))) steps.push("gatewayNotice");
+  // Now and then (or when nothing else is left) what may come at any time.
+  return steps.length && choice % 8 !== 0 ? steps : ANYTIME;
+}
+
+/** 'Setujui' of a sandbox instalment: the issuer pays the store the total. */
+async function approve(ctx: Ctx) {
+  const done = await applyOpsDecision(ctx.orderId, "approve-installment", operator);
+  if (done.ok) ctx.ledger.arrived += ctx.total;
+}
+
+/** The gateway reports money beyond the payment (an incident, received and refunded whole). */
+async function incident(ctx: Ctx, amount: number) {
+  ctx.ledger.arrived += amount;
+  await recordPaymentIncident({
+    kind: "amount-mismatch",
+    orderId: ctx.orderId,
+    gateway: "sandbox",
+    gatewayRef: `over-${randomUUID()}`,
+    amount,
+    detail: "lebih bayar",
+  });
+}
+
+/** Everyone finishes their work, so that every rupiah that arrived ends with a receipt and an outcome. */
+async function settleEverything(ctx: Ctx) {
+  if ((await statusOf(ctx.orderId)) === ORDER_STATUS.TRANSFER_REVIEW) await reviewProof(ctx, "reject-transfer-final");
+  await recordExcess(ctx);
+  for (let round = 0; round < 4; round++) {
+    await deliverNotices(ctx);
+    const open = (await refundsOf(ctx.orderId)).filter((r) => r.state !== "refunded" && r.state !== "not-received");
+    if (!open.length) return;
+    for (const refund of open) {
+      if (refund.state === "awaiting-funds") await confirmFunds(ctx);
+      else if (refund.method === "transfer" && refund.state !== "processing") await giveAccount(ctx);
+      else if (refund.method === "transfer") await transferOut(ctx, 1);
+      else await pressGateway(ctx, "refunds");
+    }
+  }
+}
+
+// ————————————————————————————————————————————— the checks
+
 type Facts = {
   statusId: number;
   received: number;
-  refunded: number;
-  /** The most times one terminal order status (1, 2, 500) was reached. */
+  /** Refunds the store owes or gave back (not those awaiting or denied their funds). */
+  owed: number;
+  /** Refunds 'Dana Telah Dikembalikan'. */
+  givenBack: number;
+  awaitingFunds: number;
   terminalReached: number;
-  /** The most times one refund reached 'Dana Telah Dikembalikan'. */
   refundedReached: number;
-  /** Refund events that do not start where the refund's previous event ended. */
   brokenChain: number;
-  /** Refunds whose state is not where their last event left them. */
   stateAstray: number;
+  refunds: StoreRefund[];
 };
 
 const TERMINAL = [ORDER_STATUS.CANCELLED, ORDER_STATUS.EXPIRED_OR_REJECTED, ORDER_STATUS.DONE];
 
-/** What the invariant needs to know of the order, read in ONE query (it runs after every step). */
+/** What the checks need to know of the order, read in ONE query (it runs after every step). */
 async function factsOf(orderId: number): Promise<Facts> {
   const [facts] = await queryRows<Facts>(
     await getDb(),
     sql`select o.status_id as "statusId",
           (select coalesce(sum(amount), 0) from order_receipts where order_id = o.id)::int as received,
-          -- Only what the store owes: a refund awaiting its money's confirmation, or closed without it, owes nothing.
           (select coalesce(sum(amount), 0) from refunds where order_id = o.id
-             and state not in ('awaiting-funds', 'not-received'))::int as refunded,
+             and state not in ('awaiting-funds', 'not-received'))::int as owed,
+          (select coalesce(sum(amount), 0) from refunds where order_id = o.id and state = 'refunded')::int as "givenBack",
+          (select count(*) from refunds where order_id = o.id and state = 'awaiting-funds')::int as "awaitingFunds",
           (select coalesce(max(n), 0) from (select count(*) as n from order_events
              where order_id = o.id and to_status in ${TERMINAL} group by to_status) t)::int as "terminalReached",
           (select coalesce(max(n), 0) from (select count(*) as n from refund_events e join refunds r on r.id = e.refund_id
@@ -242,43 +541,116 @@ async function factsOf(orderId: number): Promise<Facts> {
                                    from refund_events e join refunds r on r.id = e.refund_id where r.order_id = o.id) c
              where (position = 1 and from_state is not null) or (position > 1 and from_state is distinct from previous))::int as "brokenChain",
           (select count(*) from refunds r where r.order_id = o.id and r.state is distinct from
-             (select to_state from refund_events where refund_id = r.id order by id desc limit 1))::int as "stateAstray"
+             (select to_state from refund_events where refund_id = r.id order by id desc limit 1))::int as "stateAstray",
+          (select coalesce(json_agg(json_build_object('id', id, 'state', state, 'method', method, 'amount', amount) order by id), '[]')
+             from refunds where order_id = o.id) as refunds
         from orders o where o.id = ${orderId}`,
   );
   return facts!;
 }
 
-async function checkInvariant(ctx: Ctx): Promise<void> {
-  const facts = await factsOf(ctx.orderId);
-  const kept = isPaidStatus(facts.statusId) ? ctx.total : 0;
-  expect(facts.refunded).toBeLessThanOrEqual(facts.received);
-  expect(facts.received).toBe(kept + facts.refunded);
-  // Terminal states are reached once: the order's 1, 2, 500; a refund's 'Dana Telah Dikembalikan'.
-  expect(facts.terminalReached).toBeLessThanOrEqual(1);
-  expect(facts.refundedReached).toBeLessThanOrEqual(1);
-  // Each refund event starts where the previous one ended, and the last is where the refund is.
-  expect({ brokenChain: facts.brokenChain, stateAstray: facts.stateAstray }).toEqual({ brokenChain: 0, stateAstray: 0 });
+const sum = (values: Iterable<number>) => [...values].reduce((a, b) => a + b, 0);
+
+/** The ledger's payouts: every transfer finance made, and what the gateway paid. */
+function payoutsOf(ledger: Ledger) {
+  const transfers = [...ledger.transfers.values()].flat();
+  const gateway = sum(ledger.gatewayPaid.values());
+  const told = sum([...ledger.gatewayPaid].filter(([id]) => ledger.gatewayTold.has(id) && !ledger.unseen.has(id)).map(([, a]) => a));
+  return { all: sum(transfers) + gateway, storeShouldShow: sum(transfers) + told, unseen: sum(ledger.unseen.values()) };
 }
 
-describe("received = kept + refunded + refunds open (issue 36)", () => {
-  it(`holds after every step of ${RUNS} random sequences`, async () => {
+async function check(ctx: Ctx, end = false): Promise<Facts> {
+  const facts = await factsOf(ctx.orderId);
+  ctx.seen = { statusId: facts.statusId, refunds: facts.refunds };
+  const { ledger } = ctx;
+  const shown = ledger.arrived - ledger.inReview - ledger.excess - ledger.awaitingFunds;
+  const payouts = payoutsOf(ledger);
+  expect(facts.received, "receipts = money that arrived and was shown to the store").toBe(shown);
+  expect(
+    ledger.awaitingFunds > 0 ? facts.awaitingFunds : 1,
+    "money told to the store waits with no refund 'Menunggu Konfirmasi Dana'",
+  ).toBe(1);
+  expect(facts.givenBack, "refunds given back = the ledger's payouts the store was told of").toBe(payouts.storeShouldShow);
+  expect(payouts.all - payouts.unseen, "money given back never above what arrived").toBeLessThanOrEqual(ledger.arrived);
+  // At most one payout per refund (the gateway's are once per refund key by construction), but for
+  // the gateway's payouts the store cannot see (the assumption above).
+  const paidTwice = [...ledger.transfers].filter(([id, made]) => made.length > 1 || (ledger.gatewayPaid.has(id) && !ledger.unseen.has(id)));
+  expect(
+    paidTwice.map(([id]) => id),
+    "a refund paid out more than once",
+  ).toEqual([]);
+  // The store against itself: received = kept + owed; terminal states once; every event chain whole.
+  const kept = isPaidStatus(facts.statusId) ? ctx.total : 0;
+  expect(facts.owed).toBeLessThanOrEqual(facts.received);
+  expect(facts.received, "received = kept + owed").toBe(kept + facts.owed);
+  expect(facts.terminalReached).toBeLessThanOrEqual(1);
+  expect(facts.refundedReached).toBeLessThanOrEqual(1);
+  expect({ brokenChain: facts.brokenChain, stateAstray: facts.stateAstray }).toEqual({ brokenChain: 0, stateAstray: 0 });
+  if (end) {
+    // Everyone finished: every rupiah that arrived has its receipt, and is kept or given back.
+    expect(facts.received, "at the end, receipts = all that arrived").toBe(ledger.arrived);
+    expect(facts.owed, "at the end, nothing owed is left open").toBe(facts.givenBack);
+    expect(payouts.all - payouts.unseen, "at the end, given back = arrived - kept").toBe(ledger.arrived - kept);
+  }
+  return facts;
+}
+
+// ————————————————————————————————————————————— the run
+
+const STATUS_NAMES: Record<number, string> = Object.fromEntries(Object.entries(ORDER_STATUS).map(([name, id]) => [id, `${id} ${name}`]));
+const REFUND_STATES: RefundState[] = ["awaiting-funds", "awaiting-account", "processing", "failed", "refunded", "not-received"];
+
+describe("every rupiah against the ledger (issues 36, 45)", () => {
+  it(`holds after every step of ${RUNS} random sequences, and after everyone finishes`, async () => {
+    vi.spyOn(gatewayNamed("sandbox")!, "refund").mockImplementation(async (ref, request) => fakeGatewayRefund(ref, request));
     const started = Date.now();
     let stepsTaken = 0;
+    const endStatus = new Map<string, number>();
+    const endRefund = new Map<string, number>(REFUND_STATES.map((s) => [s, 0]));
+    const finished = new Map<string, number>();
+    const tally = { unseen: 0, kinds: new Map<string, number>() };
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom<Kind>("virtual_account", "bank_transfer", "installment"),
-        fc.array(fc.constantFrom(...Object.keys(STEPS)), { minLength: 1, maxLength: 4 }),
-        async (kind, steps) => {
+        fc.array(fc.nat(), { minLength: 1, maxLength: MAX_STEPS }),
+        async (kind, choices) => {
           const ctx = await newOrder(kind);
-          for (const step of steps) {
-            await STEPS[step]!(ctx);
-            stepsTaken++;
-            await checkInvariant(ctx);
+          const trail: string[] = [kind];
+          try {
+            for (const choice of choices) {
+              const enabled = enabledSteps(ctx, choice);
+              const step = enabled[choice % enabled.length]!;
+              trail.push(step);
+              await STEPS[step](ctx);
+              stepsTaken++;
+              await check(ctx);
+            }
+            const name = STATUS_NAMES[ctx.seen.statusId] ?? String(ctx.seen.statusId);
+            endStatus.set(name, (endStatus.get(name) ?? 0) + 1);
+            for (const state of new Set(ctx.seen.refunds.map((r) => r.state))) endRefund.set(state, endRefund.get(state)! + 1);
+            trail.push("(everyone finishes)");
+            await settleEverything(ctx);
+            await check(ctx, true);
+            for (const state of new Set(ctx.seen.refunds.map((r) => r.state))) finished.set(state, (finished.get(state) ?? 0) + 1);
+            if (ctx.ledger.unseen.size) tally.unseen++;
+          } catch (error) {
+            // The steps by name: fast-check's counterexample shows only the choices.
+            if (error instanceof Error) error.message = `${trail.join(" → ")}: ${error.message}`;
+            throw error;
           }
         },
       ),
       { numRuns: RUNS },
     );
-    console.info(`refund property: ${RUNS} sequences (${stepsTaken} steps) in ${Math.round((Date.now() - started) / 1000)} s`);
+    const lines = [
+      `refund property: ${RUNS} sequences (${stepsTaken} steps, then everyone finishes) in ${Math.round((Date.now() - started) / 1000)} s`,
+      "sequences ending (before the finish) with the order in:",
+      ...[...endStatus].sort().map(([status, n]) => `  ${status.padEnd(24)} ${n}`),
+      "sequences ending (before the finish) with a refund in:",
+      ...[...endRefund].map(([state, n]) => `  ${state.padEnd(24)} ${n}${n === 0 ? "   <- never reached: a weak run" : ""}`),
+      `after everyone finished, sequences with a refund in: ${[...finished].map(([state, n]) => `${state} ${n}`).join(", ")}`,
+      `sequences where the gateway paid a refund the store cannot see today (issue 45 item 3): ${tally.unseen}`,
+    ];
+    process.stdout.write(`${lines.join("\n")}\n`);
   });
 });
