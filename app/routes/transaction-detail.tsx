@@ -1,4 +1,4 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Link, redirect } from "react-router";
 import { EmailText } from "~/components/email-text";
 import type { Route } from "./+types/transaction-detail";
 import { notFound, orderIdOf } from "~/.server/http/route-params";
@@ -23,7 +23,7 @@ import { ASKS_FOR_ACCOUNT, maskAccountNumber, REFUND_BANKS, REFUND_STATE_NAMES }
 import { isEmptyFile } from "~/.server/images";
 import { PriceLines } from "~/components/price-lines";
 import { EDIT_ACCOUNT_PARAM, RefundBlock, type RefundFormData } from "~/components/refund-block";
-import { Sheet } from "~/components/sheet";
+import { CancelConfirmation, ConfirmArrival } from "~/components/order-sheets";
 import { displayTitle, ORDER_TITLE_LENGTH } from "~/lib/display";
 import { formatRupiah } from "~/lib/money";
 import { orderActions } from "~/lib/order-actions";
@@ -31,16 +31,12 @@ import type { RouteHandle } from "~/lib/route-handle";
 import { KTP_DELETED } from "~/lib/privacy";
 
 // /transaction-detail/:id (spec §2 Order detail): the buyer's order, its payment, delivery, refund
-// (issue 36) and the actions its status allows. Long module: the page and its two server-rendered
-// sheets (cancel, confirm arrival) share one loader and one action; the refund block is its own component.
+// (issue 36) and the actions its status allows. Its server-rendered sheets (cancel, confirm arrival)
+// are in components/order-sheets.tsx, the refund block in components/refund-block.tsx.
 
 export const handle: RouteHandle = { title: "Detail Transaksi" };
 
 const SHEETS = ["cancel", "confirm"] as const;
-/** Spec §5 delivery confirmation: JPG, JPEG, PNG or PDF (the server checks the bytes). */
-const PROOF_ACCEPT = ".jpg,.jpeg,.png,.pdf,image/jpeg,image/png,application/pdf";
-/** Spec §7 confirm takes a list (`buktiImageUrls`); the store's MAX_DELIVERY_PROOFS, not imported into the browser. */
-const MAX_PROOFS = 5;
 
 /** Spec §2 Order detail: the owner's order (anyone else, and unknown ids, get the 404 page). */
 export async function loader({ context, params, url }: Route.LoaderArgs) {
@@ -347,66 +343,5 @@ export default function TransactionDetail({ loaderData, actionData }: Route.Comp
       {sheet === "cancel" ? <CancelConfirmation closeHref={here} /> : null}
       {sheet === "confirm" ? <ConfirmArrival closeHref={here} error={confirmError} /> : null}
     </div>
-  );
-}
-
-/** 'Apakah kamu yakin…' rendered by the server: 'Ya' posts the cancel, 'Tidak' is a link back. */
-function CancelConfirmation({ closeHref }: { closeHref: string }) {
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting";
-  return (
-    <div className="modal-backdrop">
-      <div className="modal" role="alertdialog" aria-modal="true" aria-labelledby="cancel-title" data-testid="cancel-dialog">
-        <h2 id="cancel-title">Apakah kamu yakin ingin membatalkan pesanan?</h2>
-        <Form method="post" action={closeHref} className="modal-actions" replace>
-          <input type="hidden" name="intent" value="cancel" />
-          <Link to={closeHref} replace className="btn btn-outline">
-            Tidak
-          </Link>
-          <button type="submit" className="btn btn-danger" disabled={busy}>
-            Ya
-          </button>
-        </Form>
-      </div>
-    </div>
-  );
-}
-
-/** The delivery confirmation sheet: a proof photo (or PDF) is required; 'Konfirmasi' finishes the order. */
-function ConfirmArrival({ closeHref, error }: { closeHref: string; error: string | null }) {
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting";
-  return (
-    <Sheet title="Konfirmasi Barang Sampai" closeHref={closeHref} height="auto">
-      <Form method="post" action={closeHref} encType="multipart/form-data" className="confirm-form" data-testid="confirm-sheet">
-        <input type="hidden" name="intent" value="confirm" />
-        <p className="warning-note" role="note">
-          Pastikan pesanan sudah sampai ke Pembeli
-        </p>
-        <div className="field">
-          <label htmlFor="bukti">Foto Bukti Barang Sampai</label>
-          <input
-            id="bukti"
-            name="bukti"
-            type="file"
-            multiple
-            accept={PROOF_ACCEPT}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? "bukti-error" : "bukti-hint"}
-          />
-          <p className="field-hint" id="bukti-hint">
-            Hingga {MAX_PROOFS} file, format JPG, JPEG, PNG atau PDF, masing-masing maksimal 2 MB.
-          </p>
-          {error ? (
-            <p className="field-error" id="bukti-error" role="alert">
-              {error}
-            </p>
-          ) : null}
-        </div>
-        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-          Konfirmasi
-        </button>
-      </Form>
-    </Sheet>
   );
 }

@@ -21,6 +21,7 @@ import {
 } from "~/.server/store/refunds";
 import { listPaymentIncidents, resolvePaymentIncident } from "~/.server/store/payments";
 import { formatRupiah } from "~/lib/money";
+import { PROOF_ACCEPT } from "~/lib/photo-files";
 import { fundsLine } from "./refunds-funds.server";
 import {
   FAILURE_REASON_MAX,
@@ -344,7 +345,7 @@ export default function OpsRefunds({ loaderData, actionData }: Route.ComponentPr
                               name="proof"
                               label="Bukti Transfer (opsional)"
                               type="file"
-                              accept=".jpg,.jpeg,.png,.pdf,image/jpeg,image/png,application/pdf"
+                              accept={PROOF_ACCEPT}
                               error={errorsOf(r.id, "transferred").proof}
                             />
                             <button type="submit" className="ops-btn">

@@ -6,6 +6,7 @@ import { createAwaitingFundsRefund } from "../refunds";
 import { creditOrderReward, rewardRuleOf, type Reward } from "./balance";
 import { canCancel, canConfirmArrival } from "~/lib/order-actions";
 import { canTransition, isReleasedStatus, ORDER_STATUS, ORDER_TRANSITIONS } from "~/lib/order-status";
+import { MAX_DELIVERY_PROOFS } from "~/lib/photo-files";
 // The ONE module through which orders, stock and statuses change (DESIGN §6). Every change is a
 // conditional update inside a transaction with its event row, so two requests racing for the last
 // unit, the same NIK or the same status change cannot both win.
@@ -151,8 +152,7 @@ async function refundCancelledTransfer(tx: Executor, orderId: number, userId: nu
   if (!refund.ok) throw new Error(`refund of cancelled order ${orderId}: ${refund.message}`);
 }
 
-/** Spec §7 confirm (`buktiImageUrls`): at most this many photos or PDFs with one confirmation. */
-export const MAX_DELIVERY_PROOFS = 5;
+export { MAX_DELIVERY_PROOFS };
 export const TOO_MANY_PROOFS = `Maksimal ${MAX_DELIVERY_PROOFS} file bukti barang sampai.`;
 
 /**
