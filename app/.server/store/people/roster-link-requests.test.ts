@@ -9,7 +9,7 @@ import { ownDatabaseForThisFile } from "../../testing/own-database";
 import { startCheckout } from "../checkout";
 import { registerUser, type RegisterInput } from "./accounts";
 import { employeeStanding } from "./roster";
-import { applyRosterImport } from "./roster-import";
+import { applyRosterImport, previewRosterImport } from "./roster-import";
 import { requestRosterMatch, rosterMatchFor, unlinkRosterAccount } from "./roster-links";
 import {
   ACCOUNT_HOLDS_ENTRY,
@@ -178,6 +178,23 @@ describe("roster squatting (issue 45 item 11)", () => {
     expect(await confirmLinkByCode(code)).toEqual({ ok: false, message: LINK_CODE_INVALID });
     expect(await linkRequestByCode(code)).toBeNull();
     expect(await confirmLinkByCode("x".repeat(300))).toEqual({ ok: false, message: LINK_CODE_INVALID });
+  });
+
+  it("the import's optional 'email_kantor': checked per row, set when the column is there, kept when it is not", async () => {
+    const company = await newCompany();
+    const preview = await previewRosterImport(
+      `nip,nama,perusahaan,status,email_kantor\n8807,Wati,${company.name},aktif,bukan-email\n`,
+      { deactivateMissing: false },
+    );
+    expect(preview).toMatchObject({ ok: true, problemCount: 1, problems: ["Baris 2: Email kantor tidak valid."] });
+    await importRoster(company, ["8807,Wati,Wati@Kantor.example.test"]);
+    const workEmail = async () =>
+      (await db.select({ w: rosterEntries.workEmail }).from(rosterEntries).where(eq(rosterEntries.companyId, company.id)))[0]!.w;
+    expect(await workEmail()).toBe("wati@kantor.example.test");
+    await importRoster(company, ["8807,Wati Lestari"]);
+    expect(await workEmail()).toBe("wati@kantor.example.test");
+    await importRoster(company, ["8807,Wati Lestari,"]);
+    expect(await workEmail()).toBeNull();
   });
 
   it("a wrong link is released by the operator (audited); the employee who asked meanwhile is then linked; a link that lost the race tells why", async () => {

@@ -81,7 +81,7 @@ export default function LinkRequests({ loaderData, actionData }: Route.Component
                       <br />
                       NIP {r.nip}: {r.rosterName}
                     </td>
-                    <td className="ops-wrap-anywhere">
+                    <td className="ops-wrap-anywhere" data-testid="request-account">
                       {r.accountEmail}{" "}
                       <span className="ops-muted">({r.verified ? "email terverifikasi" : "email belum diverifikasi"})</span>
                       <br />
