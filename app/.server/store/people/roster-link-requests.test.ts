@@ -182,10 +182,9 @@ describe("roster squatting (issue 45 item 11)", () => {
 
   it("the import's optional 'email_kantor': checked per row, set when the column is there, kept when it is not", async () => {
     const company = await newCompany();
-    const preview = await previewRosterImport(
-      `nip,nama,perusahaan,status,email_kantor\n8807,Wati,${company.name},aktif,bukan-email\n`,
-      { deactivateMissing: false },
-    );
+    const preview = await previewRosterImport(`nip,nama,perusahaan,status,email_kantor\n8807,Wati,${company.name},aktif,bukan-email\n`, {
+      deactivateMissing: false,
+    });
     expect(preview).toMatchObject({ ok: true, problemCount: 1, problems: ["Baris 2: Email kantor tidak valid."] });
     await importRoster(company, ["8807,Wati,Wati@Kantor.example.test"]);
     const workEmail = async () =>
