@@ -46,6 +46,8 @@ export default [
     route("authrequired", "routes/authrequired.tsx"),
     route("system-error", "routes/system-error.tsx"),
     route("kebijakan-privasi", "routes/privacy-policy.tsx"),
+    // The work e-mail's link to a roster entry (decision 0069): no sign-in, the mailbox is the proof.
+    route("konfirmasi-pegawai/email", "routes/employee-confirm-email.tsx"),
   ]),
 
   layout("layouts/guard.tsx", [
@@ -99,6 +101,7 @@ export default [
     route("ops/catalogue/export", "routes/ops/catalogue/export.ts"),
     // Issue 27: the roster and buyer accounts ('Pegawai'), staff and settings ('Admin').
     route("ops/employees", "routes/ops/employees/roster.tsx"),
+    route("ops/employees/requests", "routes/ops/employees/link-requests.tsx"),
     route("ops/accounts", "routes/ops/employees/accounts.tsx"),
     route("ops/staff", "routes/ops/staff.tsx"),
     route("ops/settings", "routes/ops/settings.tsx"),

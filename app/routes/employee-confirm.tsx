@@ -1,25 +1,28 @@
-import { Form, redirect } from "react-router";
+import { Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/employee-confirm";
 import { requireUser } from "~/.server/http/auth";
 import { readForm } from "~/.server/http/request";
 import { flash } from "~/.server/http/session";
-import { confirmRosterMatch, rosterMatchFor } from "~/.server/store/people";
+import { LINK_REQUEST_MESSAGES, openLinkRequestOf, requestRosterMatch, rosterMatchFor } from "~/.server/store/people";
 import type { RouteHandle } from "~/lib/route-handle";
 import { safeRedirect } from "~/lib/safe-redirect";
 
-// /konfirmasi-pegawai (issue 35): after sign-in, an employee whose company loaded its roster after
-// they registered confirms that the roster's entry with their NIP and name is theirs. A roster
-// import never links accounts by itself (store/people/roster-links.ts); 'Nanti saja' goes on
-// without it (the account stays without the employee promo until linked here or by an operator).
+// /konfirmasi-pegawai (issues 35, 45): after sign-in, an employee whose company loaded its roster
+// after they registered asks to be linked to the roster's entry with their NIP and name. Asking
+// links nothing by itself (decision 0069): the link is confirmed from the work e-mail on the roster
+// or by the HR operator; this page then says which, for as long as the request waits. 'Nanti saja'
+// goes on without it (no employee price until linked).
 
 export const handle: RouteHandle = { title: "Konfirmasi Data Pegawai" };
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser(context);
   const next = safeRedirect(url.searchParams.get("redirect"), "/home");
+  const pending = await openLinkRequestOf(user.id);
+  if (pending) return { next, nip: pending.nip, companyName: pending.companyName, waiting: LINK_REQUEST_MESSAGES[pending.route] };
   const match = await rosterMatchFor(user.id);
   if (!match) throw redirect(next);
-  return { next, nip: match.nip, companyName: match.companyName };
+  return { next, nip: match.nip, companyName: match.companyName, waiting: null };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
@@ -27,17 +30,28 @@ export async function action({ context, request }: Route.ActionArgs) {
   const form = await readForm(request);
   const next = safeRedirect(String(form.get("redirect") ?? ""), "/home");
   if (form.get("intent") === "confirm") {
-    const linked = await confirmRosterMatch(user.id);
-    flash(context, "toast", {
-      type: linked ? "success" : "danger",
-      message: linked ? "Akun Anda terhubung dengan data pegawai." : "Data pegawai tidak dapat dihubungkan. Hubungi admin.",
-    });
+    const route = await requestRosterMatch(user.id);
+    // The page again: it now says how the request is confirmed.
+    if (route) throw redirect(`/konfirmasi-pegawai?redirect=${encodeURIComponent(next)}`);
+    flash(context, "toast", { type: "danger", message: "Data pegawai tidak dapat dihubungkan. Hubungi admin." });
   }
   throw redirect(next);
 }
 
 export default function EmployeeConfirm({ loaderData }: Route.ComponentProps) {
-  const { next, nip, companyName } = loaderData;
+  const { next, nip, companyName, waiting } = loaderData;
+  if (waiting)
+    return (
+      <section className="card" data-testid="employee-confirm">
+        <p>
+          Permintaan menghubungkan akun ini dengan data pegawai <strong>{companyName}</strong> NIP <strong>{nip}</strong> sudah kami terima.
+        </p>
+        <p data-testid="employee-confirm-waiting">{waiting}</p>
+        <Link to={next} className="btn btn-primary btn-block">
+          Lanjut
+        </Link>
+      </section>
+    );
   return (
     <section className="card" data-testid="employee-confirm">
       <p>

@@ -4,7 +4,7 @@ import type { Route } from "./+types/register";
 import { requireAnonymous, startSession } from "~/.server/http/auth";
 import { clientAddress, readForm } from "~/.server/http/request";
 import { flash } from "~/.server/http/session";
-import { listCompanies, registerUser } from "~/.server/store/people";
+import { LINK_REQUEST_MESSAGES, listCompanies, registerUser } from "~/.server/store/people";
 import { hitRateLimit, RATE_LIMITS } from "~/.server/store/people";
 import { ErrorSummary } from "~/components/error-summary";
 import { Field, FormError, SelectField } from "~/components/field";
@@ -68,6 +68,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   // e-mail with an account already gets the same modal and redirect, and a mail saying so (store).
   if (result.value.userId !== null) await startSession(context, result.value.userId);
   flash(context, "modal", "registered");
+  // The roster's entry is asked for, not linked (decision 0069): how the link is confirmed, told the
+  // same way to both answers.
+  if (result.value.rosterLink) flash(context, "toast", { type: "info", message: LINK_REQUEST_MESSAGES[result.value.rosterLink] });
   return redirect("/home");
 }
 

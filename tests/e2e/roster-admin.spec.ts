@@ -101,6 +101,14 @@ test("an admin loads a company's roster; only its active employees register and 
   await expect(field("NIP")).toHaveValue("12345678");
   await expect(field("NIP")).toHaveAttribute("aria-invalid", "true");
   const { email } = await registerBuyer(page, { company, nip });
+  // Registering asks for the entry; the HR operator confirms it (decision 0069).
+  await admin.goto("/ops/employees/requests");
+  await admin
+    .getByTestId("link-request")
+    .filter({ hasText: email })
+    .getByRole("button", { name: `Setujui ${email}` })
+    .click();
+  await expect(admin.getByTestId("toast")).toContainText("Akun dihubungkan.");
 
   // Her first order, by manual transfer: the payment shows the built-in account.
   await checkoutToPayment(page, javaScriptEnabled, { product: BIKE, phone: `0813${randomInt(10_000_000, 99_999_999)}` });
@@ -195,7 +203,7 @@ test("an admin loads a company's roster; only its active employees register and 
   await admin.context().close();
 });
 
-test("a roster import links no account by itself (issue 35): the employee confirms on sign-in, the admin links or undoes a link", async ({
+test("a roster import links no account by itself (issue 35): the employee asks on sign-in, the admin links or undoes a link", async ({
   browser,
   javaScriptEnabled,
 }) => {
@@ -241,14 +249,16 @@ test("a roster import links no account by itself (issue 35): the employee confir
   await expect(squatted.getByRole("button", { name: `Hubungkan ${squatterEmail}` })).toBeVisible();
   await expect(squatted.getByRole("button", { name: /Putuskan/ })).toHaveCount(0);
 
-  // The employee signs in: her name and NIP are on the roster, she confirms.
+  // The employee signs in: her name and NIP are on the roster, she asks; the HR operator confirms
+  // (decision 0069, roster-links.spec.ts).
   await employeePage.goto("/login");
   await fillLogin(employeePage, email, BUYER_PASSWORD);
   await expect(employeePage).toHaveURL(/\/konfirmasi-pegawai/);
   await expect(employeePage.getByTestId("employee-confirm")).toContainText(ownNip);
   await employeePage.getByRole("button", { name: "Ya, Hubungkan" }).click();
-  await expect(employeePage).toHaveURL("/home");
-  await expect(employeePage.getByTestId("toast")).toContainText("Akun Anda terhubung dengan data pegawai.");
+  await expect(employeePage.getByTestId("employee-confirm-waiting")).toContainText(
+    "Permintaan Anda menunggu konfirmasi petugas kepegawaian.",
+  );
   await employee.close();
 
   // The admin links the other account by mistake and undoes it: the entry is free again, audited.
@@ -267,6 +277,12 @@ test("a roster import links no account by itself (issue 35): the employee confir
   await admin.goto(`/ops/employees?q=${ownNip}`);
   await admin.getByLabel("Perusahaan", { exact: true }).selectOption({ label: `${company} (2 aktif, 0 nonaktif)` });
   await admin.getByRole("button", { name: "Tampilkan" }).click();
-  await expect(admin.getByTestId("roster-row").filter({ hasText: ownNip })).toContainText(email);
+  // Asked, not linked: her account is the entry's candidate until the operator decides.
+  await expect(
+    admin
+      .getByTestId("roster-row")
+      .filter({ hasText: ownNip })
+      .getByRole("button", { name: `Hubungkan ${email}` }),
+  ).toBeVisible();
   await admin.context().close();
 });

@@ -3,6 +3,7 @@ import { object, TOKEN_DATA, USER_SCHEMA } from "~/.server/http/api-shapes";
 import { checkCredentials } from "~/.server/http/auth";
 import {
   checkResetSecret,
+  LINK_REQUEST_MESSAGES,
   registerUser,
   requestPasswordReset,
   resendVerification,
@@ -54,7 +55,7 @@ const area = defineArea("auth", {
     doc: {
       summary: "Register an unverified account (an activation e-mail follows)",
       description:
-        "`username` is accepted and ignored: it is derived from the e-mail (spec §3). An e-mail that has an account already gets the same answer without a token (no account discovery); that address receives an e-mail saying so. For a company that has loaded its employee roster, the NIP must be an active employee of that company not yet linked to another account: otherwise 400 with `errors.nip` 'NIP tidak terdaftar sebagai pegawai aktif di perusahaan ini.' or 'NIP ini sudah terhubung dengan akun lain. Hubungi admin.'",
+        "`username` is accepted and ignored: it is derived from the e-mail (spec §3). An e-mail that has an account already gets the same answer without a token (no account discovery); that address receives an e-mail saying so. For a company that has loaded its employee roster, the NIP must be an active employee of that company not yet linked to another account: otherwise 400 with `errors.nip` 'NIP tidak terdaftar sebagai pegawai aktif di perusahaan ini.' or 'NIP ini sudah terhubung dengan akun lain. Hubungi admin.' The account is not linked to the roster's entry by registering: it asks for it, and `message` goes on to say how the link is confirmed (a link sent to the work e-mail on the roster, or the HR operator); until then no employee price and no new order.",
       body: registerSchema,
       data: {
         oneOf: [TOKEN_DATA, object({ user: USER_SCHEMA, tokenType: { const: null }, token: { const: null } })],
@@ -76,6 +77,8 @@ const area = defineArea("auth", {
       const { companyId, matchPassword: _match, ...account } = value;
       const result = await registerUser({ ...account, companyId: parseId(companyId) ?? 0 });
       if (!result.ok) throw invalid({ [result.field ?? "form"]: [result.message] });
+      // The roster's entry is asked for, not linked (decision 0069): the message says how it is confirmed.
+      const message = result.value.rosterLink ? `${REGISTERED} ${LINK_REQUEST_MESSAGES[result.value.rosterLink]}` : REGISTERED;
       if (result.value.userId === null) {
         return ok(
           {
@@ -83,11 +86,11 @@ const area = defineArea("auth", {
             tokenType: null,
             token: null,
           },
-          REGISTERED,
+          message,
           201,
         );
       }
-      return tokenAnswer(result.value.userId, REGISTERED, 201);
+      return tokenAnswer(result.value.userId, message, 201);
     },
   },
   "/play-action-with-secret": {

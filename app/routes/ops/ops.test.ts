@@ -25,6 +25,7 @@ import { TestBrowser, type Outcome, type RouteMiddleware } from "../../.server/t
 import { getDb, type Db } from "~/.server/db/client";
 import * as rosterRoute from "./employees/roster";
 import * as accountsRoute from "./employees/accounts";
+import * as linkRequestsRoute from "./employees/link-requests";
 import * as settingsRoute from "./settings";
 import * as staffRoute from "./staff";
 import {
@@ -44,6 +45,7 @@ import {
   products,
   promos,
   rosterEntries,
+  rosterLinkRequests,
   staffRoles,
   storeSettings,
   users,
@@ -53,7 +55,7 @@ import { settleMessages } from "~/.server/testing/messages";
 import { requestWithdrawal } from "~/.server/store/orders";
 import { createProduct, createVerifiedUser, type TestUser } from "~/.server/testing/fixtures";
 import { ownDatabaseForThisFile } from "~/.server/testing/own-database";
-import { applyRosterImport, grantRolesByEmail, setOperatorRole } from "~/.server/store/people";
+import { applyRosterImport, grantRolesByEmail, registerUser, setOperatorRole } from "~/.server/store/people";
 import { hasRole, STAFF_ROLES, type StaffRole } from "~/lib/staff-roles";
 import { mayUseArea, OPS_AREAS, opsAreaOf } from "~/lib/ops-areas";
 import { OPS_TRANSITIONS } from "~/lib/ops-decisions";
@@ -669,6 +671,20 @@ describe("role matrix (issue 27): every /ops door × anonymous, buyer, before th
     );
     if (!roster.ok) throw new Error(roster.message);
     const [entry] = await db.select({ id: rosterEntries.id }).from(rosterEntries).where(eq(rosterEntries.companyId, company!.id));
+    // An account asking for the entry (decision 0069): the queue's 'Setujui' is a door of the matrix.
+    const asking = await registerUser({
+      fullname: "Mira",
+      phoneNo: "081234567890",
+      nip: "M-1",
+      companyId: company!.id,
+      email: `matriks-${Date.now()}@example.test`,
+      password: "rahasia123",
+    });
+    if (!asking.ok) throw new Error(asking.message);
+    const [linkRequest] = await db
+      .select({ id: rosterLinkRequests.id })
+      .from(rosterLinkRequests)
+      .where(eq(rosterLinkRequests.entryId, entry!.id));
     const id = String(order.orderId);
 
     const doors: Door[] = [
@@ -717,6 +733,15 @@ describe("role matrix (issue 27): every /ops door × anonymous, buyer, before th
         attack: { intent: "deactivate", entryId: String(entry!.id) },
         probe: { intent: "matrix" },
       },
+      { name: "link requests", method: "GET", handler: linkRequestsRoute.loader, url: "/ops/employees/requests" },
+      {
+        name: "link request decision",
+        method: "POST",
+        handler: linkRequestsRoute.action,
+        url: "/ops/employees/requests",
+        attack: { intent: "approve", requestId: String(linkRequest!.id) },
+        probe: { intent: "matrix" },
+      },
       {
         name: "accounts",
         method: "GET",
@@ -763,6 +788,7 @@ describe("role matrix (issue 27): every /ops door × anonymous, buyer, before th
           .from(balanceEntries)
           .orderBy(balanceEntries.id),
         roster: await db.select().from(rosterEntries).orderBy(rosterEntries.id),
+        linkRequests: await db.select().from(rosterLinkRequests).orderBy(rosterLinkRequests.id),
         roles: await db
           .select({ userId: staffRoles.userId, role: staffRoles.role })
           .from(staffRoles)

@@ -32,7 +32,8 @@ export const users = pgTable(
  * The employee roster (issue 27, DESIGN §6 "People and roles"): a company's employees from its HR
  * export, keyed by (company, NIP). A company with at least one entry registers only its active,
  * not yet linked employees; `userId` is the one account linked to the entry (unique: the database
- * decides when registrations race). A person who leaves is 'nonaktif', never deleted.
+ * decides when links race). A person who leaves is 'nonaktif', never deleted. `workEmail` (the
+ * file's optional 'email_kantor'): where a link to the entry is confirmed (decision 0069).
  */
 export const rosterEntries = pgTable(
   "roster_entries",
@@ -47,10 +48,50 @@ export const rosterEntries = pgTable(
       .notNull()
       .default("aktif"),
     userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    workEmail: text("work_email"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex("roster_entries_company_nip_key").on(t.companyId, t.nip), uniqueIndex("roster_entries_user_key").on(t.userId)],
+);
+
+/** Where a request to link an account to a roster entry stands (decision 0069). */
+export const ROSTER_LINK_STATES = ["email", "petugas", "terhubung", "ditolak", "dilepas"] as const;
+
+/**
+ * An account's request to be linked to a roster entry (issue 45 item 11, decision 0069): open while
+ * 'email' (a link sent to the entry's work e-mail waits to be opened) or 'petugas' (an operator of
+ * the 'pegawai' role decides); then 'terhubung' (linked), 'ditolak' (refused) or 'dilepas' (linked,
+ * then released by an operator). An account has at most one open request. `tokenHash`: the work
+ * e-mail link's secret, issued when the e-mail is sent (only its hash is kept).
+ */
+export const rosterLinkRequests = pgTable(
+  "roster_link_requests",
+  {
+    id: serial("id").primaryKey(),
+    entryId: integer("entry_id")
+      .notNull()
+      .references(() => rosterEntries.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    state: text("state", { enum: ROSTER_LINK_STATES }).notNull(),
+    tokenHash: text("token_hash"),
+    tokenExpiresAt: timestamp("token_expires_at", { withTimezone: true }),
+    decidedBy: integer("decided_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("roster_link_requests_open_key")
+      .on(t.userId)
+      .where(sql`${t.state} in ('email', 'petugas')`),
+    uniqueIndex("roster_link_requests_token_key").on(t.tokenHash),
+    index("roster_link_requests_entry_idx").on(t.entryId),
+    index("roster_link_requests_open_idx")
+      .on(t.createdAt)
+      .where(sql`${t.state} in ('email', 'petugas')`),
+  ],
 );
 
 /** One-time links sent by e-mail: account verification and password reset. Only a hash is stored. */

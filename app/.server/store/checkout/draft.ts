@@ -16,7 +16,7 @@ import {
 import { promoKind, type CheckoutPricingInput, type CheckoutPromo } from "~/lib/pricing";
 import { resolveAddress, type ResolvedAddress } from "./locations";
 import { uploadUrl } from "../orders";
-import { employeeStanding, NOT_ACTIVE_EMPLOYEE } from "../people";
+import { employeeStanding, notEmployeeMessage } from "../people";
 import { promoIsValid } from "../catalogue";
 import { readNik, sealDraftNik } from "../privacy";
 
@@ -119,7 +119,8 @@ export async function startCheckout(
 ): Promise<{ ok: true } | { ok: false; message: string }> {
   if (!user.verified) return { ok: false, message: UNVERIFIED };
   // An employee the roster deactivated finishes their open orders but starts no new checkout.
-  if ((await employeeStanding(user.id)) === "inactive") return { ok: false, message: NOT_ACTIVE_EMPLOYEE };
+  // An account whose roster link waits (decision 0069) is told so.
+  if ((await employeeStanding(user.id)) === "inactive") return { ok: false, message: await notEmployeeMessage(user.id) };
   const db = await getDb();
   const product = await loadCheckoutProduct(db, productId);
   if (!product?.published) return { ok: false, message: PRODUCT_NOT_FOUND };

@@ -6,7 +6,7 @@ import { parseForm } from "~/lib/forms";
 import { checkoutPricing } from "~/lib/pricing";
 import { ORDER_STATUS } from "~/lib/order-status";
 import { type CheckoutContext, checkoutSchema } from "~/lib/schemas/checkout";
-import { NOT_ACTIVE_EMPLOYEE } from "../people";
+import { LINK_REQUEST_PENDING, NOT_ACTIVE_EMPLOYEE } from "../people";
 import { saveUpload } from "../orders";
 import {
   checkEmployeePromo,
@@ -228,7 +228,8 @@ export async function submitCheckout(input: CheckoutInput): Promise<CheckoutResu
   if (input.start) {
     const started = await startCheckout(buyer, input.start.productId);
     if (!started.ok) {
-      if (started.message === UNVERIFIED || started.message === NOT_ACTIVE_EMPLOYEE) return refusal(403, "product", started.message);
+      if ([UNVERIFIED, NOT_ACTIVE_EMPLOYEE, LINK_REQUEST_PENDING].includes(started.message))
+        return refusal(403, "product", started.message);
       if (started.message === PRODUCT_NOT_FOUND) return refusal(404, "product", started.message);
       return refusal(started.message === OUT_OF_STOCK ? 409 : 400, "orderProducts", started.message);
     }

@@ -4,7 +4,8 @@ import { getDb } from "../../db/client";
 import { accountTokens, companies, users } from "../../db/schema";
 import { env } from "../../env";
 import { defineMail, enqueueMessage, renderEmail } from "../messages";
-import { checkRosterForRegistration, EntryTaken, linkRosterEntry, NIP_ALREADY_LINKED } from "./roster";
+import { checkRosterForRegistration } from "./roster";
+import { type LinkRoute, linkRouteFor, openLinkRequest } from "./roster-requests";
 import { hashToken, randomToken, revokeAllSessions } from "./sessions";
 
 /** Waiting time between two verification e-mails (spec §9). */
@@ -38,13 +39,14 @@ export type RegisterInput = { fullname: string; phoneNo: string; nip: string; co
 
 /**
  * Creates an unverified account and queues its activation e-mail. Where the company has a roster,
- * the NIP must be an active entry not linked yet (else an error on `nip`), and the new account is
- * linked to it in the same transaction. For an e-mail that has an account
+ * the NIP must be an active entry not linked yet (else an error on `nip`), and the new account asks
+ * for it in the same transaction: no link yet (decision 0069), `rosterLink` says how it is confirmed
+ * (by the work e-mail or by an operator). For an e-mail that has an account
  * already, nothing is created: that address gets a "you already have an account" e-mail instead and
  * the caller answers exactly as for a new account (`userId: null`), so registering does not tell
  * who has an account (issue 11). Both paths hash the password: they take the same time.
  */
-export async function registerUser(input: RegisterInput): Promise<Result<{ userId: number | null }>> {
+export async function registerUser(input: RegisterInput): Promise<Result<{ userId: number | null; rosterLink: LinkRoute | null }>> {
   const db = await getDb();
   const company = await db
     .select({ id: companies.id })
@@ -59,38 +61,33 @@ export async function registerUser(input: RegisterInput): Promise<Result<{ userI
   // Where the company has loaded its roster, only its active employees register, one account each.
   const roster = await checkRosterForRegistration(db, input.companyId, nip);
   if (!roster.ok) return roster;
-  const created = await db
-    .transaction(async (tx) => {
-      const inserted = await tx
-        .insert(users)
-        .values({
-          fullname,
-          username: usernameFromEmail(email),
-          email,
-          phoneNo: input.phoneNo,
-          nip,
-          companyId: input.companyId,
-          passwordHash,
-          // No wait yet: spec §4 starts the hour after a resend, so 'Kirim Ulang' is offered at once.
-          resendAvailableAt: null,
-        })
-        .onConflictDoNothing()
-        .returning({ id: users.id });
-      const user = inserted[0];
-      // Another registration linked the entry since the check: this account is not created.
-      if (user && roster.entryId !== null && !(await linkRosterEntry(tx, roster.entryId, user.id))) throw new EntryTaken();
-      // The e-mail is a job of the mail queue (issue 28), rendered when it is sent, created in this
-      // transaction: both answers create one, and a crash never leaves an account without its e-mail.
-      if (user) await enqueueMessage(tx, "mail", { kind: "verification", userId: user.id });
-      else await enqueueMessage(tx, "mail", { kind: "already-registered", email });
-      return user ?? null;
-    })
-    .catch((error: unknown) => {
-      if (error instanceof EntryTaken) return "taken" as const;
-      throw error;
-    });
-  if (created === "taken") return { ok: false, field: "nip", message: NIP_ALREADY_LINKED };
-  return { ok: true, value: { userId: created?.id ?? null } };
+  // Worked out for both answers (a new account, an e-mail that has one): they must read the same.
+  const rosterLink = roster.entryId === null ? null : await linkRouteFor(db, roster.entryId, fullname);
+  const created = await db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(users)
+      .values({
+        fullname,
+        username: usernameFromEmail(email),
+        email,
+        phoneNo: input.phoneNo,
+        nip,
+        companyId: input.companyId,
+        passwordHash,
+        // No wait yet: spec §4 starts the hour after a resend, so 'Kirim Ulang' is offered at once.
+        resendAvailableAt: null,
+      })
+      .onConflictDoNothing()
+      .returning({ id: users.id });
+    const user = inserted[0];
+    if (user && roster.entryId !== null && rosterLink) await openLinkRequest(tx, user.id, roster.entryId, rosterLink);
+    // The e-mail is a job of the mail queue (issue 28), rendered when it is sent, created in this
+    // transaction: both answers create one, and a crash never leaves an account without its e-mail.
+    if (user) await enqueueMessage(tx, "mail", { kind: "verification", userId: user.id });
+    else await enqueueMessage(tx, "mail", { kind: "already-registered", email });
+    return user ?? null;
+  });
+  return { ok: true, value: { userId: created?.id ?? null, rosterLink } };
 }
 
 defineMail("already-registered", async (data) => {

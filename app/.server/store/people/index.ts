@@ -53,7 +53,6 @@ export {
   type StaffStanding,
 } from "./staff";
 export {
-  applyRosterImport,
   changeAccountEmployment,
   type CompanyRoster,
   employeeStanding,
@@ -64,22 +63,33 @@ export {
   NIP_ALREADY_LINKED,
   NIP_NOT_ON_ROSTER,
   NOT_ACTIVE_EMPLOYEE,
-  previewRosterImport,
-  ROSTER_COLUMNS,
-  ROSTER_MAX_BYTES,
   ROSTER_PAGE_SIZE,
-  type RosterImportPreview,
   type RosterRow,
   STANDING_LABELS,
   updateRosterEntry,
 } from "./roster";
+export { applyRosterImport, previewRosterImport, ROSTER_COLUMNS, ROSTER_MAX_BYTES, type RosterImportPreview } from "./roster-import";
 export {
-  confirmRosterMatch,
   linkRosterAccount,
   type RosterCandidate,
   rosterCandidates,
   type RosterMatch,
   rosterMatchFor,
+  requestRosterMatch,
   unlinkRosterAccount,
 } from "./roster-links";
+export {
+  confirmLinkByCode,
+  decideLinkRequest,
+  LINK_CODE_INVALID,
+  LINK_QUEUE_PAGE_SIZE,
+  LINK_REQUEST_PENDING,
+  LINK_REQUEST_MESSAGES,
+  type LinkQueueRow,
+  type LinkRoute,
+  linkRequestByCode,
+  listLinkRequests,
+  notEmployeeMessage,
+  openLinkRequestOf,
+} from "./roster-requests";
 export { addCompany, getHelpContacts, type HelpContacts, listAllCompanies, saveHelpContacts, updateCompany } from "./settings";

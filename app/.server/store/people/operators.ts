@@ -221,6 +221,7 @@ export type AuditAction =
   | "roster-edit"
   | "roster-link"
   | "roster-unlink"
+  | "roster-link-refused"
   | "account-employment"
   | "staff-roles"
   | "settings"

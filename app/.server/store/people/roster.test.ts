@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb, type Db } from "../../db/client";
-import { companies, operatorAudit, rosterEntries, users } from "../../db/schema";
+import { companies, operatorAudit, rosterEntries, rosterLinkRequests, users } from "../../db/schema";
 import { csvTooLarge } from "../../csv";
 import { createProduct, createVerifiedUser, EMPLOYEE_PROMO } from "../../testing/fixtures";
 import { ownDatabaseForThisFile } from "../../testing/own-database";
@@ -10,7 +10,6 @@ import { checkEmployeePromo, checkOrderRules, startCheckout } from "../checkout"
 import { submission } from "../../testing/fixtures";
 import { registerUser, type RegisterInput } from "./accounts";
 import {
-  applyRosterImport,
   changeAccountEmployment,
   employeeStanding,
   findAccountsForOps,
@@ -18,14 +17,13 @@ import {
   NIP_ALREADY_LINKED,
   NIP_NOT_ON_ROSTER,
   NOT_ACTIVE_EMPLOYEE,
-  previewRosterImport,
-  ROSTER_FIX_ROWS_FIRST,
-  ROSTER_MAX_BYTES,
   type RosterRow,
   updateRosterEntry,
 } from "./roster";
+import { applyRosterImport, previewRosterImport, ROSTER_FIX_ROWS_FIRST, ROSTER_MAX_BYTES } from "./roster-import";
+import { decideLinkRequest, ENTRY_HELD_FOR_OPERATOR } from "./roster-requests";
 import {
-  confirmRosterMatch,
+  requestRosterMatch,
   linkRosterAccount,
   ROSTER_LINK_REFUSED,
   rosterCandidates,
@@ -34,7 +32,7 @@ import {
 } from "./roster-links";
 
 // The employee roster (issue 27): the CSV import (preview, apply, idempotent, the deactivation
-// option, hostile files), registration against it (and the race of 30 registrations for one NIP),
+// option, hostile files), registration against it (and the race of 30 approvals for one NIP),
 // the eligibility rules checkout asks, the admin's change of NIP/company. Every test makes its own
 // company, so rosters never touch the accounts of other tests.
 
@@ -61,6 +59,23 @@ async function applied(content: string, options = NO_DEACTIVATION) {
   const result = await applyRosterImport(content, options, operatorId);
   if (!result.ok) throw new Error(result.message);
   return result.counts;
+}
+
+/** The open link request of the account (registration or /konfirmasi-pegawai), approved by the operator. */
+async function approveRequestOf(userId: number) {
+  const [request] = await db
+    .select({ id: rosterLinkRequests.id })
+    .from(rosterLinkRequests)
+    .where(and(eq(rosterLinkRequests.userId, userId), inArray(rosterLinkRequests.state, ["email", "petugas"])));
+  return decideLinkRequest(operatorId, request!.id, "approve");
+}
+
+/** Registers with a roster NIP and has the operator approve the link. */
+async function linkedRegistration(input: RegisterInput): Promise<number> {
+  const registered = await registerUser(input);
+  if (!registered.ok || !registered.value.userId) throw new Error("registration failed");
+  expect(await approveRequestOf(registered.value.userId)).toEqual({ ok: true });
+  return registered.value.userId;
 }
 
 const registration = (companyId: number, nip: string, overrides: Partial<RegisterInput> = {}): RegisterInput => ({
@@ -221,10 +236,13 @@ describe("the roster import", () => {
       .where(inArray(users.id, [early.value.userId, stranger.value.userId]));
     expect(await rosterMatchFor(early.value.userId)).toMatchObject({ entryId: own.id, nip: "7008", companyName: company.name });
     expect(await rosterMatchFor(stranger.value.userId)).toBeNull();
-    expect(await confirmRosterMatch(stranger.value.userId)).toBe(false);
-    expect(await confirmRosterMatch(early.value.userId)).toBe(true);
+    expect(await requestRosterMatch(stranger.value.userId)).toBeNull();
+    // Asking links nothing by itself (decision 0069): the operator approves.
+    expect(await requestRosterMatch(early.value.userId)).toBe("petugas");
+    expect(await employeeStanding(early.value.userId)).toBe("inactive");
+    expect(await approveRequestOf(early.value.userId)).toEqual({ ok: true });
     expect(await employeeStanding(early.value.userId)).toBe("active");
-    expect(await confirmRosterMatch(early.value.userId)).toBe(false);
+    expect(await requestRosterMatch(early.value.userId)).toBeNull();
 
     // An operator links the stranger by mistake, then undoes it; the entry is free for the employee again.
     expect(await linkRosterAccount(operatorId, squatted.id, early.value.userId)).toEqual({ ok: false, message: ROSTER_LINK_REFUSED });
@@ -270,7 +288,8 @@ describe("registration against the roster", () => {
     expect(await registerUser(registration(company.id, "9999"))).toEqual({ ok: false, field: "nip", message: NIP_NOT_ON_ROSTER });
     expect(await registerUser(registration(company.id, "2002"))).toEqual({ ok: false, field: "nip", message: NIP_NOT_ON_ROSTER });
     const ok = await registerUser(registration(company.id, " 2001 "));
-    expect(ok).toMatchObject({ ok: true, value: { userId: expect.any(Number) } });
+    expect(ok).toMatchObject({ ok: true, value: { userId: expect.any(Number), rosterLink: "petugas" } });
+    expect(await approveRequestOf((ok.ok && ok.value.userId) || 0)).toEqual({ ok: true });
     expect(await registerUser(registration(company.id, "2001"))).toEqual({ ok: false, field: "nip", message: NIP_ALREADY_LINKED });
     const [entry] = await db.select({ userId: rosterEntries.userId }).from(rosterEntries).where(eq(rosterEntries.nip, "2001"));
     expect(entry!.userId).toBe(ok.ok && ok.value.userId);
@@ -278,23 +297,23 @@ describe("registration against the roster", () => {
     expect(await db.select({ id: users.id }).from(users).where(eq(users.companyId, company.id))).toHaveLength(1);
 
     const open = await newCompany();
-    expect(await registerUser(registration(open.id, "apa-saja-123"))).toMatchObject({ ok: true });
+    expect(await registerUser(registration(open.id, "apa-saja-123"))).toMatchObject({ ok: true, value: { rosterLink: null } });
   });
 
-  it("30 simultaneous registrations with one roster NIP: exactly one account, linked; 29 told the NIP is taken", async () => {
+  it("30 registrations with one roster NIP each ask; of 30 simultaneous approvals exactly one links, 29 are told the entry is taken", async () => {
     const company = await newCompany();
     await applied(csv(["nip,nama,perusahaan,status", `3001,Joko,${company.name},aktif`]));
     const results = await Promise.all(Array.from({ length: 30 }, () => registerUser(registration(company.id, "3001"))));
-    const created = results.filter((r) => r.ok);
-    expect(created).toHaveLength(1);
-    expect(results.filter((r) => !r.ok)).toEqual(
-      Array.from({ length: 29 }, () => ({ ok: false, field: "nip", message: NIP_ALREADY_LINKED })),
-    );
+    expect(results.every((r) => r.ok && r.value.userId && r.value.rosterLink === "petugas")).toBe(true);
     const accounts = await db.select({ id: users.id }).from(users).where(eq(users.companyId, company.id));
-    expect(accounts).toHaveLength(1);
+    expect(accounts).toHaveLength(30);
+    const approvals = await Promise.all(accounts.map((a) => approveRequestOf(a.id)));
+    const linked = approvals.filter((r) => r.ok);
+    expect(linked).toHaveLength(1);
+    expect(approvals.filter((r) => !r.ok)).toEqual(Array.from({ length: 29 }, () => ({ ok: false, message: ENTRY_HELD_FOR_OPERATOR })));
     const [entry] = await db.select({ userId: rosterEntries.userId }).from(rosterEntries).where(eq(rosterEntries.companyId, company.id));
-    expect(entry!.userId).toBe(accounts[0]!.id);
-    console.log(`[roster race] 30 registrations, ${created.length} account linked, ${results.length - created.length} refused`);
+    expect(accounts.map((a) => a.id)).toContain(entry!.userId);
+    console.log(`[roster race] 30 approvals, ${linked.length} account linked, ${approvals.length - linked.length} refused`);
   });
 });
 
@@ -302,9 +321,7 @@ describe("eligibility follows the roster", () => {
   it("active: the employee promo; deactivated: no promo, no new checkout, no order from an older draft; reactivated: both again", async () => {
     const company = await newCompany();
     await applied(csv(["nip,nama,perusahaan,status", `4001,Kiki,${company.name},aktif`]));
-    const registered = await registerUser(registration(company.id, "4001"));
-    if (!registered.ok || !registered.value.userId) throw new Error("registration failed");
-    const userId = registered.value.userId;
+    const userId = await linkedRegistration(registration(company.id, "4001"));
     await db.update(users).set({ verifiedAt: new Date() }).where(eq(users.id, userId));
     const [user] = await db
       .select({ id: users.id, email: users.email, nip: users.nip, fullname: users.fullname, phoneNo: users.phoneNo })
@@ -361,11 +378,8 @@ describe("the admin's change of an account's NIP or company", () => {
         `6003,Oki,${company.name},nonaktif`,
       ]),
     );
-    const registered = await registerUser(registration(company.id, "6001"));
-    if (!registered.ok || !registered.value.userId) throw new Error("registration failed");
-    const userId = registered.value.userId;
-    const taken = await registerUser(registration(company.id, "6002"));
-    expect(taken.ok).toBe(true);
+    const userId = await linkedRegistration(registration(company.id, "6001"));
+    await linkedRegistration(registration(company.id, "6002"));
 
     expect(await changeAccountEmployment(operatorId, userId, { companyId: company.id, nip: "6002" })).toEqual({
       ok: false,

@@ -11,6 +11,7 @@ import {
   otpCodes,
   refunds,
   rosterEntries,
+  rosterLinkRequests,
   savedAddresses,
   staffRoles,
   uploads,
@@ -148,6 +149,8 @@ export async function eraseAccount(userId: number, password: string): Promise<Er
       await tx.delete(dataExports).where(eq(dataExports.userId, userId));
       // The roster entry is the employer's record: it stays, free for the person to register again.
       await tx.update(rosterEntries).set({ userId: null, updatedAt: new Date() }).where(eq(rosterEntries.userId, userId));
+      // The account's requests for an entry go with it (decision 0069): nobody confirms a pseudonym.
+      await tx.delete(rosterLinkRequests).where(eq(rosterLinkRequests.userId, userId));
       await revokeAllSessions(userId, undefined, tx);
       const slug = pseudonym.slice(pseudonym.indexOf("#") + 1).toLowerCase();
       await tx

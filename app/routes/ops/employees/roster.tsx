@@ -136,7 +136,7 @@ export default function Roster({ loaderData, actionData }: Route.ComponentProps)
     <>
       <h1>{TITLE}</h1>
       <p>
-        <a href="/ops/accounts">Akun pembeli dan status HR ›</a>
+        <a href="/ops/employees/requests">Permintaan hubungkan akun ›</a> · <a href="/ops/accounts">Akun pembeli dan status HR ›</a>
       </p>
       <OpsMessage error={actionData?.error} />
 
@@ -183,7 +183,7 @@ export default function Roster({ loaderData, actionData }: Route.ComponentProps)
         <h2 id="upload-title">Unggah CSV</h2>
         <p className="ops-muted">
           Kolom: <code>{columns}</code> (koma atau titik koma). <code>perusahaan</code> sesuai nama di daftar perusahaan;{" "}
-          <code>status</code> aktif atau nonaktif.
+          <code>status</code> aktif atau nonaktif; <code>email_kantor</code> (boleh tidak ada): ke sana tautan konfirmasi akun dikirim.
         </p>
         <CsvUploadForm inputId="roster-file">
           <label className="ops-check">
