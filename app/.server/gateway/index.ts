@@ -14,6 +14,8 @@ import type { PaymentGateway, PaymentMethodType } from "./types";
 export { hasValidSignature, signWebhookBody, webhookSecret } from "./signature";
 export { hasValidMidtransSignature, MIDTRANS, midtransClient, midtransGateway, midtransVerdict, statusEvent } from "./midtrans";
 export type { MidtransTransaction } from "./midtrans-client";
+// The SMS provider's adapter (Twilio), which store/messages/sms.ts chooses.
+export { toE164, twilioSmsSender, type SmsResult, type SmsSender } from "./twilio-sms";
 export type {
   GatewayClosing,
   GatewayEvent,
