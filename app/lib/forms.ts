@@ -1,12 +1,13 @@
 import { parse, type Submission, type SubmissionResult, useForm } from "@conform-to/react";
 import { useMemo } from "react";
 import type { ZodMiniType } from "zod/mini";
+import { checkValues } from "./schemas/check";
 
 /**
  * Conform's submission parsing with a zod/mini schema, used by the action and on blur in the browser.
  * (conform's own parseWithZod pulls in full zod for its coercion, ~60 KB more JavaScript.)
- * Empty fields count as missing, so "required" messages come from the schema's missing-value error;
- * all values stay strings, and schemas convert what they need.
+ * Empty fields count as missing (checkValues), so "required" messages come from the schema's
+ * missing-value error; all values stay strings, and schemas convert what they need.
  */
 export function parseForm<Schema extends ZodMiniType>(
   formData: FormData | URLSearchParams,
@@ -14,17 +15,20 @@ export function parseForm<Schema extends ZodMiniType>(
 ): Submission<unknown, string[], Schema["_zod"]["output"]> {
   return parse(clipLongValues(formData), {
     resolve(payload) {
-      const result = schema.safeParse(withoutEmpty(payload));
-      if (result.success) return { value: result.data };
-      const error: Record<string, string[]> = {};
-      for (const issue of result.error.issues) {
-        const name = issue.path.map(String).join(".");
-        const messages = (error[name] ??= []);
-        if (!messages.includes(issue.message)) messages.push(issue.message);
-      }
-      return { error };
+      const checked = checkValues(schema, payload);
+      return checked.success ? { value: checked.value } : { error: checked.error };
     },
   }) as Submission<unknown, string[], Schema["_zod"]["output"]>;
+}
+
+/**
+ * The typed input a fields schema makes of a posted form (a schema that never refuses: it only
+ * reads the transport, e.g. checkoutFieldsSchema); the store judges that input with its rules.
+ */
+export function readFields<Schema extends ZodMiniType>(formData: FormData | URLSearchParams, schema: Schema): Schema["_zod"]["output"] {
+  const submission = parseForm(formData, schema);
+  if (submission.status !== "success") throw new Error("a fields schema refused a form: it must only read it");
+  return submission.value;
 }
 
 /**
@@ -90,16 +94,6 @@ export function invalidFields(allErrors: Record<string, string[] | undefined>, o
   if (!order) return invalid;
   const position = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
   return invalid.sort((a, b) => position(a) - position(b));
-}
-
-function withoutEmpty(value: unknown): unknown {
-  if (typeof value === "string") return value.trim() === "" ? undefined : value;
-  if (value instanceof File) return value.size === 0 && value.name === "" ? undefined : value;
-  if (Array.isArray(value)) return value.map(withoutEmpty);
-  if (value && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutEmpty(v)]));
-  }
-  return value;
 }
 
 /** Longer than any field the store accepts: validation still refuses it, and the re-rendered form

@@ -19,8 +19,8 @@ import { maskNik } from "~/.server/store/privacy";
 import { isEmptyFile } from "~/.server/images";
 import { CheckoutForm, NIK_ANCHOR } from "~/components/checkout-form";
 import { Sheet } from "~/components/sheet";
-import { parseForm, replyWithErrors } from "~/lib/forms";
-import { type CheckoutContext, checkoutSchema } from "~/lib/schemas/checkout";
+import { parseForm, readFields, replyWithErrors } from "~/lib/forms";
+import { type CheckoutContext, checkoutFieldsSchema, checkoutSchema } from "~/lib/schemas/checkout";
 import type { RouteHandle } from "~/lib/route-handle";
 
 // Spec §2 Checkout: the page and its form's door. The form is app/components/checkout-form.tsx; what
@@ -115,25 +115,27 @@ export async function action({ request, context }: Route.ActionArgs) {
   // With JavaScript the form posts here in the background on every change (debounced): what was
   // typed is kept, nothing is validated, the page stays (spec §4: "any change is saved to a draft").
   // Without a draft there is nothing to save into: it says so and goes nowhere.
+  // The store takes the form's fields as the one schema both doors read them with.
+  const fields = readFields(form, checkoutFieldsSchema);
   if (intent === "draft")
-    return (await saveCheckoutForm(user, form)) ? data({ draftSaved: true }) : data({ draftSaved: false }, { status: 404 });
+    return (await saveCheckoutForm(user, fields)) ? data({ draftSaved: true }) : data({ draftSaved: false }, { status: 404 });
 
   // 'Kamera' or 'Galeri': the one input that holds a file.
   const picked = form.getAll("ktp").find((value) => !isEmptyFile(value));
   form.delete("ktp");
   const ktp = picked instanceof File ? { file: picked } : null;
   // 'Isi Alamat' (or the address's 'Ganti') is a button of this form: the draft and a picked photo are kept, nothing is validated.
-  if (intent === "address") throw (await saveCheckoutForm(user, form, ktp)) ? redirect("/address") : noDraft();
+  if (intent === "address") throw (await saveCheckoutForm(user, fields, ktp)) ? redirect("/address") : noDraft();
   // 'Ganti' beside the offered NIK: the form is kept as it is, and comes back with an empty NIK field,
   // scrolled to it (not to the top of the page, issue 43 item 8); 'Pakai NIK sebelumnya' is the way back.
   if (intent === "nik")
-    throw (await saveCheckoutForm(user, form, ktp, { forgetSavedNik: true })) ? redirect(`/checkout#${NIK_ANCHOR}`) : noDraft();
+    throw (await saveCheckoutForm(user, fields, ktp, { forgetSavedNik: true })) ? redirect(`/checkout#${NIK_ANCHOR}`) : noDraft();
   if (intent === "nik-saved")
-    throw (await saveCheckoutForm(user, form, ktp, { useSavedNik: true })) ? redirect(`/checkout#${NIK_ANCHOR}`) : noDraft();
+    throw (await saveCheckoutForm(user, fields, ktp, { useSavedNik: true })) ? redirect(`/checkout#${NIK_ANCHOR}`) : noDraft();
 
   const keyValue = form.get("idempotencyKey");
   const idempotencyKey = typeof keyValue === "string" && IDEMPOTENCY_KEY.test(keyValue) ? keyValue : crypto.randomUUID();
-  const result = await submitCheckout({ buyer: user, idempotencyKey, form, ktp });
+  const result = await submitCheckout({ buyer: user, idempotencyKey, fields, ktp });
   // Spec §4: with the incentive the order is made now (status 100) and the success sheet opens (so
   // does the second press of a double submit: the same key finds that order); otherwise the payment
   // method is chosen next, where the order is made.

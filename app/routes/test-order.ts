@@ -3,6 +3,8 @@ import { readForm } from "~/.server/http/request";
 import { getUser } from "~/.server/http/session";
 import { testDoorNotFound as notFound, testDoorOpen } from "~/.server/http/test-door";
 import { isEmptyFile } from "~/.server/images";
+import { readFields } from "~/lib/forms";
+import { checkoutFieldsSchema } from "~/lib/schemas/checkout";
 import { listDistricts, listProvinces, listRegencies, listVillages, submitCheckout } from "~/.server/store/checkout";
 import { listPaymentMethods } from "~/.server/store/payments";
 
@@ -64,7 +66,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const result = await submitCheckout({
     buyer: user,
     idempotencyKey: crypto.randomUUID(),
-    form,
+    fields: readFields(form, checkoutFieldsSchema),
     ktp: picked instanceof File ? { file: picked } : null,
     start: { productId, address: await testAddress() },
     payment: methodId === undefined ? undefined : { methodId, tenor: form.get("tenor") ?? undefined },

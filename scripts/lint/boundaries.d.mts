@@ -8,5 +8,7 @@ export function folderOf(file: string): string;
 export function resolveImport(fromFile: string, specifier: string): string | null;
 export function boundaryViolation(from: string, target: string): string | null;
 export const boundariesRule: Rule.RuleModule;
+export const TRANSPORT_NAMES: string[];
+export const STORE_TRANSPORT_RULES: Record<string, unknown>;
 declare const plugin: ESLint.Plugin;
 export default plugin;

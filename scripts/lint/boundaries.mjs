@@ -7,6 +7,10 @@
 // 2. Buyer code (pages outside routes/ops and routes/api, components, layouts, root) never imports
 //    the back office (routes/ops) or the JSON API (routes/api): nothing of theirs in buyer bundles.
 // 3. A layer imports only its own layer and lower ones (LAYERS below, low to high).
+// 4. The store takes typed commands (issue 46 item 1, decision 0076): no file under app/.server/store
+//    reads a transport. It neither imports the web forms' parsing (~/lib/forms) nor names FormData,
+//    URLSearchParams or Request; each door parses its own transport into the store's typed input
+//    (STORE_TRANSPORT_RULES below, applied to the store's files in eslint.config.js).
 import fs from "node:fs";
 import path from "node:path";
 
@@ -117,6 +121,26 @@ export const boundariesRule = {
     };
     return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
   },
+};
+
+/** The transport types a store file may not name (rule 4). */
+export const TRANSPORT_NAMES = ["FormData", "URLSearchParams", "Request"];
+
+const TRANSPORT_MESSAGE = "the store takes typed input, never a transport: the door parses its form, JSON or arguments (issue 46)";
+
+/** Rule 4 as ESLint's own rules, for the files under app/.server/store (tests included). */
+export const STORE_TRANSPORT_RULES = {
+  "no-restricted-imports": [
+    "error",
+    { patterns: [{ group: ["~/lib/forms", "**/lib/forms", "**/lib/forms.ts"], message: `Boundary: ${TRANSPORT_MESSAGE}.` }] },
+  ],
+  "no-restricted-syntax": [
+    "error",
+    {
+      selector: `Identifier[name=/^(${TRANSPORT_NAMES.join("|")})$/]`,
+      message: `Boundary: ${TRANSPORT_MESSAGE}; FormData, URLSearchParams and Request stay in the doors.`,
+    },
+  ],
 };
 
 export default { meta: { name: "store-boundaries" }, rules: { boundaries: boundariesRule } };

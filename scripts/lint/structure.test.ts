@@ -119,6 +119,32 @@ describe("the boundary rule (ESLint, as npm run lint runs it)", () => {
   }, 60_000);
 });
 
+describe("the store's typed commands (issue 46 item 1: the rule 4 of boundaries.mjs)", () => {
+  const eslint = new ESLint({ cwd: ROOT });
+  const transportErrors = async (file: string, code: string) => {
+    const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, file) });
+    return result!.messages.filter((message) => message.message.includes("never a transport")).map((message) => message.ruleId);
+  };
+
+  it("fails a store file, its tests too, that imports the web forms' parsing or names FormData, URLSearchParams or Request", async () => {
+    expect(await transportErrors("app/.server/store/checkout/probe.ts", 'export { parseForm } from "~/lib/forms";\n')).toEqual([
+      "no-restricted-imports",
+    ]);
+    expect(
+      await transportErrors(
+        "app/.server/store/checkout/probe.ts",
+        'import { readFields } from "../../../lib/forms";\nexport const f = readFields;\n',
+      ),
+    ).toEqual(["no-restricted-imports"]);
+    const transports = "export const f = (form: FormData, query: URLSearchParams, request: Request) => [form, query, request];\n";
+    expect(await transportErrors("app/.server/store/orders/probe.ts", transports)).toHaveLength(3);
+    expect(await transportErrors("app/.server/store/orders/probe.test.ts", "export const form = new FormData();\n")).toHaveLength(1);
+    // The doors read their transport.
+    expect(await transportErrors("app/routes/probe.ts", transports)).toEqual([]);
+    expect(await transportErrors("app/.server/http/probe.ts", 'export { parseForm } from "~/lib/forms";\n')).toEqual([]);
+  }, 60_000);
+});
+
 describe("the import graph of app/", () => {
   const graph = importGraph();
 

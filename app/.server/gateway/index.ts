@@ -22,6 +22,8 @@ export {
   statusEvent,
 } from "./midtrans";
 export type { MidtransTransaction } from "./midtrans-client";
+// The SMS provider's adapter (Twilio), which store/messages/sms.ts chooses.
+export { toE164, twilioSmsSender, type SmsResult, type SmsSender } from "./twilio-sms";
 export type {
   GatewayClosing,
   GatewayEvent,

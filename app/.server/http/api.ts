@@ -1,5 +1,5 @@
 import type { ZodMiniType } from "zod/mini";
-import { parseForm } from "~/lib/forms";
+import { checkValues } from "~/lib/schemas/check";
 import { clientAddress } from "./request";
 import { env } from "../env";
 import { hitMailRateLimit, hitRateLimit, type RateLimitRule } from "../store/people";
@@ -104,31 +104,32 @@ export async function readJson(request: Request): Promise<JsonBody> {
 }
 
 /**
- * A JSON object as the forms post it, so the forms' own schemas (and their messages) judge it:
- * strings and numbers as text, `true` as a ticked box ("on"), `false`/null as absent, one level of
- * nested objects as `parent.child`.
+ * The body checked by a form's schema, so the forms' own rules and messages judge it: strings as
+ * typed, numbers as their digits (a client may send a phone number as one); anything else (true,
+ * false, null, arrays, objects) is not text, so the field counts as missing. Its value, or a 400
+ * with the form's messages.
  */
-export function asForm(body: JsonBody, fields?: readonly string[]): FormData {
-  const form = new FormData();
-  const put = (name: string, value: unknown) => {
-    if (typeof value === "string") form.append(name, value);
-    else if (typeof value === "number" && Number.isFinite(value)) form.append(name, String(value));
-    else if (value === true) form.append(name, "on");
-  };
+export function validate<Schema extends ZodMiniType>(body: JsonBody, schema: Schema): Schema["_zod"]["output"] {
+  const text: Record<string, string> = {};
   for (const [key, value] of Object.entries(body)) {
-    if (fields && !fields.includes(key)) continue;
-    if (value && typeof value === "object" && !Array.isArray(value)) {
-      for (const [child, inner] of Object.entries(value)) put(`${key}.${child}`, inner);
-    } else put(key, value);
+    if (typeof value === "string") text[key] = value;
+    else if (typeof value === "number" && Number.isFinite(value)) text[key] = String(value);
   }
-  return form;
+  const checked = checkValues(schema, text);
+  if (!checked.success) throw invalid(checked.error);
+  return checked.value;
 }
 
-/** The body checked by a form's schema: its value, or a 400 with the form's messages. */
-export function validate<Schema extends ZodMiniType>(form: FormData | URLSearchParams, schema: Schema): Schema["_zod"]["output"] {
-  const submission = parseForm(form, schema);
-  if (submission.status !== "success") throw invalid(submission.error ?? {});
-  return submission.value;
+/** The upload id in a path the upload call returned (`/uploads/<id>`, a full URL, or the bare id). */
+export function uploadIdOf(value: unknown): string | null {
+  if (typeof value !== "string" || !value.trim() || value.length > 500) return null;
+  const last = value.trim().split(/[?#]/)[0]!.split("/").pop() ?? "";
+  try {
+    const id = decodeURIComponent(last);
+    return /^[A-Za-z0-9_-]{8,64}$/.test(id) ? id : null;
+  } catch {
+    return null;
+  }
 }
 
 /** A positive whole id from a query value or a JSON field (string or number), else undefined. */

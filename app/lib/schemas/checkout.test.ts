@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { parseForm } from "~/lib/forms";
-import { addressSchema, type CheckoutContext, checkoutSchema } from "./checkout";
+import { parseForm, readFields } from "~/lib/forms";
+import { checkValues } from "./check";
+import { addressSchema, type CheckoutContext, checkoutFieldsSchema, checkoutSchema } from "./checkout";
 
 // Every message of spec §5 Checkout (and the address form), as the action and the browser see them.
 
@@ -31,6 +32,53 @@ const jpeg = (name = "ktp.jpg") => new File([new Uint8Array([0xff, 0xd8, 0xff, 0
 const noFile = () => new File([], "", { type: "application/octet-stream" });
 
 describe("checkout form", () => {
+  it("reads the web form and the API's JSON into the same typed fields, which the store's rules judge as the form", () => {
+    // Issue 46 item 1: each door reads its transport with checkoutFieldsSchema; the store gets these fields.
+    const fromForm = readFields(
+      form({ ...valid, insentif: "on", buyerDadName: "Ahmad", ktp: jpeg(), intent: "submit" }),
+      checkoutFieldsSchema,
+    );
+    const fromJson = checkoutFieldsSchema.parse({
+      ...valid,
+      buyerNik: 3273010101900001,
+      insentif: true,
+      nikValidation: false,
+      bbnValidation: true,
+      domisiliValidation: true,
+      buyerDadName: "Ahmad",
+      ajukanInsentifPegawai: null,
+      address: { kodePos: "40111" },
+    });
+    expect(fromJson).toEqual(fromForm);
+    expect(fromForm).toEqual({
+      note: "",
+      buyerName: "Siti Rahma",
+      buyerPhoneNumber: "081234567890",
+      buyerEmail: "siti@pln.co.id",
+      buyerNik: "3273010101900001",
+      buyerNip: "",
+      buyerDadName: "Ahmad",
+      insentif: true,
+      nikValidation: false,
+      ajukanInsentifPegawai: false,
+      bbnValidation: true,
+      domisiliValidation: true,
+    });
+    // The same messages for the typed fields as for the posted form (what the browser shows on blur).
+    const nothing = { ktpOnFile: false, addressOnFile: false, hasIncentive: true, hasEmployeePromo: false };
+    const typed = checkValues(checkoutSchema(nothing), checkoutFieldsSchema.parse({ insentif: true }));
+    expect(typed.success).toBe(false);
+    if (!typed.success) expect(typed.error).toEqual(errorsOf({ insentif: "on" }, nothing));
+    expect(checkValues(checkoutSchema(everythingOnFile), fromForm)).toEqual({
+      success: false,
+      error: { nikValidation: ["Mohon ceklis keterangan diatas"] },
+    });
+    expect(checkValues(checkoutSchema(everythingOnFile), { ...fromForm, nikValidation: true })).toMatchObject({
+      success: true,
+      value: { insentif: true, bbnValidation: true },
+    });
+  });
+
   it("accepts a complete form and gives booleans for the boxes", () => {
     const submission = parseForm(form({ ...valid, note: "  Kirim pagi  " }), checkoutSchema(everythingOnFile));
     expect(submission.status).toBe("success");

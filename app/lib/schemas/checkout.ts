@@ -34,12 +34,16 @@ const NIP_MAX = 30;
 const optionalText = (label: string, max: number) =>
   z.optional(z.string().check(z.trim(), z.maxLength(max, `${label} maksimal ${max} karakter.`)));
 
-/** A ticked checkbox posts a value ("on"); an unticked one posts nothing. */
-const tick = () =>
+/** A ticked checkbox posts a value ("on"); an unticked one posts nothing. The store's typed
+ * fields (CheckoutFields) and the draft hold it as a boolean. */
+const tick = (error?: string) =>
   z.pipe(
-    z.optional(z.string()),
-    z.transform((value) => value !== undefined),
+    z.optional(z.union([z.string(), z.boolean()], error ? { error } : undefined)),
+    z.transform((value) => value === true || typeof value === "string"),
   );
+
+/** A box that must be ticked (the statements under the form). */
+const requiredTick = (error: string) => z.pipe(tick(error), z.boolean().check(z.refine((ticked) => ticked, { error })));
 
 /** Spec §5: non-digits are stripped as the number is typed; without JavaScript, separators people
  * type are dropped on the server and anything else is "not numeric". */
@@ -107,8 +111,8 @@ export function checkoutSchema(context: CheckoutContext) {
       buyerDadName: optionalText("Nama Ayah Kandung", NAME_MAX),
       nikValidation: tick(),
       ajukanInsentifPegawai: tick(),
-      bbnValidation: z.string({ error: M.tickRequired }),
-      domisiliValidation: z.string({ error: M.tickRequired }),
+      bbnValidation: requiredTick(M.tickRequired),
+      domisiliValidation: requiredTick(M.tickRequired),
       idempotencyKey: z.optional(z.string().check(z.maxLength(64))),
     })
     .check(
@@ -132,6 +136,44 @@ export function checkoutSchema(context: CheckoutContext) {
       ),
     );
 }
+
+/** A field as a form posts it or a JSON body sends it: text as typed (a number as its digits), else empty. */
+const fieldText = () =>
+  z.pipe(
+    z.optional(z.unknown()),
+    z.transform((value) => (typeof value === "string" ? value : typeof value === "number" && Number.isFinite(value) ? String(value) : "")),
+  );
+
+/** A box as a form posts it ("on" when ticked) or a JSON body sends it (true); false, null or absent: unticked. */
+const fieldTick = () =>
+  z.pipe(
+    z.optional(z.unknown()),
+    z.transform((value) => value === true || typeof value === "string" || (typeof value === "number" && Number.isFinite(value))),
+  );
+
+/**
+ * The checkout's command (issue 46 item 1): what each door reads from its transport with this one
+ * schema (the web's posted form through ~/lib/forms readFields, the API's JSON body) and hands to
+ * the store's submitCheckout/saveCheckoutForm. It never refuses: the store keeps the values in the
+ * draft as typed and judges them with checkoutSchema, so both doors get the same messages. The KTP
+ * photo is not a field here (the store takes it as a file or an upload id).
+ */
+export const checkoutFieldsSchema = z.object({
+  note: fieldText(),
+  buyerName: fieldText(),
+  buyerPhoneNumber: fieldText(),
+  buyerEmail: fieldText(),
+  buyerNik: fieldText(),
+  buyerNip: fieldText(),
+  buyerDadName: fieldText(),
+  insentif: fieldTick(),
+  nikValidation: fieldTick(),
+  ajukanInsentifPegawai: fieldTick(),
+  bbnValidation: fieldTick(),
+  domisiliValidation: fieldTick(),
+});
+
+export type CheckoutFields = z.output<typeof checkoutFieldsSchema>;
 
 /** The address pickers' levels, parent first; each select posts the area code of its level. */
 export const AREA_LEVELS = ["provinsiId", "kotaId", "kecamatanId", "kelurahanId"] as const;

@@ -1,4 +1,4 @@
-import { ApiError, asForm, defineArea, invalid, limit, limitMail, MESSAGES, ok, readJson, validate } from "~/.server/http/api";
+import { ApiError, defineArea, invalid, limit, limitMail, MESSAGES, ok, readJson, validate } from "~/.server/http/api";
 import { object, TOKEN_DATA, USER_SCHEMA } from "~/.server/http/api-shapes";
 import { checkCredentials } from "~/.server/http/auth";
 import {
@@ -37,7 +37,7 @@ const area = defineArea("auth", {
     auth: false,
     doc: { summary: "Login: a new bearer token", body: loginSchema, data: TOKEN_DATA, errors: [400, 429] },
     async handle({ request, address }) {
-      const { email, password } = validate(asForm(await readJson(request), ["email", "password"]), loginSchema);
+      const { email, password } = validate(await readJson(request), loginSchema);
       const checked = await checkCredentials(email, password, address);
       if (!checked.ok)
         throw new ApiError(
@@ -65,10 +65,7 @@ const area = defineArea("auth", {
     },
     async handle({ request, address }) {
       const body = await readJson(request);
-      const value = validate(
-        asForm(body, ["fullname", "phoneNo", "nip", "companyId", "email", "password", "matchPassword"]),
-        registerSchema,
-      );
+      const value = validate(body, registerSchema);
       await limit(
         RATE_LIMITS.register,
         address,
@@ -131,7 +128,7 @@ const area = defineArea("auth", {
       errors: [400, 429],
     },
     async handle({ request, address }) {
-      const { email } = validate(asForm(await readJson(request), ["email"]), forgotPasswordSchema);
+      const { email } = validate(await readJson(request), forgotPasswordSchema);
       await limitMail(
         RATE_LIMITS.forgotPassword,
         address,
@@ -155,7 +152,7 @@ const area = defineArea("auth", {
     async handle({ request }) {
       const body = await readJson(request);
       const secretCode = body.secretCode ?? body.secret;
-      const value = validate(asForm({ ...body, secretCode }, ["secretCode", "password", "matchPassword"]), resetPasswordSchema);
+      const value = validate({ ...body, secretCode }, resetPasswordSchema);
       const owner = await checkResetSecret(value.secretCode);
       if (!owner || (typeof body.email === "string" && body.email.trim() && body.email.trim().toLowerCase() !== owner.email.toLowerCase()))
         throw invalid({ secret: [INVALID_SECRET] });

@@ -1,9 +1,7 @@
-import { ApiError, asForm, defineArea, idOf, invalid, notFound, ok, readJson, requireId } from "~/.server/http/api";
-import { CREATED_ORDER, ORDER_DETAIL, ORDER_ITEM, PAYMENT_DETAIL, PROMO, list, object, page } from "~/.server/http/api-shapes";
+import { ApiError, defineArea, invalid, notFound, ok, readJson, requireId, uploadIdOf } from "~/.server/http/api";
+import { ORDER_DETAIL, ORDER_ITEM, PAYMENT_DETAIL, list, object, page } from "~/.server/http/api-shapes";
 import { dayWib } from "~/.server/dates";
-import { checkEmployeePromo, type CheckoutResult } from "~/.server/store/checkout";
-import { submitCheckout } from "~/.server/store/checkout";
-import { getOwnedOrderDetail, listOrderHistoryPages, listOrderStatuses, type OrderDetail } from "~/.server/store/orders";
+import { getOwnedOrderDetail, listOrderHistoryPages, listOrderStatuses, ORDER_NOT_FOUND, type OrderDetail } from "~/.server/store/orders";
 import {
   cancelOrder,
   confirmDelivery,
@@ -12,29 +10,15 @@ import {
   PROOF_REQUIRED as DELIVERY_PROOF_REQUIRED,
   TOO_MANY_PROOFS,
 } from "~/.server/store/orders";
-import { getPaymentDetail, markPaid, METHOD_REQUIRED, PROOF_REQUIRED, setOrderPayment, type PaymentDetail } from "~/.server/store/payments";
+import { getPaymentDetail, markPaid, PROOF_REQUIRED, type PaymentDetail } from "~/.server/store/payments";
 import { readTransactionFilters } from "~/lib/transaction-filters";
+import { ORDER_CHECKOUT_CALLS } from "./order-checkout.server";
 
 // Spec §7 Order (/api/v1/order): the transaction list and detail, the buyer's moves (cancel,
 // confirm, mark-paid), the payment page (open-va), and the checkout (create, set-payment,
-// checkout-check) — each one store call, as the screens make it. Long module: one area of the spec's
-// call table, each handler with its OpenAPI description beside it.
+// checkout-check: ./order-checkout.server.ts) — each one store call, as the screens make it.
 
-const ORDER_NOT_FOUND = "Pesanan tidak ditemukan.";
-const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{8,100}$/;
 const ORDER_ID_QUERY = { orderId: { type: "integer" as const, description: "The order's id (id is accepted too)", required: true } };
-
-/** The upload id in a path the upload call returned (`/uploads/<id>`, a full URL, or the bare id). */
-export function uploadIdOf(value: unknown): string | null {
-  if (typeof value !== "string" || !value.trim() || value.length > 500) return null;
-  const last = value.trim().split(/[?#]/)[0]!.split("/").pop() ?? "";
-  try {
-    const id = decodeURIComponent(last);
-    return /^[A-Za-z0-9_-]{8,64}$/.test(id) ? id : null;
-  } catch {
-    return null;
-  }
-}
 
 /** Spec §3 order detail field names over the store's detail. */
 function detailOf(order: OrderDetail) {
@@ -83,84 +67,6 @@ function paymentOf(detail: PaymentDetail) {
 
 const orderIdOf = (url: URL) => requireId(url.searchParams.get("orderId") ?? url.searchParams.get("id"), "orderId", ORDER_NOT_FOUND);
 const bodyOrderId = (body: Record<string, unknown>) => requireId(body.orderId ?? body.id, "orderId", ORDER_NOT_FOUND);
-
-/** A refused checkout's messages under the body's names (the photo is `ktpImageUrl`); a 403 or 404
- * says only its message. */
-function apiCheckoutErrors(result: Extract<CheckoutResult, { ok: false }>): Record<string, string[]> | undefined {
-  if (result.status === 403 || result.status === 404) return undefined;
-  const errors: Record<string, string[]> = {};
-  for (const [field, messages] of Object.entries(result.errors)) if (messages) errors[field === "ktp" ? "ktpImageUrl" : field] = messages;
-  return errors;
-}
-
-/** The checkout form's fields of a create-order body (spec §7 names; `nip` is the form's buyerNip). */
-const CHECKOUT_FIELDS = [
-  "note",
-  "buyerName",
-  "buyerPhoneNumber",
-  "buyerEmail",
-  "buyerNik",
-  "buyerNip",
-  "insentif",
-  "buyerDadName",
-  "nikValidation",
-  "ajukanInsentifPegawai",
-  "bbnValidation",
-  "domisiliValidation",
-];
-
-const CREATE_BODY = {
-  type: "object",
-  required: [
-    "buyerName",
-    "buyerPhoneNumber",
-    "buyerEmail",
-    "buyerNik",
-    "ktpImageUrl",
-    "address",
-    "orderProducts",
-    "bbnValidation",
-    "domisiliValidation",
-  ],
-  description:
-    "The checkout form's fields (same rules and messages as /checkout). `insentif: true` makes an incentive order (status 100, paid after approval through set-payment); otherwise `paymentMethodId` (and `tenor` for BNI-INSTALLMENT, `otpSecretId` for BRI-CERIA) makes the order as the payment screen does. Amounts are priced by the server (`totalAmount` is ignored). Send an `Idempotency-Key` header (8–100 of A-Z a-z 0-9 _ . : -): a repeat answers the first order.",
-  properties: {
-    buyerName: { type: "string" },
-    buyerPhoneNumber: { type: "string" },
-    buyerEmail: { type: "string" },
-    buyerNik: { type: "string", description: "16 digits" },
-    nip: { type: "string", description: "The account's NIP, for the employee promo" },
-    insentif: { type: "boolean" },
-    ajukanInsentifPegawai: { type: "boolean", description: "Apply the employee promo (with nip)" },
-    buyerDadName: { type: "string", description: "Required with insentif" },
-    nikValidation: { type: "boolean", description: "Required true with insentif" },
-    bbnValidation: { type: "boolean", description: "Delivery-cost confirmation, required true" },
-    domisiliValidation: { type: "boolean", description: "Domicile-matches-KTP confirmation, required true" },
-    ktpImageUrl: { type: "string", description: "`path` of POST /upload (type ktp)" },
-    note: { type: "string" },
-    address: {
-      type: "object",
-      properties: {
-        fullAddress: { type: "string" },
-        provinsiId: { type: "string" },
-        kotaId: { type: "string" },
-        kecamatanId: { type: "string" },
-        kelurahanId: { type: "string" },
-        kodePos: { type: "string" },
-      },
-    },
-    orderProducts: {
-      type: "array",
-      items: { type: "object", properties: { id: { type: "integer" }, qty: { const: 1 } } },
-      minItems: 1,
-      maxItems: 1,
-    },
-    paymentMethodId: { type: "integer" },
-    tenor: { type: "integer" },
-    otpSecretId: { type: "string" },
-    totalAmount: { type: "integer" },
-  },
-};
 
 const area = defineArea("order", {
   "/history": {
@@ -315,121 +221,7 @@ const area = defineArea("order", {
     },
     handle: async () => ok(await listOrderStatuses()),
   },
-  "/create": {
-    method: "POST",
-    auth: true,
-    doc: {
-      summary:
-        "Create the order (the whole checkout in one call); 403 for an unverified account or one its company's roster no longer lists as active",
-      body: CREATE_BODY,
-      data: CREATED_ORDER,
-      // 201: the order is new; 200: the Idempotency-Key's repeat, answering the first order.
-      success: [200, 201],
-      errors: [400, 403, 404, 409],
-      headers: { "Idempotency-Key": "A key per purchase; a repeat answers the first order" },
-    },
-    async handle({ request, user }) {
-      const body = await readJson(request);
-      const headerKey = request.headers.get("idempotency-key")?.trim();
-      if (headerKey !== undefined && !IDEMPOTENCY_KEY.test(headerKey))
-        throw invalid({ "Idempotency-Key": ["Idempotency-Key tidak valid (8-100 karakter A-Z a-z 0-9 _ . : -)."] });
-      const key = headerKey ?? crypto.randomUUID();
-      const line = Array.isArray(body.orderProducts) ? (body.orderProducts[0] as Record<string, unknown> | undefined) : undefined;
-      const productId = idOf(line?.id ?? line?.productId ?? body.productId);
-      if (productId === undefined) throw invalid({ orderProducts: ["Produk tidak ditemukan."] });
-      const fields = {
-        ...body,
-        buyerNip: body.buyerNip ?? body.nip,
-        ajukanInsentifPegawai: body.ajukanInsentifPegawai ?? body.promoPegawai,
-      };
-      const ktpUploadId = uploadIdOf(body.ktpImageUrl);
-      const address = body.address && typeof body.address === "object" ? (body.address as Record<string, string>) : null;
-      const result = await submitCheckout({
-        buyer: user,
-        idempotencyKey: key,
-        form: asForm(fields, CHECKOUT_FIELDS),
-        ktp: ktpUploadId ? { uploadId: ktpUploadId } : null,
-        start: {
-          productId,
-          address: address && {
-            fullAddress: address.fullAddress ?? "",
-            provinsiId: address.provinsiId ?? "",
-            kotaId: address.kotaId ?? "",
-            kecamatanId: address.kecamatanId ?? "",
-            kelurahanId: address.kelurahanId ?? "",
-            kodePos: address.kodePos ?? "",
-          },
-        },
-        payment: {
-          methodId: body.paymentMethodId,
-          tenor: body.tenor,
-          otpSecretId: typeof body.otpSecretId === "string" ? body.otpSecretId : undefined,
-        },
-      });
-      if (!result.ok) throw new ApiError(result.status, result.message, apiCheckoutErrors(result));
-      // The API always chooses the payment in the call, so a valid checkout ends with its order.
-      if (result.next !== "done") throw new ApiError(400, METHOD_REQUIRED, { paymentMethodId: [METHOD_REQUIRED] });
-      return ok(
-        { orderId: result.orderId, redirectUrl: result.paymentUrl, created: result.created },
-        result.created ? "Pesanan berhasil dibuat." : "Pesanan sudah dibuat sebelumnya.",
-        result.created ? 201 : 200,
-      );
-    },
-  },
-  "/set-payment": {
-    method: "POST",
-    auth: true,
-    doc: {
-      summary: "Choose the payment of an approved incentive order (200 without a method)",
-      body: {
-        type: "object",
-        required: ["id", "paymentMethodId"],
-        properties: {
-          id: { type: "integer", description: "Order id (orderId is accepted too)" },
-          paymentMethodId: { type: "integer" },
-          tenor: { type: "integer" },
-          otpSecretId: { type: "string" },
-        },
-      },
-      data: CREATED_ORDER,
-      errors: [400, 404, 409],
-    },
-    async handle({ request, user }) {
-      const body = await readJson(request);
-      const orderId = requireId(body.id ?? body.orderId, "id", ORDER_NOT_FOUND);
-      if (!(await getOwnedOrderDetail(orderId, user.id))) throw notFound(ORDER_NOT_FOUND);
-      const result = await setOrderPayment(user.id, orderId, {
-        paymentMethodId: body.paymentMethodId,
-        tenor: body.tenor,
-        otpSecretId: typeof body.otpSecretId === "string" ? body.otpSecretId : undefined,
-      });
-      if (!result.ok) {
-        const field =
-          result.code === "TENOR" ? "tenor" : result.code === "METHOD" ? "paymentMethodId" : result.code === "OTP" ? "otpSecretId" : null;
-        throw field ? invalid({ [field]: [result.message] }) : new ApiError(409, result.message);
-      }
-      return ok({ orderId: result.orderId, redirectUrl: result.redirectUrl, created: false }, "Metode pembayaran berhasil dipilih.");
-    },
-  },
-  "/checkout-check": {
-    method: "GET",
-    auth: true,
-    doc: {
-      summary:
-        "The employee promo of a product for a NIP (the account's): a list with it, or empty (also empty for an account its company's roster does not list as active)",
-      query: {
-        productId: { type: "integer", description: "Product id", required: true },
-        nip: { type: "string", description: "NIP", required: true },
-      },
-      data: list(PROMO),
-      errors: [400],
-    },
-    async handle({ url, user }) {
-      const productId = requireId(url.searchParams.get("productId"), "productId", "Produk tidak ditemukan.");
-      const promo = await checkEmployeePromo(user.id, productId, url.searchParams.get("nip") ?? "");
-      return ok(promo ? [{ id: promo.id, title: promo.title, discount: promo.discount, discountType: promo.discountType }] : []);
-    },
-  },
+  ...ORDER_CHECKOUT_CALLS,
 });
 
 export const ORDER_AREA = area;

@@ -1,4 +1,4 @@
-import { ApiError, asForm, defineArea, invalid, notFound, ok, readJson, validate } from "~/.server/http/api";
+import { ApiError, defineArea, invalid, notFound, ok, readJson, validate } from "~/.server/http/api";
 import { ADDRESS, PROFILE, object } from "~/.server/http/api-shapes";
 import { getProfile, updateProfile } from "~/.server/store/people";
 import { getSavedAddress, saveDraftAddress } from "~/.server/store/checkout";
@@ -8,8 +8,6 @@ import { editProfileSchema } from "~/lib/schemas/account";
 import { addressSchema } from "~/lib/schemas/checkout";
 
 // Spec §7 User (/api/v1/user): the profile screens and the saved delivery address (/address).
-
-const ADDRESS_FIELDS = ["fullAddress", "provinsiId", "kotaId", "kecamatanId", "kelurahanId", "kodePos"] as const;
 
 async function profileOf(userId: number) {
   const profile = await getProfile(userId);
@@ -66,7 +64,7 @@ const area = defineArea("user", {
     auth: true,
     doc: { summary: "Change fullname and phoneNo (the NIP only through an admin)", body: editProfileSchema, data: PROFILE, errors: [400] },
     async handle({ request, user }) {
-      const value = validate(asForm(await readJson(request), ["fullname", "phoneNo"]), editProfileSchema);
+      const value = validate(await readJson(request), editProfileSchema);
       await updateProfile(user.id, value);
       return ok(await profileOf(user.id), "Profil berhasil diperbarui.");
     },
@@ -85,7 +83,7 @@ const area = defineArea("user", {
       const body = await readJson(request);
       // The address may come flat or as `address: {…}` (the create-order payload's shape).
       const source = body.address && typeof body.address === "object" ? (body.address as Record<string, unknown>) : body;
-      const value = validate(asForm(source, ADDRESS_FIELDS), addressSchema);
+      const value = validate(source, addressSchema);
       const resolved = await resolveAddress(value);
       if (!resolved.ok) throw invalid({ [resolved.field]: [resolved.message] });
       await saveDraftAddress(user.id, value);

@@ -12,7 +12,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const operator = requireStaff(context);
   const statuses = await listOrderStatuses();
   const { search } = readOrderSearch(
-    url.searchParams,
+    Object.fromEntries(url.searchParams),
     statuses.map((s) => s.id),
   );
   await recordAudit(null, operator.id, "export", { detail: url.search.slice(0, 300) });

@@ -16,7 +16,7 @@ export async function loader({ url, context, request }: Route.LoaderArgs) {
   const operator = requireStaff(context);
   const statuses = await listOrderStatuses();
   const { input, search, error } = readOrderSearch(
-    url.searchParams,
+    Object.fromEntries(url.searchParams),
     statuses.map((s) => s.id),
   );
   const searched = [...url.searchParams.keys()].some((k) => k !== "page");

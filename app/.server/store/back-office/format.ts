@@ -24,15 +24,13 @@ export function pageParam(url: URL): number {
   return /^[1-9]\d{0,5}$/.test(raw) ? Number(raw) : 1;
 }
 
-/** The search's GET parameters (the URL is the state): what was typed, the criteria, and a date message. */
+/** The search's GET parameters (the URL is the state; the page passes them as name → value): what
+ * was typed, the criteria, and a date message. */
 export function readOrderSearch(
-  params: URLSearchParams,
+  params: Partial<Record<string, string>>,
   statusIds: readonly number[],
 ): { input: Record<SearchField, string>; search: OrderSearch; error: string | null } {
-  const input = Object.fromEntries(SEARCH_FIELDS.map((f) => [f, (params.get(f) ?? "").trim().slice(0, 100)])) as Record<
-    SearchField,
-    string
-  >;
+  const input = Object.fromEntries(SEARCH_FIELDS.map((f) => [f, (params[f] ?? "").trim().slice(0, 100)])) as Record<SearchField, string>;
   const search: OrderSearch = {};
   if (input.invoice) search.invoice = input.invoice;
   if (input.email) search.email = input.email;

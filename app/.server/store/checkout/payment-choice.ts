@@ -3,7 +3,7 @@ import { getDb } from "../../db/client";
 import { queryRows } from "../../db/query-rows";
 import { checkoutDrafts, orders, users } from "../../db/schema";
 import { checkoutSchema } from "~/lib/schemas/checkout";
-import { parseForm } from "~/lib/forms";
+import { checkValues } from "~/lib/schemas/check";
 import { type PaymentBreakdown, type TenorOption } from "~/lib/payment-pricing";
 import type { PaymentFlow } from "~/lib/payment-flow";
 import { ORDER_STATUS } from "~/lib/order-status";
@@ -192,7 +192,7 @@ export async function requestPaylaterOtp(
   return requestOtp(userId, phone, now, address);
 }
 
-/** The draft's values as the checkout form would post them, checked by the checkout form's own schema. */
+/** The draft's values (kept as typed), checked by the checkout form's own schema. */
 async function submissionFromDraft(
   userId: number,
   draft: NonNullable<Awaited<ReturnType<typeof getCheckoutDraft>>>,
@@ -200,14 +200,9 @@ async function submissionFromDraft(
   const values = draft.values;
   const [account] = await (await getDb()).select({ nip: users.nip }).from(users).where(eq(users.id, userId));
   const employeePromo = account ? await checkEmployeePromo(userId, draft.product.id, account.nip) : null;
-  const form = new FormData();
-  for (const [key, value] of Object.entries(values)) {
-    if (typeof value === "string") form.set(key, value);
-    else if (value === true) form.set(key, "on");
-  }
   const context = checkoutContextOf(draft, employeePromo !== null);
-  const parsed = parseForm(form, checkoutSchema(context));
-  return parsed.status === "success" ? checkoutSubmissionOf(parsed.value, context) : null;
+  const checked = checkValues(checkoutSchema(context), values);
+  return checked.success ? checkoutSubmissionOf(checked.value, context) : null;
 }
 
 /**

@@ -7,6 +7,7 @@ import { createBuyer, createStockedProduct, methodId, placeOrder } from "../../t
 import { ownDatabaseForThisFile } from "../../testing/own-database";
 import { getOwnedUpload } from "../orders";
 import { readNik } from "../privacy";
+import { type CheckoutFields, checkoutFieldsSchema } from "~/lib/schemas/checkout";
 import { chooseDraftMethod, getCheckoutDraft, payDraft, saveCheckoutForm, startCheckout, submitCheckout } from ".";
 
 // Issue 38: a second order needs no new KTP upload. 'Beli Sekarang' offers the NIK and KTP photo of
@@ -25,15 +26,15 @@ async function orderRow(orderId: number) {
   return { nik: readNik(row!.nik, { orderId }), ktpUploadId: row!.ktpUploadId! };
 }
 
-/** The checkout form as a buyer who changes nothing posts it (the NIK offered is no field of it). */
-function formWithoutNik(buyer: { fullname: string; phoneNo: string; email: string }): FormData {
-  const form = new FormData();
-  form.set("buyerName", buyer.fullname);
-  form.set("buyerPhoneNumber", buyer.phoneNo);
-  form.set("buyerEmail", buyer.email);
-  form.set("bbnValidation", "on");
-  form.set("domisiliValidation", "on");
-  return form;
+/** The checkout form's fields as a buyer who changes nothing posts them (the NIK offered is no field of it). */
+function fieldsWithoutNik(buyer: { fullname: string; phoneNo: string; email: string }): CheckoutFields {
+  return checkoutFieldsSchema.parse({
+    buyerName: buyer.fullname,
+    buyerPhoneNumber: buyer.phoneNo,
+    buyerEmail: buyer.email,
+    bbnValidation: "on",
+    domisiliValidation: "on",
+  });
 }
 
 describe("the previous order's NIK and KTP offered again", () => {
@@ -49,7 +50,7 @@ describe("the previous order's NIK and KTP offered again", () => {
     expect(draft.ktp?.id).toBe(first.ktpUploadId);
 
     // The form as the buyer leaves it (no NIK field, no new photo), then the payment method.
-    expect(await submitCheckout({ buyer, idempotencyKey: randomUUID(), form: formWithoutNik(buyer), ktp: null })).toEqual({
+    expect(await submitCheckout({ buyer, idempotencyKey: randomUUID(), fields: fieldsWithoutNik(buyer), ktp: null })).toEqual({
       ok: true,
       next: "payment",
     });
@@ -78,13 +79,13 @@ describe("the previous order's NIK and KTP offered again", () => {
     const productId = await createStockedProduct();
     await placeOrder(buyer, productId, "BNI-VA");
     await startCheckout({ id: buyer.id, verified: true }, productId, { offerSaved: true });
-    const result = await submitCheckout({ buyer, idempotencyKey: randomUUID(), form: formWithoutNik(buyer), ktp: null });
+    const result = await submitCheckout({ buyer, idempotencyKey: randomUUID(), fields: fieldsWithoutNik(buyer), ktp: null });
     expect(result).toEqual({ ok: true, next: "payment" });
 
     // 'Ganti' (the route's saveCheckoutForm with forgetSavedNik) leaves the NIK empty: the spec's message.
-    await saveCheckoutForm(buyer, formWithoutNik(buyer), null, { forgetSavedNik: true });
+    await saveCheckoutForm(buyer, fieldsWithoutNik(buyer), null, { forgetSavedNik: true });
     expect((await getCheckoutDraft(buyer.id))!.values.nikSaved).toBeFalsy();
-    const refused = await submitCheckout({ buyer, idempotencyKey: randomUUID(), form: formWithoutNik(buyer), ktp: null });
+    const refused = await submitCheckout({ buyer, idempotencyKey: randomUUID(), fields: fieldsWithoutNik(buyer), ktp: null });
     expect(refused.ok).toBe(false);
     if (!refused.ok) expect(refused.errors.buyerNik).toEqual(["NIK tidak boleh kosong."]);
   });

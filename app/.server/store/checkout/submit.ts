@@ -2,10 +2,10 @@ import { and, eq } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { orders, uploads, type AddressInput } from "../../db/schema";
 import { isEmptyFile, processImageUpload } from "../../images";
-import { parseForm } from "~/lib/forms";
 import { checkoutPricing } from "~/lib/pricing";
 import { ORDER_STATUS } from "~/lib/order-status";
-import { type CheckoutContext, checkoutSchema } from "~/lib/schemas/checkout";
+import { type CheckoutContext, type CheckoutFields, checkoutSchema } from "~/lib/schemas/checkout";
+import { checkValues } from "~/lib/schemas/check";
 import { LINK_REQUEST_PENDING, NOT_ACTIVE_EMPLOYEE } from "../people";
 import { saveUpload } from "../orders";
 import {
@@ -47,8 +47,8 @@ export type CheckoutInput = {
   buyer: CheckoutBuyer;
   /** A key per purchase: a repeat (a double submit, a retried call) answers the first order. */
   idempotencyKey: string;
-  /** The checkout form's fields as a form posts them (ticked boxes "on"); a `ktp` entry is ignored. */
-  form: FormData;
+  /** The checkout form's fields as the door read them from its transport (checkoutFieldsSchema). */
+  fields: CheckoutFields;
   ktp: KtpInput | null;
   /** The API's door: a fresh checkout of this product with this address first (the web's product page
    * and /address did it on their screens). */
@@ -101,27 +101,15 @@ const refusal = (status: 400 | 403 | 404 | 409, field: CheckoutField, message: s
 
 /** What the form holds, kept in the draft as typed (no validation): the trip to /address and a
  * failed submit lose nothing. Boxes the product does not offer are never kept ticked. */
-function draftValuesOf(form: FormData, checkout: CheckoutContext): CheckoutDraft["values"] {
-  const text = (name: string) => {
-    const value = form.get(name);
-    return typeof value === "string" ? value : "";
-  };
-  const ticked = (name: string) => form.get(name) !== null;
-  const insentif = checkout.hasIncentive && ticked("insentif");
+function draftValuesOf(fields: CheckoutFields, checkout: CheckoutContext): CheckoutDraft["values"] {
+  const insentif = checkout.hasIncentive && fields.insentif;
   return {
-    note: text("note"),
-    buyerName: text("buyerName"),
-    buyerPhoneNumber: text("buyerPhoneNumber"),
-    buyerEmail: text("buyerEmail"),
-    buyerNik: text("buyerNik"),
-    buyerNip: text("buyerNip"),
+    ...fields,
     // Unticking the incentive clears the father's name (spec §4).
-    buyerDadName: insentif ? text("buyerDadName") : "",
+    buyerDadName: insentif ? fields.buyerDadName : "",
     insentif,
-    nikValidation: insentif && ticked("nikValidation"),
-    ajukanInsentifPegawai: checkout.hasEmployeePromo && ticked("ajukanInsentifPegawai"),
-    bbnValidation: ticked("bbnValidation"),
-    domisiliValidation: ticked("domisiliValidation"),
+    nikValidation: insentif && fields.nikValidation,
+    ajukanInsentifPegawai: checkout.hasEmployeePromo && fields.ajukanInsentifPegawai,
   };
 }
 
@@ -149,7 +137,7 @@ export type SavedCheckoutForm = {
  */
 export async function saveCheckoutForm(
   buyer: CheckoutBuyer,
-  form: FormData,
+  fields: CheckoutFields,
   ktp: KtpInput | null = null,
   options: { forgetSavedNik?: boolean; useSavedNik?: boolean } = {},
 ): Promise<SavedCheckoutForm | null> {
@@ -158,7 +146,7 @@ export async function saveCheckoutForm(
   // Spec §4: the employee-discount check runs with the account's NIP.
   const employeePromo = await checkEmployeePromo(buyer.id, draft.product.id, buyer.nip);
   const context = checkoutContextOf(draft, employeePromo !== null);
-  const values = draftValuesOf(form, context);
+  const values = draftValuesOf(fields, context);
   // The offered NIK is not a field of the form (it shows masked): it stays until the buyer types
   // another one or presses 'Ganti' (issue 38).
   const keepsSavedNik = context.nikOnFile === true && !options.forgetSavedNik && !values.buyerNik?.trim();
@@ -205,13 +193,6 @@ async function orderByKey(userId: number, key: string): Promise<number | null> {
   return row?.id ?? null;
 }
 
-/** The form's fields without the file input (the photo comes as `ktp`: the schema would judge a file by its name). */
-function withoutFile(form: FormData): FormData {
-  const fields = new FormData();
-  for (const [name, value] of form.entries()) if (name !== "ktp") fields.append(name, value);
-  return fields;
-}
-
 /**
  * The checkout's submit, for both doors: idempotent on `idempotencyKey` (a repeat answers the first
  * order, created=false). With the incentive the order is made now (status 100, approval first, no
@@ -234,7 +215,7 @@ export async function submitCheckout(input: CheckoutInput): Promise<CheckoutResu
       return refusal(started.message === OUT_OF_STOCK ? 409 : 400, "orderProducts", started.message);
     }
   }
-  const saved = await saveCheckoutForm(buyer, input.form, input.ktp);
+  const saved = await saveCheckoutForm(buyer, input.fields, input.ktp);
   if (!saved) return refusal(404, "product", NO_DRAFT);
   const { context, ktpError, savedNik } = saved;
   if (input.start?.address) {
@@ -244,10 +225,11 @@ export async function submitCheckout(input: CheckoutInput): Promise<CheckoutResu
     context.addressOnFile = true;
   }
 
-  const parsed = parseForm(withoutFile(input.form), checkoutSchema(context));
-  if (parsed.status !== "success" || ktpError) {
+  // The photo is not among the fields: the schema judges only whether one is on file.
+  const parsed = checkValues(checkoutSchema(context), input.fields);
+  if (!parsed.success || ktpError) {
     const errors: Partial<Record<CheckoutField, string[]>> = {};
-    const schemaErrors: Record<string, string[] | null> = parsed.status === "success" ? {} : (parsed.error ?? {});
+    const schemaErrors: Record<string, string[]> = parsed.success ? {} : parsed.error;
     for (const [field, messages] of Object.entries(schemaErrors)) if (messages?.length) errors[field as CheckoutField] = messages;
     // The photo's own verdict (its bytes) replaces the schema's.
     if (ktpError) errors.ktp = [ktpError];

@@ -33,6 +33,7 @@ export {
   getOwnedOrderSummary,
   MAX_DELIVERY_PROOFS,
   ORDER_CANCELLED,
+  ORDER_NOT_FOUND,
   PROOF_REQUIRED,
   TOO_MANY_PROOFS,
   transitionOrder,

@@ -97,7 +97,7 @@ export async function listMethodSettings() {
     .orderBy(asc(paymentMethods.position), asc(paymentMethods.id));
 }
 
-const hasFormula = (value: string) => /^[=+\-@]/.test(value);
+const looksLikeFormula = (value: string) => /^[=+\-@]/.test(value);
 
 /** 'Simpan Rekening': bank, 'Nama Pemilik Rekening', 'Nomor Rekening' (digits, 6–20). */
 export async function saveTransferAccount(operatorId: number, input: TransferAccount): Promise<Saved> {
@@ -108,9 +108,9 @@ export async function saveTransferAccount(operatorId: number, input: TransferAcc
   };
   const errors: FieldErrors = {};
   if (!value.bankName) errors.bankName = "Nama bank tidak boleh kosong.";
-  else if (value.bankName.length > 100 || hasFormula(value.bankName)) errors.bankName = "Nama bank tidak valid.";
+  else if (value.bankName.length > 100 || looksLikeFormula(value.bankName)) errors.bankName = "Nama bank tidak valid.";
   if (!value.accountName) errors.accountName = "Nama Pemilik Rekening tidak boleh kosong.";
-  else if (value.accountName.length > 100 || hasFormula(value.accountName)) errors.accountName = "Nama Pemilik Rekening tidak valid.";
+  else if (value.accountName.length > 100 || looksLikeFormula(value.accountName)) errors.accountName = "Nama Pemilik Rekening tidak valid.";
   if (!value.accountNumber) errors.accountNumber = "Nomor Rekening tidak boleh kosong.";
   else if (!/^\d{6,20}$/.test(value.accountNumber)) errors.accountNumber = "Nomor Rekening harus 6–20 angka.";
   if (Object.keys(errors).length) return { ok: false, errors };
