@@ -28,6 +28,10 @@ export {
 } from "./refunds";
 export { type AccountResult, type BuyerRefund, listOwnedRefunds, openRefundsOf, refundStatesOf, submitRefundAccount } from "./buyer";
 export {
+  ACCOUNT_CHANGED,
+  ACCOUNT_DIGITS_INVALID,
+  ACCOUNT_NOT_MATCHING,
+  accountVersionOf,
   FAILURE_REASON_REQUIRED,
   type FinanceActor,
   type FinanceResult,
@@ -37,6 +41,7 @@ export {
   refundKey,
   refundThroughGateway,
   settleGatewayRefundNotice,
+  type ShownAccount,
 } from "./finance";
 export { checkFundsInput, confirmRefundFunds, type FundsInput, type FundsResult } from "./confirm-funds";
 export { exportTransferRefundsCsv, exportTransferRefundsXlsx } from "./export";

@@ -176,7 +176,9 @@ const STEPS: Record<string, (ctx: Ctx) => Promise<unknown>> = {
   },
   transferred: async (ctx) => {
     const id = await firstRefund(ctx.orderId, "processing");
-    return id && markRefundTransferred(id, operator, { reference: `REF-${id}` });
+    return (
+      id && markRefundTransferred(id, operator, { reference: `REF-${id}`, account: { numberEndsWith: ACCOUNT.accountNumber.slice(-4) } })
+    );
   },
   fail: async (ctx) => {
     const id = await firstRefund(ctx.orderId, "processing");
