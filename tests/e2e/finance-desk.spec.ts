@@ -7,7 +7,7 @@ import { test } from "./helpers";
 import { PHONE } from "./helpers/phone";
 import { refundWaitingForTransfer } from "./helpers/refund-incident";
 import { signedInStaff } from "./helpers/staff";
-import { startStore, stopStore } from "./helpers/store-server";
+import { opsOverSocket, startStore, stopStore } from "./helpers/store-server";
 
 // Issue 43 item 3: a finance clerk (role keuangan only) opens /ops and sees their work: a refund
 // waiting for the transfer and an open payment incident, each a queue card, which empty again
@@ -45,8 +45,8 @@ test("a finance clerk's /ops shows a refund waiting for its transfer and an open
       ...PHONE,
       extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` },
     });
-    const { invoice, total, accountNumber } = await refundWaitingForTransfer(await buyer.newPage(), store.dataDir);
-    await buyer.close();
+    const buyerPage = await buyer.newPage();
+    const { invoice, total, accountNumber, holder } = await refundWaitingForTransfer(buyerPage, store.dataDir);
 
     await clerk.goto("/ops");
     const refundCard = card(clerk, "pengembalian");
@@ -81,8 +81,30 @@ test("a finance clerk's /ops shows a refund waiting for its transfer and an open
     const xml = strFromU8(files["xl/sharedStrings.xml"] ?? files["xl/worksheets/sheet1.xml"]!);
     expect(xml).toContain(`>${accountNumber}<`);
 
-    // Finance transfers it: the toast names the invoice; the tab of what was given back says when.
+    // Issue 45 item 6: while this page stays open the transfer fails ('Gagal', here by the CLI) and
+    // the buyer sends new details. The old page's 'Tandai Sudah Ditransfer' is refused, and the page
+    // shows the new account.
+    const refundId = (await row.getAttribute("data-refund-id"))!;
+    expect((await opsOverSocket(store.dataDir, ["refunds:fail", refundId, "--reason", "Rekening tidak aktif"])).code).toBe(0);
+    const newNumber = `00${randomInt(1_000_000_000, 9_999_999_999)}`;
+    await buyerPage.reload();
+    const form = buyerPage.getByTestId("refund-form");
+    await form.getByLabel("Nama Bank", { exact: true }).selectOption("BRI");
+    await form.getByLabel("Nomor Rekening", { exact: true }).fill(newNumber);
+    await form.getByLabel("Nama Pemilik Rekening", { exact: true }).fill(holder);
+    await form.getByRole("button", { name: "Kirim Data Rekening" }).click();
+    await expect(buyerPage.getByTestId("refund-state")).toHaveText("Sedang Diproses");
+    await buyer.close();
     const reference = `TRF${randomInt(10_000_000, 99_999_999)}`;
+    await row.getByLabel("Nomor Referensi Transfer", { exact: true }).fill(reference);
+    await row.getByRole("button", { name: "Tandai Sudah Ditransfer" }).click();
+    await expect(clerk.getByTestId("toast")).toHaveText(
+      `Pengembalian dana untuk ${invoice}: Data rekening pembeli sudah berubah. Periksa data rekening yang baru sebelum menandai transfer.`,
+    );
+    await expect(row).toContainText(`BRI ${newNumber}`);
+    await expect(row).not.toContainText(accountNumber);
+
+    // Finance transfers it to the new account: the toast names the invoice; the tab of what was given back says when.
     await row.getByLabel("Nomor Referensi Transfer", { exact: true }).fill(reference);
     await row.getByRole("button", { name: "Tandai Sudah Ditransfer" }).click();
     await expect(clerk.getByTestId("toast")).toHaveText(`Pengembalian dana untuk ${invoice} tersimpan.`);

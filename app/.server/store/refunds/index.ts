@@ -45,7 +45,7 @@ export {
 } from "./finance";
 export { checkFundsInput, confirmRefundFunds, type FundsInput, type FundsResult } from "./confirm-funds";
 export { exportTransferRefundsCsv, exportTransferRefundsXlsx } from "./export";
-export { financeCsv, type FinanceDay, financeReport, type UnbalancedOrder } from "./report";
+export { financeCsv, type FinanceDay, financeReport, type MoneyPicture, moneyPictureCsv, type UnbalancedOrder } from "./report";
 export {
   OVERPAYMENT_ALREADY,
   OVERPAYMENT_AMOUNT_INVALID,
