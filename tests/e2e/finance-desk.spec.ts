@@ -37,6 +37,7 @@ test("a finance clerk's /ops shows a refund waiting for its transfer and an open
     await expect(card(clerk, "pengembalian").getByTestId("queue-count")).toHaveText("0");
     await expect(card(clerk, "insiden").getByTestId("queue-count")).toHaveText("0");
     await expect(card(clerk, "insiden")).toContainText("Tidak ada yang menunggu");
+    await expect(card(clerk, "konfirmasi-dana")).toHaveAttribute("href", "/ops/refunds?state=awaiting-funds");
 
     // A buyer's cancelled VA order is paid at the bank anyway; the buyer gives an account.
     const buyer = await browser.newContext({
@@ -125,6 +126,8 @@ test("a finance clerk's /ops shows a refund waiting for its transfer and an open
     await clerk.goto("/ops/finance");
     await expect(clerk.getByTestId("finance-days").locator("tbody tr").first().locator("td").first()).toHaveText(/^\d{2} \w{3} \d{4}$/);
     await expect(clerk.getByTestId("finance-open")).toHaveText("Semua pengembalian dana sudah dikembalikan ke pembeli.");
+    // Issue 45 item 7: every rupiah of this store's own is kept or given back; nothing unaccounted.
+    await expect(clerk.getByTestId("finance-picture-verdict")).toHaveText("Sejak awal: seimbang. Periode ini: seimbang.");
     if (javaScriptEnabled) await noSeriousAxeViolations(clerk, "/ops/finance");
 
     // The same clerk on a phone: every menu link and 'Keluar' at least 44 px tall; axe again.

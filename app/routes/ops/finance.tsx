@@ -187,7 +187,7 @@ function MoneyPictureTable({ allTime, period, periodLabel }: { allTime: MoneyPic
         dengan keadaannya sekarang.
       </p>
       {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling region is operable: it scrolls */}
-      <div className="ops-table-wrap" tabIndex={0} role="region" aria-label="Neraca dana sejak awal dan periode ini">
+      <section className="ops-table-wrap" tabIndex={0} aria-label="Neraca dana sejak awal dan periode ini">
         <table className="ops-table" data-testid="finance-picture">
           <thead>
             <tr>
@@ -210,7 +210,7 @@ function MoneyPictureTable({ allTime, period, periodLabel }: { allTime: MoneyPic
             ))}
           </tbody>
         </table>
-      </div>
+      </section>
       <p data-testid="finance-picture-verdict" role={allTime.difference || period.difference ? "alert" : undefined}>
         {verdict(allTime, "Sejak awal")} {verdict(period, "Periode ini")}
       </p>
