@@ -7,7 +7,7 @@ import { test } from "./helpers";
 import { PHONE } from "./helpers/phone";
 import { refundWaitingForTransfer } from "./helpers/refund-incident";
 import { signedInStaff } from "./helpers/staff";
-import { startStore, stopStore } from "./helpers/store-server";
+import { opsOverSocket, startStore, stopStore } from "./helpers/store-server";
 
 // Issue 43 item 3: a finance clerk (role keuangan only) opens /ops and sees their work: a refund
 // waiting for the transfer and an open payment incident, each a queue card, which empty again
@@ -37,6 +37,7 @@ test("a finance clerk's /ops shows a refund waiting for its transfer and an open
     await expect(card(clerk, "pengembalian").getByTestId("queue-count")).toHaveText("0");
     await expect(card(clerk, "insiden").getByTestId("queue-count")).toHaveText("0");
     await expect(card(clerk, "insiden")).toContainText("Tidak ada yang menunggu");
+    await expect(card(clerk, "konfirmasi-dana")).toHaveAttribute("href", "/ops/refunds?state=awaiting-funds");
 
     // A buyer's cancelled VA order is paid at the bank anyway; the buyer gives an account.
     const buyer = await browser.newContext({
@@ -45,8 +46,8 @@ test("a finance clerk's /ops shows a refund waiting for its transfer and an open
       ...PHONE,
       extraHTTPHeaders: { "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` },
     });
-    const { invoice, total, accountNumber } = await refundWaitingForTransfer(await buyer.newPage(), store.dataDir);
-    await buyer.close();
+    const buyerPage = await buyer.newPage();
+    const { invoice, total, accountNumber, holder } = await refundWaitingForTransfer(buyerPage, store.dataDir);
 
     await clerk.goto("/ops");
     const refundCard = card(clerk, "pengembalian");
@@ -81,8 +82,30 @@ test("a finance clerk's /ops shows a refund waiting for its transfer and an open
     const xml = strFromU8(files["xl/sharedStrings.xml"] ?? files["xl/worksheets/sheet1.xml"]!);
     expect(xml).toContain(`>${accountNumber}<`);
 
-    // Finance transfers it: the toast names the invoice; the tab of what was given back says when.
+    // Issue 45 item 6: while this page stays open the transfer fails ('Gagal', here by the CLI) and
+    // the buyer sends new details. The old page's 'Tandai Sudah Ditransfer' is refused, and the page
+    // shows the new account.
+    const refundId = (await row.getAttribute("data-refund-id"))!;
+    expect((await opsOverSocket(store.dataDir, ["refunds:fail", refundId, "--reason", "Rekening tidak aktif"])).code).toBe(0);
+    const newNumber = `00${randomInt(1_000_000_000, 9_999_999_999)}`;
+    await buyerPage.reload();
+    const form = buyerPage.getByTestId("refund-form");
+    await form.getByLabel("Nama Bank", { exact: true }).selectOption("BRI");
+    await form.getByLabel("Nomor Rekening", { exact: true }).fill(newNumber);
+    await form.getByLabel("Nama Pemilik Rekening", { exact: true }).fill(holder);
+    await form.getByRole("button", { name: "Kirim Data Rekening" }).click();
+    await expect(buyerPage.getByTestId("refund-state")).toHaveText("Sedang Diproses");
+    await buyer.close();
     const reference = `TRF${randomInt(10_000_000, 99_999_999)}`;
+    await row.getByLabel("Nomor Referensi Transfer", { exact: true }).fill(reference);
+    await row.getByRole("button", { name: "Tandai Sudah Ditransfer" }).click();
+    await expect(clerk.getByTestId("toast")).toHaveText(
+      `Pengembalian dana untuk ${invoice}: Data rekening pembeli sudah berubah. Periksa data rekening yang baru sebelum menandai transfer.`,
+    );
+    await expect(row).toContainText(`BRI ${newNumber}`);
+    await expect(row).not.toContainText(accountNumber);
+
+    // Finance transfers it to the new account: the toast names the invoice; the tab of what was given back says when.
     await row.getByLabel("Nomor Referensi Transfer", { exact: true }).fill(reference);
     await row.getByRole("button", { name: "Tandai Sudah Ditransfer" }).click();
     await expect(clerk.getByTestId("toast")).toHaveText(`Pengembalian dana untuk ${invoice} tersimpan.`);
@@ -103,6 +126,8 @@ test("a finance clerk's /ops shows a refund waiting for its transfer and an open
     await clerk.goto("/ops/finance");
     await expect(clerk.getByTestId("finance-days").locator("tbody tr").first().locator("td").first()).toHaveText(/^\d{2} \w{3} \d{4}$/);
     await expect(clerk.getByTestId("finance-open")).toHaveText("Semua pengembalian dana sudah dikembalikan ke pembeli.");
+    // Issue 45 item 7: every rupiah of this store's own is kept or given back; nothing unaccounted.
+    await expect(clerk.getByTestId("finance-picture-verdict")).toHaveText("Sejak awal: seimbang. Periode ini: seimbang.");
     if (javaScriptEnabled) await noSeriousAxeViolations(clerk, "/ops/finance");
 
     // The same clerk on a phone: every menu link and 'Keluar' at least 44 px tall; axe again.

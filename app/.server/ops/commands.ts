@@ -5,7 +5,7 @@ import { grantRolesByEmail, revokeRolesByEmail, setOperatorRole } from "../store
 import { isStaffRole, STAFF_ROLES, type StaffRole } from "~/lib/staff-roles";
 import { OPS_TRANSITIONS, type OpsTransition } from "~/lib/ops-decisions";
 import { listPaymentIncidents, resolvePaymentIncident, runPaymentSweep, sweepSummary } from "../store/payments";
-import { financeCsv, financeReport } from "../store/refunds";
+import { financeCsv, financeReport, moneyPictureCsv } from "../store/refunds";
 import { backupCommand, restoreCommand } from "./backup";
 import type { OpsIO } from "./io";
 import { type Command, dateTime, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, positiveInt, table, usageError } from "./command-kit";
@@ -211,7 +211,8 @@ export const OPS_COMMANDS: Record<string, Command> = {
   },
   "finance:report": {
     usage: "finance:report --from YYYY-MM-DD --to YYYY-MM-DD",
-    summary: "money received, refunded and net per WIB day and payment method, as CSV (issue 36)",
+    summary:
+      "money received, refunded and net per WIB day and payment method, as CSV (issue 36); then, after a blank line, the whole picture for all time and the period: received = kept + refunded + open refunds, the difference, and the net without the open refunds (issue 45)",
     async run(args, io) {
       const usage = "finance:report --from YYYY-MM-DD --to YYYY-MM-DD";
       const day = /^\d{4}-\d{2}-\d{2}$/;
@@ -221,6 +222,12 @@ export const OPS_COMMANDS: Record<string, Command> = {
         return usageError(io, usage);
       const report = await financeReport(from, to);
       io.out(financeCsv(report.days).trimEnd());
+      io.out("");
+      const pictures = [
+        { scope: "sejak awal", picture: report.allTime },
+        { scope: `${from}..${to}`, picture: report.period },
+      ];
+      io.out(moneyPictureCsv(pictures).trimEnd());
       return 0;
     },
   },

@@ -5,7 +5,14 @@ import { refundEvents } from "../db/schema";
 import { applyOpsDecision } from "../store/back-office";
 import { cancelOrder } from "../store/orders";
 import { markPaid } from "../store/payments";
-import { getRefund, listOwnedRefunds, REFERENCE_REQUIRED, submitRefundAccount } from "../store/refunds";
+import {
+  ACCOUNT_DIGITS_INVALID,
+  ACCOUNT_NOT_MATCHING,
+  getRefund,
+  listOwnedRefunds,
+  REFERENCE_REQUIRED,
+  submitRefundAccount,
+} from "../store/refunds";
 import { ownDatabaseForThisFile } from "../testing/own-database";
 import { createBuyer, createStockedProduct, placeOrder, proofUpload } from "../testing/payment-fixtures";
 import { runOpsCommand } from "./commands";
@@ -68,16 +75,31 @@ describe("refund commands", () => {
     expect(await ops("refunds:list", "--state", "dibatalkan")).toMatchObject({ code: 2, err: expect.stringContaining("usage:") });
   });
 
-  it("refunds:mark-transferred needs the reference, gives the money back once, and names the CLI in the refund's event", async () => {
+  it("refunds:mark-transferred needs the reference and the account's last digits, gives the money back once, and names the CLI in the refund's event", async () => {
     const { refundId } = await transferRefund();
-    expect((await ops("refunds:mark-transferred", String(refundId))).code).toBe(2);
-    expect((await ops("refunds:mark-transferred", String(refundId), "--reference")).code).toBe(2);
-    expect(await ops("refunds:mark-transferred", String(refundId), "--reference", " ")).toEqual({
+    const id = String(refundId);
+    expect((await ops("refunds:mark-transferred", id)).code).toBe(2);
+    expect((await ops("refunds:mark-transferred", id, "--account", "6789", "--reference")).code).toBe(2);
+    // Without the account it was made to: bad usage, nothing recorded (issue 45 item 6).
+    expect((await ops("refunds:mark-transferred", id, "--reference", "TRF-0041")).code).toBe(2);
+    expect(await ops("refunds:mark-transferred", id, "--account", "6789", "--reference", " ")).toEqual({
       code: 1,
       out: "",
       err: `refund ${refundId}: ${REFERENCE_REQUIRED}`,
     });
-    expect(await ops("refunds:mark-transferred", String(refundId), "--reference", "TRF", "0042")).toEqual({
+    expect(await ops("refunds:mark-transferred", id, "--account", "67%9", "--reference", "TRF-0041")).toEqual({
+      code: 1,
+      out: "",
+      err: `refund ${refundId}: ${ACCOUNT_DIGITS_INVALID}`,
+    });
+    // Not the buyer's account (…6789): refused, nothing recorded.
+    expect(await ops("refunds:mark-transferred", id, "--account", "1234", "--reference", "TRF-0041")).toEqual({
+      code: 1,
+      out: "",
+      err: `refund ${refundId}: ${ACCOUNT_NOT_MATCHING}`,
+    });
+    expect(await getRefund(refundId)).toMatchObject({ state: "processing", transferReference: null });
+    expect(await ops("refunds:mark-transferred", id, "--account", "6789", "--reference", "TRF", "0042")).toEqual({
       code: 0,
       out: `refund ${refundId}: Dana Telah Dikembalikan, referensi TRF 0042`,
       err: "",
@@ -85,10 +107,28 @@ describe("refund commands", () => {
     expect(await getRefund(refundId)).toMatchObject({ state: "refunded", transferReference: "TRF 0042" });
     expect(await lastEvent(refundId)).toMatchObject({ fromState: "processing", toState: "refunded", actor: "ops" });
     // Again: refused, nothing changes.
-    const again = await ops("refunds:mark-transferred", String(refundId), "--reference", "TRF-0043");
+    const again = await ops("refunds:mark-transferred", id, "--account", "6789", "--reference", "TRF-0043");
     expect(again.code).toBe(1);
     expect(again.err).toMatch(new RegExp(`^refund ${refundId}: Status pengembalian dana tidak dapat diubah`));
     expect(await getRefund(refundId)).toMatchObject({ transferReference: "TRF 0042" });
+  });
+
+  it("refunds:mark-transferred after 'Gagal' and the buyer's new account: the old account's digits are refused (issue 45 item 6)", async () => {
+    const { buyer, refundId } = await transferRefund();
+    const id = String(refundId);
+    expect(await ops("refunds:fail", id, "--reason", "Rekening", "tidak", "ditemukan")).toMatchObject({ code: 0 });
+    expect(
+      await submitRefundAccount(refundId, buyer.id, { bankName: "BRI", accountNumber: "5550001111", accountHolder: "Budi Santoso" }),
+    ).toEqual({
+      ok: true,
+    });
+    expect(await ops("refunds:mark-transferred", id, "--account", "6789", "--reference", "TRF-OLD")).toEqual({
+      code: 1,
+      out: "",
+      err: `refund ${refundId}: ${ACCOUNT_NOT_MATCHING}`,
+    });
+    expect(await getRefund(refundId)).toMatchObject({ state: "processing", transferReference: null, accountNumber: "5550001111" });
+    expect(await ops("refunds:mark-transferred", id, "--account", "1111", "--reference", "TRF-NEW")).toMatchObject({ code: 0 });
   });
 
   it("refunds:fail sends the refund back to the buyer with the reason; refused before the buyer gave an account", async () => {

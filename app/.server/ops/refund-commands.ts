@@ -50,6 +50,8 @@ const row = (r: OpsRefund) => [
   r.transferReference ?? (r.failureReason ? `gagal: ${r.failureReason}` : "-"),
 ];
 
+const TRANSFERRED_USAGE = "refunds:mark-transferred <id> --account <digit-terakhir-nomor-rekening> --reference <nomor-referensi>";
+
 export const REFUND_COMMANDS: Record<string, Command> = {
   "refunds:list": {
     usage: `refunds:list [--state ${STATES.join("|")}]`,
@@ -66,12 +68,15 @@ export const REFUND_COMMANDS: Record<string, Command> = {
     },
   },
   "refunds:mark-transferred": {
-    usage: "refunds:mark-transferred <id> --reference <nomor-referensi>",
-    summary: "'Tandai Sudah Ditransfer': a transfer refund 'Sedang Diproses' → 'Dana Telah Dikembalikan' with the bank's reference",
-    async run(args, io) {
-      const parsed = idAndText(args, "--reference");
-      if (!parsed) return usageError(io, "refunds:mark-transferred <id> --reference <nomor-referensi>");
-      const result = await markRefundTransferred(parsed.id, "cli", { reference: parsed.text });
+    usage: TRANSFERRED_USAGE,
+    summary:
+      "'Tandai Sudah Ditransfer': a transfer refund 'Sedang Diproses' → 'Dana Telah Dikembalikan' with the bank's reference; refused unless the buyer's account number (as refunds:list shows it now) ends with --account's digits",
+    async run([idText, accountFlag, digits, ...rest], io) {
+      // The digits bind the step to the account the money went to (issue 45 item 6): after 'Gagal'
+      // the buyer's new details replace the old ones, and a transfer to the old account is refused.
+      const parsed = accountFlag === "--account" && digits !== undefined ? idAndText([idText!, ...rest], "--reference") : null;
+      if (!parsed) return usageError(io, TRANSFERRED_USAGE);
+      const result = await markRefundTransferred(parsed.id, "cli", { reference: parsed.text, account: { numberEndsWith: digits! } });
       return report(io, parsed.id, result, `${REFUND_STATE_NAMES.refunded}, referensi ${parsed.text.trim()}`);
     },
   },

@@ -74,7 +74,9 @@ describe("refund API", () => {
     expect(corrected.body.data).toMatchObject({ state: "processing", accountNumber: "9999999999" });
 
     const finance = await createBuyer();
-    expect(await markRefundTransferred(refund.id, { operatorId: finance.id }, { reference: "TRF-API-1" })).toMatchObject({ ok: true });
+    expect(
+      await markRefundTransferred(refund.id, { operatorId: finance.id }, { reference: "TRF-API-1", account: { numberEndsWith: "9999" } }),
+    ).toMatchObject({ ok: true });
     // Once the money went out, the details it went to are not replaced.
     const late = await callApi("POST", "/refund/account", { token, json: { ...account, accountNumber: "1111111111" } });
     expect(late.status).toBe(409);

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/finance";
 import { formatDateWib, startOfDayWib } from "~/.server/dates";
 import { requireStaff } from "~/.server/http/ops-access";
-import { financeReport, refundCounts } from "~/.server/store/refunds";
+import { financeReport, type MoneyPicture, refundCounts } from "~/.server/store/refunds";
 import { formatRupiah } from "~/lib/money";
 import { REFUND_STATE_NAMES, type RefundState } from "~/lib/refunds";
 import type { RouteHandle } from "~/lib/route-handle";
@@ -37,6 +37,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   return {
     from,
     to,
+    periodLabel: `${formatDateWib(startOfDayWib(from))} – ${formatDateWib(startOfDayWib(to))}`,
     ...report,
     days: report.days.map((d) => ({ ...d, label: formatDateWib(startOfDayWib(d.day)) })),
     openStates: OPEN_STATES.map((state) => ({
@@ -49,7 +50,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 }
 
 export default function OpsFinance({ loaderData }: Route.ComponentProps) {
-  const { from, to, days, open, openStates, unbalanced } = loaderData;
+  const { from, to, days, open, openStates, unbalanced, allTime, period, periodLabel } = loaderData;
   const total = days.reduce((sum, d) => ({ received: sum.received + d.received, refunded: sum.refunded + d.refunded }), {
     received: 0,
     refunded: 0,
@@ -73,6 +74,7 @@ export default function OpsFinance({ loaderData }: Route.ComponentProps) {
           Tampilkan
         </button>
       </form>
+      <MoneyPictureTable allTime={allTime} period={period} periodLabel={periodLabel} />
       <section className="ops-card" aria-labelledby="open-heading">
         <h2 id="open-heading">Pengembalian Dana Terbuka</h2>
         <p data-testid="finance-open">
@@ -156,5 +158,62 @@ export default function OpsFinance({ loaderData }: Route.ComponentProps) {
         )}
       </section>
     </>
+  );
+}
+
+const PICTURE_ROWS: { key: keyof MoneyPicture; name: string }[] = [
+  { key: "received", name: "Diterima" },
+  { key: "kept", name: "Disimpan (pembayaran pesanan)" },
+  { key: "refunded", name: "Dikembalikan" },
+  { key: "open", name: "Pengembalian terbuka" },
+  { key: "difference", name: "Selisih" },
+  { key: "net", name: "Bersih (tanpa pengembalian terbuka)" },
+];
+
+/**
+ * 'Neraca Dana' (issue 45 item 7): every rupiah received is kept, given back or owed back, for all
+ * time and for the orders whose money first arrived in the period; a difference says a row is wrong.
+ */
+function MoneyPictureTable({ allTime, period, periodLabel }: { allTime: MoneyPicture; period: MoneyPicture; periodLabel: string }) {
+  const verdict = (picture: MoneyPicture, scope: string) =>
+    picture.difference === 0
+      ? `${scope}: seimbang.`
+      : `${scope}: selisih ${formatRupiah(picture.difference)}. Ada dana yang tidak tercatat sebagai pembayaran atau pengembalian dana.`;
+  return (
+    <section className="ops-card" aria-labelledby="picture-heading">
+      <h2 id="picture-heading">Neraca Dana</h2>
+      <p className="ops-muted">
+        Diterima = Disimpan + Dikembalikan + Pengembalian terbuka. Periode: pesanan yang dananya pertama kali diterima pada periode ini,
+        dengan keadaannya sekarang.
+      </p>
+      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling region is operable: it scrolls */}
+      <section className="ops-table-wrap" tabIndex={0} aria-label="Neraca dana sejak awal dan periode ini">
+        <table className="ops-table" data-testid="finance-picture">
+          <thead>
+            <tr>
+              <th scope="col">Dana</th>
+              <th scope="col" className="num">
+                Sejak awal
+              </th>
+              <th scope="col" className="num">
+                Periode {periodLabel}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {PICTURE_ROWS.map((row) => (
+              <tr key={row.key} data-testid={`finance-picture-${row.key}`}>
+                <th scope="row">{row.name}</th>
+                <td className="num">{formatRupiah(allTime[row.key])}</td>
+                <td className="num">{formatRupiah(period[row.key])}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+      <p data-testid="finance-picture-verdict" role={allTime.difference || period.difference ? "alert" : undefined}>
+        {verdict(allTime, "Sejak awal")} {verdict(period, "Periode ini")}
+      </p>
+    </section>
   );
 }

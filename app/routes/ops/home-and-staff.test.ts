@@ -11,12 +11,13 @@ import * as staffRoute from "./staff";
 import { TestBrowser, type RouteMiddleware } from "../../.server/testing/test-browser";
 import { getDb, type Db } from "~/.server/db/client";
 import { operatorAudit, operatorFactors, orders, products, refunds, sessions, users } from "~/.server/db/schema";
-import { recordPaymentIncident } from "~/.server/store/payments";
+import { markPaid, recordPaymentIncident } from "~/.server/store/payments";
 import { submitRefundAccount } from "~/.server/store/refunds";
-import { transitionOrder } from "~/.server/store/orders";
+import { cancelOrder, transitionOrder } from "~/.server/store/orders";
 import { grantRolesByEmail, LAST_ADMIN, NO_FACTOR, OWN_FACTOR, rolesOf } from "~/.server/store/people";
 import { createVerifiedUser } from "~/.server/testing/fixtures";
 import { createOrderInStatus } from "~/.server/testing/order-fixtures";
+import { createBuyer, createStockedProduct, placeOrder, proofUpload } from "~/.server/testing/payment-fixtures";
 import { ownDatabaseForThisFile } from "~/.server/testing/own-database";
 import type { StaffRole } from "~/lib/staff-roles";
 
@@ -160,9 +161,22 @@ describe("the back-office home", () => {
       },
       { key: "insiden", title: "Insiden Pembayaran", count: 1, href: "/ops/refunds#insiden", oldest: "baru saja", amount: null },
     ]);
+    // Decision 0068's leftover: a manual transfer cancelled after its proof waits first for finance to
+    // find its money on the statement, its own card beside the refunds' (no amount: nothing received yet).
+    const fundsCard = (home: Home) => home.queues.find((q) => q.key === "konfirmasi-dana");
+    const noFunds = { key: "konfirmasi-dana", title: "Menunggu Konfirmasi Dana", href: "/ops/refunds?state=awaiting-funds", amount: null };
+    expect(fundsCard(clerk)).toEqual({ ...noFunds, count: 0, oldest: null });
+    expect(clerk.queues.map((q) => q.key).slice(-3)).toEqual(["konfirmasi-dana", "pengembalian", "insiden"]);
+    const buyer = await createBuyer();
+    const transfer = await placeOrder(buyer, await createStockedProduct({ price: 3_000_000 }), "MANUAL-BNI");
+    expect(await markPaid(transfer, buyer.id, await proofUpload(buyer))).toEqual({ ok: true });
+    expect(await cancelOrder(transfer, buyer.id)).toEqual({ ok: true });
+    const checking = (await (await staffMember(["keuangan"])).browser.get(queuesRoute.loader, "/ops")).data as Home;
+    expect(fundsCard(checking)).toEqual({ ...noFunds, count: 1, oldest: "baru saja" });
     // 'Pesanan' and 'Katalog' do not work on money.
     const orderDesk = (await (await staffMember(["pesanan"])).browser.get(queuesRoute.loader, "/ops")).data as Home;
     expect(financeCards(orderDesk)).toEqual([]);
+    expect(fundsCard(orderDesk)).toBeUndefined();
   });
 });
 

@@ -56,6 +56,12 @@ export async function loader({ context }: Route.LoaderArgs) {
   // 'Sedang Diproses' is the state in which a refund waits for finance (a transfer to the buyer's
   // account, or the gateway's refund); the other open states wait for the buyer.
   if (refundStates) {
+    // A manual transfer's refund waits first for finance to find its money on the bank statement
+    // (decision 0068). No amount on it: nothing is received until finance confirms what arrived.
+    const funds = refundStates["awaiting-funds"];
+    finance.push(
+      card("konfirmasi-dana", REFUND_STATE_NAMES["awaiting-funds"], "/ops/refunds?state=awaiting-funds", funds.count, funds.since),
+    );
     const { count, amount, since } = refundStates.processing;
     finance.push(
       card("pengembalian", `Pengembalian Dana ${REFUND_STATE_NAMES.processing}`, "/ops/refunds?state=processing", count, since, amount),

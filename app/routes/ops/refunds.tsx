@@ -8,6 +8,7 @@ import { formatAge, formatWhen } from "~/.server/store/back-office";
 import { processProofUpload, saveUpload } from "~/.server/store/orders";
 import { recordAudit } from "~/.server/store/people";
 import {
+  accountVersionOf,
   confirmRefundFunds,
   failRefund,
   type FinanceResult,
@@ -79,6 +80,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
       bankName: r.bankName,
       accountNumber: r.accountNumber,
       accountHolder: r.accountHolder,
+      accountVersion: accountVersionOf(r),
       transferReference: r.transferReference,
       failureReason: r.failureReason,
       createdAt: formatWhen(r.createdAt),
@@ -101,7 +103,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 type ActionData = {
   refundId: number;
   intent: string;
-  errors: Partial<Record<"reference" | "reason" | "proof" | "amount" | "note", string>>;
+  errors: Partial<Record<"reference" | "reason" | "proof" | "amount" | "note" | "account", string>>;
   values: Record<string, string>;
   message?: string;
 };
@@ -180,7 +182,10 @@ export async function action({ context, request }: Route.ActionArgs) {
       // Stored as the buyer's: the order detail links it, and only they (and finance) may open it.
       proofUploadId = await saveUpload(owner, "refund-proof", processed.file);
     }
-    result = await markRefundTransferred(refundId, actor, { reference: values.reference, proofUploadId });
+    // The details the page showed (issue 45 item 6): changed since, the press is refused and the page shows the new ones.
+    const shown = form.get("accountVersion");
+    const account = { version: typeof shown === "string" ? shown : null };
+    result = await markRefundTransferred(refundId, actor, { reference: values.reference, proofUploadId, account });
   } else if (intent === "fail") result = await failRefund(refundId, actor, { reason: values.reason });
   else if (intent === "gateway") result = await refundThroughGateway(refundId, actor);
   else return data<ActionData>({ refundId, intent, errors: {}, values, message: "Aksi tidak dikenal." }, { status: 400 });
@@ -332,6 +337,7 @@ export default function OpsRefunds({ loaderData, actionData }: Route.ComponentPr
                           <Form method="post" encType="multipart/form-data" className="ops-form">
                             <input type="hidden" name="refundId" value={r.id} />
                             <input type="hidden" name="intent" value="transferred" />
+                            <input type="hidden" name="accountVersion" value={r.accountVersion} />
                             <InputField
                               id={`reference-${r.id}`}
                               name="reference"

@@ -1,3 +1,5 @@
+import { eq, isNull, like, sql } from "drizzle-orm";
+import { refunds } from "../../db/schema";
 import { gatewayNamed } from "../../gateway";
 import { log } from "../../log";
 import { recordAudit } from "../people";
@@ -13,6 +15,10 @@ import { FAILURE_REASON_MAX, REFERENCE_MAX } from "~/lib/refunds";
 export const REFERENCE_REQUIRED = "Nomor Referensi Transfer tidak boleh kosong.";
 export const REFERENCE_TOO_LONG = `Nomor Referensi Transfer maksimal ${REFERENCE_MAX} karakter.`;
 export const FAILURE_REASON_REQUIRED = "Alasan tidak boleh kosong.";
+export const ACCOUNT_CHANGED = "Data rekening pembeli sudah berubah. Periksa data rekening yang baru sebelum menandai transfer.";
+export const ACCOUNT_NOT_MATCHING =
+  "Nomor rekening tidak sama dengan data rekening pembeli saat ini. Periksa data rekening yang terbaru sebelum menandai transfer.";
+export const ACCOUNT_DIGITS_INVALID = "Nomor rekening harus berupa angka, paling sedikit 4 digit terakhir.";
 
 /** Who acts: an operator (their id goes in the event and the audit) or the CLI. */
 export type FinanceActor = { operatorId: number } | "cli";
@@ -20,19 +26,44 @@ const actorLabel = (actor: FinanceActor) => (actor === "cli" ? "ops" : `operator
 
 export type FinanceResult =
   | { ok: true; already?: boolean }
-  | { ok: false; kind: "invalid"; errors: Partial<Record<"reference" | "reason", string>>; message: string }
-  | { ok: false; kind: "not-found" | "refused" | "unreachable"; message: string };
+  | { ok: false; kind: "invalid"; errors: Partial<Record<"reference" | "reason" | "account", string>>; message: string }
+  | { ok: false; kind: "not-found" | "refused" | "unreachable" | "account-changed"; message: string };
+
+/**
+ * The buyer's details a transfer was made to, as finance saw them (issue 45 item 6): after 'Gagal'
+ * the buyer sends new details and the refund is 'Sedang Diproses' again, so an old page's press
+ * would record a transfer to the old account. /ops/refunds' form carries the version of the details
+ * it showed (`accountVersionOf`: when they were given; a new submission or a correction moves it);
+ * the CLI, where nobody copies a timestamp, the last digits (4 or more) of the account number the
+ * money went to. The transfer is recorded only while they still hold, in the same conditional update.
+ */
+export type ShownAccount = { version: string | null } | { numberEndsWith: string };
+
+/** The version of a refund's bank details, as /ops/refunds' form carries it ("" before any were given). */
+export const accountVersionOf = (refund: { accountGivenAt: Date | null }) =>
+  refund.accountGivenAt ? String(refund.accountGivenAt.getTime()) : "";
+
+/** The condition under which the shown details are still the refund's (a malformed version never holds). */
+function stillShown(shown: ShownAccount) {
+  if ("numberEndsWith" in shown) return like(refunds.accountNumber, `%${shown.numberEndsWith}`);
+  if (shown.version === "") return isNull(refunds.accountGivenAt);
+  if (shown.version === null || !/^\d{1,15}$/.test(shown.version)) return sql`false`;
+  return eq(refunds.accountGivenAt, new Date(Number(shown.version)));
+}
 
 /** 'Tandai Sudah Ditransfer': a transfer refund in 'Sedang Diproses' → 'Dana Telah Dikembalikan'. */
 export async function markRefundTransferred(
   refundId: number,
   actor: FinanceActor,
-  input: { reference?: string; proofUploadId?: string | null },
+  input: { reference?: string; proofUploadId?: string | null; account: ShownAccount },
 ): Promise<FinanceResult> {
   const reference = (input.reference ?? "").trim();
   if (!reference) return { ok: false, kind: "invalid", errors: { reference: REFERENCE_REQUIRED }, message: REFERENCE_REQUIRED };
   if (reference.length > REFERENCE_MAX)
     return { ok: false, kind: "invalid", errors: { reference: REFERENCE_TOO_LONG }, message: REFERENCE_TOO_LONG };
+  // Digits only: the LIKE pattern then holds no wildcard of the caller's.
+  if ("numberEndsWith" in input.account && !/^\d{4,20}$/.test(input.account.numberEndsWith))
+    return { ok: false, kind: "invalid", errors: { account: ACCOUNT_DIGITS_INVALID }, message: ACCOUNT_DIGITS_INVALID };
   const refund = await getRefund(refundId);
   if (!refund) return { ok: false, kind: "not-found", message: REFUND_NOT_FOUND };
   const now = new Date();
@@ -45,6 +76,7 @@ export async function markRefundTransferred(
       changes: { transferReference: reference, proofUploadId: input.proofUploadId ?? null, refundedAt: now },
       note: `Ditransfer, referensi ${reference}`,
       onlyMethod: "transfer",
+      onlyWhile: stillShown(input.account),
       onMoved: async (tx) => {
         if (actor !== "cli")
           await recordAudit(tx, actor.operatorId, "refund-transferred", {
@@ -55,7 +87,18 @@ export async function markRefundTransferred(
     },
     now,
   );
-  return moved ? { ok: true } : refusedNow(refundId, actor, "refund-transferred");
+  if (moved) return { ok: true };
+  const current = await getRefund(refundId);
+  // Still waiting for the transfer, so the details were what stopped it: say so, not "processed".
+  if (current?.state === "processing" && current.method === "transfer") {
+    if (actor !== "cli")
+      await recordAudit(null, actor.operatorId, "refund-refused", {
+        orderId: refund.orderId,
+        detail: `refund-transferred refund ${refundId}: account changed`,
+      });
+    return { ok: false, kind: "account-changed", message: "version" in input.account ? ACCOUNT_CHANGED : ACCOUNT_NOT_MATCHING };
+  }
+  return refusedNow(refundId, actor, "refund-transferred");
 }
 
 /** 'Gagal': 'Sedang Diproses' → 'Gagal Diproses' with a reason; the buyer is asked for (new) details. */

@@ -28,6 +28,10 @@ export {
 } from "./refunds";
 export { type AccountResult, type BuyerRefund, listOwnedRefunds, openRefundsOf, refundStatesOf, submitRefundAccount } from "./buyer";
 export {
+  ACCOUNT_CHANGED,
+  ACCOUNT_DIGITS_INVALID,
+  ACCOUNT_NOT_MATCHING,
+  accountVersionOf,
   FAILURE_REASON_REQUIRED,
   type FinanceActor,
   type FinanceResult,
@@ -36,11 +40,12 @@ export {
   REFERENCE_REQUIRED,
   refundKey,
   refundThroughGateway,
+  type ShownAccount,
 } from "./finance";
 export { settleGatewayRefundNotice } from "./gateway-notice";
 export { checkFundsInput, confirmRefundFunds, type FundsInput, type FundsResult } from "./confirm-funds";
 export { exportTransferRefundsCsv, exportTransferRefundsXlsx } from "./export";
-export { financeCsv, type FinanceDay, financeReport, type UnbalancedOrder } from "./report";
+export { financeCsv, type FinanceDay, financeReport, type MoneyPicture, moneyPictureCsv, type UnbalancedOrder } from "./report";
 export {
   OVERPAYMENT_ALREADY,
   OVERPAYMENT_AMOUNT_INVALID,

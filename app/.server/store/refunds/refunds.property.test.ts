@@ -330,7 +330,11 @@ async function transferOut(ctx: Ctx, presses: number) {
   const refund = await first(ctx, (r) => r.state === "processing" && r.method === "transfer");
   if (!refund) return;
   for (let i = 0; i < presses; i++) {
-    const done = await markRefundTransferred(refund.id, operator, { reference: `REF-${refund.id}` });
+    // Finance reads the account on its page: the one the buyer gave (the test's buyer always gives ACCOUNT).
+    const done = await markRefundTransferred(refund.id, operator, {
+      reference: `REF-${refund.id}`,
+      account: { numberEndsWith: ACCOUNT.accountNumber.slice(-4) },
+    });
     // Each press the store accepts is a transfer finance makes.
     if (done.ok && !done.already) ctx.ledger.transfers.set(refund.id, [...(ctx.ledger.transfers.get(refund.id) ?? []), refund.amount]);
   }

@@ -9,9 +9,12 @@ import { cancelOrder, transitionOrder } from "../orders";
 import { markPaid, settleGatewayEvent } from "../payments";
 import { ACCOUNT_NUMBER_INVALID, BANK_REQUIRED } from "~/lib/refunds";
 import {
+  ACCOUNT_CHANGED,
+  accountVersionOf,
   confirmRefundFunds,
   createRefund,
   failRefund,
+  getRefund,
   listOwnedRefunds,
   markRefundTransferred,
   openRefundsOf,
@@ -68,6 +71,32 @@ async function newOperator() {
   return { operatorId: (await createBuyer()).id };
 }
 
+describe("finance's 'Tandai Sudah Ditransfer' holds only for the details it showed (issue 45 item 6)", () => {
+  it("after 'Gagal' and the buyer's new details (or a correction) an old page's press is refused; the current page's goes through", async () => {
+    const t = await transferIn302();
+    const { id } = await cancelAndConfirm(t);
+    expect(await submitRefundAccount(id, t.buyer.id, ACCOUNT)).toEqual({ ok: true });
+    const oldPage = { version: accountVersionOf((await getRefund(id))!) };
+    const finance = await newOperator();
+    expect(await failRefund(id, finance, { reason: "Rekening tidak ditemukan" })).toEqual({ ok: true });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await submitRefundAccount(id, t.buyer.id, { ...ACCOUNT, accountNumber: "5550001111" })).toEqual({ ok: true });
+    const stale = { ok: false, kind: "account-changed", message: ACCOUNT_CHANGED };
+    expect(await markRefundTransferred(id, finance, { reference: "TRF-OLD", account: oldPage })).toEqual(stale);
+    expect(await getRefund(id)).toMatchObject({ state: "processing", transferReference: null, accountNumber: "5550001111" });
+    // A correction while finance works moves the version too; a form without one (or a forged one) never holds.
+    const beforeCorrection = { version: accountVersionOf((await getRefund(id))!) };
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await submitRefundAccount(id, t.buyer.id, { ...ACCOUNT, accountNumber: "5550002222" })).toEqual({ ok: true });
+    expect(await markRefundTransferred(id, finance, { reference: "TRF-OLD", account: beforeCorrection })).toEqual(stale);
+    for (const version of [null, "", "abc", "1e3"])
+      expect(await markRefundTransferred(id, finance, { reference: "TRF-OLD", account: { version } })).toEqual(stale);
+    const current = { version: accountVersionOf((await getRefund(id))!) };
+    expect(await markRefundTransferred(id, finance, { reference: "TRF-NEW", account: current })).toEqual({ ok: true });
+    expect(await getRefund(id)).toMatchObject({ state: "refunded", transferReference: "TRF-NEW", accountNumber: "5550002222" });
+  });
+});
+
 describe("a buyer who cancels in 302 after transferring", () => {
   it("gets a refund of payment_total in the cancel's transaction, gives a valid account, and finance transfers it once", async () => {
     const { buyer, orderId, total } = await transferIn302();
@@ -100,12 +129,13 @@ describe("a buyer who cancels in 302 after transferring", () => {
     expect(await listOwnedRefunds(orderId, buyer.id)).toMatchObject([{ state: "processing", accountNumber: "0123456789" }]);
 
     const finance = await newOperator();
-    expect(await markRefundTransferred(refund!.id, finance, { reference: " " })).toMatchObject({
+    const account = { version: accountVersionOf((await getRefund(refund!.id))!) };
+    expect(await markRefundTransferred(refund!.id, finance, { reference: " ", account })).toMatchObject({
       errors: { reference: REFERENCE_REQUIRED },
     });
     const [a, b] = await Promise.all([
-      markRefundTransferred(refund!.id, finance, { reference: "TRF-001" }),
-      markRefundTransferred(refund!.id, finance, { reference: "TRF-002" }),
+      markRefundTransferred(refund!.id, finance, { reference: "TRF-001", account }),
+      markRefundTransferred(refund!.id, finance, { reference: "TRF-002", account }),
     ]);
     expect([a.ok, b.ok].sort()).toEqual([false, true]);
     const [done] = await listOwnedRefunds(orderId, buyer.id);

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { getDb, type Executor } from "../../db/client";
 import { orderReceipts, orders, payments, refundEvents, refunds, REFUND_CAUSES } from "../../db/schema";
 import { isPaidStatus } from "~/lib/order-status";
@@ -237,6 +237,8 @@ export async function moveRefund(
     changes?: Changes;
     note?: string;
     onlyMethod?: RefundMethod;
+    /** A further condition of the update (finance's transfer: the account it was made to is still the refund's). */
+    onlyWhile?: SQL;
     onMoved?: (tx: Executor) => Promise<void>;
   } = {},
   now = new Date(),
@@ -246,6 +248,7 @@ export async function moveRefund(
   return db.transaction(async (tx) => {
     const conditions = [eq(refunds.id, refundId), eq(refunds.state, from)];
     if (options.onlyMethod) conditions.push(eq(refunds.method, options.onlyMethod));
+    if (options.onlyWhile) conditions.push(options.onlyWhile);
     const moved = await tx
       .update(refunds)
       .set({ ...options.changes, state: to, updatedAt: now })
