@@ -84,15 +84,14 @@ export default defineConfig(
       // The label's text sits in nested spans (name, badge, price) of the payment and tenor options;
       // the default depth (2) stops before it.
       "jsx-a11y/label-has-associated-control": ["error", { depth: 5 }],
-      // A named region that scrolls sideways takes the focus so a keyboard can scroll it (axe:
-      // scrollable-region-focusable): the back office's wide tables on a phone.
-      "jsx-a11y/no-noninteractive-tabindex": ["error", { tags: [], roles: ["tabpanel", "region"], allowExpressionValues: true }],
     },
   },
   {
-    // The sliders' horizontally scrolling lists take focus so a keyboard can scroll them (axe:
-    // scrollable-region-focusable); they carry an aria-label naming what scrolls.
-    files: ["app/components/banner-carousel.tsx", "app/components/image-slider.tsx"],
+    // The sliders' horizontally scrolling lists, and /ops/finance's wide tables on a phone, take focus
+    // so a keyboard can scroll them (axe: scrollable-region-focusable); each carries an aria-label
+    // naming what scrolls. (A <section> with a name is a region, but this rule does not know it, and
+    // html-validate refuses the redundant role="region" that would satisfy it.)
+    files: ["app/components/banner-carousel.tsx", "app/components/image-slider.tsx", "app/routes/ops/finance.tsx"],
     rules: { "jsx-a11y/no-noninteractive-tabindex": "off" },
   },
   {

@@ -95,7 +95,6 @@ export default function OpsFinance({ loaderData }: Route.ComponentProps) {
       </section>
       {/* Focusable: on a phone the table scrolls sideways, and a keyboard must be able to scroll it
           (axe: scrollable-region-focusable; the table holds no link or field that would take the focus). */}
-      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling region is operable: it scrolls */}
       <section className="ops-table-wrap" aria-label="Dana per hari dan metode pembayaran" tabIndex={0}>
         <table className="ops-table" data-testid="finance-days">
           <thead>
@@ -186,7 +185,6 @@ function MoneyPictureTable({ allTime, period, periodLabel }: { allTime: MoneyPic
         Diterima = Disimpan + Dikembalikan + Pengembalian terbuka. Periode: pesanan yang dananya pertama kali diterima pada periode ini,
         dengan keadaannya sekarang.
       </p>
-      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling region is operable: it scrolls */}
       <section className="ops-table-wrap" tabIndex={0} aria-label="Neraca dana sejak awal dan periode ini">
         <table className="ops-table" data-testid="finance-picture">
           <thead>
