@@ -38,7 +38,7 @@ describe("the API's door", () => {
       { request: post("/api/core/api/v1/auth/logout"), url: new URL("http://store.test/api/core/api/v1/auth/logout") } as never,
       next,
     );
-    expect(apiAnswer.status).toBe(200);
+    expect((apiAnswer as Response).status).toBe(200);
     await expect(
       sameOriginMiddleware({ request: post("/checkout"), url: new URL("http://store.test/checkout") } as never, next),
     ).rejects.toMatchObject({ status: 403 });
@@ -50,7 +50,7 @@ describe("the API's door", () => {
       { request, url: new URL(request.url), context: new RouterContextProvider() } as never,
       async () => new Response("{}"),
     );
-    expect(response.headers.get("set-cookie")).toBeNull();
+    expect((response as Response).headers.get("set-cookie")).toBeNull();
   });
 
   it("answers CORS only to the origins of API_CORS_ORIGINS", async () => {

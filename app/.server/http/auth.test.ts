@@ -84,7 +84,7 @@ class Browser {
       }
       return new Response(null);
     });
-    const setCookie = response.headers.get("set-cookie");
+    const setCookie = (response as Response).headers.get("set-cookie");
     if (setCookie) this.cookie = setCookie.split(";")[0]!;
     if (result instanceof Response) return { status: result.status, location: result.headers.get("location"), data: {} };
     if (result && typeof result === "object" && (result as { type?: string }).type === "DataWithResponseInit") {
@@ -561,7 +561,10 @@ describe("account activation", () => {
     "refuses a bad code %# with a danger toast",
     async (fields) => {
       const browser = new Browser();
-      expect(await browser.post(action(verifyRoute), "/verify-account", fields)).toMatchObject({ status: 302, location: "/home" });
+      expect(await browser.post(action(verifyRoute), "/verify-account", fields as Record<string, string | string[]>)).toMatchObject({
+        status: 302,
+        location: "/home",
+      });
       expect((await browser.flashed()).toast).toMatchObject({ type: "danger" });
     },
   );

@@ -330,7 +330,7 @@ describe("categories, cities, banners and seeding", () => {
           .where(
             inArray(
               products.title,
-              DEMO_PRODUCTS.map((p) => p.title),
+              DEMO_PRODUCTS.flatMap((p) => (p.title === null ? [] : [p.title])),
             ),
           )
       )[0]!.n;

@@ -39,7 +39,7 @@ function fieldsWithoutNik(buyer: { fullname: string; phoneNo: string; email: str
 
 describe("the previous order's NIK and KTP offered again", () => {
   it("prefills the NIK and refers to the kept photo; the new order gets its own copy of it", async () => {
-    const buyer = await createBuyer();
+    const buyer = { ...(await createBuyer()), verified: true };
     const productId = await createStockedProduct();
     const first = await orderRow(await placeOrder(buyer, productId, "BNI-VA"));
 
@@ -75,7 +75,7 @@ describe("the previous order's NIK and KTP offered again", () => {
   });
 
   it("the web form's submit takes the offered NIK when the form has none, and asks for one after 'Ganti'", async () => {
-    const buyer = await createBuyer();
+    const buyer = { ...(await createBuyer()), verified: true };
     const productId = await createStockedProduct();
     await placeOrder(buyer, productId, "BNI-VA");
     await startCheckout({ id: buyer.id, verified: true }, productId, { offerSaved: true });
@@ -91,7 +91,7 @@ describe("the previous order's NIK and KTP offered again", () => {
   });
 
   it("offers nothing once the photos are deleted (retention), to a first order, or through the API's door", async () => {
-    const buyer = await createBuyer();
+    const buyer = { ...(await createBuyer()), verified: true };
     const productId = await createStockedProduct();
     await startCheckout({ id: buyer.id, verified: true }, productId, { offerSaved: true });
     expect((await getCheckoutDraft(buyer.id))!.ktp).toBeNull();

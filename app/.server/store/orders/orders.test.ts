@@ -341,7 +341,7 @@ describe("transitionOrder (DESIGN §6)", () => {
         await db.update(orders).set({ statusId: from }).where(eq(orders.id, created.orderId));
         const stockBefore = await productStock(db, product);
         const eventsBefore = await eventsOf(created.orderId);
-        const allowed = ORDER_TRANSITIONS[from]!.includes(to);
+        const allowed = ORDER_TRANSITIONS[from as keyof typeof ORDER_TRANSITIONS]!.includes(to as never);
         const result = await transitionOrder(created.orderId, from, to, "ops", "uji");
         expect(result.ok, `${from} → ${to}`).toBe(allowed);
         expect(await statusOf(created.orderId)).toBe(allowed ? to : from);

@@ -217,7 +217,7 @@ describe("Hapus Akun after an incentive (issue 45 item 9)", () => {
     expect(await incentiveOrderWithNik(b, nik)).toEqual({ ok: false, field: "buyerNik", message: NIK_ALREADY_USED });
     const [company] = await db.select({ companyId: users.companyId }).from(users).where(eq(users.id, a.id));
     const again = await registerUser({ ...a, companyId: company!.companyId, password: PASSWORD });
-    if (!again.ok) throw new Error("registration refused");
+    if (!again.ok || again.value.userId === null) throw new Error("registration refused");
     await db.update(users).set({ verifiedAt: new Date() }).where(eq(users.id, again.value.userId));
     const returning: TestUser = { ...a, id: again.value.userId };
     expect(await incentiveOrderWithNik(returning, nik)).toEqual({ ok: false, field: "buyerNik", message: NIK_ALREADY_USED });

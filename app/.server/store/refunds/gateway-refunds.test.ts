@@ -130,7 +130,12 @@ describe("a card refund Midtrans refused on the call (issue 45 item 3)", () => {
         { kind: "refund-transfer-stopped", amount: card.total, gatewayRef: refundKey(card.refundId) },
       ]);
       // Finance can no longer pay it, and Midtrans's retries change nothing.
-      expect(await markRefundTransferred(card.refundId, "cli", { reference: "TRF-1" })).toMatchObject({ ok: false, kind: "refused" });
+      expect(
+        await markRefundTransferred(card.refundId, "cli", {
+          reference: "TRF-1",
+          account: { numberEndsWith: ACCOUNT.accountNumber.slice(-4) },
+        }),
+      ).toMatchObject({ ok: false, kind: "refused" });
       expect(await fake.notify(card.ref)).toMatchObject({ status: 200 });
       expect(await incidentsOf(card.orderId)).toHaveLength(1);
       expect(await getRefund(card.refundId)).toMatchObject({ state: "refunded", method: "gateway" });
@@ -140,7 +145,12 @@ describe("a card refund Midtrans refused on the call (issue 45 item 3)", () => {
   it("made after finance's transfer: recorded on the refund, which stays transferred, and an incident says it was paid twice", async () => {
     const card = await refusedThenMadeLater();
     expect(await submitRefundAccount(card.refundId, card.buyer.id, ACCOUNT)).toEqual({ ok: true });
-    expect(await markRefundTransferred(card.refundId, "cli", { reference: "TRF-20261207-1" })).toEqual({ ok: true });
+    expect(
+      await markRefundTransferred(card.refundId, "cli", {
+        reference: "TRF-20261207-1",
+        account: { numberEndsWith: ACCOUNT.accountNumber.slice(-4) },
+      }),
+    ).toEqual({ ok: true });
     const events = (await notesOf(card.refundId)).length;
     expect(fake.makeDeferredRefunds(card.ref)).toBe(1);
     const warn = vi.spyOn(log, "warn").mockImplementation(() => undefined);
