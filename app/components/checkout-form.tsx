@@ -1,35 +1,31 @@
 import { getFormProps, getInputProps, parse, type SubmissionResult, useForm } from "@conform-to/react";
 import { memo, useEffect, useLayoutEffect, useState } from "react";
-import { Form, useNavigation } from "react-router";
+import { Form } from "react-router";
 import { CheckboxField } from "~/components/checkbox-field";
+import { CheckoutSubmit, KtpSources, SavedValueButton } from "~/components/checkout-parts";
 import { ErrorSummary } from "~/components/error-summary";
 import { Field, FieldError, FormError } from "~/components/field";
 import { type PriceLine, PriceLines } from "~/components/price-lines";
 import { Sheet } from "~/components/sheet";
 import { TextareaField } from "~/components/textarea-field";
 import { useDraftSaver } from "~/components/use-draft-saver";
-import { useHydrated } from "~/components/use-hydrated";
 import { displayTitle, ORDER_TITLE_LENGTH } from "~/lib/display";
 import { invalidFields, parseForm } from "~/lib/forms";
 import { formatRupiah } from "~/lib/money";
 import { type CheckoutPricing, type CheckoutPricingInput, type CheckoutPromo, checkoutPricing } from "~/lib/pricing";
 import { keepDigitsOnly } from "~/lib/schemas/account";
-import { KTP_ACCEPT } from "~/lib/photo-files";
 import { type CheckoutContext, checkoutSchema, NOTE_MAX, withOneKtpFile } from "~/lib/schemas/checkout";
 
 // The checkout form (spec §2 Checkout, §4 Checkout flow) as app/routes/checkout.tsx renders it from
 // its loader: the buyer's data, the KTP photo, the incentive and the employee promo, the address,
 // the price lines and the statements. It posts to /checkout (the route's action judges it).
-// Long module: one form whose sections share the form state, the draft saver and the saved NIK/KTP
-// (issue 38); the pieces that stand alone (price lines, KTP sources, copy field) are components.
+// Its sections share the form state, the draft saver and the saved NIK/KTP (issue 38); the pieces
+// that stand alone (the KTP sources, the saved values' buttons, the submit) are in checkout-parts.tsx.
 
 /** The form's id: its fields' ids follow from it (conform: `<form id>-<name>`), so the server can link one. */
 const FORM_ID = "checkout";
 /** Where 'Ganti' and 'Pakai NIK sebelumnya' come back to: the NIK field, or the saved NIK's 'Ganti'. */
 export const NIK_ANCHOR = `${FORM_ID}-buyerNik`;
-
-const SUBMIT_INSENTIF = "Ajukan Insentif";
-const SUBMIT_PAYMENT = "Pilih Metode Pembayaran";
 
 /** What the form is drawn from (the route's loader: the checkout draft and the employee promo). */
 export type CheckoutFormProps = {
@@ -380,113 +376,3 @@ export const CheckoutForm = memo(function CheckoutForm({
     </>
   );
 });
-
-/**
- * Spec §2 'Upload KTP': the camera or the gallery. Without JavaScript both are plain inputs; with it
- * they are picked from a sheet that 'Upload KTP' opens (the inputs stay in the form, unseen). Its own
- * component, so that only it draws again when the scripts start, not the whole form.
- */
-function KtpSources({
-  saved,
-  sources,
-  inputKey,
-  inputProps,
-  invalid,
-  onOpenSheet,
-  onPicked,
-  replacing,
-}: {
-  /** A photo is kept and none picked since: 'KTP tersimpan', and (with JavaScript) 'Ganti' beside it. */
-  saved: boolean;
-  sources: { id: string; label: string; capture: boolean }[];
-  inputKey: string;
-  inputProps: Omit<ReturnType<typeof getInputProps>, "key">;
-  invalid: boolean;
-  onOpenSheet: () => void;
-  onPicked: (preview: string | null) => void;
-  /** A photo is kept already: the button (and without JavaScript the inputs' heading) says 'Ganti'. */
-  replacing: boolean;
-}) {
-  const hydrated = useHydrated();
-  return (
-    <>
-      {saved ? (
-        <div className="saved-value">
-          <span className="ktp-saved" data-testid="ktp-saved">
-            KTP tersimpan
-          </span>
-          {hydrated ? (
-            <button
-              type="button"
-              className="btn btn-outline btn-small"
-              aria-label="Ganti Foto KTP"
-              aria-haspopup="dialog"
-              onClick={onOpenSheet}
-            >
-              Ganti
-            </button>
-          ) : null}
-        </div>
-      ) : hydrated ? (
-        <button type="button" className="btn btn-outline btn-block" aria-haspopup="dialog" onClick={onOpenSheet}>
-          {replacing ? "Ganti Foto KTP" : "Upload KTP"}
-        </button>
-      ) : null}
-      <div className={hydrated ? "sr-only" : "ktp-sources"}>
-        {replacing && !hydrated ? <p className="ktp-replace">Ganti:</p> : null}
-        {sources.map((source) => (
-          <div key={source.id} className="ktp-source">
-            <label htmlFor={source.id}>{source.label}</label>
-            <input
-              key={inputKey}
-              {...inputProps}
-              id={source.id}
-              accept={KTP_ACCEPT}
-              capture={source.capture ? "environment" : undefined}
-              tabIndex={hydrated ? -1 : undefined}
-              className={invalid ? "is-invalid" : undefined}
-              onChange={(event) => {
-                const file = event.currentTarget.files?.[0];
-                // The other source forgets its file: the photo is the one picked last.
-                const other = sources.find((s) => s.id !== source.id);
-                const otherInput = other ? (document.getElementById(other.id) as HTMLInputElement | null) : null;
-                if (file && otherInput) otherInput.value = "";
-                onPicked(file && /^image\/(jpeg|png)$/.test(file.type) ? URL.createObjectURL(file) : null);
-              }}
-            />
-          </div>
-        ))}
-      </div>
-    </>
-  );
-}
-
-/** The submit, worded for the incentive or the payment; it waits while the form is on its way or,
- * once JavaScript runs, while the form shows a field's message (spec §5). */
-/**
- * 'Ganti' or 'Pakai' beside a value the checkout kept (the NIK, the address): a submit of the form
- * as it is, with its intent, so nothing typed is lost and it works without JavaScript.
- */
-function SavedValueButton({ intent, id, label, children }: { intent: string; id?: string; label: string; children: React.ReactNode }) {
-  return (
-    <button type="submit" name="intent" value={intent} id={id} aria-label={label} className="btn btn-outline btn-small" formNoValidate>
-      {children}
-    </button>
-  );
-}
-
-function CheckoutSubmit({ insentif, showsErrors }: { insentif: boolean; showsErrors: boolean }) {
-  const navigation = useNavigation();
-  const hydrated = useHydrated();
-  const submitting = navigation.state === "submitting" && navigation.formAction?.startsWith("/checkout");
-  return (
-    <button type="submit" className="btn btn-primary btn-block" disabled={submitting || (hydrated && showsErrors)}>
-      <span className="when-insentif-inline" hidden={!insentif}>
-        {SUBMIT_INSENTIF}
-      </span>
-      <span className="when-no-insentif-inline" hidden={insentif}>
-        {SUBMIT_PAYMENT}
-      </span>
-    </button>
-  );
-}
