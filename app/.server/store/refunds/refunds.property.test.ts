@@ -61,12 +61,26 @@ import {
 // sequence costs about 2.5 times one of the test before issue 45 (CPU time, 300 sequences each on
 // the shared 2-core machine: 45 s against 26 s for the whole vitest process), so 400 sequences cost
 // what its 1,000 did; each reaches deeper (the next step is picked among those that make sense now).
+// With issue 45 item 3's paths (two more gateway answers, notices listing every refund, the
+// incidents read in the same query) 400 sequences took 31–59 s of test, 69–92 s and 49–53 s of
+// CPU for the vitest process on PGlite, 27–81 s of test on PostgreSQL 15 (2026-12-07, the shared
+// machine under other engineers' load).
 //
-// Mutations it catches (2026-12-07; each applied to the production code, the file run, reverted):
+// Mutations it catches (2026-12-07; each applied to the production code, the file run, reverted;
+// the last two recorded before issue 45 item 3 and not run again since):
 // - a second 'Tandai Sudah Ditransfer' on a refunded refund goes through (finance.ts moving from
-//   'refunded' too, REFUND_TRANSITIONS.refunded = ['refunded']): "virtual_account → cancel → pay →
-//   account → transferTwice: refunds given back = the ledger's payouts the store was told of:
-//   expected 2004000 to be 4008000";
+//   'refunded' too, REFUND_TRANSITIONS.refunded = ['refunded']): "virtual_account → cancel → overPay
+//   → account → transferTwice: refunds given back = the ledger's payouts the store was told of:
+//   expected 2009000 to be 4018000";
+// - a late `refund` notice ignored for a refund made a bank transfer (gateway-notice.ts settleOne
+//   returning false for method 'transfer', the behaviour before issue 45 item 3): "installment →
+//   cancel → race → gatewayRefusesThenPays → cancel → (everyone finishes): refund 385 after the
+//   gateway's notice: expected { state: 'failed', method: 'transfer' } to deeply equal { state:
+//   'refunded', method: 'gateway' }"; and with the event but no 'refunded-twice' incident
+//   (recordRefundedTwice not raising it): "installment → pay → overPay → gatewayRefusesThenPays →
+//   cancel → (everyone finishes, the gateway's notices last): the refunds' incidents: one per
+//   stopped transfer, one per double payout told: expected {} to deeply equal { 'refund-246
+//   refunded-twice': 1 }";
 // - 'Tolak' with 'Dana diterima' creates no refund (decisions.ts, only reject-transfer-final does):
 //   "bank_transfer → pay → rejectProof: money told to the store waits with no refund 'Menunggu
 //   Konfirmasi Dana': expected +0 to be 1";
