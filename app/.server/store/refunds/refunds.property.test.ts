@@ -463,7 +463,10 @@ async function deliverNotices(ctx: Ctx) {
 async function transferStopped(ctx: Ctx) {
   for (const id of ctx.ledger.stopped) {
     const amount = (await refundsOf(ctx.orderId)).find((r) => r.id === id)!.amount;
-    const done = await markRefundTransferred(id, operator, { reference: `REF-${id}` });
+    const done = await markRefundTransferred(id, operator, {
+      reference: `REF-${id}`,
+      account: { numberEndsWith: ACCOUNT.accountNumber.slice(-4) },
+    });
     if (done.ok && !done.already) ctx.ledger.transfers.set(id, [...(ctx.ledger.transfers.get(id) ?? []), amount]);
     expect(done.ok, `finance cannot transfer refund ${id}, stopped by the gateway's notice`).toBe(false);
     const outcome = "'Tandai Sudah Ditransfer' on a stopped transfer → refused";
