@@ -21,6 +21,8 @@ export function useDraftSaver(saved: Record<string, string | undefined>) {
   const fetcher = useFetcher<{ draftSaved: boolean }>();
   const submit = useRef(fetcher.submit);
   submit.current = fetcher.submit;
+  const abandon = useRef(fetcher.reset);
+  abandon.current = fetcher.reset;
   useEffect(() => {
     if (fetcher.state === "idle" && fetcher.data?.draftSaved) confirmed.current = Math.max(confirmed.current, sent.current);
   }, [fetcher.state, fetcher.data]);
@@ -53,6 +55,11 @@ export function useDraftSaver(saved: Record<string, string | undefined>) {
   // The submit saves the draft itself.
   const submitted = () => {
     cancel();
+    // A background save still on its way is dropped here (the submit carries the same values):
+    // React Router would otherwise take its answer as the end of a revalidation and skip the
+    // loaders of the submit's redirect when it differs only by its hash ('Ganti' beside the NIK
+    // lands at /checkout#…), so the page stayed as it was until the next press.
+    abandon.current();
     confirmed.current = changes.current;
   };
 
