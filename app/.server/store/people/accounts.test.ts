@@ -101,7 +101,7 @@ describe("registration", () => {
     const { email, userId } = await register();
     expect(await registerUser(registration({ email: email.toUpperCase(), fullname: "Penyusup", password: "sandi-lain-1" }))).toEqual({
       ok: true,
-      value: { userId: null },
+      value: { userId: null, rosterLink: null },
     });
     await settleMessages();
     const db = await getDb();
