@@ -246,7 +246,12 @@ describe("staff roles (issue 27): a screen or action outside a person's roles an
   it("'keuangan' alone: the withdrawals, refunds and incidents queues on the home and the withdrawals' screen, not the order queues", async () => {
     const { browser } = await enrolledOperator(["keuangan"]);
     const home = await browser.get(queuesRoute.loader, "/ops");
-    expect((home.data as { queues: { key: string }[] }).queues.map((q) => q.key)).toEqual(["penarikan", "konfirmasi-dana", "pengembalian", "insiden"]);
+    expect((home.data as { queues: { key: string }[] }).queues.map((q) => q.key)).toEqual([
+      "penarikan",
+      "konfirmasi-dana",
+      "pengembalian",
+      "insiden",
+    ]);
     expect(await browser.get(withdrawalsRoute.loader, "/ops/withdrawals")).toMatchObject({ status: 200 });
     expect(await browser.get(queueRoute.loader, "/ops/queue/kirim", { queue: "kirim" })).toMatchObject({ status: 404 });
   });
