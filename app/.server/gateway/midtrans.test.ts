@@ -1,11 +1,9 @@
 import { randomUUID } from "node:crypto";
-import http from "node:http";
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { FakeMidtrans, startFakeMidtrans } from "../../../tests/fakes/midtrans";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import type { FakeMidtrans } from "../../../tests/fakes/midtrans";
 import { getDb } from "../db/client";
 import { gatewayCharges, orderEvents, orders, payments } from "../db/schema";
-import { resetEnvForTests } from "../env";
 import { runOpsCommand } from "../ops/commands";
 import { listPaymentIncidents } from "../store/payments/gateway-payments";
 import { cancelOrder } from "../store/orders";
@@ -26,7 +24,7 @@ import { hasValidMidtransSignature, midtransOrderId, midtransSignature, midtrans
 import { MidtransClient, MidtransError } from "./midtrans-client";
 import { applyMidtransStatus, reconcileMidtransPayments, RECONCILE_SILENCE_MS } from "../store/payments/midtrans-settle";
 import { runPaymentSweep, sweepSummary } from "../store/payments/sweep";
-import { serveAction } from "../testing/action-server";
+import { FAKE_MIDTRANS_SERVER_KEY, storeOnFakeMidtrans } from "../testing/fake-midtrans-store";
 import { waitForOutbox } from "../testing/messages";
 import { log } from "../log";
 
@@ -36,35 +34,11 @@ import { log } from "../log";
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 240_000 });
 
-const SERVER_KEY = "SB-Mid-server-TEST_only_0123456789";
+// The store on the fake Midtrans (its webhook route, the environment), for the whole file.
+const midtrans = storeOnFakeMidtrans(action as Parameters<typeof storeOnFakeMidtrans>[0]);
 let fake: FakeMidtrans;
-let store: http.Server;
-const savedEnv = { ...process.env };
-
-beforeAll(async () => {
-  await getDb();
-  // The store's webhook route behind a tiny HTTP front, where the fake sends its notifications.
-  const front = await serveAction(action as Parameters<typeof serveAction>[0]);
-  store = front.server;
-  const appUrl = front.url;
-  fake = await startFakeMidtrans({ serverKey: SERVER_KEY, notificationUrl: `${appUrl}/webhooks/midtrans` });
-  Object.assign(process.env, {
-    APP_URL: appUrl,
-    PAYMENT_GATEWAY: "midtrans",
-    MIDTRANS_SERVER_KEY: SERVER_KEY,
-    MIDTRANS_API_URL: fake.url,
-    MIDTRANS_SNAP_URL: fake.url,
-  });
-  resetEnvForTests();
-});
-afterAll(async () => {
-  for (const key of ["APP_URL", "PAYMENT_GATEWAY", "MIDTRANS_SERVER_KEY", "MIDTRANS_API_URL", "MIDTRANS_SNAP_URL"]) {
-    if (savedEnv[key] === undefined) delete process.env[key];
-    else process.env[key] = savedEnv[key];
-  }
-  resetEnvForTests();
-  await fake?.close();
-  await new Promise((resolve) => store?.close(resolve));
+beforeAll(() => {
+  fake = midtrans.fake;
 });
 
 async function order(methodCode: string, options: { tenor?: number } = {}) {
@@ -104,19 +78,21 @@ async function post(body: unknown) {
 describe("signature and status", () => {
   it("is SHA-512 of order_id + status_code + gross_amount + server key, checked exactly", () => {
     const body = { order_id: "INV-20261125-000001", status_code: "200", gross_amount: "24145.00" };
-    const signature = midtransSignature(body.order_id, body.status_code, body.gross_amount, SERVER_KEY);
+    const signature = midtransSignature(body.order_id, body.status_code, body.gross_amount, FAKE_MIDTRANS_SERVER_KEY);
     expect(signature).toBe(fake.signature(body.order_id, body.status_code, body.gross_amount));
-    expect(hasValidMidtransSignature({ ...body, signature_key: signature }, SERVER_KEY)).toBe(true);
-    expect(hasValidMidtransSignature({ ...body, signature_key: signature.toUpperCase() }, SERVER_KEY)).toBe(true);
-    expect(hasValidMidtransSignature({ ...body, gross_amount: "24146.00", signature_key: signature }, SERVER_KEY)).toBe(false);
+    expect(hasValidMidtransSignature({ ...body, signature_key: signature }, FAKE_MIDTRANS_SERVER_KEY)).toBe(true);
+    expect(hasValidMidtransSignature({ ...body, signature_key: signature.toUpperCase() }, FAKE_MIDTRANS_SERVER_KEY)).toBe(true);
+    expect(hasValidMidtransSignature({ ...body, gross_amount: "24146.00", signature_key: signature }, FAKE_MIDTRANS_SERVER_KEY)).toBe(
+      false,
+    );
     expect(
       hasValidMidtransSignature(
         { ...body, signature_key: fake.signature(body.order_id, body.status_code, body.gross_amount, "another-key") },
-        SERVER_KEY,
+        FAKE_MIDTRANS_SERVER_KEY,
       ),
     ).toBe(false);
-    expect(hasValidMidtransSignature({ ...body, signature_key: "abc" }, SERVER_KEY)).toBe(false);
-    expect(hasValidMidtransSignature({ ...body, signature_key: undefined }, SERVER_KEY)).toBe(false);
+    expect(hasValidMidtransSignature({ ...body, signature_key: "abc" }, FAKE_MIDTRANS_SERVER_KEY)).toBe(false);
+    expect(hasValidMidtransSignature({ ...body, signature_key: undefined }, FAKE_MIDTRANS_SERVER_KEY)).toBe(false);
   });
 
   it("maps the transaction status: only settlement or an accepted capture is paid", () => {
@@ -312,7 +288,7 @@ describe("notifications", () => {
     // Midtrans's own API refuses a second decision.
     const again = await fetch(`${fake.url}/v2/${payment.gatewayRef}/approve`, {
       method: "POST",
-      headers: { Authorization: `Basic ${Buffer.from(`${SERVER_KEY}:`).toString("base64")}` },
+      headers: { Authorization: `Basic ${Buffer.from(`${FAKE_MIDTRANS_SERVER_KEY}:`).toString("base64")}` },
     });
     expect(again.status).toBe(412);
   });

@@ -1,12 +1,9 @@
-import http from "node:http";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { FakeMidtrans, startFakeMidtrans } from "../../../../tests/fakes/midtrans";
+import { describe, expect, it, vi } from "vitest";
 import { getDb } from "../../db/client";
 import { orderReceipts, orders, payments } from "../../db/schema";
-import { resetEnvForTests } from "../../env";
 import { runOpsCommand } from "../../ops/commands";
-import { serveAction } from "../../testing/action-server";
+import { storeOnFakeMidtrans } from "../../testing/fake-midtrans-store";
 import { createBuyer, createStockedProduct, placeOrder } from "../../testing/payment-fixtures";
 import { listOwnedRefunds } from "../refunds";
 import { applyOpsDecision, PAID_AT_GATEWAY, paidAtGateway } from "./index";
@@ -20,35 +17,8 @@ import { action } from "~/routes/webhooks-midtrans";
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 240_000 });
 
-const SERVER_KEY = "SB-Mid-server-TEST_only_0123456789";
-const KEYS = ["APP_URL", "PAYMENT_GATEWAY", "MIDTRANS_SERVER_KEY", "MIDTRANS_API_URL", "MIDTRANS_SNAP_URL"];
-let fake: FakeMidtrans;
-let store: http.Server;
-const savedEnv = { ...process.env };
-
-beforeAll(async () => {
-  await getDb();
-  const front = await serveAction(action as Parameters<typeof serveAction>[0]);
-  store = front.server;
-  fake = await startFakeMidtrans({ serverKey: SERVER_KEY, notificationUrl: `${front.url}/webhooks/midtrans` });
-  Object.assign(process.env, {
-    APP_URL: front.url,
-    PAYMENT_GATEWAY: "midtrans",
-    MIDTRANS_SERVER_KEY: SERVER_KEY,
-    MIDTRANS_API_URL: fake.url,
-    MIDTRANS_SNAP_URL: fake.url,
-  });
-  resetEnvForTests();
-});
-afterAll(async () => {
-  for (const key of KEYS) {
-    if (savedEnv[key] === undefined) delete process.env[key];
-    else process.env[key] = savedEnv[key];
-  }
-  resetEnvForTests();
-  await fake?.close();
-  await new Promise((resolve) => store?.close(resolve));
-});
+// The store on the fake Midtrans (its webhook route, the environment), for the whole file.
+storeOnFakeMidtrans(action as Parameters<typeof storeOnFakeMidtrans>[0]);
 
 async function facts(orderId: number) {
   const db = await getDb();
