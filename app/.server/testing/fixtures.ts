@@ -41,6 +41,13 @@ export async function useOwnPostgresDatabase(): Promise<() => Promise<void>> {
 
 export type TestUser = { id: number; email: string; nip: string; fullname: string; phoneNo: string };
 
+/** A company of its own for a test (its roster then touches no other test's accounts); `label` names the file. */
+export async function createCompany(db: Db, label: string): Promise<{ id: number; name: string }> {
+  const name = `PT Uji ${label} ${randomUUID().slice(0, 8)}`;
+  const [row] = await db.insert(companies).values({ name }).returning({ id: companies.id });
+  return { id: row!.id, name };
+}
+
 /** A verified account (no usable password: these users never sign in). */
 export async function createVerifiedUser(
   db: Db,

@@ -21,7 +21,7 @@ import {
   updateRosterEntry,
 } from "~/.server/store/people";
 import { getPaymentDetail, markPaid } from "~/.server/store/payments";
-import { createProduct, createVerifiedUser } from "~/.server/testing/fixtures";
+import { createCompany, createProduct, createVerifiedUser } from "~/.server/testing/fixtures";
 import { createStockedProduct, placeOrder, proofUpload } from "~/.server/testing/payment-fixtures";
 import { ownDatabaseForThisFile } from "~/.server/testing/own-database";
 
@@ -42,8 +42,7 @@ beforeAll(async () => {
 });
 
 async function companyWithRoster(lines: string[]): Promise<{ id: number; name: string }> {
-  const name = `PT Uji Pintu ${randomUUID().slice(0, 8)}`;
-  const [row] = await db.insert(companies).values({ name }).returning({ id: companies.id });
+  const { id, name } = await createCompany(db, "Pintu");
   const operator = await createVerifiedUser(db);
   const applied = await applyRosterImport(
     ["nip,nama,perusahaan,status", ...lines.map((l) => `${l},${name},aktif`)].join("\n"),
@@ -51,7 +50,7 @@ async function companyWithRoster(lines: string[]): Promise<{ id: number; name: s
     operator.id,
   );
   if (!applied.ok) throw new Error(applied.message);
-  return { id: row!.id, name };
+  return { id, name };
 }
 
 const form = (fields: Record<string, string>) => {

@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb, type Db } from "../../db/client";
-import { companies, operatorAudit, rosterEntries, rosterLinkRequests, users } from "../../db/schema";
-import { createProduct, createVerifiedUser } from "../../testing/fixtures";
+import { operatorAudit, rosterEntries, rosterLinkRequests, users } from "../../db/schema";
+import { createProduct, createCompany, createVerifiedUser } from "../../testing/fixtures";
 import { waitForOutbox } from "../../testing/messages";
 import { ownDatabaseForThisFile } from "../../testing/own-database";
 import { startCheckout } from "../checkout";
@@ -41,11 +41,7 @@ beforeAll(async () => {
   operatorId = (await createVerifiedUser(db)).id;
 });
 
-async function newCompany(): Promise<{ id: number; name: string }> {
-  const name = `PT Uji Tautan ${randomUUID().slice(0, 8)}`;
-  const [row] = await db.insert(companies).values({ name }).returning({ id: companies.id });
-  return { id: row!.id, name };
-}
+const newCompany = () => createCompany(db, "Tautan");
 
 /** Lines "nip,nama" or "nip,nama,email_kantor" (then the file has that column). */
 async function importRoster(company: { name: string }, lines: string[]) {

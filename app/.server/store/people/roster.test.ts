@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb, type Db } from "../../db/client";
-import { companies, operatorAudit, rosterEntries, rosterLinkRequests, users } from "../../db/schema";
+import { operatorAudit, rosterEntries, rosterLinkRequests, users } from "../../db/schema";
 import { csvTooLarge } from "../../csv";
-import { createProduct, createVerifiedUser, EMPLOYEE_PROMO } from "../../testing/fixtures";
+import { createCompany, createProduct, createVerifiedUser, EMPLOYEE_PROMO } from "../../testing/fixtures";
 import { ownDatabaseForThisFile } from "../../testing/own-database";
 import { checkEmployeePromo, checkOrderRules, startCheckout } from "../checkout";
 import { submission } from "../../testing/fixtures";
@@ -46,11 +46,7 @@ beforeAll(async () => {
   operatorId = (await createVerifiedUser(db)).id;
 });
 
-async function newCompany(): Promise<{ id: number; name: string }> {
-  const name = `PT Uji Roster ${randomUUID().slice(0, 8)}`;
-  const [row] = await db.insert(companies).values({ name }).returning({ id: companies.id });
-  return { id: row!.id, name };
-}
+const newCompany = () => createCompany(db, "Roster");
 
 const csv = (lines: string[]) => lines.join("\n") + "\n";
 const NO_DEACTIVATION = { deactivateMissing: false };
