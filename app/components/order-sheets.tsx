@@ -1,4 +1,5 @@
 import { Form, Link, useNavigation } from "react-router";
+import { FileField } from "./file-field";
 import { Sheet } from "./sheet";
 import { MAX_DELIVERY_PROOFS, PROOF_ACCEPT } from "~/lib/photo-files";
 
@@ -38,26 +39,14 @@ export function ConfirmArrival({ closeHref, error }: { closeHref: string; error:
         <p className="warning-note" role="note">
           Pastikan pesanan sudah sampai ke Pembeli
         </p>
-        <div className="field">
-          <label htmlFor="bukti">Foto Bukti Barang Sampai</label>
-          <input
-            id="bukti"
-            name="bukti"
-            type="file"
-            multiple
-            accept={PROOF_ACCEPT}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? "bukti-error" : "bukti-hint"}
-          />
-          <p className="field-hint" id="bukti-hint">
-            Hingga {MAX_DELIVERY_PROOFS} file, format JPG, JPEG, PNG atau PDF, masing-masing maksimal 2 MB.
-          </p>
-          {error ? (
-            <p className="field-error" id="bukti-error" role="alert">
-              {error}
-            </p>
-          ) : null}
-        </div>
+        <FileField
+          id="bukti"
+          label="Foto Bukti Barang Sampai"
+          accept={PROOF_ACCEPT}
+          multiple
+          hint={<>Hingga {MAX_DELIVERY_PROOFS} file, format JPG, JPEG, PNG atau PDF, masing-masing maksimal 2 MB.</>}
+          error={error}
+        />
         <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
           Konfirmasi
         </button>

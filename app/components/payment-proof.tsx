@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { FileField } from "~/components/file-field";
 import { Sheet } from "~/components/sheet";
 import { splitLastThreeDigits } from "~/lib/payment-pricing";
 import { KTP_ACCEPT } from "~/lib/photo-files";
@@ -41,25 +42,13 @@ export function ProofSheet({
     <Sheet title="Upload Bukti Pembayaran" closeHref={closeHref} onClose={onClose} height="auto">
       <Form method="post" action={closeHref} encType="multipart/form-data" className="confirm-form" data-testid="proof-sheet" replace>
         <input type="hidden" name="intent" value="mark-paid" />
-        <div className="field">
-          <label htmlFor="bukti">Bukti Pembayaran</label>
-          <input
-            id="bukti"
-            name="bukti"
-            type="file"
-            accept={KTP_ACCEPT}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? "bukti-error" : "bukti-hint"}
-          />
-          <p className="field-hint" id="bukti-hint">
-            Foto atau tangkapan layar bukti transfer, format .jpg, .jpeg atau .png, maksimal 2 MB.
-          </p>
-          {error ? (
-            <p className="field-error" id="bukti-error" role="alert">
-              {error}
-            </p>
-          ) : null}
-        </div>
+        <FileField
+          id="bukti"
+          label="Bukti Pembayaran"
+          accept={KTP_ACCEPT}
+          hint="Foto atau tangkapan layar bukti transfer, format .jpg, .jpeg atau .png, maksimal 2 MB."
+          error={error}
+        />
         <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
           Kirim Bukti Pembayaran
         </button>
